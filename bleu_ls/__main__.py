@@ -1,0 +1,3 @@
+from bleu_ls.cli import main
+
+raise SystemExit(main())

@@ -1,0 +1,38 @@
+"""The ``bleu-ls`` command: ``score``, ``check`` and ``serve``."""
+
+from __future__ import annotations
+
+import sys
+from typing import Optional, Sequence
+
+USAGE = """usage: bleu-ls {score,check,serve} ...
+
+  score HYP REF [REF ...]   per-line and corpus BLEU / chrF, as sacrebleu or NLTK compute them
+  check PATH [PATH ...]     pair files and print diagnostics (for CI jobs and a quick look)
+  serve [--stdio|--tcp]     run the language server
+
+Run 'bleu-ls COMMAND --help' for a command's options.
+"""
+
+
+def main(argv: Optional[Sequence[str]] = None) -> int:
+    args = list(sys.argv[1:] if argv is None else argv)
+    if not args or args[0] in ("-h", "--help"):
+        print(USAGE, end="")
+        return 0 if args else 2
+    if args[0] == "--version":
+        from . import __version__
+
+        print(f"bleu-ls {__version__}")
+        return 0
+    command, rest = args[0], args[1:]
+    if command == "score":
+        from .score import main as run
+    elif command == "check":
+        from .check import main as run
+    elif command == "serve":
+        from .server.main import main as run
+    else:
+        print(f"bleu-ls: unknown command {command!r}\n\n{USAGE}", end="", file=sys.stderr)
+        return 2
+    return run(rest)

@@ -1,0 +1,201 @@
+"""BLEU with sacrebleu 2.6 semantics, split into statistics and score.
+
+Statistics of a line: ``[hyp_len, ref_len, correct_1..N, total_1..N]``,
+exactly the list sacrebleu's ``BLEU._compute_segment_statistics`` returns,
+so corpus totals are plain element-wise sums.  The score arithmetic follows
+``BLEU.compute_bleu`` operation for operation, so the floats are the same
+to the last bit.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from typing import Optional, Sequence
+
+from .base import Metric, Score
+from .tokenizers import get_tokenizer, sacrebleu_version
+
+SMOOTH_DEFAULTS = {"none": None, "floor": 0.1, "add-k": 1, "exp": None}
+
+
+def closest_ref_len(hyp_len: int, ref_lens: Sequence[int]) -> int:
+    """The reference length closest to ``hyp_len``; ties go to the shorter."""
+    best_diff, best_len = -1, -1
+    for ref_len in ref_lens:
+        diff = abs(hyp_len - ref_len)
+        if best_diff == -1 or diff < best_diff or (diff == best_diff and ref_len < best_len):
+            best_diff, best_len = diff, ref_len
+    return best_len
+
+
+def ngram_counter(tokens: Sequence[str], n: int) -> Counter:
+    """Counts of the order-``n`` n-grams of ``tokens`` (tuples; plain tokens for n=1)."""
+    if n == 1:
+        return Counter(tokens)
+    return Counter(zip(*[tokens[i:] for i in range(n)]))
+
+
+def match_counts(hyp: Sequence[str], refs: Sequence[Sequence[str]], max_order: int) -> list[int]:
+    """Clipped n-gram matches of ``hyp`` per order, max-count merged over ``refs``.
+
+    An order with no match ends the work early: every match of order n+1
+    contains a match of order n, so all higher orders are zero too.
+    """
+    correct = [0] * max_order
+    hyp_len = len(hyp)
+    for n in range(1, max_order + 1):
+        if hyp_len < n:
+            break
+        hyp_counts = ngram_counter(hyp, n)
+        if len(refs) == 1:
+            ref_counts = ngram_counter(refs[0], n)
+        else:
+            ref_counts = Counter()
+            for ref in refs:
+                for gram, count in ngram_counter(ref, n).items():
+                    if count > ref_counts[gram]:
+                        ref_counts[gram] = count
+        get = ref_counts.get
+        c = 0
+        for gram, count in hyp_counts.items():
+            r = get(gram)
+            if r:
+                c += count if count < r else r
+        if not c:
+            break
+        correct[n - 1] = c
+    return correct
+
+
+def compute_bleu(
+    correct: Sequence[int],
+    total: Sequence[int],
+    sys_len: int,
+    ref_len: int,
+    smooth_method: str,
+    smooth_value: Optional[float],
+    effective_order: bool,
+    max_order: int,
+) -> tuple[float, list[float], float]:
+    """(score, precisions, bp) with the arithmetic of sacrebleu's BLEU.compute_bleu."""
+    if smooth_value is None:
+        smooth_value = SMOOTH_DEFAULTS[smooth_method]
+
+    bp = 1.0
+    if sys_len < ref_len:
+        bp = math.exp(1 - ref_len / sys_len) if sys_len > 0 else 0.0
+
+    precisions = [0.0] * max_order
+    if not any(correct):
+        return 0.0, precisions, bp
+
+    correct = list(correct)
+    total = list(total)
+    smooth_mteval = 1.0
+    eff_order = max_order
+    for n in range(1, max_order + 1):
+        if smooth_method == "add-k" and n > 1:
+            correct[n - 1] += smooth_value
+            total[n - 1] += smooth_value
+        if total[n - 1] == 0:
+            break
+        if effective_order:
+            eff_order = n
+        if correct[n - 1] == 0:
+            if smooth_method == "exp":
+                smooth_mteval *= 2
+                precisions[n - 1] = 100.0 / (smooth_mteval * total[n - 1])
+            elif smooth_method == "floor":
+                precisions[n - 1] = 100.0 * smooth_value / total[n - 1]
+        else:
+            precisions[n - 1] = 100.0 * correct[n - 1] / total[n - 1]
+
+    logs = [math.log(p) if p != 0.0 else -9999999999 for p in precisions[:eff_order]]
+    score = bp * math.exp(sum(logs) / eff_order)
+    return score, precisions, bp
+
+
+class BleuMetric(Metric):
+    """sacrebleu's BLEU: per-line with effective order, corpus without."""
+
+    key = "bleu"
+    name = "BLEU"
+
+    def __init__(
+        self,
+        tokenize: str = "13a",
+        smooth: str = "exp",
+        smooth_value: Optional[float] = None,
+        max_order: int = 4,
+        lowercase: bool = False,
+        effective_order: bool = True,
+    ) -> None:
+        if smooth not in SMOOTH_DEFAULTS:
+            raise ValueError(f"unknown BLEU smoothing {smooth!r}")
+        self.tokenizer = get_tokenizer(tokenize)
+        self.tokenize_name = tokenize
+        self.smooth = smooth
+        self.smooth_value = smooth_value
+        self.max_order = max_order
+        self.lowercase = lowercase
+        self.effective_order = effective_order
+        self.width = 2 + 2 * max_order
+
+    # -- statistics ----------------------------------------------------------
+    def tokens(self, line: str) -> list[str]:
+        if self.lowercase:
+            line = line.lower()
+        return self.tokenizer(line.rstrip()).split()
+
+    def stats_from_tokens(self, hyp: list[str], refs: Sequence[list[str]]) -> list[int]:
+        n_max = self.max_order
+        hyp_len = len(hyp)
+        ref_len = closest_ref_len(hyp_len, [len(r) for r in refs])
+        correct = match_counts(hyp, refs, n_max)
+        totals = [hyp_len - n + 1 if hyp_len >= n else 0 for n in range(1, n_max + 1)]
+        return [hyp_len, ref_len, *correct, *totals]
+
+    def line_stats(self, hyp: str, refs: Sequence[str]) -> list[int]:
+        return self.stats_from_tokens(self.tokens(hyp), [self.tokens(r) for r in refs])
+
+    # -- scores --------------------------------------------------------------
+    def _score(self, stats: Sequence[int], effective_order: bool) -> Score:
+        n = self.max_order
+        stats = [int(x) for x in stats]
+        correct, total = stats[2 : 2 + n], stats[2 + n : 2 + 2 * n]
+        score, precisions, bp = compute_bleu(
+            correct, total, stats[0], stats[1], self.smooth, self.smooth_value, effective_order, n
+        )
+        return Score(
+            metric=self.name,
+            score=score,
+            counts=correct,
+            totals=total,
+            precisions=precisions,
+            bp=bp,
+            sys_len=stats[0],
+            ref_len=stats[1],
+        )
+
+    def sentence_score(self, stats: Sequence[int]) -> Score:
+        return self._score(stats, self.effective_order)
+
+    def corpus_score(self, totals: Sequence[int], last: Optional[Sequence[int]] = None) -> Score:
+        return self._score(totals, False)
+
+    def signature(self, nrefs: int, sentence: bool = False) -> str:
+        smooth = self.smooth
+        default = SMOOTH_DEFAULTS[smooth]
+        if default is not None:
+            value = self.smooth_value if self.smooth_value is not None else default
+            smooth += f"[{value:.2f}]"
+        eff = "yes" if (sentence and self.effective_order) else "no"
+        case = "lc" if self.lowercase else "mixed"
+        parts = [f"nrefs:{nrefs}", f"case:{case}", f"eff:{eff}", f"tok:{self.tokenizer.signature()}", f"smooth:{smooth}"]
+        if self.max_order != 4:
+            # sacrebleu leaves max order out of its signature; a number that
+            # is not comparable with the default must say so.
+            parts.append(f"order:{self.max_order}")
+        parts.append(f"version:{sacrebleu_version()}")
+        return "|".join(parts)

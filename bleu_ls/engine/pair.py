@@ -1,0 +1,253 @@
+"""The incremental pair model: hypothesis lines, reference line lists, and
+per-line sufficient statistics with running corpus totals.
+
+Hypothesis line i pairs with line i of every reference (index alignment, as
+a translator sees the files side by side).  Per line the model keeps only
+integers (one statistics row per metric) and the line's score; no n-gram
+tables.  What an edit costs:
+
+* replacing lines in place (typing, the common case): those lines are
+  re-tokenized and re-counted, and the corpus totals are adjusted by the
+  difference: O(changed lines);
+* inserting or deleting lines: the changed lines are counted at once; the
+  lines after them now pair with other reference lines, so their rows are
+  marked stale (one vectorised subtraction from the totals, no Python loop
+  over the document) and recounted lazily — at once for what is looked at
+  (``ensure``), in slices in the background (``refresh``), or all before a
+  corpus score is given.
+
+Invariant: ``totals[m]`` is the sum of the rows that are fresh; a fresh row
+is always a paired line (index < ``n_paired``).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Iterable, Mapping, Optional, Sequence
+
+import numpy as np
+
+from .base import Metric, Score
+
+
+def _norm(lines: Iterable[str]) -> list[str]:
+    return [line.rstrip() for line in lines]
+
+
+def common_splice(old: Sequence[str], new: Sequence[str]) -> tuple[int, int, list[str]]:
+    """The smallest (start, end, lines) with old[:start] + lines + old[end:] == new."""
+    n_old, n_new = len(old), len(new)
+    start = 0
+    limit = min(n_old, n_new)
+    while start < limit and old[start] == new[start]:
+        start += 1
+    end_old, end_new = n_old, n_new
+    while end_old > start and end_new > start and old[end_old - 1] == new[end_new - 1]:
+        end_old -= 1
+        end_new -= 1
+    return start, end_old, list(new[start:end_new])
+
+
+class PairModel:
+    """Hypothesis + references + per-line statistics, kept up to date by splices."""
+
+    def __init__(
+        self,
+        metrics: Mapping[str, Metric],
+        hyp: Sequence[str] = (),
+        refs: Sequence[Sequence[str]] = ((),),
+        *,
+        lazy: bool = False,
+    ) -> None:
+        if not refs:
+            raise ValueError("a pair needs at least one reference")
+        self.metrics: dict[str, Metric] = dict(metrics)
+        self.hyp: list[str] = _norm(hyp)
+        self.refs: list[list[str]] = [_norm(r) for r in refs]
+        self.version = 0
+        self._alloc()
+        if not lazy:
+            self.refresh()
+
+    # -- shape ---------------------------------------------------------------
+    @property
+    def n_hyp(self) -> int:
+        return len(self.hyp)
+
+    @property
+    def n_refs(self) -> int:
+        return len(self.refs)
+
+    @property
+    def n_paired(self) -> int:
+        return min(len(self.hyp), *(len(r) for r in self.refs))
+
+    def ref_lines(self, i: int) -> list[str]:
+        return [r[i] for r in self.refs]
+
+    def _alloc(self) -> None:
+        n = len(self.hyp)
+        self._fresh = np.zeros(n, dtype=bool)
+        self._stats = {k: np.zeros((n, m.width), dtype=np.int64) for k, m in self.metrics.items()}
+        self._scores = {k: np.full(n, np.nan) for k in self.metrics}
+        self._totals = {k: np.zeros(m.width, dtype=np.int64) for k, m in self.metrics.items()}
+
+    def set_metrics(self, metrics: Mapping[str, Metric]) -> None:
+        """Switch metrics (settings changed): every row is recounted lazily."""
+        self.metrics = dict(metrics)
+        self._alloc()
+        self.version += 1
+
+    # -- counting ------------------------------------------------------------
+    def _compute(self, i: int) -> None:
+        hyp = self.hyp[i]
+        refs = [r[i] for r in self.refs]
+        was_fresh = self._fresh[i]
+        for key, metric in self.metrics.items():
+            row = metric.line_stats(hyp, refs)
+            stats = self._stats[key]
+            if was_fresh:
+                self._totals[key] -= stats[i]
+            stats[i] = row
+            self._totals[key] += stats[i]
+            score = metric.sentence_score(row).score
+            self._scores[key][i] = math.nan if score is None else score
+        self._fresh[i] = True
+
+    def _unfresh_from(self, start: int) -> None:
+        """Mark rows [start, n_paired) stale, taking them out of the totals."""
+        stop = self.n_paired
+        if start >= stop:
+            return
+        mask = self._fresh[start:stop]
+        if mask.any():
+            for key in self.metrics:
+                self._totals[key] -= self._stats[key][start:stop][mask].sum(axis=0)
+            self._fresh[start:stop] = False
+
+    def stale_count(self) -> int:
+        p = self.n_paired
+        return int(p - np.count_nonzero(self._fresh[:p]))
+
+    def ensure(self, start: int, end: int) -> int:
+        """Count the stale paired lines in [start, end); returns how many."""
+        end = min(end, self.n_paired)
+        start = max(start, 0)
+        if start >= end:
+            return 0
+        stale = np.flatnonzero(~self._fresh[start:end])
+        for j in stale:
+            self._compute(start + int(j))
+        return len(stale)
+
+    def refresh(self, max_lines: Optional[int] = None) -> int:
+        """Count up to ``max_lines`` stale lines (all when None); returns how many stay stale."""
+        p = self.n_paired
+        stale = np.flatnonzero(~self._fresh[:p])
+        todo = stale if max_lines is None else stale[:max_lines]
+        for j in todo:
+            self._compute(int(j))
+        return len(stale) - len(todo)
+
+    # -- edits ---------------------------------------------------------------
+    def splice_hyp(self, start: int, end: int, lines: Sequence[str]) -> None:
+        """Replace hypothesis lines [start, end) with ``lines``."""
+        self._splice(None, start, end, _norm(lines))
+
+    def splice_ref(self, k: int, start: int, end: int, lines: Sequence[str]) -> None:
+        """Replace lines [start, end) of reference ``k`` with ``lines``."""
+        self._splice(k, start, end, _norm(lines))
+
+    def set_hyp(self, lines: Sequence[str]) -> None:
+        """Replace the whole hypothesis, splicing only what differs."""
+        start, end, new = common_splice(self.hyp, _norm(lines))
+        if new or start != end:
+            self._splice(None, start, end, new)
+
+    def set_ref(self, k: int, lines: Sequence[str]) -> None:
+        """Replace reference ``k`` (reloaded from disk), splicing only what differs."""
+        start, end, new = common_splice(self.refs[k], _norm(lines))
+        if new or start != end:
+            self._splice(k, start, end, new)
+
+    def set_refs(self, refs: Sequence[Sequence[str]]) -> None:
+        """Replace the whole reference set (number of references may change)."""
+        if len(refs) == len(self.refs):
+            for k, r in enumerate(refs):
+                self.set_ref(k, r)
+            return
+        if not refs:
+            raise ValueError("a pair needs at least one reference")
+        self._unfresh_from(0)
+        self.refs = [_norm(r) for r in refs]
+        self.version += 1
+
+    def _splice(self, k: Optional[int], start: int, end: int, lines: list[str]) -> None:
+        target = self.hyp if k is None else self.refs[k]
+        n = len(target)
+        if not (0 <= start <= end <= n):
+            raise IndexError(f"splice [{start}, {end}) outside 0..{n}")
+        self.version += 1
+        if len(lines) == end - start:
+            target[start:end] = lines
+            paired_end = min(end, self.n_paired)
+            for i in range(start, paired_end):
+                self._compute(i)
+            return
+        # The pairing of every line from `start` on changes.
+        self._unfresh_from(start)
+        target[start:end] = lines
+        if k is None:
+            width = len(lines)
+            keep_a, keep_b = slice(0, start), slice(end, None)
+            self._fresh = np.concatenate((self._fresh[keep_a], np.zeros(width, bool), self._fresh[keep_b]))
+            self._fresh[start:] = False
+            for key, metric in self.metrics.items():
+                st = self._stats[key]
+                self._stats[key] = np.concatenate(
+                    (st[keep_a], np.zeros((width, metric.width), np.int64), st[keep_b])
+                )
+                sc = self._scores[key]
+                self._scores[key] = np.concatenate((sc[keep_a], np.full(width, np.nan), sc[keep_b]))
+            first_changed, last_changed = start, start + width
+        else:
+            first_changed, last_changed = start, start + len(lines)
+        self.ensure(first_changed, last_changed)
+
+    # -- scores --------------------------------------------------------------
+    def line_score(self, key: str, i: int) -> Optional[Score]:
+        """The line's score with its breakdown, or None when the line is unpaired."""
+        if not 0 <= i < self.n_paired or key not in self.metrics:
+            return None
+        self.ensure(i, i + 1)
+        return self.metrics[key].sentence_score(self._stats[key][i].tolist())
+
+    def line_stats(self, key: str, i: int) -> Optional[list[int]]:
+        if not 0 <= i < self.n_paired:
+            return None
+        self.ensure(i, i + 1)
+        return self._stats[key][i].tolist()
+
+    def line_value(self, key: str, i: int) -> Optional[float]:
+        """The line's score as a float (None: unpaired, or undefined)."""
+        if not 0 <= i < self.n_paired or key not in self.metrics:
+            return None
+        self.ensure(i, i + 1)
+        v = float(self._scores[key][i])
+        return None if math.isnan(v) else v
+
+    def values(self, key: str) -> np.ndarray:
+        """Per-line scores of all paired lines (NaN where undefined)."""
+        self.refresh()
+        return self._scores[key][: self.n_paired]
+
+    def totals(self, key: str) -> list[int]:
+        self.refresh()
+        return self._totals[key].tolist()
+
+    def corpus(self, key: str) -> Score:
+        """The corpus score over the paired lines."""
+        self.refresh()
+        p = self.n_paired
+        last = self._stats[key][p - 1].tolist() if p else None
+        return self.metrics[key].corpus_score(self._totals[key].tolist(), last)

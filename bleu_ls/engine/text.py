@@ -1,0 +1,92 @@
+"""Reading hypothesis / reference files, and the line rules.
+
+Two line rules live here, kept apart on purpose:
+
+* ``split_file_lines`` — as sacrebleu's command line reads a file: UTF-8,
+  split on ``\\n`` only, each line right-stripped, a final newline adds no
+  line.  The CLI uses it.
+* ``split_lsp_lines`` — as an LSP client counts lines: a line ends at
+  ``\\n``, ``\\r\\n`` or ``\\r`` and at nothing else (not at U+2028, form feed
+  or NEL, which ``str.splitlines`` would break on).  The server uses it.
+
+Both give the same list for ordinary LF and CRLF files.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from typing import Optional
+
+
+class InputError(Exception):
+    """A file that cannot be scored, with a sentence meant for the user."""
+
+
+_LSP_BREAK = re.compile(r"\r\n|\r|\n")
+
+
+def split_lsp_lines(text: str) -> list[str]:
+    """Lines as LSP counts them; a final line break adds no line."""
+    if not text:
+        return []
+    lines = _LSP_BREAK.split(text)
+    if lines[-1] == "":
+        lines.pop()
+    return lines
+
+
+def split_file_lines(text: str) -> list[str]:
+    """Lines as sacrebleu's CLI reads them (split on \\n, right-stripped)."""
+    if not text:
+        return []
+    lines = text.split("\n")
+    if lines[-1] == "":
+        lines.pop()
+    return [line.rstrip() for line in lines]
+
+
+def decode_utf8(data: bytes, name: str) -> str:
+    """Decode UTF-8 (a leading BOM is dropped) or say where it is not UTF-8."""
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        col = exc.start - (data.rfind(b"\n", 0, exc.start) + 1)
+        raise InputError(
+            f"{name}: not UTF-8 text: byte 0x{data[exc.start]:02x} at line {line}, "
+            f"byte offset {exc.start} (column byte {col + 1}); "
+            "re-save the file as UTF-8"
+        ) from None
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    if "\x00" in text:
+        line = text.count("\n", 0, text.index("\x00")) + 1
+        raise InputError(f"{name}: looks binary (NUL byte on line {line}); expected a text file, one segment per line")
+    return text
+
+
+def read_text(path: str, max_bytes: Optional[int] = None) -> str:
+    """Read a whole file as UTF-8 text, with a clear error for every failure."""
+    name = os.fspath(path)
+    try:
+        if os.path.isdir(name):
+            raise InputError(f"{name}: is a folder, not a file")
+        with open(name, "rb") as fh:
+            data = fh.read() if max_bytes is None else fh.read(max_bytes + 1)
+    except InputError:
+        raise
+    except FileNotFoundError:
+        raise InputError(f"{name}: no such file") from None
+    except PermissionError:
+        raise InputError(f"{name}: permission denied (cannot read the file)") from None
+    except OSError as exc:
+        raise InputError(f"{name}: cannot read: {exc.strerror or exc}") from None
+    if max_bytes is not None and len(data) > max_bytes:
+        raise InputError(f"{name}: larger than {max_bytes} bytes; not read")
+    return decode_utf8(data, name)
+
+
+def read_lines(path: str) -> list[str]:
+    """A file's lines under the CLI rule."""
+    return split_file_lines(read_text(path))

@@ -1,0 +1,310 @@
+"""One typed settings object for the CLI and the language server.
+
+The server reads the same structure from ``initializationOptions``, from the
+``bleuLs`` section of ``workspace/configuration`` and from ``bleu-ls.toml``;
+the CLI builds it from its flags.  Keys on the wire are camelCase
+(``smoothValue``); attributes here are snake_case.  Unknown keys and values of
+the wrong type are reported as problems (plain sentences) and otherwise
+ignored, so that one typo never takes the whole configuration down.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from dataclasses import dataclass, field, fields
+from typing import Any, Optional, Union, get_args, get_origin, get_type_hints
+
+BLEU_SMOOTHING = ("none", "floor", "add-k", "exp")
+NLTK_SMOOTHING = tuple(f"nltk-method{i}" for i in range(8))
+TOKENIZERS = ("none", "13a", "intl", "zh", "char", "ja-mecab", "ko-mecab")
+PRESETS = ("sacrebleu", "nltk", "nltk-3.2")
+SEVERITIES = ("error", "warning", "information", "hint")
+OUTLIER_RULES = ("bottom-percent", "robust-z", "below-median")
+
+
+@dataclass
+class BleuSettings:
+    """BLEU as sacrebleu computes it, or as NLTK does under a preset."""
+
+    enabled: bool = True
+    #: ``sacrebleu`` (default), ``nltk`` (NLTK 3.10 ``sentence_bleu`` /
+    #: ``corpus_bleu``), ``nltk-3.2`` (NLTK 3.2.2–3.2.5's default behaviour).
+    preset: str = "sacrebleu"
+    tokenize: str = "13a"
+    #: sacrebleu: none | floor | add-k | exp; NLTK presets: nltk-method0 … 7.
+    #: ``None`` picks the preset's default (exp for sacrebleu, nltk-method0 for NLTK).
+    smooth: Optional[str] = None
+    smooth_value: Optional[float] = None
+    max_order: int = 4
+    #: NLTK presets only: n-gram weights (default: uniform over max_order).
+    weights: Optional[list[float]] = None
+    lowercase: bool = False
+    #: Effective order for per-line scores (sacrebleu's sentence_bleu default).
+    #: The corpus score never uses it, as sacrebleu's corpus_bleu.
+    effective_order: bool = True
+
+    def resolved_smooth(self) -> str:
+        if self.smooth:
+            return self.smooth
+        return "exp" if self.preset == "sacrebleu" else "nltk-method0"
+
+
+@dataclass
+class ChrfSettings:
+    """chrF / chrF++ as sacrebleu's CHRF."""
+
+    enabled: bool = False
+    char_order: int = 6
+    word_order: int = 0
+    beta: int = 2
+    lowercase: bool = False
+    whitespace: bool = False
+    eps_smoothing: bool = False
+
+
+@dataclass
+class CheckSettings:
+    """One diagnostic code: on/off and severity."""
+
+    enabled: bool = True
+    severity: str = "warning"
+
+
+@dataclass
+class LowScoreSettings(CheckSettings):
+    #: A line scoring under this BLEU (0–100 scale) is flagged.
+    bleu_threshold: float = 10.0
+    #: A line scoring under this chrF (0–100) is flagged, when chrF is on.
+    chrf_threshold: float = 30.0
+
+
+@dataclass
+class OutlierSettings(CheckSettings):
+    severity: str = "information"
+    #: bottom-percent: the weakest ``value`` % of the document's lines;
+    #: robust-z: |x - median| / (1.4826 MAD) > ``value`` on the low side;
+    #: below-median: x < median - ``value`` points.
+    rule: str = "bottom-percent"
+    value: float = 5.0
+    #: bleu or chrf: which per-line score the rule ranks.
+    metric: str = "bleu"
+    #: Documents with fewer paired lines than this are not ranked.
+    min_lines: int = 20
+
+
+@dataclass
+class LengthRatioSettings(CheckSettings):
+    min_ratio: float = 0.5
+    max_ratio: float = 2.0
+    #: Lines whose reference has fewer tokens than this are not checked.
+    min_tokens: int = 3
+
+
+@dataclass
+class RepetitionSettings(CheckSettings):
+    #: An n-gram (1..max_n) occurring at least ``min_count`` times and at
+    #: least ``factor`` times as often as in the best reference is flagged.
+    max_n: int = 4
+    min_count: int = 3
+    factor: float = 2.0
+
+
+@dataclass
+class DiagnosticsSettings:
+    enabled: bool = True
+    low_score: LowScoreSettings = field(default_factory=LowScoreSettings)
+    outlier: OutlierSettings = field(default_factory=OutlierSettings)
+    empty_hypothesis: CheckSettings = field(default_factory=lambda: CheckSettings(severity="error"))
+    untranslated: CheckSettings = field(default_factory=CheckSettings)
+    length_ratio: LengthRatioSettings = field(default_factory=LengthRatioSettings)
+    repetition: RepetitionSettings = field(default_factory=RepetitionSettings)
+    line_count_mismatch: CheckSettings = field(default_factory=lambda: CheckSettings(severity="error"))
+    unpaired: CheckSettings = field(default_factory=lambda: CheckSettings(severity="information"))
+    #: Push-diagnostics debounce for clients without pull diagnostics (ms).
+    debounce_ms: int = 150
+
+
+@dataclass
+class HintSettings:
+    enabled: bool = True
+    #: Label templates; fields: {bleu}, {chrf} (floats on the 0–100 scale).
+    bleu_format: str = "BLEU {bleu:.1f}"
+    chrf_format: str = "chrF {chrf:.1f}"
+    #: Show ``BLEU 0.0`` on empty hypothesis lines (else nothing).
+    show_on_empty: bool = True
+
+
+@dataclass
+class PairRule:
+    """A glob rule: hypothesis pattern -> reference pattern(s), source pattern.
+
+    Patterns are relative to the workspace root (or absolute).  In
+    reference/source patterns ``{stem}`` is the hypothesis file name without
+    its last suffix, ``{name}`` the full file name, ``{dir}`` its folder, and
+    ``{1}``, ``{2}``… the text matched by the hypothesis pattern's ``*``.
+    """
+
+    hypothesis: str = ""
+    references: list[str] = field(default_factory=list)
+    source: Optional[str] = None
+    #: Per-pair overrides, same shape as the top-level settings (bleu, chrf,
+    #: diagnostics, hints).
+    options: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass
+class Settings:
+    bleu: BleuSettings = field(default_factory=BleuSettings)
+    chrf: ChrfSettings = field(default_factory=ChrfSettings)
+    diagnostics: DiagnosticsSettings = field(default_factory=DiagnosticsSettings)
+    hints: HintSettings = field(default_factory=HintSettings)
+    pairs: list[PairRule] = field(default_factory=list)
+    #: Pair NAME.hyp / NAME.mt with NAME.ref, NAME.ref2…, NAME.src.
+    conventions: bool = True
+    #: Watch paired reference files for changes on disk ourselves when the
+    #: client cannot register file watchers (ms between polls).
+    watch_interval_ms: int = 500
+
+    # -- (de)serialisation -------------------------------------------------
+    @classmethod
+    def from_dict(cls, data: Any, problems: Optional[list[str]] = None) -> "Settings":
+        """Build settings from a camelCase (or snake_case) mapping."""
+        problems = problems if problems is not None else []
+        return _build(cls, data, "", problems)
+
+    def merged(self, data: Any, problems: Optional[list[str]] = None) -> "Settings":
+        """A copy of these settings with ``data`` laid over them."""
+        problems = problems if problems is not None else []
+        return _build(type(self), data, "", problems, base=self)
+
+    def to_dict(self) -> dict[str, Any]:
+        return _dump(self)
+
+    def validate(self) -> list[str]:
+        """Problems with values (unknown tokenizer, bad order…) as sentences."""
+        out: list[str] = []
+        b = self.bleu
+        if b.preset not in PRESETS:
+            out.append(f"bleu.preset must be one of {', '.join(PRESETS)}, not {b.preset!r}")
+        smooth = b.resolved_smooth()
+        if b.preset == "sacrebleu":
+            if smooth not in BLEU_SMOOTHING:
+                out.append(f"bleu.smooth must be one of {', '.join(BLEU_SMOOTHING)}, not {smooth!r}")
+            if b.tokenize not in TOKENIZERS:
+                out.append(f"bleu.tokenize must be one of {', '.join(TOKENIZERS)}, not {b.tokenize!r}")
+        else:
+            if smooth not in NLTK_SMOOTHING:
+                out.append(
+                    f"with the {b.preset} preset bleu.smooth must be one of "
+                    f"{', '.join(NLTK_SMOOTHING)}, not {smooth!r}"
+                )
+        if not 1 <= b.max_order <= 16:
+            out.append(f"bleu.maxOrder must be between 1 and 16, not {b.max_order}")
+        if b.weights is not None:
+            if not b.weights or any(w < 0 for w in b.weights):
+                out.append("bleu.weights must be a non-empty list of non-negative numbers")
+        c = self.chrf
+        if c.char_order < 0 or c.word_order < 0 or c.char_order + c.word_order == 0:
+            out.append("chrf.charOrder and chrf.wordOrder must be >= 0 and not both 0")
+        if c.beta < 0:
+            out.append("chrf.beta must be >= 0")
+        d = self.diagnostics
+        for f in fields(d):
+            v = getattr(d, f.name)
+            if isinstance(v, CheckSettings) and v.severity not in SEVERITIES:
+                out.append(
+                    f"diagnostics.{_camel(f.name)}.severity must be one of "
+                    f"{', '.join(SEVERITIES)}, not {v.severity!r}"
+                )
+        if d.outlier.rule not in OUTLIER_RULES:
+            out.append(f"diagnostics.outlier.rule must be one of {', '.join(OUTLIER_RULES)}, not {d.outlier.rule!r}")
+        if d.outlier.metric not in ("bleu", "chrf"):
+            out.append(f"diagnostics.outlier.metric must be bleu or chrf, not {d.outlier.metric!r}")
+        for i, rule in enumerate(self.pairs):
+            if not rule.hypothesis or not rule.references:
+                out.append(f"pairs[{i}] needs a hypothesis pattern and at least one reference pattern")
+        return out
+
+
+# --------------------------------------------------------------------------
+_CAMEL_RE = re.compile(r"_([a-z0-9])")
+
+
+def _camel(name: str) -> str:
+    return _CAMEL_RE.sub(lambda m: m.group(1).upper(), name)
+
+
+def _snake(name: str) -> str:
+    return re.sub(r"(?<=[a-z0-9])([A-Z])", lambda m: "_" + m.group(1).lower(), name).replace("-", "_")
+
+
+def _dump(obj: Any) -> Any:
+    if dataclasses.is_dataclass(obj):
+        return {_camel(f.name): _dump(getattr(obj, f.name)) for f in fields(obj)}
+    if isinstance(obj, list):
+        return [_dump(x) for x in obj]
+    if isinstance(obj, dict):
+        return {k: _dump(v) for k, v in obj.items()}
+    return obj
+
+
+def _coerce(tp: Any, value: Any, path: str, problems: list[str], base: Any = None) -> Any:
+    origin = get_origin(tp)
+    if origin is Union:
+        args = [a for a in get_args(tp) if a is not type(None)]
+        if value is None:
+            return None
+        return _coerce(args[0], value, path, problems, base)
+    if dataclasses.is_dataclass(tp):
+        return _build(tp, value, path, problems, base=base)
+    if origin is list:
+        (item_tp,) = get_args(tp)
+        if not isinstance(value, (list, tuple)):
+            raise TypeError(f"{path} must be a list")
+        return [_coerce(item_tp, v, f"{path}[{i}]", problems) for i, v in enumerate(value)]
+    if origin is dict:
+        if not isinstance(value, dict):
+            raise TypeError(f"{path} must be a table/object")
+        return dict(value)
+    if tp is bool:
+        if isinstance(value, bool):
+            return value
+        raise TypeError(f"{path} must be true or false")
+    if tp is int:
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or int(value) != value:
+            raise TypeError(f"{path} must be a whole number")
+        return int(value)
+    if tp is float:
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            raise TypeError(f"{path} must be a number")
+        return float(value)
+    if tp is str:
+        if not isinstance(value, str):
+            raise TypeError(f"{path} must be a string")
+        return value
+    return value
+
+
+def _build(cls: Any, data: Any, prefix: str, problems: list[str], base: Any = None) -> Any:
+    obj = dataclasses.replace(base) if base is not None else cls()
+    if data is None:
+        return obj
+    if not isinstance(data, dict):
+        problems.append(f"{prefix or 'settings'} must be a table/object; ignored")
+        return obj
+    hints = get_type_hints(cls)
+    names = {f.name for f in fields(cls)}
+    for key, value in data.items():
+        name = _snake(str(key))
+        path = f"{prefix}.{_camel(name)}" if prefix else _camel(name)
+        if name not in names:
+            problems.append(f"unknown setting {path}; ignored")
+            continue
+        try:
+            current = getattr(obj, name)
+            sub_base = current if dataclasses.is_dataclass(current) else None
+            setattr(obj, name, _coerce(hints[name], value, path, problems, sub_base))
+        except TypeError as exc:
+            problems.append(f"{exc}; kept {_dump(getattr(obj, name))!r}")
+    return obj
