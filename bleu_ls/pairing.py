@@ -1,0 +1,434 @@
+"""Which reference (and source) files go with a hypothesis file.
+
+Pure file-system logic, shared by the language server and ``bleu-ls check``.
+
+Two ways to pair, tried in this order:
+
+1. **Rules** (``[[pairs]]`` in ``bleu-ls.toml`` or the ``pairs`` setting):
+   a glob for the hypothesis, reference pattern(s) and an optional source
+   pattern.  The first rule whose hypothesis glob matches wins.  A rule may
+   name a reference that does not exist: the pair is still returned so the
+   caller can say which file is missing.
+2. **Conventions** (setting ``conventions``, on by default), in the
+   hypothesis file's folder:
+
+   ======================  ==================================  =====================
+   hypothesis              references (existing ones only)     source
+   ======================  ==================================  =====================
+   ``NAME.hyp``/``.mt``    ``NAME.ref`` (or ``NAME.ref1``),    ``NAME.src``
+                           then ``NAME.ref2``, ``NAME.ref3``…
+   ``NAME.hyp.X``/         ``NAME.ref.X`` (or ``NAME.ref1.X``),  ``NAME.src.X``, else
+   ``NAME.mt.X``           then ``NAME.ref2.X``…                ``NAME.src``, else the
+                                                                 only ``NAME.src.*``
+   ======================  ==================================  =====================
+
+   ``X`` is one extra suffix, typically a language code (``de``, ``pt-BR``)
+   or ``txt``.  Extra references are taken while the numbering is
+   consecutive.
+
+Security: files are read only inside the workspace root, unless a rule
+names an absolute path (see :func:`path_allowed`).
+"""
+
+from __future__ import annotations
+
+import glob as _glob
+import os
+import re
+from dataclasses import dataclass, field
+from pathlib import Path, PurePosixPath
+from typing import Any, Optional
+
+from .settings import PairRule, Settings
+
+CONFIG_NAME = "bleu-ls.toml"
+HYP_MARKERS = ("hyp", "mt")
+_EXT = r"[A-Za-z0-9][A-Za-z0-9_-]{0,15}"
+_CONVENTION_RE = re.compile(rf"^(?P<name>.+)\.(?P<marker>hyp|mt)(?:\.(?P<ext>{_EXT}))?$")
+_GLOB_CHARS = re.compile(r"[*?\[]")
+_PLACEHOLDER = re.compile(r"\{(stem|name|dir|\d+)\}")
+
+
+@dataclass
+class PairSpec:
+    """A hypothesis file and the files it is scored against."""
+
+    hypothesis: Path
+    references: list[Path]
+    source: Optional[Path] = None
+    #: Per-pair setting overrides (camelCase, same shape as the settings).
+    options: dict[str, Any] = field(default_factory=dict)
+    #: "convention" | "rule" | "command"
+    origin: str = "convention"
+
+    def missing(self) -> list[Path]:
+        """The named reference files that do not exist (rules may name them)."""
+        return [p for p in self.references if not p.is_file()]
+
+
+# --------------------------------------------------------------------------
+# bleu-ls.toml
+# --------------------------------------------------------------------------
+def _camel_key(key: str) -> str:
+    parts = re.split(r"[_-]", key)
+    return parts[0] + "".join(p[:1].upper() + p[1:] for p in parts[1:])
+
+
+def _camel_keys(obj: Any) -> Any:
+    if isinstance(obj, dict):
+        return {_camel_key(str(k)): _camel_keys(v) for k, v in obj.items()}
+    if isinstance(obj, list):
+        return [_camel_keys(v) for v in obj]
+    return obj
+
+
+def _toml_loads():
+    try:
+        import tomllib  # Python 3.11+
+
+        return tomllib.loads, tomllib.TOMLDecodeError
+    except ModuleNotFoundError:
+        pass
+    try:
+        import tomli  # type: ignore[import-not-found]
+
+        return tomli.loads, tomli.TOMLDecodeError
+    except ModuleNotFoundError:
+        return None, None
+
+
+def load_workspace_config(root: Path) -> tuple[dict, list[str]]:
+    """Read ``bleu-ls.toml`` at ``root``: (camelCase settings dict, problems).
+
+    Never raises.  No file gives ``({}, [])``.  Problems are sentences for
+    the user about the file as a whole (unreadable, not TOML); problems with
+    individual settings come from ``Settings.from_dict`` / ``merged`` when
+    the caller applies the dict.
+    """
+    path = Path(root) / CONFIG_NAME
+    if not path.is_file():
+        return {}, []
+    loads, decode_error = _toml_loads()
+    if loads is None:
+        return {}, [
+            f"{path}: not read: reading TOML needs Python 3.11 or newer, or the 'tomli' "
+            "package (pip install tomli); the file is ignored"
+        ]
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        return {}, [f"{path}: cannot read: {exc.strerror or exc}; the file is ignored"]
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        return {}, [f"{path}: not UTF-8 text (line {line}); the file is ignored"]
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    try:
+        doc = loads(text)
+    except decode_error as exc:  # type: ignore[misc]
+        msg = str(exc)
+        lineno = getattr(exc, "lineno", None)
+        if lineno and f"line {lineno}" not in msg:
+            msg = f"{msg} (at line {lineno})"
+        return {}, [f"{path}: not valid TOML: {msg}; the file is ignored"]
+    except Exception as exc:  # a TOML parser bug must not take the server down
+        return {}, [f"{path}: could not be parsed ({exc}); the file is ignored"]
+    return _camel_keys(doc), []
+
+
+def find_workspace_root(start: Path) -> Optional[Path]:
+    """The nearest folder at or above ``start`` holding ``bleu-ls.toml``."""
+    p = Path(start).absolute()
+    if p.is_file() or not p.exists():
+        p = p.parent
+    for d in (p, *p.parents):
+        if (d / CONFIG_NAME).is_file():
+            return d
+    return None
+
+
+# --------------------------------------------------------------------------
+# globs
+# --------------------------------------------------------------------------
+def glob_to_regex(pattern: str) -> re.Pattern:
+    """A regex for a path glob; every wildcard is a capture group ({1}, {2}…).
+
+    ``*`` and ``?`` match within one path segment, ``**/`` any number of
+    whole folders (captured with its trailing slash), a trailing ``**``
+    anything; ``[abc]`` / ``[!abc]`` a character class (not captured).
+    """
+    out = []
+    i, n = 0, len(pattern)
+    while i < n:
+        c = pattern[i]
+        if c == "*":
+            if pattern.startswith("**", i):
+                if pattern.startswith("**/", i):
+                    out.append(r"((?:[^/]*/)*)")
+                    i += 3
+                    continue
+                out.append(r"(.*)")
+                i += 2
+                continue
+            out.append(r"([^/]*)")
+        elif c == "?":
+            out.append(r"([^/])")
+        elif c == "[":
+            j = pattern.find("]", i + 2 if pattern.startswith("[!", i) else i + 1)
+            if j < 0:
+                out.append(re.escape(c))
+            else:
+                body = pattern[i + 1 : j]
+                if body.startswith("!"):
+                    body = "^" + body[1:]
+                out.append("[" + body.replace("\\", "\\\\") + "]")
+                i = j + 1
+                continue
+        else:
+            out.append(re.escape(c))
+        i += 1
+    return re.compile("^" + "".join(out) + "$")
+
+
+def _posix(p: Path) -> str:
+    return p.as_posix()
+
+
+def _resolve(p: Path) -> Path:
+    try:
+        return Path(os.path.realpath(p))
+    except OSError:
+        return Path(os.path.abspath(p))
+
+
+def _relative_to(p: Path, root: Path) -> Optional[PurePosixPath]:
+    try:
+        return PurePosixPath(p.relative_to(root).as_posix())
+    except ValueError:
+        return None
+
+
+def _match_rule(rule: PairRule, hyp: Path, root: Optional[Path]) -> Optional[tuple[str, ...]]:
+    """The wildcard captures if ``rule`` matches ``hyp``, else None."""
+    pattern = rule.hypothesis
+    if not pattern:
+        return None
+    if os.path.isabs(pattern) or pattern.startswith("~"):
+        pattern = os.path.expanduser(pattern)
+        targets = [_posix(hyp.absolute()), _posix(_resolve(hyp))]
+    else:
+        if root is None:
+            return None
+        targets = []
+        for base, h in ((root.absolute(), hyp.absolute()), (_resolve(root), _resolve(hyp))):
+            rel = _relative_to(h, base)
+            if rel is not None:
+                targets.append(str(rel))
+        if pattern.startswith("./"):
+            pattern = pattern[2:]
+    rx = glob_to_regex(pattern)
+    for t in targets:
+        m = rx.match(t)
+        if m:
+            return m.groups()
+    return None
+
+
+def _substitute(template: str, hyp: Path, root: Optional[Path], groups: tuple[str, ...]) -> Optional[str]:
+    rel_dir: str
+    if root is not None:
+        rel = _relative_to(hyp.absolute().parent, root.absolute())
+        rel_dir = str(rel) if rel is not None else _posix(hyp.absolute().parent)
+    else:
+        rel_dir = _posix(hyp.absolute().parent)
+    name = hyp.name
+    stem = name.rsplit(".", 1)[0] if "." in name[1:] else name
+    values = {"stem": stem, "name": name, "dir": rel_dir}
+    bad = False
+
+    def repl(m: re.Match) -> str:
+        nonlocal bad
+        key = m.group(1)
+        if key.isdigit():
+            k = int(key)
+            if 1 <= k <= len(groups):
+                return groups[k - 1] or ""
+            bad = True
+            return m.group(0)
+        return values[key]
+
+    out = _PLACEHOLDER.sub(repl, template)
+    return None if bad else out
+
+
+def _to_path(text: str, root: Optional[Path], hyp: Path) -> Path:
+    text = os.path.expanduser(text)
+    p = Path(text)
+    if p.is_absolute():
+        return p
+    base = root if root is not None else hyp.absolute().parent
+    return Path(os.path.normpath(base.absolute() / p))
+
+
+def _expand(text: str, root: Optional[Path], hyp: Path) -> list[Path]:
+    """A substituted reference pattern as paths: globs expand (sorted);
+    a glob matching nothing or a plain name is kept as one path."""
+    p = _to_path(text, root, hyp)
+    if _GLOB_CHARS.search(text):
+        found = sorted(Path(x) for x in _glob.glob(str(p), recursive=True) if os.path.isfile(x))
+        found = [f for f in found if _resolve(f) != _resolve(hyp)]
+        if found:
+            return found
+    return [p]
+
+
+def _spec_from_rule(rule: PairRule, hyp: Path, root: Optional[Path], groups: tuple[str, ...]) -> PairSpec:
+    refs: list[Path] = []
+    for pattern in rule.references:
+        text = _substitute(pattern, hyp, root, groups)
+        if text is None:
+            # {3} with only two wildcards: keep the pattern so the user sees it as missing
+            refs.append(_to_path(pattern, root, hyp))
+            continue
+        for p in _expand(text, root, hyp):
+            if p not in refs:
+                refs.append(p)
+    source = None
+    if rule.source:
+        text = _substitute(rule.source, hyp, root, groups)
+        if text is not None:
+            cands = _expand(text, root, hyp)
+            source = cands[0] if cands else None
+    return PairSpec(hyp, refs, source, dict(rule.options), "rule")
+
+
+# --------------------------------------------------------------------------
+# conventions
+# --------------------------------------------------------------------------
+def convention_parts(path: Path) -> Optional[tuple[str, str, Optional[str]]]:
+    """(NAME, marker, extra suffix) for ``NAME.hyp[.X]`` / ``NAME.mt[.X]``."""
+    m = _CONVENTION_RE.match(Path(path).name)
+    if not m:
+        return None
+    return m.group("name"), m.group("marker"), m.group("ext")
+
+
+def _convention_spec(hyp: Path) -> Optional[PairSpec]:
+    parts = convention_parts(hyp)
+    if parts is None:
+        return None
+    name, _marker, ext = parts
+    folder = hyp.parent
+    tail = f".{ext}" if ext else ""
+
+    def f(kind: str) -> Path:
+        return folder / f"{name}.{kind}{tail}"
+
+    refs: list[Path] = []
+    if f("ref").is_file():
+        refs.append(f("ref"))
+    elif f("ref1").is_file():
+        refs.append(f("ref1"))
+    else:
+        return None
+    k = 2
+    while f(f"ref{k}").is_file():
+        refs.append(f(f"ref{k}"))
+        k += 1
+    source: Optional[Path] = None
+    if f("src").is_file():
+        source = f("src")
+    elif ext and (folder / f"{name}.src").is_file():
+        source = folder / f"{name}.src"
+    elif ext:
+        prefix = f"{name}.src."
+        try:
+            cands = sorted(
+                p for p in folder.iterdir() if p.name.startswith(prefix) and p.is_file() and "." not in p.name[len(prefix):]
+            )
+        except OSError:
+            cands = []
+        if len(cands) == 1:
+            source = cands[0]
+    return PairSpec(hyp, refs, source, {}, "convention")
+
+
+# --------------------------------------------------------------------------
+# public API
+# --------------------------------------------------------------------------
+def find_pair(hyp: Path, settings: Settings, root: Optional[Path]) -> Optional[PairSpec]:
+    """The pair for ``hyp``: the first matching rule, else the conventions.
+
+    A rule's spec is returned even if its references are missing (check
+    ``spec.missing()``); conventions only pair with existing references.
+    Returns None when nothing pairs.
+    """
+    hyp = Path(hyp)
+    root = Path(root) if root is not None else None
+    for rule in settings.pairs:
+        if not rule.references:
+            continue
+        groups = _match_rule(rule, hyp, root)
+        if groups is not None:
+            return _spec_from_rule(rule, hyp, root, groups)
+    if settings.conventions:
+        return _convention_spec(hyp)
+    return None
+
+
+def is_hypothesis_like(path: Path, settings: Settings, root: Optional[Path]) -> bool:
+    """Does ``path`` look like a hypothesis (a rule's glob or a convention name)?"""
+    path = Path(path)
+    root = Path(root) if root is not None else None
+    for rule in settings.pairs:
+        if _match_rule(rule, path, root) is not None:
+            return True
+    return bool(settings.conventions and convention_parts(path) is not None)
+
+
+def _fixed_prefix(pattern: str) -> Optional[Path]:
+    """The folder part of an absolute pattern before any wildcard/placeholder."""
+    pattern = os.path.expanduser(pattern)
+    if not os.path.isabs(pattern):
+        return None
+    cut = len(pattern)
+    for rx in (_GLOB_CHARS, _PLACEHOLDER):
+        m = rx.search(pattern)
+        if m:
+            cut = min(cut, m.start())
+    head = pattern[:cut]
+    if cut == len(pattern):
+        return Path(os.path.normpath(head))  # a plain absolute file name
+    # the folder holding the first wildcard
+    return Path(os.path.normpath(head[: head.rfind("/") + 1] or "/"))
+
+
+def _inside(p: Path, folder: Path) -> bool:
+    return p == folder or folder in p.parents
+
+
+def path_allowed(path: Path, root: Optional[Path], settings: Settings) -> bool:
+    """May the server read ``path``?
+
+    Yes inside the workspace root (symbolic links resolved, so a link that
+    leads out of the workspace does not count as inside).  Outside it only
+    under an absolute path the user wrote in a rule (hypothesis, reference
+    or source pattern: the part before the first wildcard or placeholder).
+    Without a workspace root (a loose file), the user's own settings are
+    the only source of rules and every path is allowed.
+    """
+    if root is None:
+        return True
+    real = _resolve(Path(path))
+    if _inside(real, _resolve(Path(root))):
+        return True
+    for rule in settings.pairs:
+        for pattern in [rule.hypothesis, *rule.references, *([rule.source] if rule.source else [])]:
+            prefix = _fixed_prefix(pattern)
+            if prefix is None:
+                continue
+            if _inside(real, _resolve(prefix)) or _inside(Path(path).absolute(), prefix):
+                return True
+    return False
