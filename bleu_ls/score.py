@@ -1,0 +1,288 @@
+"""``bleu-ls score HYP REF [REF ...]``: per-line and corpus scores of one pair.
+
+Files are read as sacrebleu's command line reads them (UTF-8, split on
+``\\n``, each line right-stripped, a final newline adds no line).  Every
+bad input ends with one clear sentence on stderr and exit status 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import json
+import math
+import sys
+from typing import Any, Optional, Sequence
+
+from .engine import InputError, PairModel, Score, TokenizerUnavailable, build_metrics, read_lines
+from .settings import BLEU_SMOOTHING, NLTK_SMOOTHING, TOKENIZERS, Settings
+
+#: In the text report, lines in the weakest share of the document are marked.
+WEAKEST_SHARE = 0.10
+
+
+class UsageError(Exception):
+    """A bad option value, reported like argparse's own errors."""
+
+
+# -- options shared with `bleu-ls check` --------------------------------------
+def add_metric_arguments(parser: argparse.ArgumentParser) -> None:
+    """The metric flags of `score` and `check` (defaults None: unset)."""
+    g = parser.add_argument_group("metric")
+    g.add_argument(
+        "--metric", "-m", nargs="+", choices=("bleu", "chrf"), default=None,
+        help="metric(s) to compute (default: bleu)",
+    )
+    g.add_argument(
+        "--preset", choices=("sacrebleu", "nltk", "nltk-3.2"), default=None,
+        help="BLEU as sacrebleu computes it (default), as NLTK 3.10's sentence_bleu/corpus_bleu, "
+        "or as NLTK 3.2.2-3.2.5's default",
+    )
+    g.add_argument("--tokenize", "-tok", choices=TOKENIZERS, default=None, help="sacrebleu tokenizer (default: 13a)")
+    g.add_argument(
+        "--smooth", "-s", choices=BLEU_SMOOTHING + NLTK_SMOOTHING, default=None,
+        help="smoothing: none|floor|add-k|exp (default exp); with --preset nltk: nltk-method0..7 (default nltk-method0)",
+    )
+    g.add_argument("--smooth-value", type=float, default=None, help="value for floor (default 0.1) and add-k (default 1)")
+    g.add_argument("--max-order", type=int, default=None, help="maximum n-gram order (default 4)")
+    g.add_argument(
+        "--weights", nargs="+", default=None,
+        help="NLTK presets: n-gram weights, e.g. --weights 0.5 0.5 or --weights 0.5,0.5 (default uniform)",
+    )
+    g.add_argument("--lowercase", "-lc", action="store_true", default=None, help="case-insensitive scores")
+    g.add_argument(
+        "--no-effective-order", action="store_true", default=None,
+        help="per-line BLEU without effective order (sacrebleu's sentence_bleu uses it)",
+    )
+    g.add_argument("--char-order", type=int, default=None, help="chrF character n-gram order (default 6)")
+    g.add_argument("--word-order", type=int, default=None, help="chrF word n-gram order (default 0; 2 gives chrF++)")
+    g.add_argument("--beta", type=int, default=None, help="chrF beta (default 2)")
+    g.add_argument("--eps-smoothing", action="store_true", default=None, help="chrF: epsilon smoothing as chrF++.py")
+
+
+def _weights(values: Sequence[str]) -> list[float]:
+    out: list[float] = []
+    for v in values:
+        for part in v.replace(",", " ").split():
+            try:
+                out.append(float(part))
+            except ValueError:
+                raise UsageError(f"--weights: {part!r} is not a number") from None
+    return out
+
+
+def settings_from_args(args: argparse.Namespace, base: Optional[Settings] = None) -> Settings:
+    """``base`` (default settings, or a bleu-ls.toml's) with the given flags laid over it."""
+    s = dataclasses.replace(base) if base is not None else Settings()
+    bleu = dataclasses.replace(s.bleu)
+    chrf = dataclasses.replace(s.chrf)
+    if args.metric is not None:
+        bleu.enabled = "bleu" in args.metric
+        chrf.enabled = "chrf" in args.metric
+    if args.preset is not None:
+        bleu.preset = args.preset
+    if args.tokenize is not None:
+        bleu.tokenize = args.tokenize
+    if args.smooth is not None:
+        bleu.smooth = args.smooth
+    if args.smooth_value is not None:
+        bleu.smooth_value = args.smooth_value
+    if args.max_order is not None:
+        bleu.max_order = args.max_order
+    if args.weights is not None:
+        bleu.weights = _weights(args.weights)
+    if args.lowercase:
+        bleu.lowercase = chrf.lowercase = True
+    if args.no_effective_order:
+        bleu.effective_order = False
+    if args.char_order is not None:
+        chrf.char_order = args.char_order
+    if args.word_order is not None:
+        chrf.word_order = args.word_order
+    if args.beta is not None:
+        chrf.beta = args.beta
+    if args.eps_smoothing:
+        chrf.eps_smoothing = True
+    if bleu.preset != "sacrebleu" and args.tokenize is not None:
+        raise UsageError(f"--tokenize does not apply to --preset {bleu.preset} (NLTK splits on whitespace)")
+    if bleu.preset == "sacrebleu" and args.weights is not None:
+        raise UsageError("--weights applies to the NLTK presets only (sacrebleu weighs orders uniformly)")
+    if bleu.weights is not None and args.max_order is not None and len(bleu.weights) != bleu.max_order:
+        raise UsageError(f"--weights gives {len(bleu.weights)} weights but --max-order is {bleu.max_order}")
+    s.bleu, s.chrf = bleu, chrf
+    problems = s.validate()
+    if problems:
+        raise UsageError("; ".join(problems))
+    return s
+
+
+# -- output -------------------------------------------------------------------
+def _line_record(i: int, score: Score) -> dict[str, Any]:
+    rec: dict[str, Any] = {"line": i + 1, "score": score.score}
+    if score.metric.startswith("chrF"):
+        return rec
+    rec.update(
+        precisions=score.precisions,
+        bp=score.bp,
+        sys_len=score.sys_len,
+        ref_len=score.ref_len,
+        counts=score.counts,
+        totals=score.totals,
+    )
+    if score.error:
+        rec["error"] = score.error
+    return rec
+
+
+def metric_report(model: PairModel, key: str) -> dict[str, Any]:
+    """The JSON record of one metric: signature, corpus, lines."""
+    metric = model.metrics[key]
+    corpus = model.corpus(key)
+    lines = [_line_record(i, model.line_score(key, i)) for i in range(model.n_paired)]
+    return {
+        "metric": metric.name,
+        "signature": metric.signature(model.n_refs, sentence=False),
+        "line_signature": metric.signature(model.n_refs, sentence=True),
+        "corpus": corpus.as_dict(),
+        "lines": lines,
+    }
+
+
+def _fmt(x: Optional[float], digits: int = 2) -> str:
+    if x is None or (isinstance(x, float) and math.isnan(x)):
+        return "n/a"
+    return f"{x:.{digits}f}"
+
+
+def corpus_line(name: str, score: Score, signature: str) -> str:
+    if name.startswith("chrF"):
+        return f"{name} = {_fmt(score.score)}  {signature}"
+    prec = "/".join(f"{p:.1f}" for p in score.precisions)
+    ratio = score.sys_len / score.ref_len if score.ref_len else 0
+    return (
+        f"{name} = {_fmt(score.score)} {prec} (BP = {score.bp:.3f} ratio = {ratio:.3f} "
+        f"hyp_len = {score.sys_len} ref_len = {score.ref_len})  {signature}"
+    )
+
+
+def _weakest(values: list[Optional[float]]) -> set[int]:
+    scored = sorted((v, i) for i, v in enumerate(values) if v is not None)
+    if len(scored) < 2:
+        return set()
+    k = max(1, int(len(scored) * WEAKEST_SHARE))
+    cut = scored[k - 1][0]
+    return {i for v, i in scored if v <= cut}
+
+
+def render_text(model: PairModel, out) -> None:
+    keys = list(model.metrics)
+    values = {k: [model.line_value(k, i) for i in range(model.n_paired)] for k in keys}
+    weakest = _weakest(values[keys[0]])
+    width = max(4, len(str(model.n_paired)))
+    head = f"{'line':>{width}}  " + "  ".join(f"{model.metrics[k].name:>7}" for k in keys)
+    if "bleu" in keys:
+        head += f"  {'BP':>5}  {'hyp/ref':>9}"
+    out.write(head + "  hypothesis\n")
+    for i in range(model.n_paired):
+        cells = "  ".join(f"{_fmt(values[k][i]):>7}" for k in keys)
+        row = f"{i + 1:>{width}}  {cells}"
+        if "bleu" in keys:
+            s = model.line_score("bleu", i)
+            row += f"  {s.bp:5.3f}  {f'{s.sys_len}/{s.ref_len}':>9}"
+        text = model.hyp[i]
+        if len(text) > 60:
+            text = text[:57] + "..."
+        mark = "◀ " if i in weakest else "  "
+        out.write(f"{row}  {mark}{text}\n")
+    out.write("\n")
+    if weakest:
+        out.write(f"◀ marks the weakest {int(WEAKEST_SHARE * 100)}% of lines by {model.metrics[keys[0]].name}.\n")
+    for k in keys:
+        m = model.metrics[k]
+        out.write(corpus_line(m.name, model.corpus(k), m.signature(model.n_refs)) + "\n")
+
+
+def render_tsv(model: PairModel, out) -> None:
+    keys = list(model.metrics)
+    cols = ["line"]
+    for k in keys:
+        cols.append(k)
+        if k == "bleu":
+            n = len(model.metrics[k].sentence_score([0] * model.metrics[k].width).precisions)
+            cols += ["bp", "sys_len", "ref_len"] + [f"p{j}" for j in range(1, n + 1)]
+    out.write("\t".join(cols) + "\n")
+
+    def cells(s: Score, key: str) -> list[str]:
+        row = [repr(s.score) if s.score is not None else "nan"]
+        if key == "bleu":
+            row += [repr(s.bp), str(s.sys_len), str(s.ref_len)] + [repr(p) for p in s.precisions]
+        return row
+
+    for i in range(model.n_paired):
+        row = [str(i + 1)]
+        for k in keys:
+            row += cells(model.line_score(k, i), k)
+        out.write("\t".join(row) + "\n")
+    row = ["corpus"]
+    for k in keys:
+        row += cells(model.corpus(k), k)
+    out.write("\t".join(row) + "\n")
+
+
+def render_json(model: PairModel, out) -> None:
+    reports = {k: metric_report(model, k) for k in model.metrics}
+    doc: Any = next(iter(reports.values())) if len(reports) == 1 else reports
+    json.dump(doc, out, ensure_ascii=False, indent=1)
+    out.write("\n")
+
+
+# -- main ---------------------------------------------------------------------
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog="bleu-ls score",
+        description="Per-line and corpus BLEU / chrF of a hypothesis file against reference file(s), "
+        "identical to sacrebleu 2.6 (or NLTK with --preset).",
+    )
+    p.add_argument("hypothesis", help="hypothesis file, one segment per line")
+    p.add_argument("references", nargs="+", help="reference file(s), line-aligned with the hypothesis")
+    add_metric_arguments(p)
+    p.add_argument("--format", "-f", choices=("text", "json", "tsv"), default="text", help="output format")
+    return p
+
+
+def main(argv: Optional[Sequence[str]] = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        settings = settings_from_args(args)
+        metrics = build_metrics(settings)
+        if not metrics:
+            raise UsageError("no metric selected")
+        hyp = read_lines(args.hypothesis)
+        refs = [read_lines(r) for r in args.references]
+    except (UsageError, TokenizerUnavailable, ValueError) as exc:
+        parser.print_usage(sys.stderr)
+        print(f"bleu-ls score: error: {exc}", file=sys.stderr)
+        return 2
+    except InputError as exc:
+        print(f"bleu-ls score: error: {exc}", file=sys.stderr)
+        return 2
+    counts = [len(hyp)] + [len(r) for r in refs]
+    if len(set(counts)) > 1:
+        parts = [f"{args.hypothesis} has {len(hyp)} lines"] + [
+            f"{name} has {len(r)} lines" for name, r in zip(args.references, refs)
+        ]
+        print(
+            "bleu-ls score: error: line counts differ: " + ", ".join(parts)
+            + "; every reference must have one line per hypothesis line",
+            file=sys.stderr,
+        )
+        return 2
+    model = PairModel(metrics, hyp, refs)
+    out = sys.stdout
+    try:
+        {"text": render_text, "json": render_json, "tsv": render_tsv}[args.format](model, out)
+        out.flush()
+    except BrokenPipeError:
+        return 0
+    return 0
