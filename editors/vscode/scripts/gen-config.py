@@ -1,0 +1,237 @@
+#!/usr/bin/env python3
+"""Generate ``contributes.configuration`` of the VS Code extension.
+
+Every server setting comes from ``bleu_ls.settings.Settings`` (its defaults,
+types and ``#:`` comments), so package.json never drifts from the server.
+Run from the repository root::
+
+    python editors/vscode/scripts/gen-config.py          # rewrite package.json
+    python editors/vscode/scripts/gen-config.py --check  # exit 1 when stale
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import inspect
+import json
+import re
+import sys
+import typing
+from pathlib import Path
+from typing import Any, Union, get_args, get_origin, get_type_hints
+
+HERE = Path(__file__).resolve().parent
+PACKAGE_JSON = HERE.parent / "package.json"
+REPO = HERE.parents[2]
+sys.path.insert(0, str(REPO))
+
+from bleu_ls import settings as S  # noqa: E402
+
+SECTION = "bleuLs"
+
+# Descriptions for settings whose field has no ``#:`` comment in settings.py.
+DESCRIPTIONS: dict[str, str] = {
+    "bleu.enabled": "Score each line with BLEU.",
+    "bleu.preset": "Which BLEU to compute: `sacrebleu` (sacrebleu 2.6), `nltk` (NLTK 3.10 sentence_bleu/corpus_bleu) or `nltk-3.2` (NLTK 3.2.2-3.2.5 behaviour).",
+    "bleu.tokenize": "sacrebleu tokenizer applied to hypothesis and references.",
+    "bleu.smooth": "Smoothing for sentence scores. sacrebleu: none, floor, add-k, exp. NLTK presets: nltk-method0 to nltk-method7. Empty: the preset's default (exp for sacrebleu, nltk-method0 for NLTK).",
+    "bleu.smoothValue": "Value for the floor / add-k smoothing methods (empty: sacrebleu's default).",
+    "bleu.maxOrder": "Highest n-gram order counted by BLEU.",
+    "bleu.weights": "NLTK presets only: n-gram weights (empty: uniform over maxOrder).",
+    "bleu.lowercase": "Lowercase hypothesis and references before scoring BLEU.",
+    "bleu.effectiveOrder": "Use the effective order for per-line BLEU (as sacrebleu's sentence_bleu). The corpus score never uses it.",
+    "chrf.enabled": "Also score each line with chrF (shown in the hint and usable by the diagnostics).",
+    "chrf.charOrder": "Character n-gram order of chrF.",
+    "chrf.wordOrder": "Word n-gram order of chrF (2 gives chrF++).",
+    "chrf.beta": "Weight of recall against precision in chrF.",
+    "chrf.lowercase": "Lowercase before scoring chrF.",
+    "chrf.whitespace": "Keep whitespace when extracting chrF character n-grams.",
+    "chrf.epsSmoothing": "Use epsilon smoothing for chrF (as sacrebleu's eps_smoothing).",
+    "diagnostics.enabled": "Report diagnostics (problems) for paired hypothesis files.",
+    "diagnostics.lowScore.enabled": "Flag lines whose score is under a threshold.",
+    "diagnostics.lowScore.severity": "Severity of low-score diagnostics.",
+    "diagnostics.outlier.enabled": "Flag lines that score far below the rest of the document.",
+    "diagnostics.outlier.severity": "Severity of outlier diagnostics.",
+    "diagnostics.emptyHypothesis.enabled": "Flag empty hypothesis lines whose reference is not empty.",
+    "diagnostics.emptyHypothesis.severity": "Severity of empty-hypothesis diagnostics.",
+    "diagnostics.untranslated.enabled": "Flag hypothesis lines identical to the source line (needs a source file).",
+    "diagnostics.untranslated.severity": "Severity of untranslated-line diagnostics.",
+    "diagnostics.lengthRatio.enabled": "Flag lines much shorter or longer than their reference.",
+    "diagnostics.lengthRatio.severity": "Severity of length-ratio diagnostics.",
+    "diagnostics.lengthRatio.minRatio": "Hypothesis/reference token ratio under which a line is flagged.",
+    "diagnostics.lengthRatio.maxRatio": "Hypothesis/reference token ratio over which a line is flagged.",
+    "diagnostics.repetition.enabled": "Flag lines that repeat an n-gram far more often than the reference.",
+    "diagnostics.repetition.severity": "Severity of repetition diagnostics.",
+    "diagnostics.lineCountMismatch.enabled": "Flag a hypothesis whose line count differs from its reference's.",
+    "diagnostics.lineCountMismatch.severity": "Severity of line-count-mismatch diagnostics.",
+    "diagnostics.unpaired.enabled": "Tell when a hypothesis file has no reference to pair with.",
+    "diagnostics.unpaired.severity": "Severity of the unpaired-file diagnostic.",
+    "diagnostics.outlier.value": "Parameter of the outlier rule: a percentage for bottom-percent, a z value for robust-z, score points for below-median.",
+    "diagnostics.repetition.minCount": "An n-gram must occur at least this many times in a line to be flagged as repeated.",
+    "diagnostics.repetition.factor": "An n-gram must occur at least this many times as often as in the best reference to be flagged as repeated.",
+    "hints.chrfFormat": "Label template of the chrF part of the hint; field: {chrf} (0-100).",
+    "hints.enabled": "Show each line's score as an inlay hint at the end of the line.",
+    "pairs": "Pairing rules: hypothesis glob -> reference glob(s) and optional source glob. In reference/source patterns {stem} is the hypothesis file name without its last suffix, {name} the full name, {dir} its folder, {1}, {2}... the text matched by the hypothesis pattern's *. `options` overrides bleu/chrf/diagnostics/hints for that pair.",
+    "conventions": "Pair NAME.hyp / NAME.mt with NAME.ref, NAME.ref2..., NAME.src without configuration.",
+}
+
+# Allowed values (JSON schema ``enum``) of some settings.
+ENUMS: dict[str, list[Any]] = {
+    "bleu.preset": list(S.PRESETS),
+    "bleu.tokenize": list(S.TOKENIZERS),
+    "bleu.smooth": [None, *S.BLEU_SMOOTHING, *S.NLTK_SMOOTHING],
+    "diagnostics.outlier.rule": list(S.OUTLIER_RULES),
+    "diagnostics.outlier.metric": ["bleu", "chrf"],
+}
+
+# Settings read by the extension only (never sent to the server).
+CLIENT_PROPERTIES: dict[str, dict[str, Any]] = {
+    f"{SECTION}.server.path": {
+        "type": "string",
+        "default": "",
+        "scope": "machine-overridable",
+        "markdownDescription": "Path to the `bleu-ls` executable. Empty: use `bleuLs.server.interpreter`, else `bleu-ls` from PATH.",
+    },
+    f"{SECTION}.server.interpreter": {
+        "type": "string",
+        "default": "",
+        "scope": "machine-overridable",
+        "markdownDescription": "A Python interpreter that has bleu-ls installed; the server is started as `<python> -m bleu_ls serve`. Used when `bleuLs.server.path` is empty.",
+    },
+    f"{SECTION}.trace.server": {
+        "type": "string",
+        "enum": ["off", "messages", "verbose"],
+        "default": "off",
+        "scope": "window",
+        "description": "Log the messages between VS Code and the bleu-ls server in the output channel.",
+    },
+}
+
+
+def _camel(name: str) -> str:
+    return re.sub(r"_([a-z0-9])", lambda m: m.group(1).upper(), name)
+
+
+def _field_comments(cls: type) -> dict[str, str]:
+    """``#:`` comment lines just above each field of a dataclass (walks bases)."""
+    out: dict[str, str] = {}
+    for klass in reversed(cls.__mro__):
+        if not dataclasses.is_dataclass(klass):
+            continue
+        try:
+            src = inspect.getsource(klass)
+        except (OSError, TypeError):
+            continue
+        pending: list[str] = []
+        for line in src.splitlines():
+            s = line.strip()
+            if s.startswith("#:"):
+                pending.append(s[2:].strip())
+                continue
+            m = re.match(r"([a-z_][a-z0-9_]*)\s*:", s)
+            if m and pending:
+                out[m.group(1)] = " ".join(pending)
+            pending = []
+    return out
+
+
+def _rst_to_md(text: str) -> str:
+    return text.replace("``", "`")
+
+
+def _schema_for(tp: Any) -> dict[str, Any]:
+    origin = get_origin(tp)
+    if origin is Union:
+        args = [a for a in get_args(tp) if a is not type(None)]
+        inner = _schema_for(args[0])
+        t = inner["type"]
+        inner["type"] = [t, "null"] if isinstance(t, str) else [*t, "null"]
+        return inner
+    if origin is list:
+        (item,) = get_args(tp)
+        return {"type": "array", "items": _schema_for(item)}
+    if origin is dict:
+        return {"type": "object"}
+    if dataclasses.is_dataclass(tp):
+        hints = get_type_hints(tp)
+        comments = _field_comments(tp)
+        props = {}
+        for f in dataclasses.fields(tp):
+            sub = _schema_for(hints[f.name])
+            if f.name in comments:
+                sub["description"] = _rst_to_md(comments[f.name]).replace("`", "")
+            props[_camel(f.name)] = sub
+        return {"type": "object", "properties": props}
+    return {
+        bool: {"type": "boolean"},
+        int: {"type": "integer"},
+        float: {"type": "number"},
+        str: {"type": "string"},
+    }.get(tp, {})
+
+
+def leaf_properties() -> dict[str, dict[str, Any]]:
+    """One configuration property per leaf of ``Settings().to_dict()``."""
+    defaults = S.Settings()
+    props: dict[str, dict[str, Any]] = {}
+    missing: list[str] = []
+
+    def walk(obj: Any, prefix: str) -> None:
+        hints = get_type_hints(type(obj))
+        comments = _field_comments(type(obj))
+        for f in dataclasses.fields(obj):
+            key = f"{prefix}{_camel(f.name)}"
+            value = getattr(obj, f.name)
+            tp = hints[f.name]
+            if dataclasses.is_dataclass(value):
+                walk(value, key + ".")
+                continue
+            prop = _schema_for(tp)
+            if key in ENUMS:
+                prop["enum"] = ENUMS[key]
+            prop["default"] = S._dump(value)
+            desc = comments.get(f.name)
+            desc = _rst_to_md(desc) if desc else DESCRIPTIONS.get(key)
+            if not desc:
+                missing.append(key)
+                desc = ""
+            prop["markdownDescription"] = desc
+            props[f"{SECTION}.{key}"] = prop
+
+    walk(defaults, "")
+    if missing:
+        raise SystemExit(
+            "gen-config: no description for " + ", ".join(missing)
+            + " (add a `#:` comment in bleu_ls/settings.py or an entry in DESCRIPTIONS)"
+        )
+    return props
+
+
+def configuration() -> dict[str, Any]:
+    props = dict(CLIENT_PROPERTIES)
+    for key, prop in leaf_properties().items():
+        prop.setdefault("scope", "resource")
+        props[key] = prop
+    return {"title": "bleu-ls", "properties": props}
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--check", action="store_true", help="only check that package.json is up to date")
+    args = ap.parse_args(argv)
+    pkg = json.loads(PACKAGE_JSON.read_text(encoding="utf-8"))
+    wanted = configuration()
+    if args.check:
+        if pkg.get("contributes", {}).get("configuration") != wanted:
+            print("editors/vscode/package.json is out of date: run python editors/vscode/scripts/gen-config.py",
+                  file=sys.stderr)
+            return 1
+        return 0
+    pkg.setdefault("contributes", {})["configuration"] = wanted
+    PACKAGE_JSON.write_text(json.dumps(pkg, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

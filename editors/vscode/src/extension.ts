@@ -1,0 +1,384 @@
+// bleu-ls for VS Code: a thin client of the bleu-ls language server.
+// Hints, diagnostics and code lenses come straight from the server through
+// vscode-languageclient; this file adds the server lookup, the settings
+// mapping, the corpus-score status item and the palette commands.
+
+import * as fs from "fs";
+import * as os from "os";
+import * as vscode from "vscode";
+import {
+  DidChangeConfigurationNotification,
+  ExecuteCommandRequest,
+  LanguageClient,
+  LanguageClientOptions,
+  ServerOptions,
+  State,
+  TransportKind,
+} from "vscode-languageclient/node";
+
+import packageJson from "../package.json";
+import { HostEnv, resolveServerCommand, Resolution, startFailureMessage } from "./serverCommand";
+import {
+  documentSelector,
+  explicitSettings,
+  SECTION,
+  serverKeys,
+  subSection,
+  withoutClientKeys,
+} from "./settings";
+import { CorpusScoreResult, formatStatus } from "./status";
+
+const CORPUS_SCORE = "bleuLs/corpusScore";
+const KEYS = serverKeys(packageJson);
+
+let client: LanguageClient | undefined;
+let resolution: Resolution | undefined;
+let status: vscode.StatusBarItem;
+let output: vscode.OutputChannel;
+const firstScore = new Map<string, number>();
+const lastResult = new Map<string, CorpusScoreResult | null>();
+let pollTimer: NodeJS.Timeout | undefined;
+
+function hostEnv(): HostEnv {
+  return {
+    platform: process.platform,
+    env: process.env,
+    home: os.homedir(),
+    workspaceFolder: vscode.workspace.workspaceFolders?.[0]?.uri.fsPath,
+    isFile: (p) => {
+      try {
+        return fs.statSync(p).isFile();
+      } catch {
+        return false;
+      }
+    },
+  };
+}
+
+/** What the user set under bleuLs (for one resource), as the server's camelCase dict. */
+function settingsFor(scope?: vscode.Uri): Record<string, unknown> {
+  const cfg = vscode.workspace.getConfiguration(SECTION, scope ?? null);
+  return explicitSettings(KEYS, (key) => cfg.inspect(key));
+}
+
+async function offerSettings(message: string): Promise<void> {
+  const choice = await vscode.window.showErrorMessage(message, "Open Settings", "Show Output");
+  if (choice === "Open Settings") {
+    await vscode.commands.executeCommand("workbench.action.openSettings", "bleuLs.server");
+  } else if (choice === "Show Output") {
+    output.show(true);
+  }
+}
+
+function isOurDocument(doc: vscode.TextDocument | undefined): boolean {
+  if (!doc || !client) {
+    return false;
+  }
+  const selector = client.clientOptions.documentSelector as vscode.DocumentSelector;
+  return vscode.languages.match(selector, doc) > 0;
+}
+
+function createClient(): LanguageClient | undefined {
+  resolution = resolveServerCommand(
+    {
+      path: vscode.workspace.getConfiguration(SECTION).get<string>("server.path"),
+      interpreter: vscode.workspace.getConfiguration(SECTION).get<string>("server.interpreter"),
+    },
+    hostEnv(),
+  );
+  if (!resolution.ok) {
+    output.appendLine(resolution.message);
+    void offerSettings(`bleu-ls: ${resolution.message}`);
+    return undefined;
+  }
+  output.appendLine(`Starting the server: ${resolution.display}`);
+  const serverOptions: ServerOptions = {
+    command: resolution.command,
+    args: resolution.args,
+    transport: TransportKind.stdio,
+    options: { cwd: vscode.workspace.workspaceFolders?.[0]?.uri.fsPath },
+  };
+  const clientOptions: LanguageClientOptions = {
+    documentSelector: documentSelector(vscode.workspace.getConfiguration(SECTION).get("pairs")),
+    initializationOptions: settingsFor(),
+    outputChannel: output,
+    middleware: {
+      workspace: {
+        // Answer workspace/configuration for our section with the explicit
+        // settings only (and never the client-only keys).
+        configuration: async (params, token, next) => {
+          const answers = await next(params, token);
+          if (!Array.isArray(answers)) {
+            return answers;
+          }
+          return params.items.map((item, i) => {
+            const section = item.section ?? "";
+            if (section === SECTION || section.startsWith(SECTION + ".")) {
+              const scope = item.scopeUri ? vscode.Uri.parse(item.scopeUri) : undefined;
+              return withoutClientKeys(subSection(settingsFor(scope), section));
+            }
+            return answers[i];
+          });
+        },
+      },
+    },
+  };
+  const c = new LanguageClient("bleuLs", "bleu-ls", serverOptions, clientOptions);
+  c.onNotification(CORPUS_SCORE, (params: CorpusScoreResult & { uri?: string; textDocument?: { uri: string } }) => {
+    const uri = params.uri ?? params.textDocument?.uri;
+    if (uri) {
+      lastResult.set(uri, params);
+      const active = vscode.window.activeTextEditor?.document;
+      if (active && active.uri.toString() === vscode.Uri.parse(uri).toString()) {
+        showStatus(active, params);
+      }
+    }
+  });
+  return c;
+}
+
+async function startClient(): Promise<void> {
+  client = createClient();
+  if (!client) {
+    status.hide();
+    return;
+  }
+  const res = resolution as Extract<Resolution, { ok: true }>;
+  try {
+    await client.start();
+  } catch (err) {
+    const message = startFailureMessage(res.display, res.source, err);
+    output.appendLine(message);
+    void offerSettings(message);
+    return;
+  }
+  schedulePoll(0);
+}
+
+async function stopClient(): Promise<void> {
+  const c = client;
+  client = undefined;
+  if (c) {
+    try {
+      await c.stop();
+    } catch {
+      /* already stopped */
+    }
+  }
+}
+
+function showStatus(doc: vscode.TextDocument, result: CorpusScoreResult | null): void {
+  const key = doc.uri.toString();
+  const score = result?.corpus?.score;
+  if (typeof score === "number" && !firstScore.has(key)) {
+    firstScore.set(key, score);
+  }
+  const view = formatStatus(result, firstScore.get(key));
+  status.text = `$(graph) ${view.text}`;
+  status.tooltip = view.tooltip;
+  status.show();
+}
+
+async function pollActive(): Promise<void> {
+  const editor = vscode.window.activeTextEditor;
+  const doc = editor?.document;
+  if (!client || client.state !== State.Running || !doc || !isOurDocument(doc)) {
+    if (!doc || !isOurDocument(doc)) {
+      status.hide();
+    }
+    return;
+  }
+  try {
+    const result = await client.sendRequest<CorpusScoreResult | null>(CORPUS_SCORE, {
+      textDocument: { uri: client.code2ProtocolConverter.asUri(doc.uri) },
+    });
+    lastResult.set(doc.uri.toString(), result);
+    if (vscode.window.activeTextEditor?.document === doc) {
+      showStatus(doc, result);
+    }
+  } catch (err) {
+    output.appendLine(`${CORPUS_SCORE} failed: ${err instanceof Error ? err.message : String(err)}`);
+  }
+}
+
+function schedulePoll(delay = 300): void {
+  if (pollTimer) {
+    clearTimeout(pollTimer);
+  }
+  pollTimer = setTimeout(() => {
+    pollTimer = undefined;
+    void pollActive();
+  }, delay);
+}
+
+async function serverCommand<T>(command: string, args: unknown[]): Promise<T | undefined> {
+  if (!client || client.state !== State.Running) {
+    void vscode.window.showWarningMessage("bleu-ls: the server is not running (bleu-ls: Restart Server).");
+    return undefined;
+  }
+  try {
+    return (await client.sendRequest(ExecuteCommandRequest.type, { command, arguments: args })) as T;
+  } catch (err) {
+    void vscode.window.showErrorMessage(`bleu-ls: ${command} failed: ${err instanceof Error ? err.message : String(err)}`);
+    return undefined;
+  }
+}
+
+function activeHypothesis(): vscode.TextEditor | undefined {
+  const editor = vscode.window.activeTextEditor;
+  if (!editor || !isOurDocument(editor.document)) {
+    void vscode.window.showInformationMessage("bleu-ls: open a hypothesis file first.");
+    return undefined;
+  }
+  return editor;
+}
+
+async function showReport(): Promise<void> {
+  const editor = activeHypothesis();
+  if (!editor || !client) {
+    return;
+  }
+  const text = await serverCommand<unknown>("bleuLs.showReport", [client.code2ProtocolConverter.asUri(editor.document.uri)]);
+  if (text === undefined || text === null) {
+    return;
+  }
+  const content = typeof text === "string" ? text : JSON.stringify(text, null, 2);
+  const doc = await vscode.workspace.openTextDocument({ content, language: "markdown" });
+  await vscode.window.showTextDocument(doc, { viewColumn: vscode.ViewColumn.Beside, preview: true });
+}
+
+async function pairWith(): Promise<void> {
+  const editor = activeHypothesis();
+  if (!editor || !client) {
+    return;
+  }
+  const picked = await vscode.window.showOpenDialog({
+    canSelectMany: true,
+    canSelectFolders: false,
+    defaultUri: vscode.Uri.joinPath(editor.document.uri, ".."),
+    openLabel: "Pair as reference",
+    title: "Reference translation(s) for this hypothesis",
+  });
+  if (!picked || picked.length === 0) {
+    return;
+  }
+  const c = client;
+  await serverCommand("bleuLs.pairWith", [
+    c.code2ProtocolConverter.asUri(editor.document.uri),
+    picked.map((u) => c.code2ProtocolConverter.asUri(u)),
+  ]);
+  schedulePoll(0);
+}
+
+async function nextFlagged(direction: "next" | "previous"): Promise<void> {
+  const editor = activeHypothesis();
+  if (!editor || !client) {
+    return;
+  }
+  const c = client;
+  const pos = await serverCommand<{ line: number; character: number } | null>("bleuLs.nextFlagged", [
+    c.code2ProtocolConverter.asUri(editor.document.uri),
+    c.code2ProtocolConverter.asPosition(editor.selection.active),
+    direction,
+  ]);
+  if (!pos || typeof pos.line !== "number") {
+    void vscode.window.showInformationMessage(`bleu-ls: no flagged line ${direction === "next" ? "after" : "before"} this one.`);
+    return;
+  }
+  const p = c.protocol2CodeConverter.asPosition(pos);
+  editor.selection = new vscode.Selection(p, p);
+  editor.revealRange(new vscode.Range(p, p), vscode.TextEditorRevealType.InCenterIfOutsideViewport);
+}
+
+async function exportScores(): Promise<void> {
+  const editor = activeHypothesis();
+  if (!editor || !client) {
+    return;
+  }
+  const result = await serverCommand<unknown>("bleuLs.exportScores", [client.code2ProtocolConverter.asUri(editor.document.uri)]);
+  if (result === undefined || result === null) {
+    return;
+  }
+  let where: string | undefined;
+  if (typeof result === "string") {
+    where = result;
+  } else if (typeof result === "object") {
+    const r = result as Record<string, unknown>;
+    where = (r.path ?? r.uri) as string | undefined;
+  }
+  if (where && /^(file:|\/|[A-Za-z]:\\)/.test(where)) {
+    const uri = where.startsWith("file:") ? vscode.Uri.parse(where) : vscode.Uri.file(where);
+    await vscode.window.showTextDocument(uri, { preview: true, viewColumn: vscode.ViewColumn.Beside });
+  } else {
+    const content = typeof result === "string" ? result : JSON.stringify(result, null, 2);
+    const doc = await vscode.workspace.openTextDocument({ content });
+    await vscode.window.showTextDocument(doc, { viewColumn: vscode.ViewColumn.Beside });
+  }
+}
+
+async function toggleHints(): Promise<void> {
+  const cfg = vscode.workspace.getConfiguration(SECTION);
+  const now = cfg.get<boolean>("hints.enabled", true);
+  const target = vscode.workspace.workspaceFolders?.length
+    ? vscode.ConfigurationTarget.Workspace
+    : vscode.ConfigurationTarget.Global;
+  await cfg.update("hints.enabled", !now, target);
+  void vscode.window.setStatusBarMessage(`bleu-ls: score hints ${now ? "off" : "on"}`, 2500);
+}
+
+async function onConfigurationChanged(e: vscode.ConfigurationChangeEvent): Promise<void> {
+  if (!e.affectsConfiguration(SECTION)) {
+    return;
+  }
+  if (
+    e.affectsConfiguration(`${SECTION}.server.path`) ||
+    e.affectsConfiguration(`${SECTION}.server.interpreter`) ||
+    e.affectsConfiguration(`${SECTION}.pairs`)
+  ) {
+    output.appendLine("Server settings or pairing rules changed: restarting the server.");
+    await stopClient();
+    await startClient();
+    return;
+  }
+  if (client && client.state === State.Running) {
+    await client.sendNotification(DidChangeConfigurationNotification.type, {
+      settings: { [SECTION]: settingsFor() },
+    });
+    schedulePoll(200);
+  }
+}
+
+export async function activate(context: vscode.ExtensionContext): Promise<void> {
+  output = vscode.window.createOutputChannel("bleu-ls");
+  status = vscode.window.createStatusBarItem("bleuLs.corpusScore", vscode.StatusBarAlignment.Right, 100);
+  status.name = "bleu-ls corpus score";
+  status.command = "bleu-ls.showReport";
+  context.subscriptions.push(
+    output,
+    status,
+    vscode.commands.registerCommand("bleu-ls.showReport", showReport),
+    vscode.commands.registerCommand("bleu-ls.pairWith", pairWith),
+    vscode.commands.registerCommand("bleu-ls.nextFlagged", () => nextFlagged("next")),
+    vscode.commands.registerCommand("bleu-ls.previousFlagged", () => nextFlagged("previous")),
+    vscode.commands.registerCommand("bleu-ls.toggleHints", toggleHints),
+    vscode.commands.registerCommand("bleu-ls.exportScores", exportScores),
+    vscode.commands.registerCommand("bleu-ls.restartServer", async () => {
+      await stopClient();
+      await startClient();
+    }),
+    vscode.workspace.onDidChangeConfiguration(onConfigurationChanged),
+    vscode.window.onDidChangeActiveTextEditor(() => schedulePoll(0)),
+    vscode.workspace.onDidChangeTextDocument((e) => {
+      if (e.document === vscode.window.activeTextEditor?.document && isOurDocument(e.document)) {
+        schedulePoll();
+      }
+    }),
+    vscode.workspace.onDidSaveTextDocument(() => schedulePoll()),
+    { dispose: () => pollTimer && clearTimeout(pollTimer) },
+  );
+  await startClient();
+}
+
+export async function deactivate(): Promise<void> {
+  await stopClient();
+}

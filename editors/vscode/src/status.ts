@@ -1,0 +1,86 @@
+// Text and tooltip of the corpus-score status item.  Pure logic.
+
+export interface CorpusScoreResult {
+  signature?: string;
+  corpus?: { score?: number | null; name?: string; error?: string; [k: string]: unknown } | null;
+  delta?: number | null;
+  lines?: unknown;
+  [k: string]: unknown;
+}
+
+export interface StatusView {
+  text: string;
+  tooltip: string;
+}
+
+function metricName(r: CorpusScoreResult): string {
+  if (r.corpus && typeof r.corpus.name === "string" && r.corpus.name) {
+    return r.corpus.name;
+  }
+  const sig = typeof r.signature === "string" ? r.signature : "";
+  const m = /^(BLEU|chrF[0-9+]*)/i.exec(sig.replace(/^nrefs.*$/, ""));
+  if (m) {
+    return m[1];
+  }
+  if (/chrf/i.test(sig) && !/bleu/i.test(sig)) {
+    return "chrF";
+  }
+  return "BLEU";
+}
+
+export function formatDelta(delta: number): string {
+  const sign = delta > 0 ? "+" : delta < 0 ? "\u2212" : "\u00b1";
+  return `${sign}${Math.abs(delta).toFixed(2)}`;
+}
+
+function describeLines(lines: unknown): string | undefined {
+  if (typeof lines === "number") {
+    return `${lines} lines`;
+  }
+  if (lines && typeof lines === "object") {
+    const parts = Object.entries(lines as Record<string, unknown>)
+      .filter(([, v]) => typeof v === "number" || typeof v === "string")
+      .map(([k, v]) => `${k}: ${v}`);
+    return parts.length ? parts.join(", ") : undefined;
+  }
+  return undefined;
+}
+
+/**
+ * Status text ("BLEU 27.31 (+0.42)") and a plain-text tooltip with the
+ * signature and the change since the document was opened.  `openedAt` is the
+ * first score seen for the document, used when the server sends no delta.
+ */
+export function formatStatus(r: CorpusScoreResult | null | undefined, openedAt?: number): StatusView {
+  if (!r || !r.corpus) {
+    return { text: "BLEU \u2013", tooltip: "bleu-ls: this file is not paired with a reference." };
+  }
+  const name = metricName(r);
+  const score = r.corpus.score;
+  if (typeof score !== "number" || !Number.isFinite(score)) {
+    const why = typeof r.corpus.error === "string" ? r.corpus.error : "no score yet";
+    return { text: `${name} \u2013`, tooltip: `bleu-ls: ${why}` };
+  }
+  let delta: number | undefined;
+  if (typeof r.delta === "number" && Number.isFinite(r.delta)) {
+    delta = r.delta;
+  } else if (typeof openedAt === "number") {
+    delta = score - openedAt;
+  }
+  let text = `${name} ${score.toFixed(2)}`;
+  if (delta !== undefined && Math.abs(delta) >= 0.005) {
+    text += ` (${formatDelta(delta)})`;
+  }
+  const tip: string[] = [`Corpus ${name}: ${score.toFixed(2)}`];
+  if (delta !== undefined) {
+    tip.push(`\u0394 since open: ${formatDelta(delta)}`);
+  }
+  const lines = describeLines(r.lines);
+  if (lines) {
+    tip.push(`Lines: ${lines}`);
+  }
+  if (r.signature) {
+    tip.push(`Signature: ${r.signature}`);
+  }
+  return { text, tooltip: tip.join("\n") };
+}

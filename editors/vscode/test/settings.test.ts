@@ -1,0 +1,114 @@
+import assert = require("node:assert/strict");
+import { describe, it } from "node:test";
+
+import packageJson = require("../package.json");
+import {
+  documentSelector,
+  explicitSettings,
+  explicitValue,
+  ruleGlob,
+  serverKeys,
+  subSection,
+  withoutClientKeys,
+} from "../src/settings";
+
+describe("serverKeys", () => {
+  it("lists every contributed bleuLs setting except the client-only ones", () => {
+    const keys = serverKeys(packageJson);
+    assert.ok(keys.includes("bleu.tokenize"));
+    assert.ok(keys.includes("diagnostics.lowScore.bleuThreshold"));
+    assert.ok(keys.includes("pairs"));
+    assert.ok(!keys.some((k) => k.startsWith("server.") || k.startsWith("trace.")));
+    const all = Object.keys(packageJson.contributes.configuration.properties);
+    assert.equal(keys.length, all.length - 3);
+  });
+});
+
+describe("explicitSettings", () => {
+  it("sends only explicit values, nested as the server's camelCase dict", () => {
+    const values: Record<string, Record<string, unknown>> = {
+      "bleu.tokenize": { defaultValue: "13a", globalValue: "intl" },
+      "bleu.lowercase": { defaultValue: false },
+      "chrf.enabled": { defaultValue: false, workspaceValue: true },
+      "diagnostics.lowScore.bleuThreshold": { defaultValue: 10, globalValue: 5, workspaceFolderValue: 20 },
+      pairs: { defaultValue: [], workspaceValue: [{ hypothesis: "out/*.de", references: ["ref/{1}.de"] }] },
+    };
+    const got = explicitSettings(
+      ["bleu.tokenize", "bleu.lowercase", "chrf.enabled", "diagnostics.lowScore.bleuThreshold", "pairs"],
+      (k) => values[k],
+    );
+    assert.deepEqual(got, {
+      bleu: { tokenize: "intl" },
+      chrf: { enabled: true },
+      diagnostics: { lowScore: { bleuThreshold: 20 } },
+      pairs: [{ hypothesis: "out/*.de", references: ["ref/{1}.de"] }],
+    });
+  });
+
+  it("keeps an explicit false / null rather than dropping it", () => {
+    assert.equal(explicitValue({ defaultValue: true, globalValue: false }), false);
+    assert.equal(explicitValue({ defaultValue: "exp", workspaceValue: null }), null);
+    assert.equal(explicitValue({ defaultValue: 3 }), undefined);
+    assert.equal(explicitValue({ globalValue: 1, globalLanguageValue: 2 }), 2);
+  });
+});
+
+describe("subSection and withoutClientKeys", () => {
+  const s = { bleu: { tokenize: "zh" }, hints: {} };
+  it("answers a whole-section and a sub-section request", () => {
+    assert.deepEqual(subSection(s, "bleuLs"), s);
+    assert.deepEqual(subSection(s, "bleuLs.bleu"), { tokenize: "zh" });
+    assert.equal(subSection(s, "bleuLs.chrf.beta"), null);
+    assert.equal(subSection(s, "editor"), undefined);
+  });
+  it("drops the client-only keys", () => {
+    assert.deepEqual(withoutClientKeys({ server: { path: "x" }, trace: { server: "off" }, bleu: {} }), { bleu: {} });
+  });
+});
+
+describe("documentSelector", () => {
+  it("covers the convention languages and the files named by pairing rules", () => {
+    const sel = documentSelector([
+      { hypothesis: "out/*.de", references: ["ref/{1}.de", "ref2/{stem}.de"], source: "src/{1}.en" },
+      { hypothesis: "/abs/sys.txt", references: ["/abs/ref.txt"] },
+      "junk",
+    ]);
+    assert.deepEqual(sel.slice(0, 3).map((f) => f.language), ["mt-hypothesis", "mt-reference", "mt-source"]);
+    assert.deepEqual(
+      sel.slice(3).map((f) => f.pattern),
+      ["**/out/*.de", "**/ref/*.de", "**/ref2/*.de", "**/src/*.en", "/abs/sys.txt", "/abs/ref.txt"],
+    );
+    assert.ok(sel.every((f) => f.scheme === "file"));
+  });
+  it("survives a missing or malformed pairs setting", () => {
+    assert.equal(documentSelector(undefined).length, 3);
+    assert.equal(documentSelector({ hypothesis: "x" }).length, 3);
+  });
+  it("turns placeholders into wildcards", () => {
+    assert.equal(ruleGlob("./a/{name}.ref"), "**/a/*.ref");
+    assert.equal(ruleGlob("C:\\data\\{stem}.ref"), "C:/data/*.ref");
+  });
+});
+
+describe("package.json", () => {
+  it("declares a default and a description for every setting", () => {
+    const props = packageJson.contributes.configuration.properties as Record<string, Record<string, unknown>>;
+    for (const [key, prop] of Object.entries(props)) {
+      assert.ok("default" in prop, `${key} has no default`);
+      const desc = (prop.markdownDescription ?? prop.description) as string | undefined;
+      assert.ok(desc && desc.length > 10, `${key} has no description`);
+    }
+  });
+  it("contributes a palette entry for every command the extension registers", async () => {
+    const ids = packageJson.contributes.commands.map((c: { command: string }) => c.command).sort();
+    assert.deepEqual(ids, [
+      "bleu-ls.exportScores",
+      "bleu-ls.nextFlagged",
+      "bleu-ls.pairWith",
+      "bleu-ls.previousFlagged",
+      "bleu-ls.restartServer",
+      "bleu-ls.showReport",
+      "bleu-ls.toggleHints",
+    ]);
+  });
+});

@@ -1,0 +1,38 @@
+import assert = require("node:assert/strict");
+import { describe, it } from "node:test";
+
+import { formatDelta, formatStatus } from "../src/status";
+
+describe("formatStatus", () => {
+  const sig = "nrefs:1|case:mixed|eff:no|tok:13a|smooth:exp|version:2.6.0";
+  it("shows the corpus score with two decimals and the server's delta", () => {
+    const v = formatStatus({ signature: sig, corpus: { score: 27.31415 }, delta: 1.5, lines: 120 });
+    assert.equal(v.text, "BLEU 27.31 (+1.50)");
+    assert.match(v.tooltip, /Signature: nrefs:1\|case:mixed/);
+    assert.match(v.tooltip, /\u0394 since open: \+1\.50/);
+    assert.match(v.tooltip, /120 lines/);
+  });
+  it("computes the delta from the first score when the server sends none", () => {
+    const v = formatStatus({ signature: sig, corpus: { score: 20 } }, 22.5);
+    assert.equal(v.text, "BLEU 20.00 (\u22122.50)");
+  });
+  it("hides a zero delta from the text but keeps it in the tooltip", () => {
+    const v = formatStatus({ corpus: { score: 20 }, delta: 0 });
+    assert.equal(v.text, "BLEU 20.00");
+    assert.match(v.tooltip, /\u0394 since open: \u00b10\.00/);
+  });
+  it("uses the metric name the server gives", () => {
+    assert.equal(formatStatus({ corpus: { score: 51.2, name: "chrF2++" } }).text, "chrF2++ 51.20");
+  });
+  it("says why there is no score", () => {
+    assert.equal(formatStatus(null).text, "BLEU \u2013");
+    assert.match(formatStatus(null).tooltip, /not paired/);
+    const v = formatStatus({ corpus: { score: null, error: "the reference is empty" } });
+    assert.equal(v.text, "BLEU \u2013");
+    assert.match(v.tooltip, /reference is empty/);
+  });
+  it("formats deltas with a real minus sign", () => {
+    assert.equal(formatDelta(-0.004), "\u22120.00");
+    assert.equal(formatDelta(3), "+3.00");
+  });
+});
