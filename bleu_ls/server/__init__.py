@@ -1,0 +1,1 @@
+"""The bleu-ls language server (pygls): see docs/server.md."""

@@ -1,0 +1,1 @@
+"""One LSP feature per module: thin functions between LSP and the engine."""

@@ -1,0 +1,159 @@
+"""``workspace/executeCommand`` commands.
+
+``bleuLs.pairWith``     (uri, [reference uri…] [, source uri]) pair a file at run time
+``bleuLs.showReport``   (uri) the per-line report as text
+``bleuLs.nextFlagged``  (uri, position [, "next"|"previous"]) the next flagged line, wrapping
+``bleuLs.exportScores`` (uri [, "tsv"|"json"]) write NAME.scores.tsv/.json beside the file
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Optional
+
+from lsprotocol import types
+
+from . import diagnostics
+from . import pairing as pairing_feature
+from .lens import corpus_record, lens_title
+
+if TYPE_CHECKING:
+    from ..server import BleuLanguageServer
+    from ..workspace import Pair
+
+PAIR_WITH = "bleuLs.pairWith"
+SHOW_REPORT = "bleuLs.showReport"
+NEXT_FLAGGED = "bleuLs.nextFlagged"
+EXPORT_SCORES = "bleuLs.exportScores"
+
+
+class CommandError(Exception):
+    pass
+
+
+def _uri(arg: Any) -> str:
+    if isinstance(arg, dict):
+        arg = arg.get("uri") or (arg.get("textDocument") or {}).get("uri")
+    if not isinstance(arg, str) or not arg:
+        raise CommandError("expected a document URI as the first argument")
+    return arg
+
+
+def _pair(ls: "BleuLanguageServer", args: tuple) -> "Pair":
+    if not args:
+        raise CommandError("expected a document URI as the first argument")
+    uri = _uri(args[0])
+    pair = ls.pair_for(uri)
+    if pair is None or pair.model is None:
+        raise CommandError(f"{uri} is not an open, paired hypothesis file")
+    return pair
+
+
+def _v(x: Optional[float]) -> str:
+    return "" if x is None or (isinstance(x, float) and math.isnan(x)) else f"{x:.4f}"
+
+
+def report_text(ls: "BleuLanguageServer", pair: "Pair") -> str:
+    model = pair.model
+    diags, _ = diagnostics.compute(ls, pair)
+    codes: dict[int, list[str]] = {}
+    for d in diags:
+        codes.setdefault(d.range.start.line, []).append(str(d.code))
+    keys = list(model.metrics)
+    lines = [f"{pair.path.name}: {lens_title(pair)}"]
+    lines += [m.signature(model.n_refs) for m in model.metrics.values()]
+    lines.append("")
+    lines.append("\t".join(["line", *(model.metrics[k].name for k in keys), "flags", "hypothesis"]))
+    for i in range(model.n_hyp):
+        vals = [_v(model.line_value(k, i)) for k in keys]
+        lines.append("\t".join([str(i + 1), *vals, ",".join(codes.get(i, [])), model.hyp[i]]))
+    return "\n".join(lines) + "\n"
+
+
+def next_flagged(pair: "Pair", line: int, direction: str = "next") -> Optional[int]:
+    flagged = pair.flagged
+    if not flagged:
+        return None
+    if direction == "previous":
+        before = [x for x in flagged if x < line]
+        return before[-1] if before else flagged[-1]
+    after = [x for x in flagged if x > line]
+    return after[0] if after else flagged[0]
+
+
+def export(pair: "Pair", fmt: str) -> Path:
+    model = pair.model
+    fmt = (fmt or "tsv").lower()
+    if fmt not in ("tsv", "json"):
+        raise CommandError("format must be tsv or json")
+    name = pair.path.name
+    target = pair.path.with_name(f"{name}.scores.{fmt}")
+    keys = list(model.metrics)
+    if fmt == "json":
+        rec = corpus_record(pair)
+        rec["perLine"] = [
+            {"line": i + 1, **{k: model.line_value(k, i) for k in keys}} for i in range(model.n_paired)
+        ]
+        body = json.dumps(rec, ensure_ascii=False, indent=1) + "\n"
+    else:
+        rows = ["\t".join(["line", *keys])]
+        rows += ["\t".join([str(i + 1), *(_v(model.line_value(k, i)) for k in keys)]) for i in range(model.n_paired)]
+        rows.append("\t".join(["corpus", *(_v(model.corpus(k).score) for k in keys)]))
+        body = "\n".join(rows) + "\n"
+    target.write_text(body, encoding="utf-8")
+    return target
+
+
+def register(server) -> None:
+    @server.command(PAIR_WITH)
+    async def _pair_with(ls, *args):
+        if len(args) < 2:
+            raise CommandError("usage: bleuLs.pairWith(uri, [reference uri, …], [source uri])")
+        uri = _uri(args[0])
+        refs = args[1] if isinstance(args[1], list) else [args[1]]
+        source = args[2] if len(args) > 2 and isinstance(args[2], str) else None
+        spec = pairing_feature.pair_with(ls, uri, [str(r) for r in refs], source)
+        pair = ls.pair_for(uri)
+        if pair is None and uri in ls.docs:
+            from ..workspace import Pair
+
+            pair = ls.pairs[uri] = Pair(uri=uri, path=ls.doc_paths[uri])
+        if pair is not None:
+            pairing_feature.build(ls, pair, keep_model=False)
+            ls.after_change(pair, external=True)
+            ls.update_watch_list()
+        return {
+            "hypothesis": str(spec.hypothesis),
+            "references": [str(p) for p in spec.references],
+            "source": str(spec.source) if spec.source else None,
+            "problems": list(pair.problems) if pair else [],
+        }
+
+    @server.command(SHOW_REPORT)
+    async def _report(ls, *args):
+        pair = _pair(ls, args)
+        await ls.wait_scored(pair)
+        return report_text(ls, pair)
+
+    @server.command(NEXT_FLAGGED)
+    async def _next(ls, *args):
+        pair = _pair(ls, args)
+        pos = args[1] if len(args) > 1 else {"line": 0, "character": 0}
+        line = int(pos.get("line", 0)) if isinstance(pos, dict) else int(getattr(pos, "line", 0))
+        direction = args[2] if len(args) > 2 and isinstance(args[2], str) else "next"
+        await ls.wait_scored(pair)
+        diagnostics.compute(ls, pair)
+        target = next_flagged(pair, line, direction)
+        if target is None:
+            return None
+        return {"line": target, "character": 0}
+
+    @server.command(EXPORT_SCORES)
+    async def _export(ls, *args):
+        pair = _pair(ls, args)
+        fmt = args[1] if len(args) > 1 and isinstance(args[1], str) else "tsv"
+        await ls.wait_scored(pair)
+        path = export(pair, fmt)
+        return str(path)

@@ -1,0 +1,65 @@
+"""``bleu-ls serve``: run the language server over stdio (default) or TCP."""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import sys
+from typing import Optional, Sequence
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog="bleu-ls serve",
+        description="Run the bleu-ls language server (stdio by default).",
+    )
+    p.add_argument("--stdio", action="store_true", help="talk over stdin/stdout (the default; accepted for clients that add it)")
+    p.add_argument("--tcp", action="store_true", help="listen on a TCP port instead of stdio")
+    p.add_argument("--host", default="127.0.0.1", help="TCP address to bind (default 127.0.0.1)")
+    p.add_argument("--port", type=int, default=2087, help="TCP port (default 2087)")
+    p.add_argument("--log-file", help="write the server log to this file (default: stderr)")
+    p.add_argument("-v", "--verbose", action="count", default=0, help="more logging (-v info, -vv debug)")
+    return p
+
+
+def main(argv: Optional[Sequence[str]] = None) -> int:
+    args = build_parser().parse_args(list(sys.argv[1:] if argv is None else argv))
+    level = logging.WARNING if args.verbose == 0 else logging.INFO if args.verbose == 1 else logging.DEBUG
+    handler: logging.Handler
+    if args.log_file:
+        try:
+            handler = logging.FileHandler(args.log_file, encoding="utf-8")
+        except OSError as exc:
+            print(f"bleu-ls serve: cannot open log file {args.log_file}: {exc.strerror or exc}", file=sys.stderr)
+            return 2
+    else:
+        handler = logging.StreamHandler(sys.stderr)  # never stdout: it carries the protocol
+    handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
+    root = logging.getLogger()
+    root.handlers[:] = [handler]
+    root.setLevel(level)
+    if level > logging.DEBUG:
+        logging.getLogger("pygls").setLevel(max(level, logging.WARNING))
+
+    from .server import create_server
+
+    server = create_server()
+    if args.tcp:
+        if args.host not in ("127.0.0.1", "localhost", "::1"):
+            logging.getLogger("bleu_ls").warning(
+                "listening on %s:%s: anyone who can reach this address can read files through the server",
+                args.host,
+                args.port,
+            )
+            print(
+                f"bleu-ls serve: warning: binding {args.host}, not localhost; other machines may connect",
+                file=sys.stderr,
+            )
+        server.start_tcp(args.host, args.port)
+    else:
+        server.start_io()
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
