@@ -207,12 +207,14 @@ class Session:
     _pushed_version: dict = {}
 
     async def corpus(self, uri: str) -> Any:
-        return await self.client.protocol.send_request_async("bleuLs/corpusScore", {"textDocument": {"uri": uri}})
+        res = await self.client.protocol.send_request_async("bleuLs/corpusScore", {"textDocument": {"uri": uri}})
+        return plain(res)
 
     async def command(self, name: str, *args: Any) -> Any:
-        return await self.client.workspace_execute_command_async(
+        res = await self.client.workspace_execute_command_async(
             types.ExecuteCommandParams(command=name, arguments=list(args))
         )
+        return plain(res)
 
 
 async def start_session(client: LanguageClient, kind: str, root: Path, init_options: Any = None) -> Session:
@@ -266,6 +268,17 @@ async def push_session(tmp_path):
     sess = await _session("push", tmp_path)
     yield sess
     await _close(sess)
+
+
+def plain(x: Any) -> Any:
+    """Results of custom requests as plain dicts/lists (the client may give named tuples)."""
+    if hasattr(x, "_asdict"):
+        return {k: plain(v) for k, v in x._asdict().items()}
+    if isinstance(x, dict):
+        return {k: plain(v) for k, v in x.items()}
+    if isinstance(x, (list, tuple)):
+        return [plain(v) for v in x]
+    return x
 
 
 def units(s: str, encoding: str) -> int:

@@ -1,0 +1,98 @@
+"""The server's line model: LSP line breaks only, columns per encoding,
+incremental edits equal to splitting the edited text from scratch."""
+
+from __future__ import annotations
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from bleu_ls.engine import split_lsp_lines
+from bleu_ls.server.document import UTF8, UTF16, UTF32, LineDocument, from_units, to_units, units
+
+ALPHABET = st.sampled_from(list("ab \t\r\n\f\x85\u2028\u2029\x0b\x1c") + ["é", "中", "😀", "\r\n"])
+TEXT = st.lists(ALPHABET, max_size=40).map("".join)
+ENC = st.sampled_from([UTF8, UTF16, UTF32])
+
+
+def test_only_lsp_breaks_split_lines():
+    d = LineDocument("a\fb\u2028c\x85d\ne\r\nf\rg")
+    assert d.engine_lines() == ["a\fb\u2028c\x85d", "e", "f", "g"]
+    assert d.line_count == 4
+
+
+def test_final_break_adds_no_scored_line():
+    d = LineDocument("x\ny\n")
+    assert d.engine_lines() == ["x", "y"]
+    assert d.line_count == 3  # the editor shows an empty third line
+
+
+
+def test_columns_per_encoding():
+    line = "a😀中é"
+    assert units(line, UTF16) == 1 + 2 + 1 + 1
+    assert units(line, UTF8) == 1 + 4 + 3 + 2
+    assert units(line, UTF32) == 4
+    assert to_units(line, 2, UTF16) == 3
+    assert from_units(line, 3, UTF16) == 2
+    assert from_units(line, 5, UTF8) == 2
+    # inside a character: rounds up to the next boundary; past the end: the end
+    assert from_units(line, 2, UTF16) == 2
+    assert from_units(line, 99, UTF8) == 4
+
+
+@given(TEXT, ENC)
+def test_lines_equal_split_lsp_lines(text, enc):
+    d = LineDocument(text, encoding=enc)
+    assert d.engine_lines() == split_lsp_lines(text)
+    assert d.text == text
+
+
+@given(st.text(alphabet=st.sampled_from(list("aé中😀\f\u2028"))), ENC)
+def test_units_roundtrip(line, enc):
+    for i in range(len(line) + 1):
+        assert from_units(line, to_units(line, i, enc), enc) == i
+
+
+def _offset(text_lines, line, idx):
+    """Absolute offset in the text of (entry line, code point index)."""
+    return sum(len(c) + len(e) for c, e in text_lines[:line]) + idx
+
+
+@settings(max_examples=400, deadline=None)
+@given(TEXT, ENC, st.data())
+def test_incremental_edits_match_from_scratch(text, enc, data):
+    d = LineDocument(text, encoding=enc)
+    engine = list(d.engine_lines())
+    for _ in range(data.draw(st.integers(1, 4))):
+        entries = list(d.entries)
+        l1 = data.draw(st.integers(0, len(entries) - 1))
+        i1 = data.draw(st.integers(0, len(entries[l1][0])))
+        l2 = data.draw(st.integers(l1, len(entries) - 1))
+        i2 = data.draw(st.integers(0 if l2 > l1 else i1, len(entries[l2][0])))
+        new = data.draw(TEXT)
+        full = d.text
+        a, b = _offset(entries, l1, i1), _offset(entries, l2, i2)
+        expected = full[:a] + new + full[b:]
+        c1 = to_units(entries[l1][0], i1, enc)
+        c2 = to_units(entries[l2][0], i2, enc)
+        sp = d.edit(l1, c1, l2, c2, new)
+        assert d.text == expected
+        assert d.engine_lines() == split_lsp_lines(expected)
+        # the splice turns the old scored lines into the new ones
+        engine[sp.start : sp.end] = sp.lines
+        assert engine == split_lsp_lines(expected)
+
+
+def test_edit_from_lsp_change_dict_lands_on_the_right_line():
+    d = LineDocument("one\fstill one\nx\u2028y\x85z\ntwo\n", encoding=UTF16)
+    sp = d.apply({"range": {"start": {"line": 2, "character": 0}, "end": {"line": 2, "character": 3}}, "text": "TWO"})
+    assert d.engine_lines() == ["one\fstill one", "x\u2028y\x85z", "TWO"]
+    assert (sp.start, sp.end, sp.lines) == (2, 3, ["TWO"])
+
+
+def test_cr_then_lf_join_into_one_break():
+    d = LineDocument("a\rb")
+    # delete "b"... then insert "\n" right after the "\r": one CRLF break, not two
+    sp = d.edit(1, 0, 1, 0, "\n")
+    assert d.text == "a\r\nb"
+    assert d.engine_lines() == ["a", "b"]
