@@ -69,6 +69,38 @@ class PairModel:
         if not lazy:
             self.refresh()
 
+    @classmethod
+    def from_lines(
+        cls,
+        metrics: Mapping[str, Metric],
+        hyp: Sequence[str],
+        refs: Sequence[Sequence[str]],
+        *,
+        workers: Optional[int] = None,
+        start_method: Optional[str] = None,
+    ) -> "PairModel":
+        """A model with every paired line scored by the fast batch pass.
+
+        Same numbers as ``PairModel(metrics, hyp, refs)``, computed with the
+        vectorised counter of ``batch.first_pass``; ``workers`` processes
+        (None: all CPUs for large inputs, 1: this process only).
+        """
+        model = cls(metrics, hyp, refs, lazy=True)
+        model.full_pass(workers=workers, start_method=start_method)
+        return model
+
+    def full_pass(self, *, workers: Optional[int] = None, start_method: Optional[str] = None) -> None:
+        """Score every paired line at once with the batch pass (replacing all rows)."""
+        from .batch import first_pass
+
+        p = self.n_paired
+        result = first_pass(self.metrics, self.hyp, self.refs, workers=workers, start_method=start_method)
+        for key, (stats, scores) in result.items():
+            self._stats[key][:p] = stats
+            self._scores[key][:p] = scores
+            self._totals[key] = stats.sum(axis=0, dtype=np.int64) if p else np.zeros(self.metrics[key].width, np.int64)
+        self._fresh[:p] = True
+
     # -- shape ---------------------------------------------------------------
     @property
     def n_hyp(self) -> int:

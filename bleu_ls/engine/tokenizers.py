@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 from importlib import import_module
+from itertools import chain
 
 _TOKENIZERS = {
     "none": ("tokenizer_none", "NoneTokenizer", None),
@@ -44,3 +45,103 @@ def sacrebleu_version() -> str:
     from sacrebleu import __version__
 
     return __version__
+
+
+# -- fast tokenization --------------------------------------------------------
+#
+# sacrebleu's 13a tokenizer runs four regular expressions over the whole
+# line.  Every one of them looks at windows of at most two characters and
+# none of them matches across a run of whitespace in a way that changes the
+# result (whitespace is never '.', ',', '-' or a digit, and the only
+# whitespace character the first expression touches is ' ', which it merely
+# pads with more spaces).  So the tokens of a line are the concatenation of
+# the tokens of its whitespace-separated words, each tokenized alone between
+# two spaces — after the line-level replacements (<skipped>, entities).
+# Words repeat (Zipf), so a word -> tokens cache turns the regex work into a
+# dictionary lookup.  The property test in tests/test_fast_paths.py and the
+# benchmark's identity checks hold this to sacrebleu's output.
+
+_CACHE_LIMIT = 1 << 20
+
+
+class FastWordTokenizer:
+    """``line -> list[str]`` equal to ``sacrebleu_tokenizer(line).split()``.
+
+    For ``13a`` and ``none`` a per-word cache does the work; every other
+    tokenizer goes through sacrebleu's own per line.
+    """
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self._tok = get_tokenizer(name)
+        self._cache: dict[str, tuple[str, ...]] = {}
+        if name == "13a":
+            self._res = list(self._tok._post_tokenizer._re)
+            # characters the first expression of TokenizerRegexp pads with spaces
+            padded = [chr(c) for c in range(128) if self._res[0][0].fullmatch(chr(c))]
+            self._pad_table = str.maketrans({c: f" {c} " for c in padded})
+
+    def __call__(self, line: str) -> list[str]:
+        if self.name == "13a":
+            return self._call_13a(line)
+        if self.name == "none":
+            return line.split()
+        return self._tok(line).split()
+
+    def _word(self, word: str) -> tuple[str, ...]:
+        toks = self.word_tokens(word)
+        cache = self._cache
+        if len(cache) >= _CACHE_LIMIT:
+            cache.clear()
+        cache[word] = toks
+        return toks
+
+    def word_tokens(self, word: str) -> tuple[str, ...]:
+        """The 13a tokens of one whitespace-free word (no caching)."""
+        if word.isalnum():
+            # no ASCII punctuation: none of the expressions can match
+            return (word,)
+        # the first expression pads single characters: a translate table
+        s = f" {word} ".translate(self._pad_table)
+        r_before, r_after, r_dash = self._res[1:4]
+        if "." in s or "," in s:
+            s = r_before[0].sub(r_before[1], s)
+            s = r_after[0].sub(r_after[1], s)
+        if "-" in s:
+            s = r_dash[0].sub(r_dash[1], s)
+        return tuple(s.split())
+
+    @staticmethod
+    def _prepare_13a(line: str) -> str:
+        line = line.replace("<skipped>", "")
+        line = line.replace("-\n", "")
+        line = line.replace("\n", " ")
+        if "&" in line:
+            line = line.replace("&quot;", '"')
+            line = line.replace("&amp;", "&")
+            line = line.replace("&lt;", "<")
+            line = line.replace("&gt;", ">")
+        return line
+
+    def needs_prepare(self, text: str) -> bool:
+        """Whether the line-level replacements of 13a can change ``text``."""
+        return "<skipped>" in text or "&" in text or "\n" in text
+
+    def words_13a(self, line: str) -> list[tuple[str, ...]]:
+        """The per-word token tuples of ``line`` (13a)."""
+        words = self._prepare_13a(line).split()
+        cache = self._cache
+        try:
+            return [cache[w] for w in words]
+        except KeyError:
+            word = self._word
+            return [cache[w] if w in cache else word(w) for w in words]
+
+    def _call_13a(self, line: str) -> list[str]:
+        return list(chain.from_iterable(self.words_13a(line)))
+
+
+@lru_cache(maxsize=None)
+def fast_tokenizer(name: str) -> FastWordTokenizer:
+    """The shared fast tokenizer for ``name`` (raises TokenizerUnavailable)."""
+    return FastWordTokenizer(name)

@@ -1,0 +1,85 @@
+"""The fast paths agree with the slow ones, integer for integer and bit for bit.
+
+* the per-word 13a tokenizer against sacrebleu's own Tokenizer13a on
+  arbitrary text (punctuation, digits, entities, odd whitespace);
+* the batch first pass (vectorised n-gram counting, optionally in a process
+  pool) against the per-line pair model, for every metric family, single and
+  multiple references; the per-line model is itself held to sacrebleu / NLTK
+  by tests/engine.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from bleu_ls.engine import BleuMetric, ChrfMetric, NltkBleuMetric, PairModel
+from bleu_ls.engine.batch import first_pass
+from bleu_ls.engine.tokenizers import fast_tokenizer, get_tokenizer
+
+from .strategies import sentence
+
+ALPHABET = " \t\u00a0\u2028\u3000a1Z9.,-&;<>\"'()[]{}/:?!@#$%^*_+=|~`\\é東" + "quotampltgskipped"
+text = st.text(alphabet=ALPHABET, max_size=40)
+entityish = st.lists(
+    st.sampled_from(["&quot;", "&amp;", "&lt;", "&gt;", "<skipped>", "-", "3.5", "1,000", "a.", ".b", ",", "x-y", " ", "..", "9-"]),
+    max_size=10,
+).map("".join)
+
+
+@settings(max_examples=800, deadline=None)
+@given(st.one_of(text, entityish, sentence))
+def test_fast_13a_matches_sacrebleu(line):
+    assert fast_tokenizer("13a")(line) == get_tokenizer("13a")(line).split()
+
+
+def _metric_sets():
+    return [
+        {"bleu": BleuMetric(), "chrf": ChrfMetric()},
+        {"bleu": BleuMetric(tokenize="none", lowercase=True, max_order=3), "chrf": ChrfMetric(word_order=2)},
+        {"bleu": BleuMetric(tokenize="intl"), "chrf": ChrfMetric(whitespace=True, lowercase=True, char_order=4)},
+        {"bleu": NltkBleuMetric(smooth="nltk-method7")},
+        {"bleu": NltkBleuMetric(weights=[0.5, 0.5], lowercase=True)},
+    ]
+
+
+def _assert_same(a: PairModel, b: PairModel) -> None:
+    for key in a.metrics:
+        p = a.n_paired
+        assert np.array_equal(a._stats[key][:p], b._stats[key][:p])
+        assert np.array_equal(a.values(key), b.values(key), equal_nan=True)
+        assert a.corpus(key).score == b.corpus(key).score
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.lists(sentence, min_size=0, max_size=12),
+    st.lists(st.lists(sentence, min_size=0, max_size=12), min_size=1, max_size=3),
+    st.integers(0, len(_metric_sets()) - 1),
+)
+def test_batch_pass_matches_per_line(hyp, refs, which):
+    metrics = _metric_sets()[which]
+    slow = PairModel(metrics, hyp, refs)
+    fast = PairModel.from_lines(metrics, hyp, refs, workers=1)
+    _assert_same(slow, fast)
+
+
+@pytest.mark.parametrize("nrefs", [1, 2])
+def test_batch_pass_in_a_pool_matches_per_line(nrefs):
+    from benchmarks.corpus import Corpus
+
+    hyp, ref = Corpus(seed=5).pairs(1200)
+    refs = [ref, ref[7:] + ref[:7]][:nrefs]
+    for metrics in _metric_sets()[:2] + _metric_sets()[3:4]:
+        slow = PairModel(metrics, hyp, refs)
+        fast = PairModel.from_lines(metrics, hyp, refs, workers=2)
+        _assert_same(slow, fast)
+
+
+def test_first_pass_uneven_lengths():
+    metrics = {"bleu": BleuMetric()}
+    out = first_pass(metrics, ["a b c", "d e", "extra"], [["a b c", "d f"]], workers=1)
+    stats, scores = out["bleu"]
+    assert stats.shape == (2, metrics["bleu"].width)
+    assert scores.shape == (2,)
