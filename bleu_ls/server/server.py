@@ -134,10 +134,18 @@ class BleuLanguageServer(LanguageServer):
             log.warning("workspace/configuration failed: %s", exc)
 
     def apply_settings_everywhere(self) -> None:
-        for pair in list(self.pairs.values()):
-            self.analyzers.pop(pair.uri, None)
+        """Settings changed: re-pair every open document and rescore what changed."""
+        for uri in list(self.docs):
+            pair = self.pairs.get(uri) or Pair(uri=uri, path=self.doc_paths[uri])
+            self.analyzers.pop(uri, None)
             pairing_feature.build(self, pair)
-            self.after_change(pair, external=True)
+            if pair.spec is not None or pair.hypothesis_like:
+                self.pairs[uri] = pair
+                self.after_change(pair, external=True)
+            elif self.pairs.pop(uri, None) is not None:
+                if not self.pull_diagnostics:
+                    self.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri=uri, diagnostics=[]))
+                self.schedule_refresh()
         self.update_watch_list()
 
     # -- messages -------------------------------------------------------------
@@ -416,6 +424,8 @@ def create_server() -> BleuLanguageServer:
         ls.roots = roots
         ls.init_options = params.initialization_options
         ls.watcher.configure(params.capabilities)
+        ls.watcher.paths = {path_key(r / CONFIG_NAME) for r in roots}
+        ls.watcher.seen_all()
         ls.reload_settings()
 
     @server.feature(types.INITIALIZED)

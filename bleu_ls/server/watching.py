@@ -68,6 +68,10 @@ class FileWatcher:
         if self.use_client:
             self._register()
 
+    def seen_all(self) -> None:
+        for p in self.paths:
+            self.stamps[p] = _stamp(p)
+
     def seen(self, path: Path) -> None:
         """Remember the current state of ``path`` (after it was read)."""
         p = path_key(path)
@@ -137,7 +141,7 @@ class FileWatcher:
         if not fs:
             return
         p = path_key(Path(fs))
-        if p in self.paths:
+        if p in self.paths or p.name == "bleu-ls.toml":
             self.stamps[p] = _stamp(p)
             self.on_change(p)
 

@@ -138,6 +138,15 @@ class Session:
         p.write_bytes(text.encode("utf-8"))
         return p
 
+    def notify_disk(self, path: Path) -> None:
+        """What a client with dynamic file watching does after a disk change."""
+        if self.kind != "neovim":
+            self.client.workspace_did_change_watched_files(
+                types.DidChangeWatchedFilesParams(
+                    changes=[types.FileEvent(uri=path.as_uri(), type=types.FileChangeType.Changed)]
+                )
+            )
+
     def open(self, name: str, text: Optional[str] = None) -> str:
         uri = self.uri(name)
         if text is None:

@@ -188,12 +188,7 @@ async def test_reference_changed_on_disk_within_one_second(session):
     ref2[7] = hyp[7]
     ref_path.write_text(text(ref2), encoding="utf-8")
     t0 = time.monotonic()
-    if s.kind == "vscode":  # the client's watcher reports it
-        s.client.workspace_did_change_watched_files(
-            types.DidChangeWatchedFilesParams(
-                changes=[types.FileEvent(uri=ref_path.as_uri(), type=types.FileChangeType.Changed)]
-            )
-        )
+    s.notify_disk(ref_path)  # VS Code: its watcher reports it; Neovim: the server polls
     got = await eventually(lambda: _labels_if(s, uri, lambda hs: label_value(hs[7].label) == 100.0), timeout=1.0)
     assert got, f"not reflected within {time.monotonic() - t0:.2f}s"
     assert (await s.corpus(uri))["corpus"]["score"] == sacrebleu.corpus_bleu(hyp, [ref2]).score
@@ -330,21 +325,22 @@ async def test_commands(session):
 
 async def test_unreadable_reference_reported_and_recovered(session):
     s = session
-    s.write("bleu-ls.toml", '[[pairs]]\nhypothesis = "out/*.txt"\nreferences = ["refs/{1}.txt"]\n')
+    toml = s.write("bleu-ls.toml", '[[pairs]]\nhypothesis = "out/*.txt"\nreferences = ["refs/{1}.txt"]\n')
     s.write("refs/b.txt", "good\n")
     (s.root / "refs" / "b.txt").write_bytes(b"ok line\n\x00\x01binary\n")
+    s.notify_disk(toml)  # the configuration file appeared after start-up
     uri = s.open("out/b.txt", "ok line\nsecond\n")
-    diags, _, _ = await s.diagnostics(uri)
+
+    async def reported():
+        d, _, _ = await s.diagnostics(uri)
+        return d
+
+    diags = await eventually(reported, timeout=2)
     assert diags and diags[0].range.start.line == 0
     assert "binary" in diags[0].message and "Traceback" not in diags[0].message
     assert await s.hints(uri) == []
     (s.root / "refs" / "b.txt").write_text("ok line\nsecond\n", encoding="utf-8")
-    if s.kind == "vscode":
-        s.client.workspace_did_change_watched_files(
-            types.DidChangeWatchedFilesParams(
-                changes=[types.FileEvent(uri=(s.root / "refs" / "b.txt").as_uri(), type=types.FileChangeType.Changed)]
-            )
-        )
+    s.notify_disk(s.root / "refs" / "b.txt")
     hs = await eventually(lambda: s.hints(uri), timeout=2)
     assert hs and label_value(hs[1].label) == 100.0
     diags, _, _ = await s.diagnostics(uri)
