@@ -40,6 +40,37 @@ PROGRESS_LINES = 5000
 #: One background scoring slice (seconds), then a real pause.
 SLICE_SECONDS = 0.02
 PAUSE_SECONDS = 0.002
+#: At least this many stale lines go through the engine's batch pass.
+BATCH_LINES = 5000
+
+
+def install_rows(model, result: dict, snap_hyp: list, snap_refs: list, version: int) -> int:
+    """Install batch-pass rows into ``model`` for the stale lines whose text
+    still equals the snapshot's (all of them when nothing changed since).
+
+    Keeps the model's invariant: the corpus totals are the sum of the fresh
+    rows.  Returns how many lines were installed.
+    """
+    n = min(model.n_paired, len(snap_hyp), *(len(r) for r in snap_refs))
+    fresh = model._fresh
+    stale = np.flatnonzero(~fresh[:n])
+    if model.version != version:
+        hyp, refs = model.hyp, model.refs
+        stale = np.array(
+            [i for i in stale.tolist() if hyp[i] == snap_hyp[i] and all(r[i] == s[i] for r, s in zip(refs, snap_refs))],
+            dtype=np.int64,
+        )
+    if not len(stale):
+        return 0
+    for key, (stats, scores) in result.items():
+        if key not in model.metrics:
+            continue
+        rows = stats[stale]
+        model._stats[key][stale] = rows
+        model._scores[key][stale] = scores[stale]
+        model._totals[key] += rows.sum(axis=0, dtype=np.int64)
+    fresh[stale] = True
+    return int(len(stale))
 
 
 def uri_path(uri: str) -> Path:
@@ -332,29 +363,69 @@ class BleuLanguageServer(LanguageServer):
                 )
             except Exception:
                 token = None
-        last_report = time.perf_counter()
         try:
-            while pair.model is model and pair.uri in self.pairs:
-                left = model.stale_count()
-                if not left:
-                    break
-                deadline = time.perf_counter() + SLICE_SECONDS
-                while left and time.perf_counter() < deadline:
-                    left = model.refresh(max_lines=64)
-                now = time.perf_counter()
-                if token is not None and now - last_report > 0.2:
-                    last_report = now
-                    total = max(total, left)
-                    pct = int(100 * (total - left) / total) if total else 100
-                    self.work_done_progress.report(
-                        token, types.WorkDoneProgressReport(message=f"{left:,} lines left", percentage=pct)
-                    )
-                await asyncio.sleep(PAUSE_SECONDS)
+            if total >= BATCH_LINES:
+                await self._batch_pass(pair, model)
+            await self._sliced_pass(pair, model, token, total)
         finally:
             if token is not None:
                 self.work_done_progress.end(token, types.WorkDoneProgressEnd(message="scored"))
         if pair.model is model and not model.stale_count() and pair.baseline is None:
             self.take_baseline(pair)
+
+    async def _batch_pass(self, pair: Pair, model) -> None:
+        """Score a snapshot with the engine's vectorised batch pass, off the
+        event loop (worker processes), then install the rows of lines that
+        did not change meanwhile."""
+        from ..engine.batch import first_pass
+
+        snap_hyp = list(model.hyp)
+        snap_refs = [list(r) for r in model.refs]
+        metrics = dict(model.metrics)
+        version = model.version
+        loop = asyncio.get_running_loop()
+
+        def run():
+            try:
+                return first_pass(metrics, snap_hyp, snap_refs, workers=None, start_method="forkserver")
+            except Exception:
+                log.warning("batch scoring in worker processes failed; scoring in this process", exc_info=True)
+                return first_pass(metrics, snap_hyp, snap_refs, workers=1)
+
+        try:
+            result = await loop.run_in_executor(self._batch_executor(), run)
+        except Exception:
+            log.exception("batch scoring failed; scoring line by line")
+            return
+        if pair.model is not model:
+            return
+        install_rows(model, result, snap_hyp, snap_refs, version)
+
+    def _batch_executor(self):
+        if getattr(self, "_batch_pool", None) is None:
+            from concurrent.futures import ThreadPoolExecutor
+
+            self._batch_pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="bleu-ls-batch")
+        return self._batch_pool
+
+    async def _sliced_pass(self, pair: Pair, model, token, total: int) -> None:
+        last_report = time.perf_counter()
+        while pair.model is model and pair.uri in self.pairs:
+            left = model.stale_count()
+            if not left:
+                break
+            deadline = time.perf_counter() + SLICE_SECONDS
+            while left and time.perf_counter() < deadline:
+                left = model.refresh(max_lines=64)
+            now = time.perf_counter()
+            if token is not None and now - last_report > 0.2:
+                last_report = now
+                total = max(total, left)
+                pct = int(100 * (total - left) / total) if total else 100
+                self.work_done_progress.report(
+                    token, types.WorkDoneProgressReport(message=f"{left:,} lines left", percentage=pct)
+                )
+            await asyncio.sleep(PAUSE_SECONDS)
 
     # -- diagnostics push ---------------------------------------------------------
     def schedule_push(self, pair: Pair) -> None:
