@@ -1,7 +1,17 @@
 // Text and tooltip of the corpus-score status item.  Pure logic.
 
+export interface MetricRecord {
+  metric?: string;
+  signature?: string;
+  corpus?: { score?: number | null; [k: string]: unknown } | null;
+  delta?: number | null;
+}
+
 export interface CorpusScoreResult {
   signature?: string;
+  /** Per metric ("bleu", "chrf"): name, signature, corpus score, delta. */
+  metrics?: Record<string, MetricRecord>;
+  flagged?: number;
   corpus?: { score?: number | null; name?: string; error?: string; [k: string]: unknown } | null;
   delta?: number | null;
   lines?: unknown;
@@ -16,6 +26,10 @@ export interface StatusView {
 function metricName(r: CorpusScoreResult): string {
   if (r.corpus && typeof r.corpus.name === "string" && r.corpus.name) {
     return r.corpus.name;
+  }
+  const first = r.metrics ? Object.values(r.metrics)[0] : undefined;
+  if (first && typeof first.metric === "string" && first.metric) {
+    return first.metric;
   }
   const sig = typeof r.signature === "string" ? r.signature : "";
   const m = /^(BLEU|chrF[0-9+]*)/i.exec(sig.replace(/^nrefs.*$/, ""));
@@ -33,9 +47,9 @@ export function formatDelta(delta: number): string {
   return `${sign}${Math.abs(delta).toFixed(2)}`;
 }
 
-function describeLines(lines: unknown): string | undefined {
+function describeLines(lines: unknown, flagged?: unknown): string | undefined {
   if (typeof lines === "number") {
-    return `${lines} lines`;
+    return typeof flagged === "number" ? `${lines} paired, ${flagged} flagged` : `${lines} paired`;
   }
   if (lines && typeof lines === "object") {
     const parts = Object.entries(lines as Record<string, unknown>)
@@ -68,19 +82,43 @@ export function formatStatus(r: CorpusScoreResult | null | undefined, openedAt?:
     delta = score - openedAt;
   }
   let text = `${name} ${score.toFixed(2)}`;
+  // Further metrics (chrF next to BLEU) in the text and the tooltip.
+  const others: string[] = [];
+  if (r.metrics) {
+    for (const m of Object.values(r.metrics).slice(1)) {
+      const s = m.corpus?.score;
+      if (typeof s === "number" && Number.isFinite(s)) {
+        others.push(`${m.metric ?? "chrF"} ${s.toFixed(2)}`);
+      }
+    }
+  }
   if (delta !== undefined && Math.abs(delta) >= 0.005) {
     text += ` (${formatDelta(delta)})`;
+  }
+  if (others.length) {
+    text += ` \u00b7 ${others.join(" \u00b7 ")}`;
   }
   const tip: string[] = [`Corpus ${name}: ${score.toFixed(2)}`];
   if (delta !== undefined) {
     tip.push(`\u0394 since open: ${formatDelta(delta)}`);
   }
-  const lines = describeLines(r.lines);
+  for (const o of others) {
+    tip.push(`Corpus ${o}`);
+  }
+  const lines = describeLines(r.lines, r.flagged);
   if (lines) {
     tip.push(`Lines: ${lines}`);
   }
-  if (r.signature) {
-    tip.push(`Signature: ${r.signature}`);
+  const sigs = r.metrics
+    ? Object.values(r.metrics)
+        .map((m) => m.signature)
+        .filter((x): x is string => typeof x === "string" && x.length > 0)
+    : [];
+  if (sigs.length === 0 && r.signature) {
+    sigs.push(r.signature);
+  }
+  for (const sig of sigs) {
+    tip.push(`Signature: ${sig}`);
   }
   return { text, tooltip: tip.join("\n") };
 }

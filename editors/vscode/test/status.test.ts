@@ -10,7 +10,23 @@ describe("formatStatus", () => {
     assert.equal(v.text, "BLEU 27.31 (+1.50)");
     assert.match(v.tooltip, /Signature: nrefs:1\|case:mixed/);
     assert.match(v.tooltip, /\u0394 since open: \+1\.50/);
-    assert.match(v.tooltip, /120 lines/);
+    assert.match(v.tooltip, /120 paired/);
+  });
+  it("reads the per-metric records of the server (name, chrF beside BLEU, flagged count)", () => {
+    const v = formatStatus({
+      signature: sig,
+      corpus: { score: 30 },
+      delta: -0.25,
+      lines: 28,
+      flagged: 5,
+      metrics: {
+        bleu: { metric: "BLEU", signature: sig, corpus: { score: 30 }, delta: -0.25 },
+        chrf: { metric: "chrF2", signature: "nrefs:1|case:mixed|eff:yes|nc:6|nw:0|space:no|version:2.6.0", corpus: { score: 61.234 } },
+      },
+    });
+    assert.equal(v.text, "BLEU 30.00 (\u22120.25) \u00b7 chrF2 61.23");
+    assert.match(v.tooltip, /28 paired, 5 flagged/);
+    assert.match(v.tooltip, /Signature: nrefs:1\|case:mixed\|eff:yes\|nc:6/);
   });
   it("computes the delta from the first score when the server sends none", () => {
     const v = formatStatus({ signature: sig, corpus: { score: 20 } }, 22.5);

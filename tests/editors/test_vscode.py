@@ -1,0 +1,222 @@
+"""VS Code, for real: code-server 4.100.3 (VS Code 1.100) with the built
+bleu-ls.vsix, driven in headless Chromium by playwright-core, against the
+real `bleu-ls serve` on the samples."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+import sacrebleu
+
+from .conftest import (
+    ARTIFACTS,
+    EDITORS,
+    HERE,
+    editor_env,
+    expected_flags,
+    missing,
+    oracle_corpus,
+    oracle_label,
+    read_lines,
+    server_bin_dir,
+)
+
+pytestmark = pytest.mark.editor
+
+EXT = EDITORS / "vscode"
+VSIX = EXT / "bleu-ls.vsix"
+CODE_SERVER = HERE / "node_modules" / ".bin" / "code-server"
+CHROMIUM = os.environ.get("BLEU_LS_CHROMIUM", "/usr/bin/chromium")
+EDIT_TEXT = "Der Bürgermeister sagte, dass die Brücke im Frühjahr repariert wird."
+SETUP = "run .ci/setup-editors.sh"
+
+
+def _newest_source_mtime() -> float:
+    files = [EXT / "package.json", *(EXT / "src").rglob("*.ts")]
+    return max(f.stat().st_mtime for f in files)
+
+
+@pytest.fixture(scope="module")
+def vsix() -> Path:
+    """The packaged extension; rebuilt when its sources are newer."""
+    node = shutil.which("node")
+    if node is None:
+        missing("Node.js", "install Node 20 and " + SETUP)
+    stale = not VSIX.is_file() or VSIX.stat().st_mtime < _newest_source_mtime()
+    if stale:
+        if not (EXT / "node_modules" / ".bin" / "vsce").exists():
+            missing("the built bleu-ls.vsix", SETUP + " (npm ci and npm run package in editors/vscode)")
+        proc = subprocess.run(["npm", "run", "package"], cwd=EXT, capture_output=True, text=True, timeout=300)
+        assert proc.returncode == 0, proc.stdout + proc.stderr
+    return VSIX
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def code_server(vsix: Path, tmp_path_factory: pytest.TempPathFactory):
+    if not CODE_SERVER.exists():
+        missing("code-server", SETUP + " (npm ci in tests/editors)")
+    if not Path(CHROMIUM).is_file():
+        missing("Chromium", "apt-get install chromium (or set BLEU_LS_CHROMIUM)")
+    base = tmp_path_factory.mktemp("code-server")
+    user, exts, xdg = base / "user", base / "extensions", base / "xdg"
+    (user / "User").mkdir(parents=True)
+    settings = {
+        "workbench.startupEditor": "none",
+        "workbench.tips.enabled": False,
+        "telemetry.telemetryLevel": "off",
+        "editor.minimap.enabled": False,
+        "extensions.autoCheckUpdates": False,
+        "extensions.autoUpdate": False,
+        # VS Code's extension host takes PATH from a login shell, so point
+        # the extension at the server explicitly (the setting users have too).
+        "bleuLs.server.path": str(Path(server_bin_dir()) / "bleu-ls"),
+    }
+    (user / "User" / "settings.json").write_text(json.dumps(settings, indent=1), encoding="utf-8")
+    env = editor_env({"XDG_CONFIG_HOME": str(xdg), "XDG_DATA_HOME": str(base / "data")})
+    t0 = time.monotonic()
+    proc = subprocess.run(
+        [str(CODE_SERVER), "--install-extension", str(vsix), "--extensions-dir", str(exts), "--user-data-dir", str(user)],
+        env=env, capture_output=True, text=True, timeout=120,
+    )
+    assert proc.returncode == 0 and "successfully installed" in proc.stdout, proc.stdout + proc.stderr
+    port = _free_port()
+    log = open(base / "code-server.log", "w")
+    server = subprocess.Popen(
+        [
+            str(CODE_SERVER), "--bind-addr", f"127.0.0.1:{port}", "--auth", "none", "--disable-telemetry",
+            "--disable-update-check", "--disable-workspace-trust", "--user-data-dir", str(user),
+            "--extensions-dir", str(exts),
+        ],
+        env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
+    )
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=2) as r:
+                    if r.status == 200:
+                        break
+            except OSError:
+                pass
+            assert server.poll() is None, (base / "code-server.log").read_text()
+            assert time.monotonic() < deadline, "code-server did not come up in 60 s"
+            time.sleep(0.25)
+        yield {"port": port, "base": base, "startup_s": time.monotonic() - t0}
+    finally:
+        os.killpg(server.pid, signal.SIGTERM)
+        try:
+            server.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            os.killpg(server.pid, signal.SIGKILL)
+        log.close()
+
+
+HINT_RE = re.compile(r"^(?P<text>.*?)\s*(?P<label>BLEU (?:\d+\.\d|n/a))$")
+
+
+def split_hint(rendered: str) -> tuple[str, str | None]:
+    m = HINT_RE.match(rendered.rstrip())
+    if not m:
+        return rendered, None
+    return m.group("text"), m.group("label")
+
+
+def test_vscode_hints_status_problems_edit(code_server, workspace: Path, tmp_path: Path) -> None:
+    hyp_path = workspace / "news.hyp"
+    hyps = read_lines(hyp_path)
+    refs = read_lines(workspace / "news.ref")
+    srcs = read_lines(workspace / "news.src") if (workspace / "news.src").is_file() else None
+    n = min(len(hyps), len(refs))
+    edit_line = next(i for i, h in enumerate(hyps) if h.strip() and h.strip() != refs[i].strip())
+
+    ARTIFACTS.mkdir(exist_ok=True)
+    out = tmp_path / "vscode-result.json"
+    env = editor_env(
+        {
+            "BLEU_URL": f"http://127.0.0.1:{code_server['port']}/?folder={workspace}",
+            "BLEU_FILE": hyp_path.name,
+            "BLEU_EDIT_LINE": str(edit_line),
+            "BLEU_EDIT_TEXT": EDIT_TEXT,
+            "BLEU_EXPECT_HINTS": str(n),
+            "BLEU_OUT": str(out),
+            "BLEU_CHROMIUM": CHROMIUM,
+            "BLEU_SHOT_OPEN": str(ARTIFACTS / "vscode-open.png"),
+            "BLEU_SHOT_EDIT": str(ARTIFACTS / "vscode-edited.png"),
+        }
+    )
+    t0 = time.monotonic()
+    proc = subprocess.run(["node", str(HERE / "vscode_driver.mjs")], cwd=HERE, env=env,
+                          capture_output=True, text=True, timeout=300)
+    elapsed = time.monotonic() - t0
+    assert out.is_file(), proc.stdout + proc.stderr
+    r = json.loads(out.read_text(encoding="utf-8"))
+    assert "error" not in r, r["error"] + "\n" + "\n".join(r["events"])
+
+    # Hints rendered at the line ends, equal to sacrebleu's sentence BLEU.
+    assert r["hintsReady"], r["events"]
+    lines = {int(k): v for k, v in r["lines"].items()}
+    for i in range(n):
+        text, label = split_hint(lines[i])
+        assert text == hyps[i].rstrip(), f"line {i + 1}: {lines[i]!r}"
+        assert label == oracle_label(hyps[i], [refs[i]]), f"line {i + 1}: {lines[i]!r}"
+
+    # The status item: corpus BLEU as sacrebleu computes it, with its signature.
+    assert r["statusReady"], r["events"]
+    corpus = oracle_corpus(hyps[:n], refs[:n])
+    bleu = sacrebleu.BLEU()
+    bleu.corpus_score(hyps[:n], [refs[:n]])
+    assert r["status"]["text"].endswith(f"BLEU {corpus:.2f}"), r["status"]
+    assert bleu.get_signature().format() in r["status"]["label"]
+    assert f"BLEU {corpus:.2f}" in r["codeLens"][0]
+
+    # Problems: the status-bar count matches the panel, and the panel holds
+    # the lines the rules must flag with their codes.
+    edited = list(hyps)
+    edited[edit_line] = EDIT_TEXT
+    rows = []
+    for label, text in r["problemRows"]:
+        m = re.search(r"bleu-ls([a-z-]+)\[Ln (\d+), Col (\d+)\]$", text)
+        if m:
+            rows.append((label.split(":")[0], m.group(1), int(m.group(2)) - 1))
+    assert rows, r["problemRows"]
+    want = expected_flags(edited[:n], refs[:n], srcs)
+    for code, want_lines in want.items():
+        assert {ln for _, c, ln in rows if c == code} == want_lines, code
+    errors = sum(1 for sev, _, _ in rows if sev == "Error")
+    warnings = sum(1 for sev, _, _ in rows if sev == "Warning")
+    assert r["problemsAfter"].startswith(f"Errors: {errors}, Warnings: {warnings}"), r["problemsAfter"]
+    first_errors = sum(1 for lines_ in expected_flags(hyps[:n], refs[:n], srcs)["empty-hypothesis"] for _ in [lines_])
+    assert r["problems"].startswith(f"Errors: {first_errors}"), r["problems"]
+
+    # Typing replaced the line; its hint and the corpus score follow.
+    text, label = split_hint(r["editedLine"])
+    assert text == EDIT_TEXT
+    assert label == oracle_label(EDIT_TEXT, [refs[edit_line]])
+    assert label != oracle_label(hyps[edit_line], [refs[edit_line]])
+    assert r["statusAfterReady"], r["events"]
+    new_corpus = oracle_corpus(edited[:n], refs[:n])
+    delta = new_corpus - corpus
+    sign = "+" if delta > 0 else "\u2212"
+    assert f"BLEU {new_corpus:.2f} ({sign}{abs(delta):.2f})" in r["statusAfter"]["text"], r["statusAfter"]
+
+    shots = [ARTIFACTS / "vscode-open.png", ARTIFACTS / "vscode-edited.png"]
+    assert all(s.is_file() and s.stat().st_size > 10_000 for s in shots)
+    print(f"code-server up in {code_server['startup_s']:.1f} s; browser session {elapsed:.1f} s; {r['events']}")
+    assert elapsed < 120

@@ -1,0 +1,135 @@
+// Drives code-server (VS Code 1.100 in headless Chromium) for
+// tests/editors/test_vscode.py: opens $BLEU_FILE from the explorer, reads the
+// rendered inlay hints (.view-line text), the status item and the Problems
+// panel, replaces one line by typing, reads again, and saves screenshots.
+// Writes what it saw as JSON to $BLEU_OUT.  Every wait has a deadline.
+import { writeFileSync } from "node:fs";
+import { chromium } from "playwright-core";
+
+const env = process.env;
+const url = env.BLEU_URL;
+const file = env.BLEU_FILE;
+const editLine = Number(env.BLEU_EDIT_LINE ?? "0");
+const editText = env.BLEU_EDIT_TEXT ?? "";
+const expectHints = Number(env.BLEU_EXPECT_HINTS ?? "1");
+const timeout = Number(env.BLEU_TIMEOUT_MS ?? "60000");
+const out = { events: [] };
+const t0 = Date.now();
+const note = (what) => out.events.push(`${Date.now() - t0} ms ${what}`);
+const HINT = /BLEU (\d+\.\d|n\/a)/;
+
+async function waitFor(fn, ms = timeout, every = 100) {
+  const end = Date.now() + ms;
+  let last;
+  while (Date.now() < end) {
+    last = await fn();
+    if (last) {
+      return last;
+    }
+    await new Promise((r) => setTimeout(r, every));
+  }
+  return last;
+}
+
+const browser = await chromium.launch({
+  executablePath: env.BLEU_CHROMIUM ?? "/usr/bin/chromium",
+  headless: true,
+  args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"],
+});
+try {
+  const page = await browser.newPage({ viewport: { width: 1500, height: 1000 } });
+  page.on("pageerror", (e) => note(`pageerror ${e.message}`));
+
+  // Visible editor lines (line number -> rendered text, hint included).
+  const readLines = () =>
+    page.evaluate(() => {
+      const editor = document.querySelector(".editor-instance");
+      if (!editor) return {};
+      const numbers = {};
+      for (const n of editor.querySelectorAll(".margin-view-overlays .line-numbers")) {
+        numbers[n.parentElement.style.top] = Number(n.textContent.trim());
+      }
+      const lines = {};
+      for (const v of editor.querySelectorAll(".view-lines .view-line")) {
+        const no = numbers[v.style.top];
+        if (no) lines[no - 1] = v.textContent.replace(/\u00a0/g, " ");
+      }
+      return lines;
+    });
+  const statusItem = () =>
+    page.evaluate(() => {
+      const el = document.getElementById("bleu-ls.bleu-ls.bleuLs.corpusScore");
+      return el ? { text: el.textContent.trim(), label: el.getAttribute("aria-label") ?? "" } : null;
+    });
+  const problemsItem = () =>
+    page.evaluate(() => {
+      const el = document.getElementById("status.problems");
+      return el ? el.getAttribute("aria-label") ?? "" : null;
+    });
+
+  await page.goto(url);
+  await page.waitForSelector(".explorer-folders-view .monaco-list-row", { timeout });
+  note("workbench");
+  const escaped = file.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  await page.locator(".explorer-folders-view .monaco-list-row", { hasText: new RegExp(`^${escaped}$`) }).click();
+  note("clicked");
+
+  out.hintsReady = Boolean(
+    await waitFor(async () => {
+      const lines = await readLines();
+      return Object.values(lines).filter((t) => HINT.test(t)).length >= expectHints;
+    }),
+  );
+  out.lines = await readLines();
+  note(`hints ${out.hintsReady}`);
+
+  out.statusReady = Boolean(await waitFor(async () => HINT.test((await statusItem())?.text ?? "")));
+  out.status = await statusItem();
+  out.problemsReady = Boolean(await waitFor(async () => /Errors|Warnings/.test((await problemsItem()) ?? "")));
+  // Let the last diagnostics land, then read the count.
+  await page.waitForTimeout(1000);
+  out.problems = await problemsItem();
+  await waitFor(async () => (await page.locator(".editor-instance .codelens-decoration").count()) > 0, 15000);
+  out.codeLens = await page.locator(".editor-instance .codelens-decoration").allTextContents();
+  note("status read");
+  await page.screenshot({ path: env.BLEU_SHOT_OPEN });
+
+  // Replace one line by typing: Go to Line, select it, insert the new text.
+  await page.locator(".editor-instance .view-lines .view-line").first().click({ force: true });
+  await page.keyboard.press("Control+G");
+  await page.waitForSelector(".quick-input-widget input", { timeout });
+  await page.keyboard.type(String(editLine + 1));
+  await page.keyboard.press("Enter");
+  await page.keyboard.press("Home");
+  await page.keyboard.press("Shift+End");
+  const before = out.lines[editLine];
+  await page.keyboard.insertText(editText);
+  note("typed");
+  const after = await waitFor(async () => {
+    const t = (await readLines())[editLine];
+    return t && t.startsWith(editText) && HINT.test(t.slice(editText.length)) && t !== before ? t : null;
+  });
+  out.editedLine = after ?? (await readLines())[editLine];
+  note(`edited ${Boolean(after)}`);
+  const statusBefore = out.status?.text;
+  out.statusAfterReady = Boolean(await waitFor(async () => {
+    const s = await statusItem();
+    return s && s.text !== statusBefore;
+  }, 15000));
+  out.statusAfter = await statusItem();
+
+  await page.keyboard.press("Control+Shift+M");
+  await page.waitForSelector(".markers-panel .monaco-list-row", { timeout });
+  await page.waitForTimeout(500);
+  out.problemRows = await page
+    .locator(".markers-panel .monaco-list-row")
+    .evaluateAll((els) => els.map((e) => [e.getAttribute("aria-label") ?? "", e.textContent ?? ""]));
+  out.problemsAfter = await problemsItem();
+  await page.screenshot({ path: env.BLEU_SHOT_EDIT });
+  note("done");
+} catch (err) {
+  out.error = String(err?.stack ?? err);
+} finally {
+  await browser.close();
+  writeFileSync(env.BLEU_OUT, JSON.stringify(out, null, 1));
+}
