@@ -278,7 +278,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
             file=sys.stderr,
         )
         return 2
-    model = PairModel(metrics, hyp, refs)
+    model = PairModel.from_lines(metrics, hyp, refs)
     out = sys.stdout
     try:
         {"text": render_text, "json": render_json, "tsv": render_tsv}[args.format](model, out)
