@@ -13,11 +13,23 @@ keystroke).
 from __future__ import annotations
 
 from lsprotocol import types
+from pygls.exceptions import JsonRpcException
 from pygls.protocol import LanguageServerProtocol
 from pygls.protocol.language_server import lsp_method
 
 
 class BleuProtocol(LanguageServerProtocol):
+    def structure_message(self, data):
+        # pygls logs a request whose params do not fit the method's types
+        # (a negative position, a string for an object) and never answers it,
+        # so the client would wait forever: answer it with the JSON-RPC error.
+        try:
+            return super().structure_message(data)
+        except JsonRpcException as exc:
+            if isinstance(data, dict) and "method" in data and isinstance(data.get("id"), (int, str)):
+                self._send_response(data["id"], error=exc.to_response_error())
+            raise
+
     @lsp_method(types.TEXT_DOCUMENT_DID_OPEN)
     def lsp_text_document__did_open(self, params: types.DidOpenTextDocumentParams):
         if (handler := self.fm.features.get(types.TEXT_DOCUMENT_DID_OPEN)) is not None:
