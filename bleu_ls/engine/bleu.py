@@ -14,7 +14,7 @@ from collections import Counter
 from typing import Optional, Sequence
 
 from .base import Metric, Score
-from .tokenizers import get_tokenizer, sacrebleu_version
+from .tokenizers import fast_tokenizer, get_tokenizer, sacrebleu_version
 
 SMOOTH_DEFAULTS = {"none": None, "floor": 0.1, "add-k": 1, "exp": None}
 
@@ -135,6 +135,9 @@ class BleuMetric(Metric):
             raise ValueError(f"unknown BLEU smoothing {smooth!r}")
         self.tokenizer = get_tokenizer(tokenize)
         self.tokenize_name = tokenize
+        #: line -> tokens, the same as ``tokenizer(line).split()`` (a per-word
+        #: cache for 13a and none: see tokenizers.FastWordTokenizer)
+        self._split = fast_tokenizer(tokenize)
         self.smooth = smooth
         self.smooth_value = smooth_value
         self.max_order = max_order
@@ -146,7 +149,7 @@ class BleuMetric(Metric):
     def tokens(self, line: str) -> list[str]:
         if self.lowercase:
             line = line.lower()
-        return self.tokenizer(line.rstrip()).split()
+        return self._split(line.rstrip())
 
     def stats_from_tokens(self, hyp: list[str], refs: Sequence[list[str]]) -> list[int]:
         n_max = self.max_order

@@ -247,24 +247,29 @@ class PairModel:
         self.ensure(first_changed, last_changed)
 
     # -- scores --------------------------------------------------------------
+    def _ready(self, key: str, i: int) -> bool:
+        """Line ``i`` is paired, ``key`` is a metric, and its row is fresh (counted now if stale)."""
+        if key not in self.metrics or not 0 <= i < self.n_paired:
+            return False
+        if not self._fresh[i]:
+            self._compute(i)
+        return True
+
     def line_score(self, key: str, i: int) -> Optional[Score]:
         """The line's score with its breakdown, or None when the line is unpaired."""
-        if not 0 <= i < self.n_paired or key not in self.metrics:
+        if not self._ready(key, i):
             return None
-        self.ensure(i, i + 1)
         return self.metrics[key].sentence_score(self._stats[key][i].tolist())
 
     def line_stats(self, key: str, i: int) -> Optional[list[int]]:
-        if not 0 <= i < self.n_paired:
+        if not self._ready(key, i):
             return None
-        self.ensure(i, i + 1)
         return self._stats[key][i].tolist()
 
     def line_value(self, key: str, i: int) -> Optional[float]:
         """The line's score as a float (None: unpaired, or undefined)."""
-        if not 0 <= i < self.n_paired or key not in self.metrics:
+        if not self._ready(key, i):
             return None
-        self.ensure(i, i + 1)
         v = float(self._scores[key][i])
         return None if math.isnan(v) else v
 

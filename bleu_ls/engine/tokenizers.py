@@ -81,6 +81,10 @@ class FastWordTokenizer:
             padded = [chr(c) for c in range(128) if self._res[0][0].fullmatch(chr(c))]
             self._pad_table = str.maketrans({c: f" {c} " for c in padded})
 
+    def __reduce__(self):
+        # pickled by name (worker processes): the cache stays behind
+        return (fast_tokenizer, (self.name,))
+
     def __call__(self, line: str) -> list[str]:
         if self.name == "13a":
             return self._call_13a(line)
