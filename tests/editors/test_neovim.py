@@ -168,3 +168,29 @@ def test_neovim_010_fallback_with_settings(nvim: str, workspace: Path, tmp_path:
     assert r["edit_changed"]
     chrf = sacrebleu.sentence_chrf(EDIT_TEXT, [refs[edit_line]]).score
     assert r["edit_after"]["label"] == f"{oracle_label(EDIT_TEXT, [refs[edit_line]])} · chrF {chrf:.1f}"
+
+
+def test_neovim_filetype_rules(nvim: str, tmp_path: Path) -> None:
+    """NAME.hyp is a hypothesis; .mt/.ref/.refN/.src only beside a partner."""
+    ws = tmp_path / "ft"
+    ws.mkdir()
+    names = ["a.hyp", "a.ref", "a.ref2", "a.src", "b.src", "c.mt", "c.ref", "d.mt", "e.ref"]
+    for name in names:
+        (ws / name).write_text("x\n", encoding="utf-8")
+    init = tmp_path / "init.lua"
+    init.write_text(INIT_011.format(path=str(EDITORS / "neovim")), encoding="utf-8")
+    out = tmp_path / "ft.json"
+    lua = (
+        "local r = {} "
+        f"for _, n in ipairs(vim.split({','.join(names)!r}, ',')) do "
+        f"r[n] = vim.filetype.match({{ filename = {str(ws)!r} .. '/' .. n }}) or '' end "
+        f"vim.fn.writefile({{ vim.json.encode(r) }}, {str(out)!r})"
+    )
+    subprocess.run([nvim, "--clean", "--headless", "-u", str(init), "-c", f"lua {lua}", "-c", "qa!"],
+                   cwd=ws, env=editor_env(), capture_output=True, text=True, timeout=60)
+    got = json.loads(out.read_text(encoding="utf-8"))
+    assert got["a.hyp"] == "mthyp" and got["c.mt"] == "mthyp"
+    assert got["a.ref"] == got["a.ref2"] == got["c.ref"] == "mtref"
+    assert got["a.src"] == "mtsrc"
+    # No partner: left to Neovim's own detection.
+    assert got["b.src"] != "mtsrc" and got["d.mt"] != "mthyp" and got["e.ref"] != "mtref"

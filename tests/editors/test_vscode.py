@@ -202,8 +202,9 @@ def test_vscode_hints_status_problems_edit(code_server, workspace: Path, tmp_pat
     errors = sum(1 for sev, _, _ in rows if sev == "Error")
     warnings = sum(1 for sev, _, _ in rows if sev == "Warning")
     assert r["problemsAfter"].startswith(f"Errors: {errors}, Warnings: {warnings}"), r["problemsAfter"]
-    first_errors = sum(1 for lines_ in expected_flags(hyps[:n], refs[:n], srcs)["empty-hypothesis"] for _ in [lines_])
-    assert r["problems"].startswith(f"Errors: {first_errors}"), r["problems"]
+    # Before the edit: the empty line is the only error (empty-hypothesis is an error by default).
+    first_errors = len(expected_flags(hyps[:n], refs[:n], srcs)["empty-hypothesis"])
+    assert r["problems"].startswith(f"Errors: {first_errors},"), r["problems"]
 
     # Typing replaced the line; its hint and the corpus score follow.
     text, label = split_hint(r["editedLine"])
