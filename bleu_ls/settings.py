@@ -85,12 +85,16 @@ class OutlierSettings(CheckSettings):
     #: bottom-percent: the weakest ``value`` % of the document's lines;
     #: robust-z: |x - median| / (1.4826 MAD) > ``value`` on the low side;
     #: below-median: x < median - ``value`` points.
+    #: Default chosen by measurement on WMT21 TED MQM data (docs/outliers.md).
     rule: str = "bottom-percent"
-    value: float = 5.0
+    value: float = 3.0
     #: bleu or chrf: which per-line score the rule ranks.
     metric: str = "bleu"
     #: Documents with fewer paired lines than this are not ranked.
     min_lines: int = 20
+    #: Lines whose (closest) reference has fewer tokens than this are not
+    #: ranked: sentence scores of very short lines are mostly noise.
+    min_tokens: int = 5
 
 
 @dataclass
