@@ -1,0 +1,303 @@
+"""Diagnostics rules: each code on crafted lines, switches, the outlier rule,
+the cache against a fresh recomputation, and the outlier default on real MQM data."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+import sacrebleu
+from hypothesis import HealthCheck, given, settings as hsettings, strategies as st
+
+from bleu_ls.analysis import (
+    Analyzer,
+    Finding,
+    analyse,
+    at_or_above,
+    find_repetition,
+    outlier_mask,
+    tandem_runs,
+    unpaired_findings,
+)
+from bleu_ls.engine import PairModel, build_metrics
+from bleu_ls.settings import Settings
+
+REPO = Path(__file__).resolve().parents[1]
+MQM = REPO / ".." / "shared" / "data" / "wmt21-ted-mqm-en-de"
+
+GOOD = "the cat sat on the mat in the sun"
+
+
+def S(**diag) -> Settings:
+    """Settings with only the named diagnostics on (others off)."""
+    base = {
+        k: {"enabled": False}
+        for k in (
+            "lowScore",
+            "outlier",
+            "emptyHypothesis",
+            "untranslated",
+            "lengthRatio",
+            "repetition",
+            "lineCountMismatch",
+            "unpaired",
+        )
+    }
+    for k, v in diag.items():
+        base[k] = {"enabled": True, **v}
+    return Settings.from_dict({"diagnostics": base})
+
+
+def run(settings: Settings, hyp, refs, source=None, names=None):
+    model = PairModel(build_metrics(settings), hyp, refs)
+    return analyse(model, settings, source, names)
+
+
+def codes(findings):
+    return [(f.line, f.code) for f in findings]
+
+
+# -- low-score ----------------------------------------------------------------
+def test_low_score_against_sacrebleu():
+    s = S(lowScore={"bleuThreshold": 30})
+    hyp = [GOOD, "a dog ran far away", "the cat sat on a mat in the sun"]
+    ref = [GOOD, "the cat sat on the mat in the sun today", GOOD]
+    out = run(s, hyp, [ref])
+    expected = [i for i, (h, r) in enumerate(zip(hyp, ref)) if sacrebleu.sentence_bleu(h, [r]).score < 30]
+    assert [f.line for f in out] == expected and expected
+    f = out[0]
+    score = sacrebleu.sentence_bleu(hyp[f.line], [ref[f.line]]).score
+    assert f.message == f"BLEU {score:.1f} is under the threshold 30."
+    assert f.data["bleu"] == score
+    assert f.severity == "warning"
+
+
+def test_low_score_chrf_and_empty_lines_skipped():
+    s = S(lowScore={"bleuThreshold": 0, "chrfThreshold": 50}, emptyHypothesis={})
+    s.chrf.enabled = True
+    hyp = ["xyz qqq", "", GOOD]
+    ref = [GOOD, GOOD, GOOD]
+    out = run(s, hyp, [ref])
+    assert codes(out) == [(0, "low-score"), (1, "empty-hypothesis")]
+    chrf = sacrebleu.sentence_chrf(hyp[0], [ref[0]]).score
+    assert out[0].message == f"chrF2 {chrf:.1f} is under the threshold 50."
+
+
+# -- empty-hypothesis ---------------------------------------------------------
+def test_empty_hypothesis():
+    s = S(emptyHypothesis={})
+    out = run(s, ["", "   ", "", GOOD], [[GOOD, GOOD, "", GOOD]])
+    assert codes(out) == [(0, "empty-hypothesis"), (1, "empty-hypothesis")]
+    assert out[0].severity == "error"
+
+
+# -- untranslated ---------------------------------------------------------------
+def test_untranslated():
+    s = S(untranslated={})
+    src = ["The cat sat on the mat.", "Google", "1234", "the  CAT sat on the mat.", "Hallo"]
+    hyp = ["The cat sat on the mat.", "Google", "1234", "The cat sat on the mat.", "Hallo"]
+    ref = ["Die Katze saß auf der Matte.", "Google", "1234", "Die Katze saß auf der Matte.", "Hallo"]
+    out = run(s, hyp, [ref], source=src)
+    # line 1: the reference keeps the name too; line 2: no letters; line 4: reference == source
+    assert codes(out) == [(0, "untranslated"), (3, "untranslated")]
+    assert run(s, hyp, [ref], source=None) == []
+
+
+# -- length-ratio -------------------------------------------------------------
+def test_length_ratio():
+    s = S(lengthRatio={"minRatio": 0.5, "maxRatio": 2.0, "minTokens": 3})
+    hyp = ["the cat", "a b c d e f g h i j", "one two", "x y"]
+    ref = ["the cat sat on the mat", "a b c d", "one two three", "x"]
+    out = run(s, hyp, [ref])
+    assert codes(out) == [(0, "length-ratio"), (1, "length-ratio")]
+    assert "2 tokens, the reference 6" in out[0].message and "missing" in out[0].message
+    assert "10 tokens, the reference 4" in out[1].message and "extra" in out[1].message
+
+
+def test_length_ratio_uses_closest_reference():
+    s = S(lengthRatio={})
+    out = run(s, ["a b"], [["a b c d e f g h"], ["a b c"]])
+    assert out == []
+
+
+def test_length_ratio_without_bleu_counts_tokens():
+    s = S(lengthRatio={})
+    s.bleu.enabled = False
+    s.chrf.enabled = True
+    out = run(s, ["the cat", "the cat sat"], [["the cat sat on the mat", "the cat sat"]])
+    assert codes(out) == [(0, "length-ratio")]
+
+
+# -- repetition ---------------------------------------------------------------
+def test_tandem_runs():
+    assert tandem_runs("a b a b a b c".split(), 4) == {("a", "b"): 3, ("b", "a"): 2}
+    assert tandem_runs("x x x x".split(), 4) == {("x",): 4}
+    assert tandem_runs("a b c a b c".split(), 2) == {}
+
+
+def test_repetition():
+    s = S(repetition={})
+    hyp = [
+        "thank you thank you thank you thank you",
+        "the man and the woman and the child",  # spread out: not looping
+        "very very very good",
+        ", , , ,",
+    ]
+    ref = ["thank you very much", "der Mann", "very very very good", "x"]
+    out = run(s, hyp, [ref])
+    assert codes(out) == [(0, "repetition")]
+    f = out[0]
+    assert f.data == {"phrase": "thank you", "count": 4, "referenceCount": 1}
+    assert (f.start_col, f.end_col) == (0, len(hyp[0]))
+    assert "4 times in a row" in f.message
+
+
+def test_repetition_factor():
+    assert find_repetition("a a a b".split(), [["a", "a", "x"]], 4, 3, 2.0) is None
+    assert find_repetition("a a a a b".split(), [["a", "a", "x"]], 4, 3, 2.0) == (("a",), 4, 2)
+
+
+# -- line-count-mismatch ------------------------------------------------------
+def test_line_count_mismatch():
+    s = S(lineCountMismatch={})
+    names = {"hypothesis": "x.hyp", "references": ["x.ref"]}
+    out = run(s, [GOOD] * 5, [[GOOD] * 3], names=names)
+    assert codes(out) == [(3, "line-count-mismatch")]
+    assert "x.hyp has 5 lines but x.ref has 3" in out[0].message
+    out = run(s, [GOOD] * 3, [[GOOD] * 5], names=names)
+    assert codes(out) == [(2, "line-count-mismatch")] and "last 2 reference lines" in out[0].message
+    assert run(s, [GOOD] * 3, [[GOOD] * 3]) == []
+
+
+# -- unpaired -----------------------------------------------------------------
+def test_unpaired():
+    out = unpaired_findings("talk.hyp.de", Settings())
+    assert len(out) == 1 and out[0].code == "unpaired" and out[0].line == 0
+    assert "talk.ref.de" in out[0].message and "bleu-ls.toml" in out[0].message
+    assert out[0].severity == "information"
+    assert unpaired_findings("talk.hyp", S()) == []
+
+
+# -- switches -----------------------------------------------------------------
+def test_switches_and_severity():
+    hyp = ["", "x y z", GOOD]
+    ref = [GOOD, GOOD, GOOD]
+    on = Settings()
+    got = {f.code for f in run(on, hyp, [ref])}
+    assert {"empty-hypothesis", "low-score"} <= got
+    off = Settings.from_dict({"diagnostics": {"enabled": False}})
+    assert run(off, hyp, [ref]) == []
+    one_off = Settings.from_dict({"diagnostics": {"lowScore": {"enabled": False}}})
+    assert "low-score" not in {f.code for f in run(one_off, hyp, [ref])}
+    sev = Settings.from_dict({"diagnostics": {"lowScore": {"severity": "hint"}}})
+    assert {f.severity for f in run(sev, hyp, [ref]) if f.code == "low-score"} == {"hint"}
+
+
+def test_at_or_above():
+    assert at_or_above("error", "warning") and at_or_above("warning", "warning")
+    assert not at_or_above("information", "warning") and not at_or_above("error", "never")
+
+
+# -- outlier rule -------------------------------------------------------------
+def test_outlier_bottom_percent():
+    x = np.arange(100, dtype=float)
+    assert np.flatnonzero(outlier_mask(x, "bottom-percent", 5)).tolist() == [0, 1, 2, 3, 4]
+    x[7] = np.nan
+    assert not outlier_mask(x, "bottom-percent", 5)[7]
+    assert not outlier_mask(np.full(50, 40.0), "bottom-percent", 5).any()
+
+
+def test_outlier_robust_z():
+    rng = np.random.default_rng(0)
+    x = rng.normal(50, 5, 1000)
+    x[[3, 10]] = [5.0, 10.0]
+    x[20] = 95.0  # high side: never an outlier
+    flagged = set(np.flatnonzero(outlier_mask(x, "robust-z", 2.5)).tolist())
+    assert {3, 10} <= flagged and 20 not in flagged
+    # about the normal tail share: P(z < -2.5) = 0.6%
+    assert len(flagged) < 20
+
+
+def test_outlier_below_median():
+    x = np.array([50.0] * 20 + [10.0, 35.0])
+    assert np.flatnonzero(outlier_mask(x, "below-median", 20)).tolist() == [20]
+
+
+def test_outlier_finding_min_lines_and_tokens():
+    s = S(outlier={"rule": "bottom-percent", "value": 10, "minLines": 20, "minTokens": 3})
+    hyp = [GOOD] * 18 + ["a dog", "dog barks loudly at night"]
+    ref = [GOOD] * 18 + ["a cat", "the cat sat on the mat"]
+    out = run(s, hyp, [ref])
+    # line 18's reference is 2 tokens: not ranked; line 19 is the weakest ranked line
+    assert codes(out) == [(19, "outlier")]
+    assert "weakest 10%" in out[0].message
+    assert run(s, hyp[:10], [ref[:10]]) == []  # under minLines
+
+
+# -- the cache ----------------------------------------------------------------
+WORDS = ["the", "cat", "sat", "on", "mat", "a", "dog", "thank", "you", "Haus", ""]
+line_st = st.lists(st.sampled_from(WORDS), max_size=9).map(lambda ws: " ".join(ws))
+
+
+@hsettings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    hyp=st.lists(line_st, min_size=0, max_size=30),
+    ref=st.lists(line_st, min_size=0, max_size=30),
+    src=st.lists(line_st, min_size=0, max_size=30),
+    edits=st.lists(
+        st.tuples(st.sampled_from(["hyp", "ref"]), st.integers(0, 40), st.integers(0, 3), st.lists(line_st, max_size=3)),
+        max_size=8,
+    ),
+    chrf=st.booleans(),
+)
+def test_cached_analysis_equals_fresh(hyp, ref, src, edits, chrf):
+    s = Settings.from_dict(
+        {
+            "chrf": {"enabled": chrf},
+            "diagnostics": {"outlier": {"minLines": 3}, "repetition": {"minCount": 2}},
+        }
+    )
+    model = PairModel(build_metrics(s), hyp, [ref])
+    a = Analyzer(s)
+    names = {"hypothesis": "h", "references": ["r"]}
+    assert a.analyse(model, src, names) == analyse(model, s, src, names)
+    for target, start, length, lines in edits:
+        if target == "hyp":
+            start = min(start, model.n_hyp)
+            model.splice_hyp(start, min(start + length, model.n_hyp), lines)
+        else:
+            start = min(start, len(model.refs[0]))
+            model.splice_ref(0, start, min(start + length, len(model.refs[0])), lines)
+        assert a.analyse(model, src, names) == analyse(model, s, src, names)
+
+
+def test_settings_change_invalidates_cache():
+    s = Settings()
+    model = PairModel(build_metrics(s), ["x y", GOOD], [[GOOD, GOOD]])
+    a = Analyzer(s)
+    assert {f.severity for f in a.analyse(model) if f.code == "low-score"} == {"warning"}
+    a.set_settings(Settings.from_dict({"diagnostics": {"lowScore": {"severity": "error"}}}))
+    assert {f.severity for f in a.analyse(model) if f.code == "low-score"} == {"error"}
+
+
+def test_finding_defaults():
+    f = Finding(3, "low-score", "warning", "m")
+    assert f.start_col == 0 and f.end_col is None and f.data == {}
+
+
+# -- real data ----------------------------------------------------------------
+@pytest.mark.skipif(not (MQM / "ref.txt").is_file(), reason=f"WMT21 TED MQM data not found at {MQM}")
+def test_outlier_default_finds_major_errors_on_real_data():
+    sys.path.insert(0, str(REPO / "scripts"))
+    import outlier_study
+
+    from bleu_ls.analysis import outlier_select
+    from bleu_ls.settings import OutlierSettings
+
+    systems = outlier_study.load_systems(MQM)
+    default = OutlierSettings()
+    r = outlier_study.evaluate(lambda b, f, rl: outlier_select(b if default.metric == "bleu" else f, rl, default), systems)
+    assert 0.02 <= r["share"] <= 0.10
+    assert r["lift"] > 1.0, r
