@@ -477,6 +477,27 @@ class BleuLanguageServer(LanguageServer):
             log.warning("refresh request failed: %s", exc)
 
 
+def guarded(what: str):
+    """Notification handlers: a failure is logged and told in plain words,
+    never left as a traceback for the user (requests get an error reply)."""
+
+    def wrap(fn):
+        import functools
+
+        @functools.wraps(fn)
+        def run(ls, params):
+            try:
+                return fn(ls, params)
+            except Exception as exc:
+                log.exception("%s failed", what)
+                ls.show(f"bleu-ls could not {what} ({type(exc).__name__}: {exc}); see the server log", types.MessageType.Error)
+                return None
+
+        return run
+
+    return wrap
+
+
 def create_server() -> BleuLanguageServer:
     server = BleuLanguageServer()
 
@@ -519,20 +540,24 @@ def create_server() -> BleuLanguageServer:
         ls.apply_settings_everywhere()
 
     @server.feature(types.WORKSPACE_DID_CHANGE_WATCHED_FILES)
+    @guarded("process a file change")
     def did_change_watched_files(ls: BleuLanguageServer, params: types.DidChangeWatchedFilesParams) -> None:
         for event in params.changes:
             ls.watcher.client_event(event.uri)
 
     @server.feature(types.TEXT_DOCUMENT_DID_OPEN)
+    @guarded("open the document")
     def did_open(ls: BleuLanguageServer, params: types.DidOpenTextDocumentParams) -> None:
         td = params.text_document
         ls.open_document(td.uri, td.text, td.version)
 
     @server.feature(types.TEXT_DOCUMENT_DID_CHANGE)
+    @guarded("apply the edit")
     def did_change(ls: BleuLanguageServer, params: types.DidChangeTextDocumentParams) -> None:
         ls.change_document(params)
 
     @server.feature(types.TEXT_DOCUMENT_DID_CLOSE)
+    @guarded("close the document")
     def did_close(ls: BleuLanguageServer, params: types.DidCloseTextDocumentParams) -> None:
         ls.close_document(params.text_document.uri)
 

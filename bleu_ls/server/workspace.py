@@ -94,6 +94,8 @@ class Pair:
     push_task: Optional[asyncio.Task] = None
     push_dirty: bool = False
     diag_cache: Optional[tuple[Any, list, str]] = None
+    #: Diagnostic objects by finding, reused across analyses
+    diag_memo: dict = field(default_factory=dict)
     flagged: list[int] = field(default_factory=list)
 
     @property

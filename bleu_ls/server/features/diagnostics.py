@@ -8,7 +8,6 @@ a change that altered no diagnostic also answers *unchanged*.
 from __future__ import annotations
 
 import hashlib
-import json
 import logging
 from typing import TYPE_CHECKING, Union
 
@@ -100,10 +99,23 @@ def compute(ls: "BleuLanguageServer", pair: "Pair") -> tuple[list[types.Diagnost
     if cached is not None and cached[0] == key:
         return cached[1], cached[2]
     findings = findings_for(ls, pair)
-    diags = [to_diagnostic(ls, pair, f) for f in findings]
+    memo = pair.diag_memo if isinstance(getattr(pair, "diag_memo", None), dict) else {}
+    fresh: dict = {}
+    diags = []
+    for f in findings:
+        text = doc.line(f.line) if doc is not None else ""
+        fkey = (f.line, f.code, f.severity, f.message, f.start_col, f.end_col, text)
+        d = memo.get(fkey)
+        if d is None:
+            d = to_diagnostic(ls, pair, f)
+        fresh[fkey] = d
+        diags.append(d)
+    pair.diag_memo = fresh
     pair.flagged = sorted({d.range.start.line for d in diags})
-    blob = json.dumps(ls.protocol._converter.unstructure(diags), sort_keys=True, default=str)
-    rid = hashlib.sha1(blob.encode("utf-8")).hexdigest()[:20]
+    digest = hashlib.sha1()
+    for k in fresh:
+        digest.update(repr(k).encode("utf-8", "surrogatepass"))
+    rid = digest.hexdigest()[:20]
     pair.diag_cache = (key, diags, rid)
     return diags, rid
 
