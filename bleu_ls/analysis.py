@@ -658,8 +658,14 @@ def line_count_findings(model, severity: str, names: Optional[dict] = None) -> l
     return out
 
 
-def unpaired_findings(hyp_name: str, settings: Settings, command_title: str = "Pair with reference") -> list[Finding]:
-    """The ``unpaired`` finding for a hypothesis-like file with no reference."""
+def unpaired_findings(
+    hyp_name: str, settings: Settings, command_title: Optional[str] = "Pair with reference"
+) -> list[Finding]:
+    """The ``unpaired`` finding for a hypothesis-like file with no reference.
+
+    ``command_title``: the editor command that pairs a file (None where
+    there is no such command, as on the command line).
+    """
     d = settings.diagnostics
     c = d.unpaired
     if not (d.enabled and c.enabled):
@@ -678,8 +684,12 @@ def unpaired_findings(hyp_name: str, settings: Settings, command_title: str = "P
             0,
             "unpaired",
             c.severity,
-            f"No reference found for {hyp_name or 'this file'}, so nothing is scored. To pair it, {create}, "
-            f"add a [[pairs]] rule to bleu-ls.toml, or run the \u201c{command_title}\u201d command.",
+            f"No reference found for {hyp_name or 'this file'}, so nothing is scored. To pair it, {create}"
+            + (
+                f", add a [[pairs]] rule to bleu-ls.toml, or run the \u201c{command_title}\u201d command."
+                if command_title
+                else " or add a [[pairs]] rule to bleu-ls.toml."
+            ),
             0,
             None,
             {},
