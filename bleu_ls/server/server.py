@@ -299,13 +299,8 @@ class BleuLanguageServer(LanguageServer):
                     pairing_feature.build(self, pair)
                     self.after_change(pair, external=True)
                     self.update_watch_list()
-            elif pair.model is None and pair.spec is not None and pair.problems:
-                # a missing/unreadable reference may have been fixed
-                if all(p.is_file() for p in pair.spec.references):
-                    before = list(pair.problems)
-                    pairing_feature.build(self, pair)
-                    if pair.problems != before:
-                        self.after_change(pair, external=True)
+            # a reference that was missing or unreadable is re-read when the
+            # watcher (client or polling) reports it: see on_file_changed
 
     # -- after any change ----------------------------------------------------------
     def after_change(self, pair: Pair, external: bool) -> None:

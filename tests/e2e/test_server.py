@@ -366,3 +366,54 @@ async def test_large_file_visible_range_first_and_progress(session):
     # work-done progress was reported while scoring (both clients support it)
     kinds = [getattr(v, "kind", None) for vs in s.client.progress_reports.values() for v in vs]
     assert "begin" in kinds and "end" in kinds
+
+
+async def test_inserting_a_line_repairs_the_following_lines(session):
+    s = session
+    hyp, ref, _ = corpus(12)
+    s.write("i.ref", text(ref))
+    uri = s.open("i.hyp", text(hyp))
+    await s.hints(uri)
+    # the user deletes line 3 by mistake: every later line now meets the wrong reference
+    s.change(uri, [{"range": ((3, 0), (4, 0)), "text": ""}])
+    hyp2 = hyp[:3] + hyp[4:]
+    hs = await s.hints(uri, 2, 20)
+    assert [h.position.line for h in hs] == list(range(2, 11))
+    for h in hs:
+        i = h.position.line
+        assert label_value(h.label) == round(sacrebleu.sentence_bleu(hyp2[i], [ref[i]]).score, 1)
+    diags, _, _ = await s.diagnostics(uri)
+    mism = [d for d in diags if d.code == "line-count-mismatch"]
+    assert mism and mism[0].range.start.line == 10
+    # and puts it back
+    s.change(uri, [{"range": ((3, 0), (3, 0)), "text": hyp[3] + "\n"}])
+    assert (await s.corpus(uri))["corpus"]["score"] == sacrebleu.corpus_bleu(hyp, [ref]).score
+
+
+async def test_closing_a_reference_buffer_goes_back_to_the_disk_file(session):
+    s = session
+    hyp, ref, _ = corpus(6)
+    s.write("k.ref", text(ref))
+    uri = s.open("k.hyp", text(hyp))
+    ref_uri = s.open("k.ref", text(hyp))  # unsaved: the reference buffer equals the hypothesis
+    assert (await s.corpus(uri))["corpus"]["score"] == pytest.approx(100.0)
+    s.client.text_document_did_close(
+        types.DidCloseTextDocumentParams(text_document=types.TextDocumentIdentifier(uri=ref_uri))
+    )
+    assert (await s.corpus(uri))["corpus"]["score"] == sacrebleu.corpus_bleu(hyp, [ref]).score
+
+
+async def test_initialization_options_and_settings_file(tmp_path):
+    from .conftest import _close, _session
+
+    (tmp_path / "bleu-ls.toml").write_text("[hints]\nbleuFormat = \"toml {bleu:.0f}\"\n", encoding="utf-8")
+    hyp, ref, _ = corpus(4)
+    (tmp_path / "s.ref").write_text(text(ref), encoding="utf-8")
+    s = await _session("neovim", tmp_path, init_options={"bleuLs": {"chrf": {"enabled": True}}})
+    try:
+        uri = s.open("s.hyp", text(hyp))
+        hs = await s.hints(uri, 0, 0)
+        assert hs[0].label.startswith("toml ")  # from bleu-ls.toml
+        assert "chrF" in hs[0].label  # from initializationOptions
+    finally:
+        await _close(s)
