@@ -76,8 +76,7 @@ class _Run:
     def error(self, text: str) -> None:
         self.bad_input = True
         self.errors.append(text)
-        if self.args.format == "text":
-            print(f"bleu-ls check: error: {text}", file=self.err)
+        print(f"bleu-ls check: error: {text}", file=self.err)
 
     def warn(self, text: str) -> None:
         if text in self._warned:

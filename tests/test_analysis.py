@@ -301,3 +301,45 @@ def test_outlier_default_finds_major_errors_on_real_data():
     r = outlier_study.evaluate(lambda b, f, rl: outlier_select(b if default.metric == "bleu" else f, rl, default), systems)
     assert 0.02 <= r["share"] <= 0.10
     assert r["lift"] > 1.0, r
+
+
+# -- cost ---------------------------------------------------------------------
+@pytest.mark.slow
+@pytest.mark.skipif(not (MQM / "ref.txt").is_file(), reason=f"WMT21 TED MQM data not found at {MQM}")
+def test_reanalysis_of_100k_lines_costs_lookups_only():
+    """Re-analysing 100,000 lines after a one-line edit: CPU time well under a second
+    (about 50 ms measured); run with -s to see the figures."""
+    import time
+
+    from bleu_ls.engine import read_lines
+
+    ref = read_lines(str(MQM / "ref.txt"))
+    src = read_lines(str(MQM / "src.txt"))
+    hyps = [read_lines(str(MQM / f"{s}.hyp")) for s in ("Nemo", "UEdin", "Online-W", "HuaweiTSC")]
+    n = 100_000
+    tag = [("" if i // 529 < 4 else f" {i // 529}") for i in range(n)]
+    hyp = [hyps[(i // 529) % 4][i % 529] + tag[i] for i in range(n)]
+    refs = [ref[i % 529] + tag[i] for i in range(n)]
+    source = [src[i % 529] for i in range(n)]
+    s = Settings()
+    metrics = build_metrics(s)
+    model = PairModel.from_lines(metrics, hyp, [refs]) if hasattr(PairModel, "from_lines") else PairModel(metrics, hyp, [refs])
+    a = Analyzer(s)
+    t0 = time.process_time()
+    first = a.analyse(model, source)
+    t_first = time.process_time() - t0
+    t0 = time.process_time()
+    again = a.analyse(model, source)
+    t_again = time.process_time() - t0
+    model.splice_hyp(500, 501, [hyp[500] + " thank you thank you thank you"])
+    t0 = time.process_time()
+    edited = a.analyse(model, source)
+    t_edit = time.process_time() - t0
+    print(
+        f"\n100k lines, {len(first)} findings: first pass {t_first:.2f}s, unchanged {t_again * 1000:.0f}ms, "
+        f"after a one-line edit {t_edit * 1000:.0f}ms (CPU)"
+    )
+    assert again == first
+    assert edited == analyse(model, s, source)
+    assert any(f.line == 500 and f.code == "repetition" for f in edited)
+    assert t_again < 0.5 and t_edit < 0.5
