@@ -170,19 +170,22 @@ def find_repetition(
     """
     if len(hyp_tokens) < min_count:
         return None
-    runs = tandem_runs(hyp_tokens, max_n)
+    cands = [(g, r) for g, r in tandem_runs(hyp_tokens, max_n).items() if r >= min_count and _has_word(g)]
+    if not cands:
+        return None
+    return pick_repetition(cands, ref_tokens() if callable(ref_tokens) else ref_tokens, factor)
+
+
+def pick_repetition(
+    cands: Iterable[tuple[tuple[str, ...], int]], ref_tokens: Sequence[Sequence[str]], factor: float
+) -> Optional[tuple[tuple[str, ...], int, int]]:
+    """Among looping candidates (phrase, run), the one that repeats at least
+    ``factor`` times as often as in the references and covers the most tokens."""
     best: Optional[tuple[tuple[str, ...], int, int]] = None
     best_cover = 0
-    for gram, run in runs.items():
-        if run < min_count or not _has_word(gram):
-            continue
-        if callable(ref_tokens):
-            ref_tokens = ref_tokens()
+    for gram, run in cands:
         n = len(gram)
-        r = 0
-        for ref in ref_tokens:
-            c = Counter(zip(*[ref[i:] for i in range(n)])).get(gram, 0)
-            r = max(r, c)
+        r = max((Counter(zip(*[t[i:] for i in range(n)])).get(gram, 0) for t in ref_tokens), default=0)
         if run >= factor * max(r, 1):
             cover = run * n
             if cover > best_cover or (cover == best_cover and best is not None and n < len(best[0])):
@@ -289,16 +292,7 @@ class Analyzer:
         return cands or _PLAIN
 
     def _repetition(self, hyp: str, cands, refs: Sequence[str], c) -> Optional[Finding]:
-        ref_tokens = [self._tokens(r) for r in refs]
-        best = None
-        best_cover = 0
-        for gram, run in cands:
-            n = len(gram)
-            rc = max((Counter(zip(*[t[i:] for i in range(n)])).get(gram, 0) for t in ref_tokens), default=0)
-            if run >= c.factor * max(rc, 1):
-                cover = run * n
-                if cover > best_cover or (cover == best_cover and best is not None and n < len(best[0])):
-                    best, best_cover = (gram, run, rc), cover
+        best = pick_repetition(cands, [self._tokens(r) for r in refs], c.factor)
         if best is None:
             return None
         gram, hc, rc = best
@@ -597,15 +591,6 @@ def _changed_window(old: list, new: list) -> tuple[int, int, int]:
         else:
             hi = mid - 1
     return start, n_old - lo, n_new - lo
-
-
-def _closest(hyp_len: int, ref_lens: Sequence[int]) -> int:
-    best_diff, best_len = -1, -1
-    for rl in ref_lens:
-        diff = abs(hyp_len - rl)
-        if best_diff == -1 or diff < best_diff or (diff == best_diff and rl < best_len):
-            best_diff, best_len = diff, rl
-    return best_len
 
 
 def _stats_matrix(model, key: str) -> Optional[np.ndarray]:
