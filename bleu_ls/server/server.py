@@ -213,7 +213,11 @@ class BleuLanguageServer(LanguageServer):
             if splice.start == splice.end and not splice.lines:
                 continue
             if pair is not None and pair.model is not None:
-                pair.model.splice_hyp(splice.start, splice.end, splice.lines)
+                try:
+                    pair.model.splice_hyp(splice.start, splice.end, splice.lines)
+                except Exception:  # out of step (should not happen): resynchronise by diff
+                    log.exception("splice failed; resynchronising %s", uri)
+                    pair.model.set_hyp(doc.engine_lines())
             for dep, k in dependents:
                 if dep.model is None:
                     continue
@@ -221,7 +225,11 @@ class BleuLanguageServer(LanguageServer):
                     dep.source_lines = doc.engine_lines()
                     dep.diag_cache = None
                 elif k < dep.model.n_refs:
-                    dep.model.splice_ref(k, splice.start, splice.end, splice.lines)
+                    try:
+                        dep.model.splice_ref(k, splice.start, splice.end, splice.lines)
+                    except Exception:
+                        log.exception("reference splice failed; resynchronising %s", uri)
+                        dep.model.set_ref(k, doc.engine_lines())
         doc.version = params.text_document.version
         if pair is not None:
             self.after_change(pair, external=False)
@@ -332,10 +340,11 @@ class BleuLanguageServer(LanguageServer):
             try:
                 await asyncio.shield(task)
             except asyncio.CancelledError:
+                me = asyncio.current_task()
+                if me is not None and me.cancelling():
+                    raise  # this request was cancelled, not the scoring
                 if pair.uri not in self.pairs:
                     return
-                if asyncio.current_task() is not None and asyncio.current_task().cancelled():
-                    raise
 
     async def _score_in_background(self, pair: Pair) -> None:
         model = pair.model
@@ -359,8 +368,11 @@ class BleuLanguageServer(LanguageServer):
             except Exception:
                 token = None
         try:
-            if total >= BATCH_LINES:
+            while pair.model is model and model.stale_count() >= BATCH_LINES:
+                before = model.stale_count()
                 await self._batch_pass(pair, model)
+                if model.stale_count() >= before:
+                    break  # nothing installed (batch failed): go line by line
             await self._sliced_pass(pair, model, token, total)
         finally:
             if token is not None:

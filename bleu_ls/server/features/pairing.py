@@ -18,7 +18,7 @@ log = logging.getLogger(__name__)
 
 #: Files with more lines than this are scored lazily: visible lines first,
 #: the rest in the background (with work-done progress).
-LAZY_LINES = 2000
+LAZY_LINES = 500
 
 
 def resolve_spec(ls: "BleuLanguageServer", pair: Pair) -> Optional[PairSpec]:
