@@ -147,7 +147,7 @@ def test_vscode_hints_status_problems_edit(code_server, workspace: Path, tmp_pat
     edit_line = next(i for i, h in enumerate(hyps) if h.strip() and h.strip() != refs[i].strip())
 
     ARTIFACTS.mkdir(exist_ok=True)
-    out = tmp_path / "vscode-result.json"
+    out = ARTIFACTS / "vscode-result.json"  # kept for a look after a failure
     env = editor_env(
         {
             "BLEU_URL": f"http://127.0.0.1:{code_server['port']}/?folder={workspace}",
@@ -216,6 +216,15 @@ def test_vscode_hints_status_problems_edit(code_server, workspace: Path, tmp_pat
     delta = new_corpus - corpus
     sign = "+" if delta > 0 else "\u2212"
     assert f"BLEU {new_corpus:.2f} ({sign}{abs(delta):.2f})" in r["statusAfter"]["text"], r["statusAfter"]
+
+    # "bleu-ls: Toggle Score Hints" from the palette: the setting changes,
+    # reaches the server live, the hints go and come back.
+    assert r["hintsOff"] and r["hintsWhenOff"] == 0, r["events"]
+    off = {int(k): v.rstrip() for k, v in r["linesWhenOff"].items()}
+    assert [off[i] for i in range(n)] == [h.rstrip() for h in edited[:n]]
+    assert r["hintsOn"] and r["hintsWhenOn"] >= n, r["events"]
+    ws_settings = json.loads((workspace / ".vscode" / "settings.json").read_text(encoding="utf-8"))
+    assert ws_settings["bleuLs.hints.enabled"] is True
 
     shots = [ARTIFACTS / "vscode-open.png", ARTIFACTS / "vscode-edited.png"]
     assert all(s.is_file() and s.stat().st_size > 10_000 for s in shots)

@@ -118,6 +118,31 @@ try {
   }, 15000));
   out.statusAfter = await statusItem();
 
+  // A palette command that changes a setting (bleuLs.hints.enabled): the
+  // change reaches the server live, the hints go, and come back.
+  async function paletteCommand(title) {
+    await page.keyboard.press("F1");
+    const input = page.locator(".quick-input-widget input");
+    await input.waitFor({ timeout });
+    await input.fill(`>${title}`);
+    await page.locator(".quick-input-widget .monaco-list-row", { hasText: title }).first().waitFor({ timeout });
+    await page.keyboard.press("Enter");
+  }
+  const countHints = async () => Object.values(await readLines()).filter((t) => HINT.test(t)).length;
+  await paletteCommand("bleu-ls: Toggle Score Hints");
+  note("toggled off");
+  // Off: every line still rendered, none with a hint.
+  out.hintsOff = Boolean(await waitFor(async () => {
+    const lines = Object.values(await readLines());
+    return lines.length >= expectHints && lines.every((t) => !HINT.test(t));
+  }, 30000));
+  out.linesWhenOff = await readLines();
+  out.hintsWhenOff = await countHints();
+  await paletteCommand("bleu-ls: Toggle Score Hints");
+  note("toggled on");
+  out.hintsOn = Boolean(await waitFor(async () => (await countHints()) >= expectHints, 30000));
+  out.hintsWhenOn = await countHints();
+
   await page.keyboard.press("Control+Shift+M");
   await page.waitForSelector(".markers-panel .monaco-list-row", { timeout });
   await page.waitForTimeout(500);
