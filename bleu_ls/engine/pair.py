@@ -278,6 +278,13 @@ class PairModel:
         self.refresh()
         return self._scores[key][: self.n_paired]
 
+    def stats_array(self, key: str) -> np.ndarray:
+        """The statistics rows of all paired lines (read-only view, all fresh)."""
+        self.refresh()
+        view = self._stats[key][: self.n_paired]
+        view.flags.writeable = False
+        return view
+
     def totals(self, key: str) -> list[int]:
         self.refresh()
         return self._totals[key].tolist()
