@@ -546,6 +546,16 @@ def create_server() -> BleuLanguageServer:
         ls.reload_settings()
         ls.apply_settings_everywhere()
 
+    @server.feature(types.WORKSPACE_DID_CHANGE_WORKSPACE_FOLDERS)
+    @guarded("update the workspace folders")
+    def did_change_folders(ls: BleuLanguageServer, params: types.DidChangeWorkspaceFoldersParams) -> None:
+        removed = {path_key(uri_path(f.uri)) for f in params.event.removed}
+        roots = [r for r in ls.roots if path_key(r) not in removed]
+        roots += [uri_path(f.uri) for f in params.event.added]
+        ls.roots = roots
+        ls.reload_settings()
+        ls.apply_settings_everywhere()
+
     @server.feature(types.WORKSPACE_DID_CHANGE_WATCHED_FILES)
     @guarded("process a file change")
     def did_change_watched_files(ls: BleuLanguageServer, params: types.DidChangeWatchedFilesParams) -> None:

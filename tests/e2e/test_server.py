@@ -125,7 +125,8 @@ async def test_corpus_score_equals_sacrebleu(session):
     _, ref2, _ = corpus(60, seed=8)
     s.write("m.ref", text(ref))
     s.write("m.ref2", text(ref2))
-    uri = s.open("m.hyp", text(hyp))
+    s.write("m.hyp", text(hyp))
+    uri = s.open("m.hyp")
     c = await s.corpus(uri)
     expected = sacrebleu.corpus_bleu(hyp, [ref, ref2])
     assert c["corpus"]["score"] == expected.score
@@ -133,6 +134,17 @@ async def test_corpus_score_equals_sacrebleu(session):
     assert c["corpus"]["totals"] == expected.totals
     assert c["corpus"]["bp"] == expected.bp
     assert c["lines"] == 60
+    # and the CLI's JSON on the same files
+    import subprocess
+    import sys
+
+    out = subprocess.run(
+        [sys.executable, "-m", "bleu_ls", "score", str(s.root / "m.hyp"), str(s.root / "m.ref"), str(s.root / "m.ref2"),
+         "--format", "json"],
+        capture_output=True, text=True, check=True, cwd=s.root,
+    )
+    cli = json.loads(out.stdout)
+    assert c["corpus"] == cli["corpus"] and c["signature"] == cli["signature"]
     assert c["signature"].startswith("nrefs:2|")
     assert c["delta"] == 0.0
     # the code lens says the same
@@ -417,3 +429,36 @@ async def test_initialization_options_and_settings_file(tmp_path):
         assert "chrF" in hs[0].label  # from initializationOptions
     finally:
         await _close(s)
+
+
+DATA = Path(__file__).resolve().parents[2] / ".." / "shared" / "data" / "wmt21-ted-mqm-en-de"
+
+
+async def test_real_mt_output_per_line_and_corpus_equal_sacrebleu(session):
+    if not (DATA / "ref.txt").is_file():
+        pytest.skip(f"real MT data not found at {DATA}")
+    system = sorted(p for p in DATA.glob("*.hyp"))[0]
+    s = session
+    hyp = system.read_text(encoding="utf-8").splitlines()
+    ref = (DATA / "ref.txt").read_text(encoding="utf-8").splitlines()
+    s.write("sys.ref", (DATA / "ref.txt").read_text(encoding="utf-8"))
+    s.write("sys.src", (DATA / "src.txt").read_text(encoding="utf-8"))
+    s.client.set_configuration({"chrf": {"enabled": True}}, section="bleuLs")
+    s.client.workspace_did_change_configuration(
+        types.DidChangeConfigurationParams(settings={"bleuLs": {"chrf": {"enabled": True}}})
+    )
+    uri = s.open("sys.hyp", system.read_text(encoding="utf-8"))
+
+    async def with_chrf():
+        c = await s.corpus(uri)
+        return c if c and "chrf" in c["metrics"] else None
+
+    c = await eventually(with_chrf, timeout=3)
+    assert c["corpus"]["score"] == sacrebleu.corpus_bleu(hyp, [ref]).score
+    assert c["metrics"]["chrf"]["corpus"]["score"] == sacrebleu.corpus_chrf(hyp, [ref]).score
+    path = await s.command("bleuLs.exportScores", uri, "json")
+    per_line = json.loads(Path(path).read_text(encoding="utf-8"))["perLine"]
+    assert len(per_line) == len(hyp)
+    for rec, h, r in zip(per_line, hyp, ref):
+        assert rec["bleu"] == sacrebleu.sentence_bleu(h, [r]).score
+        assert rec["chrf"] == sacrebleu.sentence_chrf(h, [r]).score
