@@ -106,6 +106,7 @@ class RawClient:
                 msg["_t"] = time.monotonic()
                 self.notifications.append(msg)
             else:
+                msg["_t"] = time.monotonic()
                 self.responses[msg.get("id")] = msg
             self._cond.notify_all()
 
