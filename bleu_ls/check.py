@@ -158,7 +158,8 @@ class _Run:
         missing = spec.missing()
         if missing:
             for m in missing:
-                self.error(f"{shown}: reference {_display(m)} not found (named by a [[pairs]] rule in {CONFIG_NAME})")
+                what = "is a folder, not a file" if m.is_dir() else "not found"
+                self.error(f"{shown}: reference {_display(m)} {what} (named by a [[pairs]] rule in {CONFIG_NAME})")
             return
         if spec.options:
             problems: list[str] = []
