@@ -102,15 +102,47 @@ def test_score_bad_hypothesis(case: str, tmp_path: Path) -> None:
 
 @pytest.mark.skipif(not HAS_CHECK, reason="bleu-ls check has not landed")
 @pytest.mark.parametrize("case", sorted(BAD_REFERENCES))
-def test_check_bad_reference(case: str, hyp: Path, tmp_path: Path) -> None:
+def test_check_bad_reference_named_by_a_rule(case: str, hyp: Path, tmp_path: Path) -> None:
+    """A reference a [[pairs]] rule names but that cannot be read: exit 2."""
     make, words = BAD_REFERENCES[case]
+    # a rule's reference that is not a regular file is reported before any read
+    words = {"missing": ["not found"], "folder": ["folder"], "symlink-loop": ["not found"]}.get(case, words)
+    (tmp_path / "bleu-ls.toml").write_text('[[pairs]]\nhypothesis = "*.hyp"\nreferences = ["{stem}.ref"]\n', encoding="utf-8")
     ref = tmp_path / "doc.ref"
     make(ref)
     proc = run("check", str(hyp))
+    assert proc.returncode == 2, (proc.returncode, proc.stdout, proc.stderr)
     assert "Traceback" not in proc.stderr
-    assert proc.returncode in (1, 2), (proc.returncode, proc.stdout, proc.stderr)
     out = (proc.stdout + proc.stderr).lower()
-    assert all(w.lower() in out for w in words), (words, out)
+    assert "doc.ref" in out and all(w.lower() in out for w in words), (words, out)
+
+
+@pytest.mark.skipif(not HAS_CHECK, reason="bleu-ls check has not landed")
+@pytest.mark.parametrize("case", ["missing", "folder", "symlink-loop"])
+def test_check_convention_without_a_readable_reference_is_unpaired(case: str, hyp: Path, tmp_path: Path) -> None:
+    """By convention only existing files pair: no NAME.ref file means an
+    unpaired hypothesis (an information line), not an error."""
+    BAD_REFERENCES[case][0](tmp_path / "doc.ref")
+    proc = run("check", str(hyp))
+    assert proc.returncode == 0, (proc.stdout, proc.stderr)
+    assert "Traceback" not in proc.stderr
+    assert "[unpaired]" in proc.stdout and "doc.ref" in proc.stdout
+
+
+@pytest.mark.skipif(not HAS_CHECK, reason="bleu-ls check has not landed")
+def test_check_missing_path_and_folder_of_garbage(tmp_path: Path) -> None:
+    proc = run("check", str(tmp_path / "nope.hyp"))
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr
+    assert "nope.hyp" in proc.stderr
+    junk = tmp_path / "junk"
+    junk.mkdir()
+    (junk / "a.hyp").write_bytes(b"\xff\xfe\x00\x01")
+    (junk / "a.ref").write_bytes(b"ok\n")
+    (junk / "b.hyp").write_bytes(b"fine line\n")
+    (junk / "b.ref").write_bytes(b"fine line\n")
+    proc = run("check", str(junk))
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr, (proc.stdout, proc.stderr)
+    assert "a.hyp" in proc.stderr and "not utf-8" in proc.stderr.lower()
 
 
 def test_score_unreadable_reference_in_process(hyp: Path, tmp_path: Path, monkeypatch, capsys) -> None:
