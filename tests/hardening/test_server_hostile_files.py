@@ -215,3 +215,52 @@ def test_reference_replaced_by_a_fifo(tmp_path: Path) -> None:
         if c.proc.poll() is None:
             c.proc.kill()
         c.close()
+
+
+def _long_line_session(tmp_path: Path, n_chars: int) -> dict:
+    """A hypothesis whose first line is ``n_chars`` long, then a short one:
+    the server opens it, scores both, takes an edit on the long line, and
+    keeps answering."""
+    import sacrebleu
+
+    from .test_cli_hostile import _long_line
+
+    line = _long_line(n_chars)
+    ref_line = " ".join(reversed(line.split(" ")))
+    (tmp_path / "long.hyp").write_text(line + "\nshort line here\n", encoding="utf-8")
+    (tmp_path / "long.ref").write_text(ref_line + "\nshort line there\n", encoding="utf-8")
+    c = RawClient(cwd=tmp_path)
+    try:
+        c.initialize(tmp_path)
+        t0 = time.monotonic()
+        uri = c.open(tmp_path / "long.hyp")
+        labels = hints_now(c, uri)
+        opened = time.monotonic() - t0
+        want = [
+            f"BLEU {sacrebleu.sentence_bleu(line, [ref_line]).score:.1f}",
+            f"BLEU {sacrebleu.sentence_bleu('short line here', ['short line there']).score:.1f}",
+        ]
+        assert labels == want
+        c.notify(
+            "textDocument/didChange",
+            {"textDocument": {"uri": uri, "version": 2},
+             "contentChanges": [{"range": {"start": {"line": 0, "character": 0}, "end": {"line": 0, "character": 0}}, "text": "x "}]},
+        )
+        t0 = time.monotonic()
+        assert c.hints(uri, 1, 1, timeout=120)[0]["label"] == want[1]
+        edited = time.monotonic() - t0
+        assert c.alive()
+        return {"open_s": opened, "edit_s": edited, "rss_mib": c.rss_kib() / 1024}
+    finally:
+        c.close()
+
+
+def test_one_megabyte_line_in_the_editor(tmp_path: Path) -> None:
+    fig = _long_line_session(tmp_path, 1_000_000)
+    print("1 MB line: open->hints {open_s:.2f} s, edit->answer {edit_s:.2f} s, RSS {rss_mib:.0f} MiB".format(**fig))
+
+
+@pytest.mark.slow
+def test_ten_megabyte_line_in_the_editor(tmp_path: Path) -> None:
+    fig = _long_line_session(tmp_path, 10_000_000)
+    print("10 MB line: open->hints {open_s:.2f} s, edit->answer {edit_s:.2f} s, RSS {rss_mib:.0f} MiB".format(**fig))
