@@ -377,8 +377,12 @@ class BleuLanguageServer(LanguageServer):
         finally:
             if token is not None:
                 self.work_done_progress.end(token, types.WorkDoneProgressEnd(message="scored"))
-        if pair.model is model and not model.stale_count() and pair.baseline is None:
-            self.take_baseline(pair)
+        if pair.model is model and not model.stale_count():
+            if pair.baseline is None:
+                self.take_baseline(pair)
+            if pair.hints_pending:
+                pair.hints_pending = False
+                self.schedule_refresh()
 
     async def _batch_pass(self, pair: Pair, model) -> None:
         """Score a snapshot with the engine's vectorised batch pass, off the

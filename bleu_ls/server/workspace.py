@@ -97,6 +97,8 @@ class Pair:
     #: Diagnostic objects by finding, reused across analyses
     diag_memo: dict = field(default_factory=dict)
     flagged: list[int] = field(default_factory=list)
+    #: an inlay hint answer left lines out (still being scored): refresh when done
+    hints_pending: bool = False
 
     @property
     def references(self) -> list[Path]:

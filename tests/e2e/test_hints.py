@@ -47,7 +47,12 @@ async def test_hint_values_for_a_range_not_at_line_0(session):
         expected = sacrebleu.sentence_bleu(HYP[i], [REF[i]]).score
         assert _value(h.label, "BLEU") == round(expected, 1)
         assert h.position.character == units(HYP[i], session.encoding)
-        assert "BLEU" in h.tooltip.value
+        # the breakdown comes with inlayHint/resolve (both clients resolve tooltips)
+        assert h.tooltip is None
+        r = await session.client.inlay_hint_resolve_async(h)
+        sb = sacrebleu.sentence_bleu(HYP[i], [REF[i]])
+        assert " / ".join(f"{p:.1f}" for p in sb.precisions) in r.tooltip.value
+        assert f"BP {sb.bp:.3f}" in r.tooltip.value
 
 
 async def test_hints_at_true_line_end_with_emoji_and_cjk(session):
