@@ -70,7 +70,10 @@ def server_bin_dir() -> str:
     wrapper_dir = ARTIFACTS / "bin"
     wrapper_dir.mkdir(parents=True, exist_ok=True)
     w = wrapper_dir / "bleu-ls"
-    w.write_text(f'#!/bin/sh\nexec "{sys.executable}" -m bleu_ls "$@"\n', encoding="utf-8")
+    w.write_text(
+        f'#!/bin/sh\nPYTHONPATH="{REPO}${{PYTHONPATH:+:$PYTHONPATH}}" exec "{sys.executable}" -m bleu_ls "$@"\n',
+        encoding="utf-8",
+    )
     w.chmod(0o755)
     return str(wrapper_dir)
 
@@ -78,7 +81,6 @@ def server_bin_dir() -> str:
 def editor_env(extra: dict[str, str] | None = None) -> dict[str, str]:
     env = dict(os.environ)
     env["PATH"] = server_bin_dir() + os.pathsep + env.get("PATH", "")
-    env["PYTHONPATH"] = str(REPO) + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
     env.update(extra or {})
     return env
 

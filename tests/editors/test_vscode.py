@@ -104,7 +104,7 @@ def code_server(vsix: Path, tmp_path_factory: pytest.TempPathFactory):
             "--disable-update-check", "--disable-workspace-trust", "--user-data-dir", str(user),
             "--extensions-dir", str(exts),
         ],
-        env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
+        env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True, cwd=base,
     )
     try:
         deadline = time.monotonic() + 60
@@ -230,3 +230,43 @@ def test_vscode_hints_status_problems_edit(code_server, workspace: Path, tmp_pat
     assert all(s.is_file() and s.stat().st_size > 10_000 for s in shots)
     print(f"code-server up in {code_server['startup_s']:.1f} s; browser session {elapsed:.1f} s; {r['events']}")
     assert elapsed < 120
+
+
+def test_vscode_says_how_to_fix_a_server_that_cannot_start(code_server, workspace: Path, tmp_path: Path) -> None:
+    """bleuLs.server.interpreter set (in the workspace settings) to a Python
+    without bleu-ls: the extension names the command, the reason and the fix."""
+    python = "/usr/bin/python3"
+    probe = subprocess.run([python, "-c", "import bleu_ls"], capture_output=True, cwd=tmp_path,
+                           env={"PATH": "/usr/bin:/bin"}) if Path(python).is_file() else None
+    if probe is None or probe.returncode == 0:
+        pytest.skip(f"{python} can import bleu_ls; no Python without it to point at")
+    (workspace / ".vscode").mkdir()
+    (workspace / ".vscode" / "settings.json").write_text(
+        json.dumps({"bleuLs.server.path": "", "bleuLs.server.interpreter": python}), encoding="utf-8"
+    )
+    out = ARTIFACTS / "vscode-no-server.json"
+    env = editor_env(
+        {
+            "BLEU_MODE": "notification",
+            "BLEU_NOTIFICATION_TEXT": "did not start",
+            "BLEU_URL": f"http://127.0.0.1:{code_server['port']}/?folder={workspace}",
+            "BLEU_FILE": "news.hyp",
+            "BLEU_OUT": str(out),
+            "BLEU_CHROMIUM": CHROMIUM,
+            "BLEU_SHOT_OPEN": str(ARTIFACTS / "vscode-no-server.png"),
+            "BLEU_TIMEOUT_MS": "45000",
+            "BLEU_SHOT_ERROR": str(ARTIFACTS / "vscode-no-server-error.png"),
+        }
+    )
+    proc = subprocess.run(["node", str(HERE / "vscode_driver.mjs")], cwd=HERE, env=env,
+                          capture_output=True, text=True, timeout=180)
+    assert out.is_file(), proc.stdout + proc.stderr
+    r = json.loads(out.read_text(encoding="utf-8"))
+    assert "error" not in r, r["error"] + "\n" + "\n".join(r["events"])
+    text = r["notification"]
+    assert f"{python} -m bleu_ls serve" in text, text
+    assert "No module named bleu_ls" in text, text
+    assert "pip install bleu-ls" in text, text
+    assert "Open Settings" in r["notificationButtons"]
+    # No hints without a server.
+    assert not any(HINT_RE.match(v.rstrip()) for v in r["lines"].values())

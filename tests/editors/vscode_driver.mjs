@@ -36,8 +36,9 @@ const browser = await chromium.launch({
   headless: true,
   args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"],
 });
+let page;
 try {
-  const page = await browser.newPage({ viewport: { width: 1500, height: 1000 } });
+  page = await browser.newPage({ viewport: { width: 1500, height: 1000 } });
   page.on("pageerror", (e) => note(`pageerror ${e.message}`));
 
   // Visible editor lines (line number -> rendered text, hint included).
@@ -73,6 +74,22 @@ try {
   const escaped = file.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
   await page.locator(".explorer-folders-view .monaco-list-row", { hasText: new RegExp(`^${escaped}$`) }).click();
   note("clicked");
+
+  if (env.BLEU_MODE === "notification") {
+    // The server cannot start: read the error toast the extension shows.
+    const toast = page.locator(".notification-toast", { hasText: env.BLEU_NOTIFICATION_TEXT ?? "bleu-ls" }).first();
+    try {
+      await toast.waitFor({ timeout });
+      await page.waitForTimeout(500);
+      out.notification = await toast.locator(".notification-list-item-message").first().textContent();
+      out.notificationButtons = await toast.locator(".monaco-button").allTextContents();
+    } finally {
+      out.toasts = await page.locator(".notification-toast .notification-list-item-message").allTextContents();
+    }
+    out.lines = await readLines();
+    await page.screenshot({ path: env.BLEU_SHOT_OPEN });
+    throw { done: true };
+  }
 
   out.hintsReady = Boolean(
     await waitFor(async () => {
@@ -153,7 +170,10 @@ try {
   await page.screenshot({ path: env.BLEU_SHOT_EDIT });
   note("done");
 } catch (err) {
-  out.error = String(err?.stack ?? err);
+  if (!err?.done) {
+    out.error = String(err?.stack ?? err);
+    await page?.screenshot({ path: env.BLEU_SHOT_ERROR ?? "/dev/null" }).catch(() => {});
+  }
 } finally {
   await browser.close();
   writeFileSync(env.BLEU_OUT, JSON.stringify(out, null, 1));

@@ -3,11 +3,14 @@
 // vscode-languageclient; this file adds the server lookup, the settings
 // mapping, the corpus-score status item and the palette commands.
 
+import * as cp from "child_process";
 import * as fs from "fs";
 import * as os from "os";
 import * as vscode from "vscode";
 import {
+  CloseAction,
   DidChangeConfigurationNotification,
+  ErrorAction,
   ExecuteCommandRequest,
   LanguageClient,
   LanguageClientOptions,
@@ -38,6 +41,25 @@ let output: vscode.OutputChannel;
 const firstScore = new Map<string, number>();
 const lastResult = new Map<string, CorpusScoreResult | null>();
 let pollTimer: NodeJS.Timeout | undefined;
+let everRunning = false;
+
+/** Why a server command fails: the last line its --help run prints to stderr. */
+function diagnose(command: string, args: string[], cwd?: string): string | undefined {
+  try {
+    const probeArgs = [...args.filter((a) => a !== "serve"), "--help"];
+    const r = cp.spawnSync(command, probeArgs, { encoding: "utf8", timeout: 15000, cwd });
+    if (r.error) {
+      return r.error.message;
+    }
+    if (r.status !== 0) {
+      const lines = `${r.stderr ?? ""}`.split(/\r?\n/).filter((l) => l.trim());
+      return lines.length ? lines[lines.length - 1].trim() : `exit code ${r.status}`;
+    }
+  } catch (err) {
+    return err instanceof Error ? err.message : String(err);
+  }
+  return undefined;
+}
 
 function hostEnv(): HostEnv {
   return {
@@ -78,6 +100,22 @@ function isOurDocument(doc: vscode.TextDocument | undefined): boolean {
   return vscode.languages.match(selector, doc) > 0;
 }
 
+const restarts: number[] = [];
+function restartBudget(): { action: CloseAction; message?: string } {
+  const now = Date.now();
+  restarts.push(now);
+  while (restarts.length && now - restarts[0] > 3 * 60 * 1000) {
+    restarts.shift();
+  }
+  if (restarts.length <= 4) {
+    return { action: CloseAction.Restart };
+  }
+  return {
+    action: CloseAction.DoNotRestart,
+    message: "bleu-ls: the server stopped 5 times in 3 minutes and will not be restarted (see the bleu-ls output; bleu-ls: Restart Server).",
+  };
+}
+
 function createClient(): LanguageClient | undefined {
   resolution = resolveServerCommand(
     {
@@ -102,6 +140,19 @@ function createClient(): LanguageClient | undefined {
     documentSelector: documentSelector(vscode.workspace.getConfiguration(SECTION).get("pairs")),
     initializationOptions: settingsFor(),
     outputChannel: output,
+    // A server that never got going is not restarted in a loop: the user
+    // gets one message with the fix instead.
+    initializationFailedHandler: () => false,
+    errorHandler: {
+      error: (_error, _message, count) =>
+        count !== undefined && count <= 3 ? { action: ErrorAction.Continue } : { action: ErrorAction.Shutdown },
+      closed: () => {
+        if (!everRunning) {
+          return { action: CloseAction.DoNotRestart, handled: true };
+        }
+        return restartBudget();
+      },
+    },
     middleware: {
       workspace: {
         // Answer workspace/configuration for our section with the explicit
@@ -144,10 +195,27 @@ async function startClient(): Promise<void> {
     return;
   }
   const res = resolution as Extract<Resolution, { ok: true }>;
+  const c = client;
+  // start() can stay pending when the server exits during start-up, so a
+  // stop before "running" counts as a failure too.
+  let stateSub: vscode.Disposable | undefined;
+  const stoppedEarly = new Promise<never>((_resolve, reject) => {
+    stateSub = c.onDidChangeState((e) => {
+      if (e.newState === State.Running) {
+        stateSub?.dispose();
+      } else if (e.newState === State.Stopped) {
+        stateSub?.dispose();
+        reject(new Error("the server exited during start-up"));
+      }
+    });
+  });
+  stoppedEarly.catch(() => undefined);
   try {
-    await client.start();
+    await Promise.race([c.start(), stoppedEarly]);
+    everRunning = true;
   } catch (err) {
-    const message = startFailureMessage(res.display, res.source, err);
+    const reason = diagnose(res.command, res.args, vscode.workspace.workspaceFolders?.[0]?.uri.fsPath) ?? err;
+    const message = startFailureMessage(res.display, res.source, reason);
     output.appendLine(message);
     void offerSettings(message);
     return;
