@@ -474,9 +474,7 @@ class BleuLanguageServer(LanguageServer):
             self._refresh_task = asyncio.ensure_future(self._refresh())
 
     async def _refresh(self) -> None:
-        await asyncio.sleep(0.03)
-        for pair in list(self.pairs.values()):
-            await self.wait_scored(pair)
+        await asyncio.sleep(0.03)  # coalesce a burst of changes into one refresh
         try:
             if self._ws_cap("inlay_hint"):
                 self.workspace_inlay_hint_refresh(None)
