@@ -46,7 +46,11 @@ def assemble_settings(
     settings = Settings().merged(toml, problems)
     toml_rules = list(settings.pairs)
     client_rules: list = []
-    for layer in (unwrap_section(init_options), unwrap_section(client)):
+    # Once the client has answered workspace/configuration, its answer is the
+    # whole truth: a setting removed there must not live on from the
+    # initializationOptions sent at start-up.
+    layers = (unwrap_section(client),) if client is not None else (unwrap_section(init_options),)
+    for layer in layers:
         if layer in (None, {}):
             continue
         settings = settings.merged(layer, problems)
