@@ -161,12 +161,14 @@ def match_table(sides: Sequence[tuple[np.ndarray, np.ndarray]], max_order: int) 
     """Clipped matches of side 0 (hypothesis) against each other side, per order.
 
     ``sides[k] = (flat ids, lengths)``, every side with the same number of
-    lines.  Returns ``m[k-1, n-1, line]``: sum over the order-n n-grams g of
-    the line of min(count in hyp, count in side k); and, as ``m[-1]``, the
-    same with the max over all references of the count (BLEU's merge).
+    lines.  Returns ``m[k, n-1, line]`` for reference k (0-based): the sum
+    over the order-n n-grams g of the line of min(count in hyp, count in
+    reference k); and, as ``m[-1]``, the same with the max over all
+    references of the count (BLEU's and NLTK's merge).
     """
     n_lines = len(sides[0][1])
-    n_refs = len(sides) - 1
+    n_sides = len(sides)
+    n_refs = n_sides - 1
     out = np.zeros((n_refs + 1, max_order, n_lines), dtype=np.int64)
     if n_lines == 0 or max_order == 0:
         return out
@@ -174,50 +176,58 @@ def match_table(sides: Sequence[tuple[np.ndarray, np.ndarray]], max_order: int) 
     total = len(tok)
     if total == 0:
         return out
+    # dense token ids (no sort): V stays small for characters
+    top = int(tok.max()) + 1
+    if top > 4 * total + 1024:
+        _, tok = np.unique(tok, return_inverse=True)
+        tok = tok.reshape(-1).astype(np.int64)
+    else:
+        present = np.zeros(top, dtype=bool)
+        present[tok] = True
+        remap = np.cumsum(present) - 1
+        tok = remap[tok]
+    V = int(tok.max()) + 1
     lens_all = np.concatenate([s[1] for s in sides])
-    # per position: line, side, offset in line, length of its line
-    line_of_seq = np.tile(np.arange(n_lines, dtype=np.int64), len(sides))
-    side_of_seq = np.repeat(np.arange(len(sides), dtype=np.int64), n_lines)
-    L = np.repeat(line_of_seq, lens_all)
-    S = np.repeat(side_of_seq, lens_all)
-    starts = np.cumsum(lens_all) - lens_all
-    rem = np.repeat(lens_all, lens_all) - (np.arange(total, dtype=np.int64) - np.repeat(starts, lens_all))
-    # rem[p] = number of tokens from p to the end of its line (>= 1)
-    V = int(tok.max()) + 1 if total else 1
-    idx = np.arange(total, dtype=np.int64)
-    prev = L  # the "prefix id" of order 0: the line itself
+    L = np.repeat(np.tile(np.arange(n_lines, dtype=np.int64), n_sides), lens_all)
+    seq_start = np.cumsum(lens_all) - lens_all
+    pos = np.arange(total, dtype=np.int64)
+    rem = np.repeat(lens_all + seq_start, lens_all) - pos  # tokens left in the line, >= 1
+    side_start = np.searchsorted(pos, [int(seq_start[k * n_lines]) if n_lines else 0 for k in range(n_sides)] + [total])
+    # aligned arrays over the current positions (ascending): pos, rem, L, prefix id
+    prev = L
+    bounds = side_start
     for n in range(1, max_order + 1):
         if n > 1:
-            idx = idx[rem[idx] >= n]
-        if len(idx) == 0:
+            ok = rem >= n
+            pos, rem, L, prev = pos[ok], rem[ok], L[ok], prev[ok]
+            c = np.concatenate(([0], np.cumsum(ok)))
+            bounds = c[bounds]
+        if len(pos) == 0:
             break
-        key = prev[idx] * V + tok[idx + n - 1]
+        key = prev * V + tok[pos + (n - 1)]
         uniq, inv = np.unique(key, return_inverse=True)
         inv = inv.reshape(-1)
         U = len(uniq)
-        sides_at = S[idx]
-        counts = [np.bincount(inv[sides_at == k], minlength=U) for k in range(len(sides))]
+        counts = [np.bincount(inv[bounds[k]:bounds[k + 1]], minlength=U) for k in range(n_sides)]
         hc = counts[0]
         gram_line = np.empty(U, dtype=np.int64)
-        gram_line[inv] = L[idx]
+        gram_line[inv] = L
         rmax = counts[1]
-        for k in range(1, len(sides)):
+        for k in range(1, n_sides):
             if k > 1:
                 rmax = np.maximum(rmax, counts[k])
             if n_refs > 1:
-                m = np.minimum(hc, counts[k])
-                out[k - 1, n - 1] = np.bincount(gram_line, weights=m, minlength=n_lines).astype(np.int64)
-        m = np.minimum(hc, rmax)
-        out[-1 if n_refs > 1 else 0, n - 1] = np.bincount(gram_line, weights=m, minlength=n_lines).astype(np.int64)
-        # keep positions whose n-gram occurs in the hypothesis and some reference
+                out[k - 1, n - 1] = np.bincount(gram_line, weights=np.minimum(hc, counts[k]), minlength=n_lines).astype(np.int64)
+        out[-1, n - 1] = np.bincount(gram_line, weights=np.minimum(hc, rmax), minlength=n_lines).astype(np.int64)
+        if n == max_order:
+            break
         shared = (hc > 0) & (rmax > 0)
         keep = shared[inv]
-        idx = idx[keep]
-        nxt = np.zeros(total, dtype=np.int64)
-        nxt[idx] = inv[keep]
-        prev = nxt
+        pos, rem, L, prev = pos[keep], rem[keep], L[keep], inv[keep]
+        c = np.concatenate(([0], np.cumsum(keep)))
+        bounds = c[bounds]
     if n_refs == 1:
-        out[-1] = out[0]
+        out[0] = out[-1]
     return out
 
 
@@ -343,8 +353,30 @@ def line_scores(metric: Metric, stats: np.ndarray) -> np.ndarray:
 # -- the pass ----------------------------------------------------------------------
 
 
+def _blob(lines: Sequence[str]):
+    """Lines for a worker: one UTF-8 blob when no line holds a newline.
+
+    Pickling a list of str would leave a cached UTF-8 copy inside every
+    non-ASCII line of this process (about the size of the text, for as
+    long as the lines live); encoding a joined copy leaves nothing behind.
+    """
+    text = "\n".join(lines)
+    if text.count("\n") != max(len(lines) - 1, 0):
+        return list(lines)
+    return (len(lines), text.encode("utf-8", "surrogatepass"))
+
+
+def _unblob(blob) -> list[str]:
+    if isinstance(blob, list):
+        return blob
+    n, data = blob
+    return data.decode("utf-8", "surrogatepass").split("\n") if n else []
+
+
 def _work(args) -> dict[str, tuple[np.ndarray, np.ndarray]]:
     metrics, hyp, refs = args
+    hyp = _unblob(hyp)
+    refs = [_unblob(r) for r in refs]
     out = {}
     for key, metric in metrics.items():
         st = stats_for(metric, hyp, refs)
@@ -392,13 +424,29 @@ def first_pass(
     ctx = mp.get_context(start_method)
     n_chunks = workers * 2
     bounds = [round(n * i / n_chunks) for i in range(n_chunks + 1)]
-    jobs = [(dict(metrics), hyp[a:b], [r[a:b] for r in refs]) for a, b in zip(bounds, bounds[1:])]
+    jobs = [(dict(metrics), _blob(hyp[a:b]), [_blob(r[a:b]) for r in refs]) for a, b in zip(bounds, bounds[1:])]
     with ctx.Pool(workers) as pool:
         parts = pool.map(_work, jobs, chunksize=1)
-    return {
+    del jobs
+    result = {
         key: (
             np.concatenate([p[key][0] for p in parts]) if parts else np.zeros((0, m.width), np.int64),
             np.concatenate([p[key][1] for p in parts]) if parts else np.zeros(0),
         )
         for key, m in metrics.items()
     }
+    del parts
+    _trim_heap()
+    return result
+
+
+def _trim_heap() -> None:
+    """Hand the pass's freed buffers back to the OS (glibc keeps them otherwise)."""
+    if not sys.platform.startswith("linux"):
+        return
+    try:
+        import ctypes
+
+        ctypes.CDLL("libc.so.6").malloc_trim(0)
+    except (OSError, AttributeError):
+        pass

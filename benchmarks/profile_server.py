@@ -1,0 +1,56 @@
+"""Profile the server's edit path: ``python -m benchmarks.profile_server [LINES] [EDITS]``.
+
+Runs ``bleu-ls serve`` under cProfile, opens a pair of LINES lines, waits for
+full diagnostics, then makes EDITS one-line edits, each followed by an
+inlay-hint request for 60 lines and a diagnostics pull; prints the top
+functions by cumulative and by own time (main thread: the event loop).
+"""
+
+from __future__ import annotations
+
+import pstats
+import random
+import sys
+import time
+
+from .lsp_client import Client
+from .run import PY, ROOT, _mutate, _range, workspace
+
+
+def main(argv: list[str]) -> int:
+    n = int(argv[0]) if argv else 100_000
+    edits = int(argv[1]) if len(argv) > 1 else 100
+    out = ROOT / "benchmarks" / ".cache" / f"server-{n}.prof"
+    ws, path, text = workspace(n)
+    lines = text.split("\n")
+    c = Client([PY, "-m", "cProfile", "-o", str(out), "-m", "bleu_ls", "serve", "--stdio"], cwd=ROOT)
+    c.initialize(ws)
+    uri = path.as_uri()
+    doc = {"uri": uri}
+    c.notify("textDocument/didOpen", {"textDocument": {"uri": uri, "languageId": "plaintext", "version": 1, "text": text}})
+    c.request("textDocument/diagnostic", {"textDocument": doc}, timeout=600)
+    rng = random.Random(1)
+    w0 = max(0, n // 2 - 30)
+    hint, diag = [], []
+    for v in range(2, edits + 2):
+        i = w0 + rng.randrange(min(60, n - w0 - 1))
+        lines[i] = _mutate(lines[i], rng)
+        t0 = c.notify("textDocument/didChange", {"textDocument": {"uri": uri, "version": v},
+                      "contentChanges": [{"range": _range(i, i + 1), "text": lines[i] + "\n"}]})
+        rid, _ = c.request_async("textDocument/inlayHint", {"textDocument": doc, "range": _range(w0, w0 + 60)})
+        hint.append(c.wait(rid)["_t"] - t0)
+        _, dt = c.request("textDocument/diagnostic", {"textDocument": doc})
+        diag.append(dt)
+    c.close()
+    time.sleep(1)
+    hint.sort()
+    diag.sort()
+    print(f"hint p50 {hint[len(hint) // 2] * 1000:.1f} ms, diag p50 {diag[len(diag) // 2] * 1000:.1f} ms")
+    st = pstats.Stats(str(out))
+    st.sort_stats("cumulative").print_stats(25)
+    st.sort_stats("tottime").print_stats(15)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main(sys.argv[1:]))

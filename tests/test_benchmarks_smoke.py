@@ -1,0 +1,60 @@
+"""A small-size run of the benchmark suite, so that it cannot rot.
+
+It runs the same command as a full benchmark run (whole processes for
+``bleu-ls score``, sacrebleu and NLTK; the real server over stdio) on a
+few hundred lines and checks that the table comes out with every row and
+that every identity check passed.  No timing is asserted: CI machines are
+noisy; speed is what ``python -m benchmarks`` and benchmarks/RESULTS.md are
+for.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+pytest.importorskip("nltk")
+
+from benchmarks import corpus, run  # noqa: E402
+
+
+def test_corpus_generator_is_deterministic_and_near_bleu_30():
+    import sacrebleu
+
+    a = corpus.Corpus(seed=3).pairs(400)
+    b = corpus.Corpus(seed=3).pairs(400)
+    c = corpus.Corpus(seed=4).pairs(400)
+    assert a == b
+    assert a != c
+    hyps, refs = a
+    lengths = [len(r.split()) for r in refs]
+    assert min(lengths) >= 5 and max(lengths) <= 61  # a final mark may stand alone
+    score = sacrebleu.corpus_bleu(hyps, [refs]).score
+    assert 20 < score < 40
+
+
+def test_benchmark_smoke_run(tmp_path, capsys):
+    out = tmp_path / "table.md"
+    code = run.main([
+        "--quick", "--batch-lines", "300", "--nltk-lines", "120", "--server-sizes", "120,300",
+        "--edits", "4", "--skip-real", "--output", str(out),
+    ])
+    text = out.read_text(encoding="utf-8")
+    assert code == 0, text
+    rows = [line for line in text.splitlines() if line.startswith("| ") and not line.startswith("| **")]
+    names = [r.split(" | ")[0].lstrip("| ") for r in rows[1:]]
+    for expected in (
+        "BLEU 13a per-line + corpus vs `sacrebleu.corpus_bleu`",
+        "BLEU 13a per-line + corpus vs `sentence_bleu` loop",
+        "chrF2 per line vs `CHRF().sentence_score` loop",
+        "NLTK preset vs `nltk` `sentence_bleu` loop (sample)",
+        "edit → inlay hints for 60 lines, p50 / p95 / p99",
+        "open → first inlay hints (lines 0–60) vs do-nothing pygls server",
+        "server RSS with the pair open (idle server before open)",
+    ):
+        assert expected in names, (expected, names)
+    # identity: every batch row compared every line and found them equal
+    batch = [r for r in rows if "lines |" in r or "corpus yes" in r]
+    assert "corpus yes" in text
+    assert "300/300 lines" in text and "120/120 lines" in text
+    assert "**" not in "".join(r.split(" | ")[-1] for r in rows)
+    assert batch
