@@ -37,8 +37,12 @@ log = logging.getLogger(__name__)
 
 #: Show work-done progress when at least this many lines wait to be scored.
 PROGRESS_LINES = 5000
-#: One background scoring slice (seconds), then a real pause.
-SLICE_SECONDS = 0.02
+#: One background scoring slice (seconds), then a real pause.  Short: pygls
+#: reads each stdio message in about six event-loop turns (executor round
+#: trips), and every turn waits for a slice; with 20 ms slices a client
+#: typing 100 edits/s while lines are inserted outran the server and the
+#: backlog grew without bound (tests/hardening/test_load.py).
+SLICE_SECONDS = 0.005
 PAUSE_SECONDS = 0.002
 #: At least this many stale lines go through the engine's batch pass.
 BATCH_LINES = 5000
