@@ -10,7 +10,9 @@ equal a from-scratch computation at the end.
 * normal suite: 10 s, 10,000 lines;
 * ``-m slow``: 60 s, 100,000 lines (the figures of the hardening note).
 
-Environment overrides: BLEU_LS_LOAD_SECONDS, BLEU_LS_LOAD_LINES.
+Environment overrides: BLEU_LS_LOAD_SECONDS, BLEU_LS_LOAD_LINES, and
+BLEU_LS_LOAD_STRUCTURAL (share of edits that insert or delete a line;
+default 0.1).
 """
 
 from __future__ import annotations
@@ -49,7 +51,7 @@ def percentile(xs: list[float], q: float) -> float:
     return xs[min(len(xs) - 1, int(q * len(xs)))]
 
 
-def run_load(tmp_path: Path, seconds: float, n_lines: int) -> dict:
+def run_load(tmp_path: Path, seconds: float, n_lines: int, structural: float = 0.1) -> dict:
     hyps, refs = make_lines(n_lines)
     (tmp_path / "load.ref").write_text("\n".join(refs) + "\n", encoding="utf-8")
     hyp_path = tmp_path / "load.hyp"
@@ -79,13 +81,13 @@ def run_load(tmp_path: Path, seconds: float, n_lines: int) -> dict:
             # change partners and go stale until rescored)
             version += 1
             kind = rng.random()
-            if kind < 0.9 or len(lines) < 3:
+            if kind >= structural or len(lines) < 3:
                 i = rng.randrange(len(lines))
                 new = lines[i] + " " + rng.choice(words) if len(lines[i]) < 120 else " ".join(lines[i].split()[:5])
                 change = {"range": {"start": {"line": i, "character": 0}, "end": {"line": i, "character": len(lines[i])}}, "text": new}
                 lines[i] = new
                 top = max(0, i - VIEW // 2)
-            elif kind < 0.95:
+            elif kind < structural / 2:
                 i = rng.randrange(len(lines))
                 new = " ".join(rng.choice(words) for _ in range(6))
                 change = {"range": {"start": {"line": i, "character": 0}, "end": {"line": i, "character": 0}}, "text": new + "\n"}
@@ -162,10 +164,11 @@ def check(fig: dict) -> None:
     )
     assert fig["edit_rate"] > 0.9 * RATE
     # no backlog: what was sent is answered at once after the last edit
-    assert fig["catch_up_ms"] < 2000
-    # latency flat: the end no worse than the start, within noise of a shared machine
-    assert fig["p50_end_ms"] <= max(3 * fig["p50_start_ms"], 50)
-    assert fig["p95_end_ms"] <= max(3 * fig["p95_start_ms"], 250)
+    assert fig["catch_up_ms"] < 1000
+    # latency flat: the end no worse than the start, within the noise of a
+    # shared 2-core machine (a backlog shows as seconds, not milliseconds)
+    assert fig["p50_end_ms"] <= max(3 * fig["p50_start_ms"], 250)
+    assert fig["p95_end_ms"] <= max(3 * fig["p95_start_ms"], 1000)
     # memory flat
     assert fig["rss_end_mib"] <= fig["rss_start_mib"] * 1.25 + 20
 
@@ -173,7 +176,8 @@ def check(fig: dict) -> None:
 def test_sustained_load_short(tmp_path: Path) -> None:
     seconds = float(os.environ.get("BLEU_LS_LOAD_SECONDS", 10))
     n = int(os.environ.get("BLEU_LS_LOAD_LINES", 10_000))
-    check(run_load(tmp_path, seconds, n))
+    structural = float(os.environ.get("BLEU_LS_LOAD_STRUCTURAL", 0.1))
+    check(run_load(tmp_path, seconds, n, structural))
 
 
 @pytest.mark.slow
