@@ -19,6 +19,7 @@ from typing import Any, Optional
 import numpy as np
 from lsprotocol import types
 from pygls.capabilities import ServerCapabilitiesBuilder
+from pygls.exceptions import JsonRpcException
 from pygls.lsp.server import LanguageServer
 from pygls.uris import to_fs_path
 
@@ -190,6 +191,15 @@ class BleuLanguageServer(LanguageServer):
             self.window_show_message(types.ShowMessageParams(type=kind, message=message))
         except Exception:
             pass
+
+    def report_server_error(self, error: Exception, source) -> None:
+        # A message that cannot be read (broken JSON, wrong shape) is the
+        # client's fault and means nothing to the user: log it instead of
+        # pygls' "Error in server: <exception>" pop-up for each one.
+        if source is JsonRpcException:
+            log.warning("ignored a message that could not be read: %s", error)
+            return
+        super().report_server_error(error, source)
 
     # -- documents --------------------------------------------------------------
     def open_document(self, uri: str, text: str, version: Optional[int]) -> None:
