@@ -75,8 +75,26 @@ GARBAGE = {
 
 @pytest.mark.parametrize("case", list(GARBAGE))
 def test_garbage_on_the_wire(session: RawClient, case: str) -> None:
+    mark = session.mark()
     session.write_raw(GARBAGE[case])
     assert_serving(session, session.uri)
+    # ignored with a log line, not a pop-up of a Python exception at the user
+    popups = [m for m in session.notifications[mark:] if m["method"] == "window/showMessage"]
+    assert not popups, popups
+
+
+def test_garbage_leaves_a_log_line(tmp_path: Path) -> None:
+    hyp = write_pair(tmp_path, "log")
+    c = RawClient(cwd=tmp_path)
+    try:
+        c.initialize(tmp_path)
+        uri = c.open(hyp)
+        c.write_raw(GARBAGE["malformed-json"])
+        assert_serving(c, uri)
+    finally:
+        c.close()
+    log = "".join(c.stderr_lines)
+    assert "could not be read" in log or "Unable to handle message" in log, log[-2000:]
 
 
 def test_unknown_request_gets_method_not_found(session: RawClient) -> None:
