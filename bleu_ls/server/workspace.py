@@ -129,6 +129,9 @@ def read_lines_from(path: Path, open_docs: dict[Path, LineDocument]) -> list[str
     doc = open_docs.get(key)
     if doc is not None:
         return doc.engine_lines()
+    if path.exists() and not path.is_file() and not path.is_dir():
+        # opening a FIFO would block the whole server until someone writes to it
+        raise InputError(f"{path}: not a regular file (a pipe, socket or device); expected a text file")
     return split_lsp_lines(read_text(str(path)))
 
 
