@@ -83,3 +83,17 @@ def test_first_pass_uneven_lengths():
     stats, scores = out["bleu"]
     assert stats.shape == (2, metrics["bleu"].width)
     assert scores.shape == (2,)
+
+
+def test_block_boundaries_do_not_change_counts(monkeypatch):
+    """Lines are counted in blocks; tiny blocks (one line each, or a few) give the same rows."""
+    from benchmarks.corpus import Corpus
+    from bleu_ls.engine import batch
+
+    hyp, ref = Corpus(seed=9).pairs(150)
+    refs = [ref, ref[3:] + ref[:3]]
+    metrics = {"bleu": BleuMetric(), "chrf": ChrfMetric(word_order=2)}
+    slow = PairModel(metrics, hyp, refs)
+    for block in (1, 57, 1000):
+        monkeypatch.setattr(batch, "BLOCK_POSITIONS", block)
+        _assert_same(slow, PairModel.from_lines(metrics, hyp, refs, workers=1))

@@ -157,7 +157,58 @@ def _split_word(word: str) -> list[str]:
 # -- the counting core -------------------------------------------------------------
 
 
+#: lines are counted in blocks of about this many positions (cache-sized sorts)
+BLOCK_POSITIONS = 1 << 17
+
+
 def match_table(sides: Sequence[tuple[np.ndarray, np.ndarray]], max_order: int) -> np.ndarray:
+    """Clipped matches of side 0 against each other side, per order and line
+    (see ``_match_block``), counted over blocks of lines."""
+    n_lines = len(sides[0][1])
+    per_line = np.zeros(n_lines, dtype=np.int64)
+    for _, lens in sides:
+        per_line += lens
+    cum = np.cumsum(per_line)
+    if n_lines == 0 or cum[-1] <= BLOCK_POSITIONS:
+        return _match_block(sides, max_order)
+    # line boundaries: each block holds about BLOCK_POSITIONS positions (at least one line)
+    cuts = np.searchsorted(cum, np.arange(BLOCK_POSITIONS, int(cum[-1]), BLOCK_POSITIONS), side="right")
+    bounds = np.unique(np.concatenate(([0], cuts, [n_lines])))
+    starts = [np.concatenate(([0], np.cumsum(lens))) for _, lens in sides]
+    out = np.zeros((len(sides), max_order, n_lines), dtype=np.int64)
+    for a, b in zip(bounds[:-1].tolist(), bounds[1:].tolist()):
+        if a == b:
+            continue
+        block = [(flat[st[a] : st[b]], lens[a:b]) for (flat, lens), st in zip(sides, starts)]
+        out[:, :, a:b] = _match_block(block, max_order)
+    return out
+
+
+def _dense(key: np.ndarray) -> tuple[np.ndarray, int]:
+    """(inverse, count): dense ids of ``key`` in sorted order, as np.unique's inverse.
+
+    When key and position fit in 62 bits together, one plain sort of
+    ``key << bits | position`` stands in for the slower argsort.
+    """
+    n = len(key)
+    pbits = max(1, (n - 1).bit_length())
+    if int(key.max()).bit_length() + pbits <= 62:
+        s = np.sort((key << pbits) | np.arange(n, dtype=np.int64))
+        order = s & ((1 << pbits) - 1)
+        sk = s >> pbits
+    else:
+        order = np.argsort(key)
+        sk = key[order]
+    flag = np.empty(n, dtype=bool)
+    flag[0] = True
+    np.not_equal(sk[1:], sk[:-1], out=flag[1:])
+    ids = np.cumsum(flag) - 1
+    inv = np.empty(n, dtype=np.int64)
+    inv[order] = ids
+    return inv, int(ids[-1]) + 1
+
+
+def _match_block(sides: Sequence[tuple[np.ndarray, np.ndarray]], max_order: int) -> np.ndarray:
     """Clipped matches of side 0 (hypothesis) against each other side, per order.
 
     ``sides[k] = (flat ids, lengths)``, every side with the same number of
@@ -205,9 +256,7 @@ def match_table(sides: Sequence[tuple[np.ndarray, np.ndarray]], max_order: int) 
         if len(pos) == 0:
             break
         key = prev * V + tok[pos + (n - 1)]
-        uniq, inv = np.unique(key, return_inverse=True)
-        inv = inv.reshape(-1)
-        U = len(uniq)
+        inv, U = _dense(key)
         counts = [np.bincount(inv[bounds[k]:bounds[k + 1]], minlength=U) for k in range(n_sides)]
         hc = counts[0]
         gram_line = np.empty(U, dtype=np.int64)
