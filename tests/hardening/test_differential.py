@@ -39,10 +39,7 @@ from bleu_ls.settings import HintSettings, Settings
 document = pytest.importorskip("bleu_ls.server.document", reason="the server's line model has not landed")
 LineDocument = document.LineDocument
 
-try:  # the hint label as the server renders it
-    from bleu_ls.server.features.hints import label_for
-except Exception:  # pragma: no cover - server features not importable yet
-    label_for = None
+from bleu_ls.server.features.hints import label_for  # the hint label as the server renders it  # noqa: E402
 
 # -- what text is made of ---------------------------------------------------------
 WORDS = ["the", "cat", "sat", "on", "mat", "a", "dog", "The", ",", ".", "东京", "Zürich", "don't", "3.5"]
@@ -340,10 +337,9 @@ class DocumentAndModel(RuleBasedStateMachine):
                 got, want = model.line_value(key, i), fresh.line_value(key, i)
                 assert got == want or (got is None and want is None), (key, i, got, want)
                 assert model.line_stats(key, i) == fresh.line_stats(key, i), (key, i)
-        if label_for is not None:
-            hs = HintSettings()
-            for i in range(p):
-                assert label_for(model, i, hs) == label_for(fresh, i, hs)
+        hs = HintSettings()
+        for i in range(p):
+            assert label_for(model, i, hs) == label_for(fresh, i, hs)
         sacre = sacre_oracles(self.cfg)
         for key in fresh.metrics:
             got = model.corpus(key)
