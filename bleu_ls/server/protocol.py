@@ -30,6 +30,19 @@ class BleuProtocol(LanguageServerProtocol):
                 self._send_response(data["id"], error=exc.to_response_error())
             raise
 
+    def _execute_handler(self, msg_id, handler, callback, args=None, kwargs=None):
+        # pygls 2.1.1 files the future of a notification handled by a
+        # generator/coroutine/thread under a fresh id and never removes it
+        # (only responses do): one future per keystroke, kept forever.
+        if callback == self._check_handler_result:  # a notification
+            check = callback
+
+            def callback(future, _id=msg_id):
+                self._request_futures.pop(_id, None)
+                check(future)
+
+        super()._execute_handler(msg_id=msg_id, handler=handler, callback=callback, args=args, kwargs=kwargs)
+
     @lsp_method(types.TEXT_DOCUMENT_DID_OPEN)
     def lsp_text_document__did_open(self, params: types.DidOpenTextDocumentParams):
         if (handler := self.fm.features.get(types.TEXT_DOCUMENT_DID_OPEN)) is not None:
