@@ -68,7 +68,7 @@ class _WordIds(dict):
 
 #: per process: caches live as long as the worker (bounded below)
 _CACHES: dict = {}
-_CACHE_LIMIT = 1 << 21
+_CACHE_LIMIT = 1 << 20
 
 
 def _word_ids(name: str, split) -> _WordIds:
@@ -464,7 +464,13 @@ def first_pass(
     if workers is None:
         workers = default_workers(n)
     if workers <= 1 or n < 2 * 256:
-        return _work((dict(metrics), hyp, refs))
+        result = _work((dict(metrics), hyp, refs))
+        if n >= PARALLEL_MIN_LINES:
+            # a long-lived process (the server) should not keep a whole
+            # document's vocabulary around after a one-off pass
+            _CACHES.clear()
+            _trim_heap()
+        return result
     import multiprocessing as mp
 
     if start_method is None:
