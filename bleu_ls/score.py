@@ -118,20 +118,10 @@ def settings_from_args(args: argparse.Namespace, base: Optional[Settings] = None
 
 # -- output -------------------------------------------------------------------
 def _line_record(i: int, score: Score) -> dict[str, Any]:
-    rec: dict[str, Any] = {"line": i + 1, "score": score.score}
+    """One line of the JSON report: BLEU lines carry the breakdown, chrF lines the score."""
     if score.metric.startswith("chrF"):
-        return rec
-    rec.update(
-        precisions=score.precisions,
-        bp=score.bp,
-        sys_len=score.sys_len,
-        ref_len=score.ref_len,
-        counts=score.counts,
-        totals=score.totals,
-    )
-    if score.error:
-        rec["error"] = score.error
-    return rec
+        return {"line": i + 1, "score": score.score}
+    return {"line": i + 1, **score.as_dict()}
 
 
 def metric_report(model: PairModel, key: str) -> dict[str, Any]:
