@@ -117,7 +117,7 @@ def bleu_token_ids(metric: BleuMetric, lines: Sequence[str]) -> tuple[np.ndarray
     if name == "13a":
         fast = fast_tokenizer("13a")
         if any(map(fast.needs_prepare, lines)):
-            lines = list(map(fast._prepare_13a, lines))
+            lines = list(map(fast.prepare_13a, lines))
         return _seq_from_words(lines, _word_ids("13a", fast.word_tokens))
     if name == "none":
         return _seq_from_tokens(lines, _token_ids("none"))
