@@ -58,7 +58,7 @@ def sacrebleu_version() -> str:
 # the tokens of its whitespace-separated words, each tokenized alone between
 # two spaces — after the line-level replacements (<skipped>, entities).
 # Words repeat (Zipf), so a word -> tokens cache turns the regex work into a
-# dictionary lookup.  The property test in tests/test_fast_paths.py and the
+# dictionary lookup.  The property test in tests/engine/test_tokenizers.py and the
 # benchmark's identity checks hold this to sacrebleu's output.
 
 _CACHE_LIMIT = 1 << 16
