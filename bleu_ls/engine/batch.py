@@ -25,19 +25,21 @@ compact numpy arrays, never Counters.
 
 from __future__ import annotations
 
-import math
 import os
 import sys
 from itertools import chain
-from typing import Mapping, Optional, Sequence
+from typing import TYPE_CHECKING, Mapping, Optional, Sequence
 
 import numpy as np
 
 from .base import Metric
-from .bleu import BleuMetric, compute_bleu
-from .chrf import ChrfMetric, split_punctuation
-from .nltk_bleu import NltkBleuMetric
+from .chrf import split_punctuation
 from .tokenizers import fast_tokenizer
+
+if TYPE_CHECKING:  # the metric modules import this one lazily, for their batch_stats
+    from .bleu import BleuMetric
+    from .chrf import ChrfMetric
+    from .nltk_bleu import NltkBleuMetric
 
 #: below this many lines the pool is not worth starting
 PARALLEL_MIN_LINES = 4000
@@ -363,40 +365,9 @@ def chrf_stats(metric: ChrfMetric, hyp: Sequence[str], refs: Sequence[Sequence[s
     return best
 
 
-def stats_for(metric: Metric, hyp: Sequence[str], refs: Sequence[Sequence[str]]) -> np.ndarray:
-    """Statistics rows (lines x metric.width) of every line, as ``metric.line_stats`` gives them."""
-    if isinstance(metric, BleuMetric):
-        return bleu_stats(metric, hyp, refs)
-    if isinstance(metric, ChrfMetric):
-        return chrf_stats(metric, hyp, refs)
-    if isinstance(metric, NltkBleuMetric):
-        return nltk_stats(metric, hyp, refs)
-    rows = [metric.line_stats(h, list(rs)) for h, *rs in zip(hyp, *refs)]
-    return np.array(rows, dtype=np.int64).reshape(len(hyp), metric.width)
-
-
-# -- per-line scores ---------------------------------------------------------------
-
-
-def line_scores(metric: Metric, stats: np.ndarray) -> np.ndarray:
-    """Per-line scores (NaN where undefined), with the metric's own float arithmetic."""
-    rows = stats.tolist()
-    out = np.empty(len(rows), dtype=np.float64)
-    if isinstance(metric, BleuMetric):
-        n = metric.max_order
-        sm, sv, eff = metric.smooth, metric.smooth_value, metric.effective_order
-        for i, r in enumerate(rows):
-            out[i] = compute_bleu(r[2 : 2 + n], r[2 + n : 2 + 2 * n], r[0], r[1], sm, sv, eff, n)[0]
-        return out
-    if isinstance(metric, ChrfMetric):
-        f = metric.f_score
-        for i, r in enumerate(rows):
-            out[i] = f(r)
-        return out
-    for i, r in enumerate(rows):
-        s = metric.sentence_score(r).score
-        out[i] = math.nan if s is None else s
-    return out
+# Each metric picks its counter: ``Metric.batch_stats`` (BleuMetric, ChrfMetric and
+# NltkBleuMetric call the functions above) and scores the rows with its own float
+# arithmetic in ``Metric.batch_scores``.
 
 
 # -- the pass ----------------------------------------------------------------------
@@ -428,8 +399,8 @@ def _work(args) -> dict[str, tuple[np.ndarray, np.ndarray]]:
     refs = [_unblob(r) for r in refs]
     out = {}
     for key, metric in metrics.items():
-        st = stats_for(metric, hyp, refs)
-        out[key] = (st, line_scores(metric, st))
+        st = metric.batch_stats(hyp, refs)
+        out[key] = (st, metric.batch_scores(st))
     return out
 
 

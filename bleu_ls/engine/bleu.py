@@ -13,6 +13,8 @@ import math
 from collections import Counter
 from typing import Optional, Sequence
 
+import numpy as np
+
 from .base import Metric, Score
 from .tokenizers import fast_tokenizer, get_tokenizer, sacrebleu_version
 
@@ -180,6 +182,19 @@ class BleuMetric(Metric):
             sys_len=stats[0],
             ref_len=stats[1],
         )
+
+    def batch_stats(self, hyp: Sequence[str], refs: Sequence[Sequence[str]]) -> np.ndarray:
+        from .batch import bleu_stats
+
+        return bleu_stats(self, hyp, refs)
+
+    def batch_scores(self, stats: np.ndarray) -> np.ndarray:
+        n = self.max_order
+        sm, sv, eff = self.smooth, self.smooth_value, self.effective_order
+        out = np.empty(len(stats), dtype=np.float64)
+        for i, r in enumerate(stats.tolist()):
+            out[i] = compute_bleu(r[2 : 2 + n], r[2 + n : 2 + 2 * n], r[0], r[1], sm, sv, eff, n)[0]
+        return out
 
     def sentence_score(self, stats: Sequence[int]) -> Score:
         return self._score(stats, self.effective_order)

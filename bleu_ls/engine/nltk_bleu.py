@@ -30,6 +30,8 @@ from collections import Counter
 from fractions import Fraction
 from typing import Optional, Sequence
 
+import numpy as np
+
 from .base import Metric, Score
 from .bleu import closest_ref_len, ngram_counter
 
@@ -227,6 +229,11 @@ class NltkBleuMetric(Metric):
             length = max(0, last_hyp_len - i)
             out[i] = (num + self.alpha * pi0) / (length + self.alpha)
         return out
+
+    def batch_stats(self, hyp: Sequence[str], refs: Sequence[Sequence[str]]) -> np.ndarray:
+        from .batch import nltk_stats
+
+        return nltk_stats(self, hyp, refs)
 
     def sentence_score(self, stats: Sequence[int]) -> Score:
         return self._score(stats, stats)

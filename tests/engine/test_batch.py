@@ -77,3 +77,14 @@ def test_block_boundaries_do_not_change_counts(monkeypatch):
     for block in (1, 57, 1000):
         monkeypatch.setattr(batch, "BLOCK_POSITIONS", block)
         _assert_same(slow, PairModel.from_lines(metrics, hyp, refs, workers=1))
+
+
+@pytest.mark.parametrize("metric", [BleuMetric(), ChrfMetric(word_order=2), NltkBleuMetric(weights=[0.5, 0.5], smooth="nltk-method5")])
+def test_vectorised_counters_equal_the_generic_fallback(metric):
+    from bleu_ls.engine import Metric
+
+    hyp = ["the cat sat", "", "a b a b a", "x, y. z-w"]
+    refs = [["the cat sat down", "nothing", "a b a", "x , y . z - w"], ["cat", "", "b a b", "x y z"]]
+    rows = metric.batch_stats(hyp, refs)
+    assert np.array_equal(rows, Metric.batch_stats(metric, hyp, refs))
+    assert np.array_equal(metric.batch_scores(rows), Metric.batch_scores(metric, rows), equal_nan=True)
