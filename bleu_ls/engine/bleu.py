@@ -18,7 +18,14 @@ import numpy as np
 from .base import Metric, Score
 from .tokenizers import fast_tokenizer, get_tokenizer, sacrebleu_version
 
+#: sacrebleu's BLEU smoothing methods with their default smoothing value.
 SMOOTH_DEFAULTS = {"none": None, "floor": 0.1, "add-k": 1, "exp": None}
+#: The smoothing method names, in sacrebleu's order.
+SMOOTHING = tuple(SMOOTH_DEFAULTS)
+#: sacrebleu's default smoothing.
+DEFAULT_SMOOTH = "exp"
+#: sacrebleu's default tokenizer.
+DEFAULT_TOKENIZE = "13a"
 
 
 def closest_ref_len(hyp_len: int, ref_lens: Sequence[int]) -> int:
@@ -126,8 +133,8 @@ class BleuMetric(Metric):
 
     def __init__(
         self,
-        tokenize: str = "13a",
-        smooth: str = "exp",
+        tokenize: str = DEFAULT_TOKENIZE,
+        smooth: str = DEFAULT_SMOOTH,
         smooth_value: Optional[float] = None,
         max_order: int = 4,
         lowercase: bool = False,
