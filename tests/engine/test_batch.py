@@ -25,9 +25,9 @@ def _metric_sets():
 
 
 def _assert_same(a: PairModel, b: PairModel) -> None:
+    assert a.n_paired == b.n_paired and a.stale_count() == 0
     for key in a.metrics:
-        p = a.n_paired
-        assert np.array_equal(a._stats[key][:p], b._stats[key][:p])
+        assert np.array_equal(a.stats_array(key), b.stats_array(key))
         assert np.array_equal(a.values(key), b.values(key), equal_nan=True)
         assert a.corpus(key).score == b.corpus(key).score
 
