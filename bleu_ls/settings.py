@@ -11,11 +11,13 @@ ignored, so that one typo never takes the whole configuration down.
 from __future__ import annotations
 
 import dataclasses
+import inspect
 import re
 from dataclasses import dataclass, field, fields
 from typing import Any, Optional, Union, get_args, get_origin, get_type_hints
 
 from .engine import bleu as _bleu, nltk_bleu as _nltk
+from .engine.chrf import ChrfMetric
 from .engine.tokenizers import NAMES as TOKENIZERS
 
 # The allowed values of the options, one source for the CLI flags, the
@@ -33,6 +35,14 @@ SEVERITY_RANK = {name: rank for rank, name in enumerate(SEVERITIES, 1)}
 OUTLIER_RULES = ("bottom-percent", "robust-z", "below-median")
 
 
+def _engine_default(cls: type, name: str) -> Any:
+    """The default of a metric constructor's parameter (sacrebleu's defaults live there)."""
+    return inspect.signature(cls).parameters[name].default
+
+
+_BLEU = _bleu.BleuMetric
+
+
 @dataclass
 class BleuSettings:
     """BLEU as sacrebleu computes it, or as NLTK does under a preset."""
@@ -41,23 +51,23 @@ class BleuSettings:
     #: ``sacrebleu`` (default), ``nltk`` (NLTK 3.10 ``sentence_bleu`` /
     #: ``corpus_bleu``), ``nltk-3.2`` (NLTK 3.2.2–3.2.5's default behaviour).
     preset: str = PRESETS[0]
-    tokenize: str = _bleu.DEFAULT_TOKENIZE
+    tokenize: str = _engine_default(_BLEU, "tokenize")
     #: sacrebleu: none | floor | add-k | exp; NLTK presets: nltk-method0 … 7.
     #: ``None`` picks the preset's default (exp for sacrebleu, nltk-method0 for NLTK).
     smooth: Optional[str] = None
     smooth_value: Optional[float] = None
-    max_order: int = 4
+    max_order: int = _engine_default(_BLEU, "max_order")
     #: NLTK presets only: n-gram weights (default: uniform over max_order).
     weights: Optional[list[float]] = None
-    lowercase: bool = False
+    lowercase: bool = _engine_default(_BLEU, "lowercase")
     #: Effective order for per-line scores (sacrebleu's sentence_bleu default).
     #: The corpus score never uses it, as sacrebleu's corpus_bleu.
-    effective_order: bool = True
+    effective_order: bool = _engine_default(_BLEU, "effective_order")
 
     def resolved_smooth(self) -> str:
         if self.smooth:
             return self.smooth
-        return _bleu.DEFAULT_SMOOTH if self.preset == "sacrebleu" else _nltk.DEFAULT_SMOOTH
+        return _bleu.DEFAULT_SMOOTH if self.preset == PRESETS[0] else _nltk.DEFAULT_SMOOTH
 
 
 @dataclass
@@ -65,12 +75,12 @@ class ChrfSettings:
     """chrF / chrF++ as sacrebleu's CHRF."""
 
     enabled: bool = False
-    char_order: int = 6
-    word_order: int = 0
-    beta: int = 2
-    lowercase: bool = False
-    whitespace: bool = False
-    eps_smoothing: bool = False
+    char_order: int = _engine_default(ChrfMetric, "char_order")
+    word_order: int = _engine_default(ChrfMetric, "word_order")
+    beta: int = _engine_default(ChrfMetric, "beta")
+    lowercase: bool = _engine_default(ChrfMetric, "lowercase")
+    whitespace: bool = _engine_default(ChrfMetric, "whitespace")
+    eps_smoothing: bool = _engine_default(ChrfMetric, "eps_smoothing")
 
 
 @dataclass
