@@ -68,14 +68,14 @@ def test_first_pass_uneven_lengths():
 def test_block_boundaries_do_not_change_counts(monkeypatch):
     """Lines are counted in blocks; tiny blocks (one line each, or a few) give the same rows."""
     from benchmarks.corpus import Corpus
-    from bleu_ls.engine import batch
+    from bleu_ls.engine import ngrams
 
     hyp, ref = Corpus(seed=9).pairs(150)
     refs = [ref, ref[3:] + ref[:3]]
     metrics = {"bleu": BleuMetric(), "chrf": ChrfMetric(word_order=2)}
     slow = PairModel(metrics, hyp, refs)
     for block in (1, 57, 1000):
-        monkeypatch.setattr(batch, "BLOCK_POSITIONS", block)
+        monkeypatch.setattr(ngrams, "BLOCK_POSITIONS", block)
         _assert_same(slow, PairModel.from_lines(metrics, hyp, refs, workers=1))
 
 
