@@ -22,6 +22,11 @@ from .settings import BLEU_SMOOTHING, METRICS, NLTK_SMOOTHING, PRESETS, TOKENIZE
 WEAKEST_SHARE = 0.10
 
 
+#: Flags whose value is the value of the BleuSettings / ChrfSettings field of the same name.
+BLEU_VALUE_FLAGS = ("preset", "tokenize", "smooth", "smooth_value", "max_order")
+CHRF_VALUE_FLAGS = ("char_order", "word_order", "beta")
+
+
 class UsageError(Exception):
     """A bad option value, reported like argparse's own errors."""
 
@@ -98,28 +103,18 @@ def settings_from_args(args: argparse.Namespace, base: Optional[Settings] = None
     if args.metric is not None:
         bleu.enabled = "bleu" in args.metric
         chrf.enabled = "chrf" in args.metric
-    if args.preset is not None:
-        bleu.preset = args.preset
-    if args.tokenize is not None:
-        bleu.tokenize = args.tokenize
-    if args.smooth is not None:
-        bleu.smooth = args.smooth
-    if args.smooth_value is not None:
-        bleu.smooth_value = args.smooth_value
-    if args.max_order is not None:
-        bleu.max_order = args.max_order
+    # flags named after a settings field: the value replaces the field's
+    for section, names in ((bleu, BLEU_VALUE_FLAGS), (chrf, CHRF_VALUE_FLAGS)):
+        for name in names:
+            value = getattr(args, name)
+            if value is not None:
+                setattr(section, name, value)
     if args.weights is not None:
         bleu.weights = _weights(args.weights)
     if args.lowercase:
         bleu.lowercase = chrf.lowercase = True
     if args.no_effective_order:
         bleu.effective_order = False
-    if args.char_order is not None:
-        chrf.char_order = args.char_order
-    if args.word_order is not None:
-        chrf.word_order = args.word_order
-    if args.beta is not None:
-        chrf.beta = args.beta
     if args.eps_smoothing:
         chrf.eps_smoothing = True
     if bleu.preset != PRESETS[0] and args.tokenize is not None:
