@@ -22,7 +22,7 @@ from typing import Callable, Iterable, Optional
 
 from lsprotocol import types
 
-from .workspace import path_key
+from .files import path_key
 
 log = logging.getLogger(__name__)
 
