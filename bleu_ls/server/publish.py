@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Optional
 
 from lsprotocol import types
 
-from ..analysis import Analyzer, Finding, unpaired_findings
+from ..analysis import Analyzer, Finding, internal_error, problem_findings, unpaired_findings
 from ..pairstep import pair_names
 from .render import to_diagnostic
 
@@ -37,11 +37,7 @@ class Publisher:
 
     # -- diagnostics ---------------------------------------------------------
     def findings(self, pair: "Pair") -> list[Finding]:
-        out: list[Finding] = []
-        for problem in pair.problems:
-            out.append(Finding(0, "reference-error", "error", problem[:1].upper() + problem[1:], 0, None, {}))
-        for problem in pair.settings_problems:
-            out.append(Finding(0, "settings", "warning", problem, 0, None, {}))
+        out = problem_findings(pair.problems, pair.settings_problems)
         if pair.model is None:
             if pair.spec is None and pair.hypothesis_like:
                 out += unpaired_findings(pair.path.name, pair.settings)
@@ -55,7 +51,7 @@ class Publisher:
             out += analyzer.analyse(pair.model, pair.source_lines, pair_names(pair.path, pair.spec))
         except Exception as exc:  # never let a rule take the server down
             log.exception("analysis failed")
-            out.append(Finding(0, "internal", "error", f"bleu-ls could not analyse this file: {exc}", 0, None, {}))
+            out.append(internal_error(exc))
         return out
 
     def compute(self, pair: "Pair") -> tuple[list[types.Diagnostic], str]:
