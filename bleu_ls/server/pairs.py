@@ -40,7 +40,13 @@ log = logging.getLogger(__name__)
 
 @dataclass
 class Pair:
-    """One open hypothesis document and what it is scored against."""
+    """One open hypothesis document and what it is scored against.
+
+    Baselines (what a score is compared with: ``baseline``, the scores when
+    the file was first fully scored) live here too; another kind of
+    baseline (a draft file per hypothesis) is one more field set by
+    :mod:`.binding` and read by :mod:`.render`.
+    """
 
     uri: str
     path: Path

@@ -63,6 +63,10 @@ class Scorer:
                 if pair.uri not in self.manager.pairs:
                     return
 
+    @property
+    def pool_running(self) -> bool:
+        return self._pool is not None
+
     def shutdown(self) -> None:
         if self._pool is not None:
             self._pool.shutdown(wait=False, cancel_futures=True)

@@ -150,6 +150,10 @@ class FileWatcher:
         if self._poll_task is None or self._poll_task.done():
             self._poll_task = asyncio.ensure_future(self._poll())
 
+    @property
+    def polling(self) -> bool:
+        return self._poll_task is not None and not self._poll_task.done()
+
     def stop(self) -> None:
         if self._poll_task is not None:
             self._poll_task.cancel()
