@@ -8,6 +8,8 @@ first use and shared by the rules that need it.
 from __future__ import annotations
 
 from functools import cached_property
+from itertools import compress, count, repeat
+from operator import is_not
 from typing import TYPE_CHECKING, Any, Callable, Optional, Sequence
 
 import numpy as np
@@ -46,18 +48,24 @@ class LineContext:
         c = getattr(d, SETTING_OF[code])
         return c if (d.enabled and c.enabled) else None
 
-    def reuse(self, key: tuple, make: Callable[[], Finding]) -> Finding:
-        """The previous pass's finding under ``key`` (same line, same numbers), else a new one."""
-        f = self.analyzer.previous_findings.get(key)
-        if f is None:
-            f = make()
-        self.kept[key] = f
-        return f
+    def previous(self, key: tuple) -> Optional[Finding]:
+        """The previous pass's finding under ``key`` (same line, same numbers):
+        reused rather than built again; pass it (or the new one) to :meth:`keep`."""
+        return self.analyzer.previous_findings.get(key)
+
+    def keep(self, key: tuple, finding: Finding) -> Finding:
+        self.kept[key] = finding
+        return finding
 
     @cached_property
     def info(self) -> list:
         """Per line: EMPTY, PLAIN or the looping candidates (see text_rules)."""
         return self.analyzer.line_facts(self.hyp)
+
+    @cached_property
+    def special(self) -> list[int]:
+        """Lines whose facts are not PLAIN (empty, or with looping candidates)."""
+        return list(compress(count(), map(is_not, self.info, repeat(PLAIN))))
 
     @cached_property
     def lengths(self) -> tuple[Optional[np.ndarray], Optional[np.ndarray]]:

@@ -33,13 +33,13 @@ def low_score(ctx: LineContext, c) -> Iterator[Finding]:
     keys = list(masks)
     for j, i in enumerate(idx.tolist()):
         vs = tuple(None if cols[k][j] != cols[k][j] else cols[k][j] for k in keys)
-
-        def make(i=i, vs=vs) -> Finding:
+        key = ("low-score", i, vs)
+        f = ctx.previous(key)
+        if f is None:
             under = [(metrics[k].name, v, thresholds[k]) for k, v in zip(keys, vs) if v is not None]
             data = {k: v for k, v in zip(keys, vs) if v is not None}
-            return Finding(i, "low-score", c.severity, wording.low_score(under), 0, None, data)
-
-        yield ctx.reuse(("low-score", i, vs), make)
+            f = Finding(i, "low-score", c.severity, wording.low_score(under), 0, None, data)
+        yield ctx.keep(key, f)
 
 
 def outlier(ctx: LineContext, c) -> Iterator[Finding]:
@@ -61,12 +61,12 @@ def outlier(ctx: LineContext, c) -> Iterator[Finding]:
     med = float(np.median(vals[~np.isnan(vals)]))
     name = metrics[key].name
     for i, v in zip(idx.tolist(), vals[idx].tolist()):
-
-        def make(i=i, v=v) -> Finding:
+        fkey = ("outlier", i, v, med)
+        f = ctx.previous(fkey)
+        if f is None:
             data = {"metric": key, "score": v, "median": med, "rule": c.rule}
-            return Finding(i, "outlier", c.severity, wording.outlier(name, v, c.rule, c.value, med), 0, None, data)
-
-        yield ctx.reuse(("outlier", i, v, med), make)
+            f = Finding(i, "outlier", c.severity, wording.outlier(name, v, c.rule, c.value, med), 0, None, data)
+        yield ctx.keep(fkey, f)
 
 
 def outlier_select(values: np.ndarray, ref_lens: Optional[np.ndarray], o) -> np.ndarray:

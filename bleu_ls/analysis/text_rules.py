@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from itertools import compress, count, repeat
-from operator import eq, is_not
+from itertools import compress, count
+from operator import eq
 from typing import Callable, Iterable, Iterator, Optional, Sequence
 
 from . import wording
@@ -43,14 +43,10 @@ def line_facts(line: str, repetition, tokens: Callable[[str], list]):
     return cands or PLAIN
 
 
-def _special_lines(ctx: LineContext) -> list[int]:
-    return list(compress(count(), map(is_not, ctx.info, repeat(PLAIN))))
-
-
 def empty_hypothesis(ctx: LineContext, c) -> Iterator[Finding]:
     """An empty line where a reference has a translation."""
     info, refs = ctx.info, ctx.refs
-    for i in _special_lines(ctx):
+    for i in ctx.special:
         if info[i] is EMPTY and any(r[i].strip() for r in refs):
             yield Finding(i, "empty-hypothesis", c.severity, wording.EMPTY_HYPOTHESIS)
 
@@ -59,7 +55,7 @@ def repetition(ctx: LineContext, c) -> Iterator[Finding]:
     """A phrase looping back to back, far more often than in the reference."""
     info, refs, tokens = ctx.info, ctx.refs, ctx.tokens
     lowercase = ctx.settings.bleu.lowercase
-    for i in _special_lines(ctx):
+    for i in ctx.special:
         cands = info[i]
         if cands is EMPTY:
             continue
