@@ -3,7 +3,7 @@ changed since the previous pass."""
 
 from __future__ import annotations
 
-from typing import Callable, Iterable, Optional, Sequence
+from typing import Callable, Iterable, Optional
 
 from ..engine import common_splice
 
