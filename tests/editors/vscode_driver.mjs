@@ -41,19 +41,30 @@ try {
   page = await browser.newPage({ viewport: { width: 1500, height: 1000 } });
   page.on("pageerror", (e) => note(`pageerror ${e.message}`));
 
-  // Visible editor lines (line number -> rendered text, hint included).
+  // Visible editor lines (line number -> rendered text, hint included).  MT
+  // files wrap (the extension turns word wrap on for them): a row without a
+  // line number continues the numbered row above it.
   const readLines = () =>
     page.evaluate(() => {
       const editor = document.querySelector(".editor-instance");
       if (!editor) return {};
       const numbers = {};
       for (const n of editor.querySelectorAll(".margin-view-overlays .line-numbers")) {
-        numbers[n.parentElement.style.top] = Number(n.textContent.trim());
+        const no = Number(n.textContent.trim());
+        if (no) numbers[parseFloat(n.parentElement.style.top)] = no;
       }
+      const rows = [...editor.querySelectorAll(".view-lines .view-line")]
+        .map((v) => [parseFloat(v.style.top), v.textContent.replace(/\u00a0/g, " ")])
+        .sort((a, b) => a[0] - b[0]);
       const lines = {};
-      for (const v of editor.querySelectorAll(".view-lines .view-line")) {
-        const no = numbers[v.style.top];
-        if (no) lines[no - 1] = v.textContent.replace(/\u00a0/g, " ");
+      let current = null;
+      for (const [top, text] of rows) {
+        if (numbers[top]) {
+          current = numbers[top] - 1;
+          lines[current] = text;
+        } else if (current !== null) {
+          lines[current] += text;
+        }
       }
       return lines;
     });

@@ -29,6 +29,7 @@ import {
   subSection,
   withoutClientKeys,
 } from "./settings";
+import { isRevealMessage, placeholderHtml, REPORT_COMMAND, withBridge } from "./reportView";
 import { CorpusScoreResult, formatStatus } from "./status";
 
 const CORPUS_SCORE = "bleuLs/corpusScore";
@@ -261,6 +262,7 @@ async function pollActive(): Promise<void> {
       textDocument: { uri: client.code2ProtocolConverter.asUri(doc.uri) },
     });
     lastResult.set(doc.uri.toString(), result);
+    scoresChanged(doc.uri.toString(), result);
     if (vscode.window.activeTextEditor?.document === doc) {
       showStatus(doc, result);
     }
@@ -301,18 +303,114 @@ function activeHypothesis(): vscode.TextEditor | undefined {
   return editor;
 }
 
+/** One report webview per hypothesis document, refreshed when its scores change. */
+interface ReportPanel {
+  panel: vscode.WebviewPanel;
+  doc: vscode.Uri;
+  timer?: NodeJS.Timeout;
+  lastKey?: string;
+}
+const reports = new Map<string, ReportPanel>();
+/** Refresh a report at most this often while the user types. */
+const REPORT_DEBOUNCE_MS = 1000;
+
+async function renderReport(r: ReportPanel): Promise<void> {
+  if (!client || client.state !== State.Running) {
+    r.panel.webview.html = placeholderHtml("The bleu-ls server is not running (bleu-ls: Restart Server).");
+    return;
+  }
+  let html: unknown;
+  try {
+    html = await client.sendRequest(ExecuteCommandRequest.type, {
+      command: REPORT_COMMAND,
+      arguments: [client.code2ProtocolConverter.asUri(r.doc)],
+    });
+  } catch (err) {
+    html = undefined;
+    output.appendLine(`${REPORT_COMMAND} failed: ${err instanceof Error ? err.message : String(err)}`);
+  }
+  r.panel.webview.html =
+    typeof html === "string" && html
+      ? withBridge(html)
+      : placeholderHtml("No report for this file: it is not paired with a reference yet (bleu-ls: Pair With Reference...).");
+}
+
+async function revealLine(doc: vscode.Uri, line: number): Promise<void> {
+  const editor = await vscode.window.showTextDocument(doc, { viewColumn: vscode.ViewColumn.One, preserveFocus: false });
+  const p = new vscode.Position(Math.min(line - 1, editor.document.lineCount - 1), 0);
+  editor.selection = new vscode.Selection(p, p);
+  editor.revealRange(new vscode.Range(p, p), vscode.TextEditorRevealType.InCenter);
+}
+
+/** The scores of a document changed (status poll): refresh its report, debounced. */
+function scoresChanged(uri: string, result: CorpusScoreResult | null): void {
+  const r = reports.get(uri);
+  if (!r) {
+    return;
+  }
+  const key = JSON.stringify([result?.corpus?.score ?? null, result?.lines ?? null, result?.flagged ?? null, result?.problems ?? null]);
+  if (key === r.lastKey) {
+    return;
+  }
+  r.lastKey = key;
+  if (r.timer) {
+    clearTimeout(r.timer);
+  }
+  r.timer = setTimeout(() => {
+    r.timer = undefined;
+    void renderReport(r);
+  }, REPORT_DEBOUNCE_MS);
+}
+
 async function showReport(): Promise<void> {
   const editor = activeHypothesis();
   if (!editor || !client) {
     return;
   }
-  const text = await serverCommand<unknown>("bleuLs.showReport", [client.code2ProtocolConverter.asUri(editor.document.uri)]);
-  if (text === undefined || text === null) {
+  const doc = editor.document.uri;
+  const key = doc.toString();
+  const open = reports.get(key);
+  if (open) {
+    open.panel.reveal(vscode.ViewColumn.Beside);
+    await renderReport(open);
     return;
   }
-  const content = typeof text === "string" ? text : JSON.stringify(text, null, 2);
-  const doc = await vscode.workspace.openTextDocument({ content, language: "markdown" });
-  await vscode.window.showTextDocument(doc, { viewColumn: vscode.ViewColumn.Beside, preview: true });
+  const name = doc.path.split("/").pop() ?? "hypothesis";
+  const panel = vscode.window.createWebviewPanel("bleuLs.report", `bleu-ls report: ${name}`, vscode.ViewColumn.Beside, {
+    enableScripts: true,
+    retainContextWhenHidden: false,
+    localResourceRoots: [],
+  });
+  const r: ReportPanel = { panel, doc, lastKey: JSON.stringify(lastResult.get(key) ?? null) };
+  reports.set(key, r);
+  panel.onDidDispose(() => {
+    if (r.timer) {
+      clearTimeout(r.timer);
+    }
+    reports.delete(key);
+  });
+  panel.webview.onDidReceiveMessage((m: unknown) => {
+    if (isRevealMessage(m)) {
+      void revealLine(doc, m.line);
+    }
+  });
+  await renderReport(r);
+}
+
+/** The status item's menu: what a click on the corpus score offers. */
+async function statusMenu(): Promise<void> {
+  const items: (vscode.QuickPickItem & { command: string })[] = [
+    { label: "$(graph) Show Report", description: "scores, charts and weakest lines of this file", command: "bleu-ls.showReport" },
+    { label: "$(arrow-down) Next Flagged Line", command: "bleu-ls.nextFlagged" },
+    { label: "$(arrow-up) Previous Flagged Line", command: "bleu-ls.previousFlagged" },
+    { label: "$(link) Pair With Reference...", command: "bleu-ls.pairWith" },
+    { label: "$(eye) Toggle Score Hints", command: "bleu-ls.toggleHints" },
+    { label: "$(save) Export Scores", command: "bleu-ls.exportScores" },
+  ];
+  const picked = await vscode.window.showQuickPick(items, { title: "bleu-ls", placeHolder: "What to do with this file's scores" });
+  if (picked) {
+    await vscode.commands.executeCommand(picked.command);
+  }
 }
 
 async function pairWith(): Promise<void> {
@@ -420,11 +518,12 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   output = vscode.window.createOutputChannel("bleu-ls");
   status = vscode.window.createStatusBarItem("bleuLs.corpusScore", vscode.StatusBarAlignment.Right, 100);
   status.name = "bleu-ls corpus score";
-  status.command = "bleu-ls.showReport";
+  status.command = "bleu-ls.statusMenu";
   context.subscriptions.push(
     output,
     status,
     vscode.commands.registerCommand("bleu-ls.showReport", showReport),
+    vscode.commands.registerCommand("bleu-ls.statusMenu", statusMenu),
     vscode.commands.registerCommand("bleu-ls.pairWith", pairWith),
     vscode.commands.registerCommand("bleu-ls.nextFlagged", () => nextFlagged("next")),
     vscode.commands.registerCommand("bleu-ls.previousFlagged", () => nextFlagged("previous")),

@@ -11,7 +11,10 @@ export interface CorpusScoreResult {
   signature?: string;
   /** Per metric ("bleu", "chrf"): name, signature, corpus score, delta. */
   metrics?: Record<string, MetricRecord>;
+  /** Lines carrying at least one finding. */
   flagged?: number;
+  /** Findings (diagnostics) in all; a line can carry several. */
+  problems?: number;
   corpus?: { score?: number | null; name?: string; error?: string; [k: string]: unknown } | null;
   delta?: number | null;
   lines?: unknown;
@@ -47,9 +50,32 @@ export function formatDelta(delta: number): string {
   return `${sign}${Math.abs(delta).toFixed(2)}`;
 }
 
-function describeLines(lines: unknown, flagged?: unknown): string | undefined {
+/** VS Code lists at most this many problems of one file in the Problems panel. */
+export const PROBLEMS_SHOWN = 1000;
+
+function count(n: number): string {
+  return n.toLocaleString("en-US");
+}
+
+/** "28 paired, 5 flagged lines (7 problems)"; past 1,000 problems, what Problems shows. */
+export function describeFlags(flagged?: unknown, problems?: unknown): string | undefined {
+  if (typeof flagged !== "number") {
+    return undefined;
+  }
+  let out = `${count(flagged)} flagged ${flagged === 1 ? "line" : "lines"}`;
+  if (typeof problems === "number" && problems !== flagged) {
+    out += ` (${count(problems)} ${problems === 1 ? "problem" : "problems"})`;
+  }
+  if (typeof problems === "number" && problems > PROBLEMS_SHOWN) {
+    out += `, first ${count(PROBLEMS_SHOWN)} in Problems; bleu-ls: Next Flagged Line walks them all`;
+  }
+  return out;
+}
+
+function describeLines(lines: unknown, flagged?: unknown, problems?: unknown): string | undefined {
   if (typeof lines === "number") {
-    return typeof flagged === "number" ? `${lines} paired, ${flagged} flagged` : `${lines} paired`;
+    const flags = describeFlags(flagged, problems);
+    return flags ? `${count(lines)} paired, ${flags}` : `${count(lines)} paired`;
   }
   if (lines && typeof lines === "object") {
     const parts = Object.entries(lines as Record<string, unknown>)
@@ -99,13 +125,14 @@ export function formatStatus(r: CorpusScoreResult | null | undefined, openedAt?:
     text += ` \u00b7 ${others.join(" \u00b7 ")}`;
   }
   const tip: string[] = [`Corpus ${name}: ${score.toFixed(2)}`];
-  if (delta !== undefined) {
+  // A change is shown once there is one: a file just opened has none.
+  if (delta !== undefined && Math.abs(delta) >= 0.005) {
     tip.push(`\u0394 since open: ${formatDelta(delta)}`);
   }
   for (const o of others) {
     tip.push(`Corpus ${o}`);
   }
-  const lines = describeLines(r.lines, r.flagged);
+  const lines = describeLines(r.lines, r.flagged, r.problems);
   if (lines) {
     tip.push(`Lines: ${lines}`);
   }

@@ -99,6 +99,12 @@ describe("package.json", () => {
       assert.ok(desc && desc.length > 10, `${key} has no description`);
     }
   });
+  it("wraps long segment lines by default in the three MT languages", () => {
+    const defaults = (packageJson.contributes as Record<string, unknown>).configurationDefaults as Record<string, Record<string, unknown>>;
+    for (const lang of ["mt-hypothesis", "mt-reference", "mt-source"]) {
+      assert.equal(defaults[`[${lang}]`]["editor.wordWrap"], "on", lang);
+    }
+  });
   it("contributes a palette entry for every command the extension registers", async () => {
     const ids = packageJson.contributes.commands.map((c: { command: string }) => c.command).sort();
     assert.deepEqual(ids, [
@@ -108,6 +114,7 @@ describe("package.json", () => {
       "bleu-ls.previousFlagged",
       "bleu-ls.restartServer",
       "bleu-ls.showReport",
+      "bleu-ls.statusMenu",
       "bleu-ls.toggleHints",
     ]);
   });

@@ -25,17 +25,25 @@ describe("formatStatus", () => {
       },
     });
     assert.equal(v.text, "BLEU 30.00 (\u22120.25) \u00b7 chrF2 61.23");
-    assert.match(v.tooltip, /28 paired, 5 flagged/);
+    assert.match(v.tooltip, /28 paired, 5 flagged lines/);
     assert.match(v.tooltip, /Signature: nrefs:1\|case:mixed\|eff:yes\|nc:6/);
   });
   it("computes the delta from the first score when the server sends none", () => {
     const v = formatStatus({ signature: sig, corpus: { score: 20 } }, 22.5);
     assert.equal(v.text, "BLEU 20.00 (\u22122.50)");
   });
-  it("hides a zero delta from the text but keeps it in the tooltip", () => {
+  it("shows no delta before there is one, in the text or the tooltip", () => {
     const v = formatStatus({ corpus: { score: 20 }, delta: 0 });
     assert.equal(v.text, "BLEU 20.00");
-    assert.match(v.tooltip, /\u0394 since open: \u00b10\.00/);
+    assert.doesNotMatch(v.tooltip, /\u0394/);
+  });
+  it("says how many lines are flagged and how many problems they carry", () => {
+    const v = formatStatus({ corpus: { score: 20 }, lines: 529, flagged: 97, problems: 113 });
+    assert.match(v.tooltip, /529 paired, 97 flagged lines \(113 problems\)/);
+  });
+  it("says that Problems lists the first 1,000 of a larger number", () => {
+    const v = formatStatus({ corpus: { score: 20 }, lines: 100000, flagged: 1400, problems: 1532 });
+    assert.match(v.tooltip, /1,400 flagged lines \(1,532 problems\), first 1,000 in Problems/);
   });
   it("uses the metric name the server gives", () => {
     assert.equal(formatStatus({ corpus: { score: 51.2, name: "chrF2++" } }).text, "chrF2++ 51.20");
