@@ -86,6 +86,25 @@ def test_common_splice(old, new):
     assert old[:s] + lines + old[e:] == new
 
 
+@given(
+    base=st.lists(st.sampled_from("ab"), min_size=0, max_size=400),
+    at=st.integers(0, 400),
+    cut=st.integers(0, 5),
+    ins=st.lists(st.sampled_from("abc"), max_size=4),
+)
+def test_common_splice_is_smallest_on_long_runs(base, at, cut, ins):
+    """Long common runs go through the slice-halving path: the splice is
+    still exact and as small as it can be."""
+    at = min(at, len(base))
+    new = base[:at] + ins + base[at + cut :]
+    s, e, lines = common_splice(base, new)
+    assert base[:s] + lines + base[e:] == new
+    # smallest: the line before the splice and the line after it differ
+    assert s == len(base) or s == len(new) or base[s] != new[s]
+    tail = len(base) - e
+    assert tail + s >= min(len(base), len(new)) or base[e - 1] != new[len(new) - tail - 1]
+
+
 class CountingBleu(BleuMetric):
     def __init__(self):
         super().__init__()
