@@ -64,6 +64,17 @@ class ChrfSettings:
 
 
 @dataclass
+class TerSettings:
+    """TER as sacrebleu's TER (lower is better; lowercased unless case_sensitive)."""
+
+    enabled: bool = False
+    normalized: bool = False
+    no_punct: bool = False
+    asian_support: bool = False
+    case_sensitive: bool = False
+
+
+@dataclass
 class CheckSettings:
     """One diagnostic code: on/off and severity."""
 
@@ -161,6 +172,7 @@ class PairRule:
 class Settings:
     bleu: BleuSettings = field(default_factory=BleuSettings)
     chrf: ChrfSettings = field(default_factory=ChrfSettings)
+    ter: TerSettings = field(default_factory=TerSettings)
     diagnostics: DiagnosticsSettings = field(default_factory=DiagnosticsSettings)
     hints: HintSettings = field(default_factory=HintSettings)
     pairs: list[PairRule] = field(default_factory=list)

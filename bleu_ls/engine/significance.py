@@ -138,18 +138,28 @@ def _counts(idx: np.ndarray, lines: int) -> np.ndarray:
 
 
 class _Resampler:
-    """One system's statistics, ready to give the float32 sums sacrebleu sees."""
+    """One system's statistics, ready to give the float32 sums sacrebleu sees.
+
+    Rows that are multiples of 1/scale (scale 1, 2 or 4: TER's averages over
+    1, 2 or 4 references) are summed exactly as integers of 1/scale.
+    """
 
     def __init__(self, stats: np.ndarray) -> None:
         self.f32 = np.asarray(stats, dtype=np.float32)
-        self.f64 = np.asarray(stats, dtype=np.float64)
-        self.whole = bool(np.all(self.f64 == np.floor(self.f64))) and bool(np.all(self.f64 >= 0))
+        f64 = np.asarray(stats, dtype=np.float64)
+        self.scaled: Optional[np.ndarray] = None
+        self.scale = 1.0
+        if np.all(f64 >= 0) and np.array_equal(self.f32, f64):
+            for scale in (1.0, 2.0, 4.0):
+                if np.array_equal(np.floor(f64 * scale), f64 * scale):
+                    self.scaled, self.scale = f64 * scale, scale
+                    break
 
     def sums(self, idx: np.ndarray, counts: np.ndarray) -> np.ndarray:
-        if self.whole:
-            totals = counts @ self.f64
+        if self.scaled is not None:
+            totals = counts @ self.scaled
             if totals.size == 0 or totals.max() < _F32_EXACT:
-                return totals.astype(np.float32)
+                return (totals / self.scale).astype(np.float32)
         # sacrebleu's own operation, one resample at a time
         return np.stack([self.f32[row].sum(0) for row in idx])
 
@@ -167,7 +177,13 @@ def resample_score(metric: Metric, row: np.ndarray):
         )[0]
     if isinstance(metric, ChrfMetric):
         return metric.f_score(row)
-    return metric.corpus_score(row).score
+    return metric.corpus_score([int(x) for x in row]).score
+
+
+def _oracle(metric: Metric, stats: np.ndarray) -> np.ndarray:
+    """The rows as sacrebleu keeps them (TER: float averages of reference lengths)."""
+    convert = getattr(metric, "oracle_rows", None)
+    return convert(stats) if convert is not None else stats
 
 
 def _bootstrap_scores(metric: Metric, arrays: Sequence[np.ndarray], n: int, seed) -> list[list]:
@@ -183,6 +199,9 @@ def _bootstrap_scores(metric: Metric, arrays: Sequence[np.ndarray], n: int, seed
 
 
 def _score(metric: Metric, stats: np.ndarray) -> float:
+    from_rows = getattr(metric, "corpus_from_rows", None)
+    if from_rows is not None:
+        return from_rows(stats).score
     totals = [int(x) if float(x).is_integer() else float(x) for x in np.asarray(stats).sum(0)]
     last = [int(x) for x in stats[-1]] if len(stats) else None
     return metric.corpus_score(totals, last).score
@@ -217,7 +236,7 @@ def confidence(metric: Metric, stats: np.ndarray, n: int = 1000, seed: Optional[
     score = _score(metric, stats)
     if n <= 1:
         return Estimate(score)
-    (scores,) = _bootstrap_scores(metric, [stats], n, _resolve(seed))
+    (scores,) = _bootstrap_scores(metric, [_oracle(metric, stats)], n, _resolve(seed))
     ordered = sorted(scores)
     low = len(ordered) // 40
     ci = 0.5 * (ordered[len(ordered) - low - 1] - ordered[low])
@@ -244,7 +263,7 @@ def paired_bs(
     base = _check(baseline, metric)
     others = _same_shape(base, systems, metric)
     seed = _resolve(seed)
-    all_scores = _bootstrap_scores(metric, [base, *others], n, seed)
+    all_scores = _bootstrap_scores(metric, [_oracle(metric, a) for a in (base, *others)], n, seed)
     base_mean, base_ci = _array_ci(all_scores[0])
     base_score = _score(metric, base)
     base_est = Estimate(base_score, base_mean, base_ci)
@@ -260,11 +279,8 @@ def paired_bs(
 
 
 def _mixed_scores(metric: Metric, rows: np.ndarray) -> np.ndarray:
-    out = np.empty(len(rows))
-    for i, row in enumerate(rows):
-        totals = [int(x) if float(x).is_integer() else float(x) for x in row]
-        out[i] = metric.corpus_score(totals).score
-    return out
+    """Scores of float64 sums: with integer sums the arithmetic is the integers' own."""
+    return np.array([resample_score(metric, row) for row in rows], dtype=np.float64)
 
 
 def paired_ar(
@@ -276,11 +292,11 @@ def paired_ar(
     others = _same_shape(base, systems, metric)
     seed = _resolve(seed)
     base_score = _score(metric, base)
-    base64 = base.astype(np.float64)
+    base64 = _oracle(metric, base).astype(np.float64)
     results = []
     for stats in others:
         score = _score(metric, stats)
-        sys64 = stats.astype(np.float64)
+        sys64 = _oracle(metric, stats).astype(np.float64)
         trial_diffs = []
         for mask in _mask_blocks(seed, n, len(base)):
             keep = mask.astype(np.float64)
