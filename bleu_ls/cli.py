@@ -1,14 +1,16 @@
-"""The ``bleu-ls`` command: ``score``, ``check`` and ``serve``."""
+"""The ``bleu-ls`` command: ``score``, ``check``, ``report`` and ``serve``."""
 
 from __future__ import annotations
 
 import sys
 from typing import Optional, Sequence
 
-USAGE = """usage: bleu-ls {score,check,serve} ...
+USAGE = """usage: bleu-ls {score,check,report,serve} ...
 
   score HYP REF [REF ...]   per-line and corpus BLEU / chrF, as sacrebleu or NLTK compute them
   check PATH [PATH ...]     pair files and print diagnostics (for CI jobs and a quick look)
+  report HYP [HYP ...] --ref REF [REF ...]
+                            a self-contained HTML report on one or more systems
   serve [--stdio|--tcp]     run the language server
 
 Run 'bleu-ls COMMAND --help' for a command's options.
@@ -30,6 +32,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         from .score import main as run
     elif command == "check":
         from .check import main as run
+    elif command == "report":
+        from .report.cli import main as run
     elif command == "serve":
         from .server.main import main as run
     else:
