@@ -72,16 +72,20 @@ class Builder:
 
     def _metrics(self) -> list[dict]:
         n_refs = self.models[0].n_refs
-        return [
-            {
+        out = []
+        for k, m in self.metrics.items():
+            sig = m.signature(n_refs, sentence=False)
+            rec = {
                 "key": k,
                 "name": m.name,
-                "signature": m.signature(n_refs, sentence=False),
+                "signature": sig,
                 "line_signature": m.signature(n_refs, sentence=True),
                 "higher_is_better": scores.higher_is_better(m),
             }
-            for k, m in self.metrics.items()
-        ]
+            if self.opt.bootstrap > 1:
+                rec["bootstrap_signature"] = scores.bootstrap_signature(sig, self.opt.bootstrap, self.opt.seed)
+            out.append(rec)
+        return out
 
     def _systems(self) -> list[dict]:
         opt = self.opt

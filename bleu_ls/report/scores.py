@@ -6,6 +6,7 @@ statistics rows, so it is the one sacrebleu gives."""
 from __future__ import annotations
 
 import math
+import os
 from typing import Optional, Sequence
 
 import numpy as np
@@ -37,6 +38,16 @@ def corpus_of(metric: Metric, rows: np.ndarray):
     totals = [int(x) for x in rows.sum(axis=0, dtype=np.int64)] if len(rows) else [0] * metric.width
     last = [int(x) for x in rows[-1]] if len(rows) else None
     return metric.corpus_score(totals, last)
+
+
+def bootstrap_signature(signature: str, n: int, seed: Optional[int]) -> str:
+    """sacrebleu's signature of a score with bootstrap statistics: ``bs`` and ``seed`` after ``nrefs``."""
+    if seed is None:
+        seed_text = os.environ.get("SACREBLEU_SEED", "12345").lower()
+    else:
+        seed_text = str(seed)
+    first, _, rest = signature.partition("|")
+    return f"{first}|bs:{n}|seed:{seed_text}|{rest}"
 
 
 def corpus_section(models: Sequence, key: str, n_boot: int, seed: Optional[int]) -> list[dict]:
