@@ -58,7 +58,7 @@ class Builder:
             "source": inp.source_name,
             "draft": inp.draft_name,
             "metrics": self._metrics(),
-            "bootstrap": {"resamples": opt.bootstrap, "seed": opt.seed} if opt.bootstrap > 1 else None,
+            "bootstrap": {"resamples": opt.bootstrap, "seed": scores.seed_text(opt.seed)} if opt.bootstrap > 1 else None,
         }
         self.data["systems"] = self._systems()
         self.data["buckets"] = scores.bucket_section(self.models, self.refs[0], opt.bucket_edges)

@@ -62,7 +62,13 @@ def nice_ceiling(v: float) -> float:
 
 
 def _fmt(v: float) -> str:
-    return f"{v:g}" if abs(v) >= 1 or v == 0 else f"{v:.2g}"
+    """An axis label: 0.5, 25, 200, 5k, 50k, 1.2M."""
+    a = abs(v)
+    if a >= 1e6:
+        return f"{v / 1e6:g}M"
+    if a >= 1e4:
+        return f"{v / 1e3:g}k"
+    return f"{v:g}" if a >= 1 or v == 0 else f"{v:.2g}"
 
 
 def histogram(counts: Sequence[int], labels: Sequence[str], fill: str, name: str,

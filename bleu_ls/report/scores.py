@@ -40,14 +40,15 @@ def corpus_of(metric: Metric, rows: np.ndarray):
     return metric.corpus_score(totals, last)
 
 
+def seed_text(seed: Optional[int]) -> str:
+    """The seed as sacrebleu's signature shows it (its default: SACREBLEU_SEED or 12345)."""
+    return os.environ.get("SACREBLEU_SEED", "12345").lower() if seed is None else str(seed)
+
+
 def bootstrap_signature(signature: str, n: int, seed: Optional[int]) -> str:
     """sacrebleu's signature of a score with bootstrap statistics: ``bs`` and ``seed`` after ``nrefs``."""
-    if seed is None:
-        seed_text = os.environ.get("SACREBLEU_SEED", "12345").lower()
-    else:
-        seed_text = str(seed)
     first, _, rest = signature.partition("|")
-    return f"{first}|bs:{n}|seed:{seed_text}|{rest}"
+    return f"{first}|bs:{n}|seed:{seed_text(seed)}|{rest}"
 
 
 def corpus_section(models: Sequence, key: str, n_boot: int, seed: Optional[int]) -> list[dict]:
