@@ -82,7 +82,7 @@ class Builder:
                 "line_signature": m.signature(n_refs, sentence=True),
                 "higher_is_better": scores.higher_is_better(m),
             }
-            if self.opt.bootstrap > 1:
+            if self.opt.bootstrap > 1 and scores.has_bootstrap(m):
                 rec["bootstrap_signature"] = scores.bootstrap_signature(sig, self.opt.bootstrap, self.opt.seed)
             out.append(rec)
         return out
@@ -90,7 +90,10 @@ class Builder:
     def _systems(self) -> list[dict]:
         opt = self.opt
         out = [{"name": s.name, "path": s.path, "corpus": {}, "histogram": {}} for s in self.inp.systems]
-        for key in self.metrics:
+        for key, metric in self.metrics.items():
+            if opt.bootstrap > 1 and not scores.has_bootstrap(metric):
+                self.notes.append(f"{metric.name} has no interval or paired test: sacrebleu's bootstrap "
+                                  "is defined for sacrebleu's metrics, not for the NLTK presets.")
             recs = scores.corpus_section(self.models, key, opt.bootstrap, opt.seed)
             for s, rec in enumerate(recs):
                 out[s]["corpus"][key] = rec

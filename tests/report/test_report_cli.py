@@ -132,3 +132,27 @@ def test_mismatched_systems_are_refused():
     b = PairModel.from_lines(metrics, ["a"], [["a"]])
     with pytest.raises(ValueError, match="has 1 lines"):
         render_report(ReportInput([System("a", a), System("b", b)], ["r"]))
+
+
+def test_nltk_preset_undefined_lines_and_no_bootstrap(report, tmp_path):
+    hyp, ref = tmp_path / "h.txt", tmp_path / "r.txt"
+    hyp.write_text("hello world\nthe cat sat on the mat\n", encoding="utf-8")
+    ref.write_text("hello there world\nthe cat sat on the mat\n", encoding="utf-8")
+    code, html, data, err = report(hyp, hyp, "--ref", ref, "--preset", "nltk", "--smooth", "nltk-method6")
+    assert code == 0, err
+    scores = data["systems"][0]["line_scores"]["bleu"]
+    assert scores[0] is None and scores[1] == 100.0  # NLTK itself refuses the first line
+    assert data["systems"][0]["histogram"]["bleu"]["undefined"] == 1
+    assert data["systems"][1]["corpus"]["bleu"]["p_value"] is None
+    assert "bootstrap_signature" not in data["metrics"][0]
+    assert any("NLTK presets" in n for n in data["notes"])
+
+
+def test_empty_files_give_an_empty_report(report, tmp_path):
+    hyp, ref = tmp_path / "h.txt", tmp_path / "r.txt"
+    hyp.write_text("", encoding="utf-8")
+    ref.write_text("", encoding="utf-8")
+    code, html, data, err = report(hyp, hyp, "--ref", ref)
+    assert code == 0, err
+    assert data["lines"] == 0 and data["weakest"][0]["lines"] == []
+    assert data["systems"][0]["corpus"]["bleu"]["score"] == 0.0

@@ -127,3 +127,35 @@ def _check_histograms_and_lists(data, hyps, ref):
         assert max(d) == c["better_lines"][0]["difference"]
         assert min(d) == c["worse_lines"][0]["difference"]
         assert not any(math.isnan(x) for x in c["curve"])
+
+
+def test_lower_is_better_metric_ter_equals_sacrebleu(monkeypatch):
+    """TER (when the settings enable it): paired test as sacrebleu's, weakest = highest TER,
+    and a comparison's "better" means a lower TER."""
+    from sacrebleu.metrics import TER
+
+    from bleu_ls.engine import PairModel, build_metrics
+    from bleu_ls.report import Options, ReportInput, System, render_report
+    from bleu_ls.settings import Settings
+
+    monkeypatch.delenv("SACREBLEU_SEED", raising=False)
+    settings = Settings()
+    settings.bleu.enabled = False
+    settings.ter.enabled = True
+    metrics = build_metrics(settings)
+    a, ref = lines(SAMPLES / "news.hyp"), lines(SAMPLES / "news.ref")
+    b = [" ".join(x.split()[::-1]) if i % 3 == 0 else x for i, x in enumerate(a)]  # some lines scrambled
+    systems = [System(n, PairModel.from_lines(metrics, h, [ref])) for n, h in (("a", a), ("b", b))]
+    _, data = render_report(ReportInput(systems, ["ref"], settings=settings, options=Options(bootstrap=200)))
+    want = _paired([("a", a), ("b", b)], [ref], TER(), 200)
+    got = [rec["corpus"]["ter"] for rec in data["systems"]]
+    assert [(g["score"], g["mean"], g["ci"], g["p_value"]) for g in got] == [
+        (w.score, w.mean, w.ci, w.p_value) for w in want
+    ]
+    per_line = [TER().sentence_score(h, [ref[i]]).score for i, h in enumerate(a)]
+    weakest = data["weakest"][0]["lines"]
+    assert [w["scores"]["ter"][0] for w in weakest] == sorted(per_line, reverse=True)[: len(weakest)]
+    comp = data["comparisons"][0]
+    b_line = [TER().sentence_score(h, [ref[i]]).score for i, h in enumerate(b)]
+    assert comp["losses"] == sum(y > x for x, y in zip(per_line, b_line)) > 0
+    assert all(entry["difference"] < 0 for entry in comp["worse_lines"])
