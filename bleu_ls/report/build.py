@@ -5,7 +5,6 @@ template)."""
 from __future__ import annotations
 
 import datetime
-from typing import Optional
 
 import numpy as np
 

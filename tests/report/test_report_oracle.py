@@ -11,9 +11,6 @@ from sacrebleu.significance import PairedTest
 
 from .conftest import MQM, SAMPLES, lines
 
-NEWS = [SAMPLES / "news.hyp"]
-
-
 def _paired(systems, refs, metric, n):
     _, res = PairedTest(systems, {"m": metric}, refs, test_type="bs", n_samples=n)()
     return next(v for k, v in res.items() if k != "System")
