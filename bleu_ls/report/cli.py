@@ -25,7 +25,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="bleu-ls report",
         description="Write one self-contained HTML report (no network needed, printable) on one or more "
-        "systems' hypotheses against the same reference(s): corpus scores with 95%% intervals and the paired "
+        "systems' hypotheses against the same reference(s): corpus scores with 95% intervals and the paired "
         "test against the first system, score distributions, scores by reference length, the weakest lines, "
         "the lines where systems differ most, missed n-grams and flagged lines.",
         epilog="Example: bleu-ls report sysA.hyp sysB.hyp --ref ref.de --src src.en -o report.html",
