@@ -26,7 +26,7 @@ class Options:
     seed: Optional[int] = None  # None: sacrebleu's (SACREBLEU_SEED or 12345)
     top_lines: int = 10  # lines per line-level list
     top_ngrams: int = 15  # rows per n-gram table
-    ngram_lines: int = 10000  # n-gram tables look at most this many lines (evenly spaced)
+    ngram_lines: int = 5000  # n-gram tables look at most this many lines (evenly spaced)
     line_scores_cells: int = 400_000  # per-line scores go into the data block up to systems x lines
     flag_examples: int = 30  # findings listed per system
     bucket_edges: tuple = (10, 20, 30, 40, 50, 60)  # reference words (compare-mt's defaults)
