@@ -155,3 +155,14 @@ def test_empty_files_give_an_empty_report(report, tmp_path):
     assert code == 0, err
     assert data["lines"] == 0 and data["weakest"][0]["lines"] == []
     assert data["systems"][0]["corpus"]["bleu"]["score"] == 0.0
+
+
+def test_element_ids_are_unique(report):
+    """Lines appear in several lists: they carry data-line, never a repeated id."""
+    import re
+
+    code, html, data, err = report(NEWS, NEWS, "--ref", REF, "--bootstrap", "0")
+    assert code == 0, err
+    ids = re.findall(r'\sid="([^"]+)"', html)
+    assert len(ids) == len(set(ids))
+    assert 'data-line="8"' in html  # the empty line 8 is among the weakest
