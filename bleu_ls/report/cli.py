@@ -83,7 +83,11 @@ def _settings(args: argparse.Namespace) -> Settings:
         problems = []
     if problems:
         raise UsageError(problems[0])
-    return settings_from_args(args, Settings.from_dict(data, []))
+    unknown: list[str] = []
+    base = Settings.from_dict(data, unknown)
+    for p in unknown:
+        print(f"bleu-ls report: warning: {CONFIG_NAME}: {p}", file=sys.stderr)
+    return settings_from_args(args, base)
 
 
 def _read(args: argparse.Namespace) -> tuple[list, list, Optional[list], Optional[list]]:
@@ -146,7 +150,11 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
 
     html, _data = render_report(inp)
     if args.output == "-":
-        sys.stdout.write(html)
+        try:
+            sys.stdout.write(html)
+            sys.stdout.flush()
+        except BrokenPipeError:  # `bleu-ls report … -o - | head`
+            sys.stdout = open(os.devnull, "w")
         return 0
     try:
         Path(args.output).write_text(html, encoding="utf-8")

@@ -39,6 +39,7 @@ def _one_sentence(err: str) -> str:
         ([NEWS, "--ref", REF, "-o", SAMPLES], "folder"),
         ([NEWS, "--ref", REF, "--bootstrap", "-1"], "--bootstrap"),
         ([NEWS, "--ref", REF, "--preset", "nltk", "--tokenize", "intl"], "--tokenize"),
+        ([NEWS, "--ref", REF, "--config", SAMPLES / "nowhere" / "bleu-ls.toml"], "no such file"),
     ],
 )
 def test_bad_input_is_one_sentence_and_status_2(report, args, needle):
@@ -47,6 +48,19 @@ def test_bad_input_is_one_sentence_and_status_2(report, args, needle):
     assert code == 2 and html is None
     assert needle in _one_sentence(err)
     assert NEWS.read_bytes() == before
+
+
+def test_config_thresholds_reach_the_flags(report, tmp_path):
+    cfg = tmp_path / "bleu-ls.toml"
+    cfg.write_text("[diagnostics.low_score]\nbleu_threshold = 99\n", encoding="utf-8")
+    _, _, default, _ = report(NEWS, "--ref", REF, "--bootstrap", "0", "--no-config")
+    code, _, strict, err = report(NEWS, "--ref", REF, "--bootstrap", "0", "--config", cfg)
+    assert code == 0, err
+    low = [d["flags"]["systems"][0]["counts"].get("low-score", 0) for d in (default, strict)]
+    assert low[1] > low[0]
+    cfg.write_text("[diagnostics.low_score]\nthreshold = 99\n", encoding="utf-8")  # a misspelt key
+    code, _, _, err = report(NEWS, "--ref", REF, "--bootstrap", "0", "--config", cfg)
+    assert code == 0 and "warning" in err and "threshold" in err
 
 
 def test_line_counts_name_every_file(report):
