@@ -12,7 +12,7 @@ Statistics of a line: ``[num_edits, ref_units, n_refs]``.
 
 Corpus: sacrebleu adds the per-line float averages one after the other.  With
 1, 2 or 4 references each average is a multiple of 1/4, every partial sum is
-exact, and the corpus length is the integer total / 60 — the same float.  With
+exact, and the corpus length is the integer total / 2520 — the same float.  With
 3 (or 5 to 10) references the rounding of each line's average and of each
 addition depends on the lines, so the corpus is then summed from the rows in
 order (``corpus_from_rows``), as sacrebleu does.
