@@ -115,9 +115,10 @@ def render(results: dict[str, Any], args, out) -> None:
         out.write(f"  baseline  {args.baseline:<{width}}  {_fmt_est(b)}\n")
         delta = s.score - b.score
         out.write(f"  system    {args.hypothesis:<{width}}  {_fmt_est(s)}  Δ {delta:+.2f}  p = {s.p_value:.4f}\n")
+    how = "lines are swapped at random between the two" if args.paired_ar else "the lines are resampled"
     out.write(
-        "p: the share of resampled corpora in which a difference at least this large arises by chance\n"
-        "(smaller: less likely to be noise; it is not the probability that the system is better).\n"
+        f"p: how often a difference at least this large appears by chance when {how}\n"
+        "(small: unlikely to be noise on these lines; not the probability that the system is better).\n"
     )
 
 
