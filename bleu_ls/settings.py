@@ -67,10 +67,15 @@ class ChrfSettings:
 class TerSettings:
     """TER as sacrebleu's TER (lower is better; lowercased unless case_sensitive)."""
 
+    #: Compute TER (translation edit rate: edits per reference word, lower is better).
     enabled: bool = False
+    #: TER: tercom's normalization (XML entities, punctuation split off words).
     normalized: bool = False
+    #: TER: remove punctuation before counting edits.
     no_punct: bool = False
+    #: TER: split CJK characters (with normalized) and drop CJK punctuation (with noPunct).
     asian_support: bool = False
+    #: TER: keep case (sacrebleu's TER lowercases by default).
     case_sensitive: bool = False
 
 

@@ -5,15 +5,15 @@ Statistics of a line: ``[num_edits, ref_units, n_refs]``.
 * ``num_edits`` is the smallest edit count over the references (sacrebleu
   keeps the first of equal ones — only the count matters);
 * sacrebleu's reference length is the *average* over the line's references,
-  a float; it is kept exactly as an integer in 1/60ths of a word
-  (``sum of lengths * 60 / n_refs``; 60 is divisible by 1 to 6), so rows
+  a float; it is kept exactly as an integer in 1/2520ths of a word
+  (``sum of lengths * 2520 / n_refs``; 2520 is divisible by 1 to 10), so rows
   stay integers the pair model can add and subtract;
 * ``n_refs`` says how that average was made.
 
 Corpus: sacrebleu adds the per-line float averages one after the other.  With
 1, 2 or 4 references each average is a multiple of 1/4, every partial sum is
-exact, and the corpus length is the integer total / 60 — the same float.  With
-3 (or 5, 6) references the rounding of each line's average and of each
+exact, and the corpus length is the integer total / 2520 — the same float.  With
+3 (or 5 to 10) references the rounding of each line's average and of each
 addition depends on the lines, so the corpus is then summed from the rows in
 order (``corpus_from_rows``), as sacrebleu does.
 """
@@ -28,7 +28,7 @@ from .base import Metric, Score
 from .ter_core import TerResult, ter_edits
 from .tokenizers import sacrebleu_version
 
-UNITS = 60
+UNITS = 2520
 _EXACT_REFS = (1, 2, 4)
 
 
@@ -78,7 +78,7 @@ class TerMetric(Metric):
         results = self.alignments(hyp, refs)
         n = len(refs)
         if UNITS % n:
-            raise ValueError(f"TER supports 1 to 6 references per line, not {n}")
+            raise ValueError(f"TER supports 1 to 10 references per line, not {n}")
         edits = min(r.edits for r in results)
         return [edits, sum(r.ref_len for r in results) * (UNITS // n), n]
 

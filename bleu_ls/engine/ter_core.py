@@ -90,10 +90,10 @@ class _Band:
             left = c
         return cur
 
-    def cost(self, words: Sequence[int]) -> int:
-        """The band's edit distance of ``words`` (cost only)."""
+    def rows(self, words: Sequence[int]) -> list[list[int]]:
+        """The band's cost rows for ``words`` (row 0 first), reusing shared prefixes."""
         node = self._tree
-        row = self.first
+        out = [self.first]
         i = 0
         n = len(words)
         while i < n:
@@ -101,59 +101,56 @@ class _Band:
             if hit is None:
                 break
             node, row = hit
+            out.append(row)
             i += 1
         while i < n:
-            row = self._cost_row(row, words[i], i + 1)
+            row = self._cost_row(out[-1], words[i], i + 1)
+            out.append(row)
             if self._cached < _MAX_CACHED_ROWS:
                 child: dict = {}
                 node[words[i]] = (child, row)
                 node = child
                 self._cached += 1
             i += 1
-        return row[-1]
+        return out
+
+    def cost(self, words: Sequence[int]) -> int:
+        """The band's edit distance of ``words`` (cost only)."""
+        return self.rows(words)[-1][-1]
 
     def trace(self, words: Sequence[int]) -> tuple[int, list[int]]:
-        """Edit distance and the operations (hypothesis to reference), as sacrebleu records them."""
-        ref, n_ref = self.ref, self.n_ref
-        costs = [self.first]
-        ops = [[UNDEF] + [INS] * n_ref]
-        for i in range(1, len(words) + 1):
-            prev = costs[-1]
-            word = words[i - 1]
-            lo, hi = self.bounds[i]
-            cur = [_INF] * (n_ref + 1)
-            op = [UNDEF] * (n_ref + 1)
-            for j in range(lo, hi):
-                if j == 0:
-                    cur[0], op[0] = prev[0] + 1, DEL
-                    continue
-                best, how = _INF, UNDEF
-                c = prev[j - 1] if ref[j - 1] == word else prev[j - 1] + 1
-                if best > c:
-                    best, how = c, (NOP if ref[j - 1] == word else SUB)
-                c = prev[j] + 1
-                if best > c:
-                    best, how = c, DEL
-                c = cur[j - 1] + 1
-                if best > c:
-                    best, how = c, INS
-                cur[j], op[j] = best, how
-            costs.append(cur)
-            ops.append(op)
+        """Edit distance and the operations (hypothesis to reference), as sacrebleu records them.
+
+        A cell keeps the first of match/substitution, deletion, insertion whose
+        cost is strictly below the ones before, so its operation follows from
+        the costs: the first of the three that reaches the cell's value.
+        """
+        ref = self.ref
+        costs = self.rows(words)
         path: list[int] = []
-        i, j = len(words), n_ref
+        i, j = len(words), self.n_ref
         while i > 0 or j > 0:
-            how = ops[i][j]
+            value = costs[i][j]
+            if i == 0:
+                how = INS
+            elif j == 0:
+                how = DEL
+            else:
+                same = words[i - 1] == ref[j - 1]
+                if costs[i - 1][j - 1] + (0 if same else 1) == value:
+                    how = NOP if same else SUB
+                elif costs[i - 1][j] + 1 == value:
+                    how = DEL
+                else:
+                    how = INS
             path.append(how)
-            if how in (NOP, SUB):
+            if how == NOP or how == SUB:
                 i -= 1
                 j -= 1
             elif how == INS:
                 j -= 1
-            elif how == DEL:
-                i -= 1
             else:
-                raise RuntimeError("TER band left the table")
+                i -= 1
         path.reverse()
         return costs[-1][-1], path
 

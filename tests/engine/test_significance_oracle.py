@@ -12,10 +12,10 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from sacrebleu.metrics import BLEU, CHRF
+from sacrebleu.metrics import BLEU, CHRF, TER
 from sacrebleu.significance import PairedTest, _bootstrap_resample
 
-from bleu_ls.engine import BleuMetric, ChrfMetric
+from bleu_ls.engine import BleuMetric, ChrfMetric, TerMetric
 from bleu_ls.engine.batch import stats_for
 from bleu_ls.engine.significance import (
     Estimate,
@@ -34,6 +34,7 @@ METRICS = [
     ("bleu", lambda: BLEU(), lambda: BleuMetric()),
     ("chrf", lambda: CHRF(), lambda: ChrfMetric()),
     ("chrf++", lambda: CHRF(word_order=2), lambda: ChrfMetric(word_order=2)),
+    ("ter", lambda: TER(), lambda: TerMetric()),
     ("bleu-floor-lc", lambda: BLEU(smooth_method="floor", lowercase=True),
      lambda: BleuMetric(smooth="floor", lowercase=True)),
 ]
@@ -92,7 +93,7 @@ def test_confidence_equals_corpus_score_bootstrap(data, name, make_sb, make_ours
     assert (got.score, got.mean, got.ci) == (want.score, want._mean, want._ci)
 
 
-@pytest.mark.parametrize("name,make_sb,make_ours", METRICS[:3], ids=[m[0] for m in METRICS[:3]])
+@pytest.mark.parametrize("name,make_sb,make_ours", METRICS[:4], ids=[m[0] for m in METRICS[:4]])
 @pytest.mark.parametrize("data", DATASETS, ids=[d[0] for d in DATASETS])
 @pytest.mark.parametrize("test_type,n", [("bs", 300), ("ar", 500)])
 @pytest.mark.parametrize("seed", ["12345", "77"])
@@ -191,3 +192,21 @@ def test_bad_statistics_are_refused_with_a_sentence():
         confidence(BleuMetric(), np.zeros((3, 4), dtype=np.int64))
     with pytest.raises(ValueError, match="lines"):
         paired_bs(ChrfMetric(), np.ones((3, 18), dtype=np.int64), [np.ones((4, 18), dtype=np.int64)])
+
+
+@pytest.mark.parametrize("nrefs", [1, 2, 3])
+@pytest.mark.parametrize("test_type,n", [("bs", 400), ("ar", 600)])
+def test_ter_with_averaged_reference_lengths(nrefs, test_type, n, monkeypatch):
+    """TER's rows hold float averages over the references (thirds with three)."""
+    monkeypatch.delenv("SACREBLEU_SEED", raising=False)
+    a, b, ref = _generated(21, 250)
+    refs = [ref, _generated(22, 250)[2], _generated(23, 250)[2]][:nrefs]
+    _, res = PairedTest([("a", a), ("b", b)], {"m": TER()}, refs, test_type=test_type, n_samples=n)()
+    want = next(v for k, v in res.items() if k != "System")
+    ours = TerMetric()
+    fn = paired_bs if test_type == "bs" else paired_ar
+    got_base, got = fn(ours, stats_for(ours, a, refs), [stats_for(ours, b, refs)], n=n)
+    assert [_ours_row(e) for e in [got_base, *got]] == [_oracle_row(r) for r in want]
+    whole = TER().corpus_score(b, refs, n_bootstrap=300)
+    est = confidence(ours, stats_for(ours, b, refs), n=300)
+    assert (est.score, est.mean, est.ci) == (whole.score, whole._mean, whole._ci)

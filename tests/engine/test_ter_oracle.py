@@ -143,5 +143,18 @@ def test_settings_build_ter_and_signature():
 
 def test_too_many_references_is_one_sentence():
     with pytest.raises(ValueError, match="references"):
-        TerMetric().line_stats("a", ["a"] * 7)
+        TerMetric().line_stats("a", ["a"] * 11)
     assert TerMetric().line_stats("a b", ["a"] * 5)[2] == 5
+
+
+def test_parallel_batch_equals_serial_and_alignments_add_up():
+    from bleu_ls.engine.ter_batch import ter_alignments, ter_stats
+
+    hyp = _lines(SAMPLES / "news.hyp") * 3
+    ref = _lines(SAMPLES / "news.ref") * 3
+    metric = TerMetric()
+    serial = metric.batch_stats(hyp, [ref])
+    assert np.array_equal(ter_stats(metric, hyp, [ref], workers=2), serial)
+    aligned = ter_alignments(metric, hyp, [ref], workers=2)
+    assert [a.edits for a in aligned] == serial[:, 0].tolist()
+    assert all(a.edits == a.shifts + a.insertions + a.deletions + a.substitutions for a in aligned)
