@@ -66,6 +66,12 @@ def _names(args: argparse.Namespace) -> list[str]:
     return names if len(set(names)) == len(names) else list(args.hypotheses)
 
 
+def _title(names: list[str]) -> str:
+    if len(names) <= 3:
+        return "bleu-ls report: " + ", ".join(names)
+    return f"bleu-ls report: {len(names)} systems against {names[0]}"
+
+
 def _settings(args: argparse.Namespace) -> Settings:
     data: dict = {}
     if args.config and not args.no_config:
@@ -143,7 +149,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     ]
     inp = ReportInput(
         systems, list(args.ref), src, args.src, draft, args.draft, settings,
-        title=args.title or ("bleu-ls report: " + ", ".join(names)),
+        title=args.title or _title(names),
         options=Options(bootstrap=args.bootstrap, seed=args.seed, top_lines=args.top),
     )
     from .render import render_report
