@@ -27,7 +27,9 @@ BLEU_SMOOTHING: tuple[str, ...] = _bleu.SMOOTHING
 NLTK_SMOOTHING: tuple[str, ...] = _nltk.SMOOTHING
 PRESETS = ("sacrebleu", "nltk", "nltk-3.2")
 #: The metric keys, in display order.
-METRICS = ("bleu", "chrf")
+METRICS = ("bleu", "chrf", "ter")
+#: The metrics the outlier rule can rank lines by (higher is better).
+OUTLIER_METRICS = ("bleu", "chrf")
 #: Diagnostic severities, most severe first (LSP's DiagnosticSeverity 1..4).
 SEVERITIES = ("error", "warning", "information", "hint")
 #: Severity name -> rank (1: most severe), as LSP numbers them.
@@ -81,6 +83,22 @@ class ChrfSettings:
     lowercase: bool = _engine_default(ChrfMetric, "lowercase")
     whitespace: bool = _engine_default(ChrfMetric, "whitespace")
     eps_smoothing: bool = _engine_default(ChrfMetric, "eps_smoothing")
+
+
+@dataclass
+class TerSettings:
+    """TER as sacrebleu's TER (lower is better; lowercased unless case_sensitive)."""
+
+    #: Compute TER (translation edit rate: edits per reference word, lower is better).
+    enabled: bool = False
+    #: TER: tercom's normalization (XML entities, punctuation split off words).
+    normalized: bool = False
+    #: TER: remove punctuation before counting edits.
+    no_punct: bool = False
+    #: TER: split CJK characters (with normalized) and drop CJK punctuation (with noPunct).
+    asian_support: bool = False
+    #: TER: keep case (sacrebleu's TER lowercases by default).
+    case_sensitive: bool = False
 
 
 @dataclass
@@ -181,6 +199,7 @@ class PairRule:
 class Settings:
     bleu: BleuSettings = field(default_factory=BleuSettings)
     chrf: ChrfSettings = field(default_factory=ChrfSettings)
+    ter: TerSettings = field(default_factory=TerSettings)
     diagnostics: DiagnosticsSettings = field(default_factory=DiagnosticsSettings)
     hints: HintSettings = field(default_factory=HintSettings)
     pairs: list[PairRule] = field(default_factory=list)
@@ -243,8 +262,10 @@ class Settings:
                 )
         if d.outlier.rule not in OUTLIER_RULES:
             out.append(f"diagnostics.outlier.rule must be one of {', '.join(OUTLIER_RULES)}, not {d.outlier.rule!r}")
-        if d.outlier.metric not in METRICS:
-            out.append(f"diagnostics.outlier.metric must be {' or '.join(METRICS)}, not {d.outlier.metric!r}")
+        if d.outlier.metric not in OUTLIER_METRICS:
+            out.append(
+                f"diagnostics.outlier.metric must be {' or '.join(OUTLIER_METRICS)}, not {d.outlier.metric!r}"
+            )
         for i, rule in enumerate(self.pairs):
             if not rule.hypothesis or not rule.references:
                 out.append(f"pairs[{i}] needs a hypothesis pattern and at least one reference pattern")

@@ -87,7 +87,7 @@ ENUMS: dict[str, list[Any]] = {
     "bleu.tokenize": list(S.TOKENIZERS),
     "bleu.smooth": [None, *S.BLEU_SMOOTHING, *S.NLTK_SMOOTHING],
     "diagnostics.outlier.rule": list(S.OUTLIER_RULES),
-    "diagnostics.outlier.metric": list(S.METRICS),
+    "diagnostics.outlier.metric": list(S.OUTLIER_METRICS),
 }
 
 # Settings read by the extension only (never sent to the server).
