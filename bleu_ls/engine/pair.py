@@ -139,6 +139,19 @@ class PairModel:
         result = first_pass(snap.metrics, snap.hyp, snap.refs, workers=workers, start_method=start_method)
         self.install(result, snap)
 
+    def copy(self) -> "PairModel":
+        """An independent copy — lines, rows, scores and totals — to read elsewhere
+        (another thread) while this model goes on taking edits."""
+        other = PairModel(self.metrics, lazy=True)
+        other.hyp = list(self.hyp)
+        other.refs = [list(r) for r in self.refs]
+        other.version = self.version
+        other._fresh = self._fresh.copy()
+        other._stats = {k: v.copy() for k, v in self._stats.items()}
+        other._scores = {k: v.copy() for k, v in self._scores.items()}
+        other._totals = {k: v.copy() for k, v in self._totals.items()}
+        return other
+
     def snapshot(self) -> PairSnapshot:
         """A frozen copy of the lines, references, metrics and version."""
         return PairSnapshot(list(self.hyp), [list(r) for r in self.refs], dict(self.metrics), self.version)

@@ -332,6 +332,10 @@ class PairManager:
         pair.hints_pending = True
         self.scorer.start(pair)
 
+    def findings(self, pair: Pair) -> list:
+        """The pair's findings (the analysis behind its diagnostics)."""
+        return self.publisher.findings(pair)
+
     def diagnostics(self, pair: Pair) -> tuple[list[types.Diagnostic], str]:
         """The pair's diagnostics and their result id (cached)."""
         return self.publisher.compute(pair)

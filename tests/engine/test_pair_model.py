@@ -239,3 +239,12 @@ def test_snapshot_is_a_copy_and_mask_is_read_only():
     mask = model.scored_mask(0, 2)
     with pytest.raises(ValueError):
         mask[0] = False
+
+
+def test_copy_is_independent_and_equal():
+    model = PairModel(metrics(), ["a b c", "d e f", "g h"], [["a b c", "d e x", "g h i"]])
+    twin = model.copy()
+    model.splice_hyp(1, 2, ["changed", "and inserted"])
+    assert twin.hyp == ["a b c", "d e f", "g h"]
+    assert_matches_scratch(twin)
+    assert_matches_scratch(model)
