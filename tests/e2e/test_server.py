@@ -350,6 +350,10 @@ async def test_commands(session):
     flagged = sorted({d.range.start.line for d in diags})
     pos = await s.command("bleuLs.nextFlagged", uri, {"line": flagged[0], "character": 0})
     assert pos["line"] == flagged[1]
+    # the status counts lines and problems apart, as Problems lists them
+    c = await s.corpus(uri)
+    assert (c["flagged"], c["problems"]) == (len(flagged), len(diags))
+    assert c["problems"] > c["flagged"], "crafted() has a line with two findings"
     pos = await s.command("bleuLs.nextFlagged", uri, {"line": flagged[-1], "character": 0})
     assert pos["line"] == flagged[0]  # wraps
     pos = await s.command("bleuLs.nextFlagged", uri, {"line": flagged[0], "character": 0}, "previous")
