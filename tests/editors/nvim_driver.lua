@@ -144,9 +144,22 @@ local ok, err = xpcall(function()
   note('edit hint changed=' .. tostring(changed))
   result.buffer_lines = vim.api.nvim_buf_get_lines(buf, 0, -1, false)
 
-  -- :BleuReport opens a scratch split with the server's report.
-  local nbufs = #vim.api.nvim_list_bufs()
+  -- :BleuReport writes the visual report and hands it to the system's
+  -- opener (recorded here instead of starting a browser).
+  local opened = nil
+  vim.ui.open = function(path)
+    opened = path
+    return {}, nil
+  end
   vim.cmd('BleuReport')
+  vim.wait(timeout, function()
+    return opened ~= nil
+  end, 20)
+  result.report_html_path = opened
+
+  -- :BleuReport text opens a scratch split with the server's per-line report.
+  local nbufs = #vim.api.nvim_list_bufs()
+  vim.cmd('BleuReport text')
   vim.wait(timeout, function()
     return #vim.api.nvim_list_bufs() > nbufs
   end, 20)

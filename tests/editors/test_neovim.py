@@ -138,8 +138,19 @@ def test_neovim_011_hints_diagnostics_edit(nvim: str, workspace: Path, tmp_path:
     assert r["edit_after"]["label"] != r["edit_before"]
     assert r["edit_after"]["character"] == len(EDIT_TEXT.encode("utf-8"))
 
-    # :BleuReport shows the report of the edited buffer.
-    assert r.get("report"), "BleuReport opened no buffer"
+    # :BleuReport writes the visual report of the edited buffer outside the
+    # workspace and opens it; its numbers are sacrebleu's.
+    html_path = Path(r["report_html_path"] or "")
+    assert html_path.is_file() and html_path.suffix == ".html", r["events"]
+    assert workspace not in html_path.parents
+    from tests.report.conftest import data_of
+
+    data = data_of(html_path.read_text(encoding="utf-8"))
+    edited_lines = r["buffer_lines"][:n]
+    assert data["systems"][0]["corpus"]["bleu"]["score"] == sacrebleu.corpus_bleu(edited_lines, [refs[:n]]).score
+
+    # :BleuReport text shows the per-line report of the edited buffer.
+    assert r.get("report"), "BleuReport text opened no buffer"
     assert "news.hyp" in r["report"][0]
     edited = r["buffer_lines"][:n]
     assert f"BLEU {oracle_corpus(edited, refs[:n]):.2f}" in r["report"][0]

@@ -176,11 +176,21 @@ function M.on_attach(client, bufnr)
   M.refresh_score(bufnr)
 end
 
---- :BleuReport — the server's per-line report in a scratch split.
-function M.report()
+--- :BleuReport — the visual report (HTML, opened with the system's opener);
+--- :BleuReport text — the per-line report in a scratch split.
+function M.report(mode)
   local bufnr = vim.api.nvim_get_current_buf()
   local client = get_client(bufnr)
   if not client then
+    return
+  end
+  if mode ~= 'text' then
+    exec(client, bufnr, 'bleuLs.reportHtml', { vim.uri_from_bufnr(bufnr) }, function(html)
+      local path, err = require('bleu_ls.report').show(bufnr, html)
+      if not path then
+        vim.notify('bleu-ls: no report: ' .. tostring(err), vim.log.levels.WARN)
+      end
+    end)
     return
   end
   exec(client, bufnr, 'bleuLs.showReport', { vim.uri_from_bufnr(bufnr) }, function(text)
