@@ -47,7 +47,9 @@ def outlier(ctx: LineContext, c) -> Iterator[Finding]:
     metrics = ctx.metrics
     if ctx.n < max(c.min_lines, 1):
         return
-    key = c.metric if c.metric in metrics else next(iter(metrics), None)
+    # Ranked by a metric where higher is better (never TER, an error rate).
+    ranked = [k for k, m in metrics.items() if getattr(m, "higher_is_better", True)]
+    key = c.metric if c.metric in ranked else next(iter(ranked), None)
     if key is None:
         return
     vals = ctx.model.values(key)
