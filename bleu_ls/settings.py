@@ -84,6 +84,22 @@ class ChrfSettings:
 
 
 @dataclass
+class TerSettings:
+    """TER as sacrebleu's TER (lower is better; lowercased unless case_sensitive)."""
+
+    #: Compute TER (translation edit rate: edits per reference word, lower is better).
+    enabled: bool = False
+    #: TER: tercom's normalization (XML entities, punctuation split off words).
+    normalized: bool = False
+    #: TER: remove punctuation before counting edits.
+    no_punct: bool = False
+    #: TER: split CJK characters (with normalized) and drop CJK punctuation (with noPunct).
+    asian_support: bool = False
+    #: TER: keep case (sacrebleu's TER lowercases by default).
+    case_sensitive: bool = False
+
+
+@dataclass
 class CheckSettings:
     """One diagnostic code: on/off and severity."""
 
@@ -181,6 +197,7 @@ class PairRule:
 class Settings:
     bleu: BleuSettings = field(default_factory=BleuSettings)
     chrf: ChrfSettings = field(default_factory=ChrfSettings)
+    ter: TerSettings = field(default_factory=TerSettings)
     diagnostics: DiagnosticsSettings = field(default_factory=DiagnosticsSettings)
     hints: HintSettings = field(default_factory=HintSettings)
     pairs: list[PairRule] = field(default_factory=list)
