@@ -1,0 +1,131 @@
+"""Is the change real: the draft against the current text, per metric.
+
+With a reference and a draft, a debounced job (a new edit supersedes it)
+computes, off the event loop in one worker thread:
+
+* the draft's statistics against the references, from a second
+  :class:`~bleu_ls.engine.PairModel` kept beside the pair (first a batch
+  pass, then only the lines whose draft partner or reference changed); the
+  draft line of a current line is its partner (empty for a new line);
+* sacrebleu's paired bootstrap test of the current text against the draft
+  (``significance.paired_bs``, 1,000 resamples, seed 12345 or
+  ``SACREBLEU_SEED``) and the current corpus score's 95% interval
+  (``significance.confidence``).
+
+Results land in ``pair.paired`` (by metric key) and the code lens is
+refreshed.  Memory is O(lines): the engine's significance module never
+materialises the resamples.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import asdict
+from typing import TYPE_CHECKING, Any, Optional
+
+import numpy as np
+
+from ..engine import PairModel
+from ..engine.significance import confidence, paired_bs
+
+if TYPE_CHECKING:
+    from .pairs import Pair, PairManager
+
+log = logging.getLogger(__name__)
+
+#: wait this long after the last edit before testing (seconds)
+DEBOUNCE_SECONDS = 0.4
+RESAMPLES = 1000
+
+
+def _same_metrics(model: Optional[PairModel], metrics: dict) -> bool:
+    return (
+        model is not None
+        and model.metrics.keys() == metrics.keys()
+        and all(model.metrics[k] is m for k, m in metrics.items())
+    )
+
+
+def _run(draft_model, metrics, aligned, refs, current: dict, with_draft: bool) -> tuple[Any, dict]:
+    """In the worker thread: bring the draft model up to date, then test."""
+    out: dict[str, Any] = {}
+    if with_draft:
+        if _same_metrics(draft_model, metrics) and draft_model.n_refs == len(refs):
+            draft_model.set_hyp(aligned)
+            draft_model.set_refs(refs)
+        else:
+            draft_model = PairModel(metrics, aligned, refs, lazy=True)
+            draft_model.full_pass(workers=1)
+    for key, metric in metrics.items():
+        stats = current[key]
+        est = confidence(metric, stats, RESAMPLES)
+        rec: dict[str, Any] = {"confidence": {"score": est.score, "mean": est.mean, "ci": est.ci}}
+        if with_draft:
+            base_stats = draft_model.stats_array(key)
+            n = min(len(base_stats), len(stats))
+            base, (system,) = paired_bs(metric, np.array(base_stats[:n]), [stats[:n]], RESAMPLES)
+            rec["paired"] = {
+                "test": "paired bootstrap",
+                "resamples": RESAMPLES,
+                "baseline": {k: v for k, v in asdict(base).items() if k != "p_value"},
+                "system": asdict(system),
+                "delta": system.score - base.score,
+            }
+        out[key] = rec
+    return draft_model, out
+
+
+class PairedTests:
+    """One worker thread for the tests of every pair (so a pair's draft model
+    is only ever touched by one job at a time)."""
+
+    def __init__(self, manager: "PairManager") -> None:
+        self.manager = manager
+        self._pool: Optional[ThreadPoolExecutor] = None
+
+    def schedule(self, pair: "Pair") -> None:
+        """After an edit: (re)start the debounced test of ``pair``."""
+        if pair.model is None:
+            return
+        if pair.paired_task is not None and not pair.paired_task.done():
+            pair.paired_task.cancel()
+        pair.paired_gen += 1
+        pair.paired_task = asyncio.ensure_future(self._job(pair, pair.paired_gen))
+
+    async def _job(self, pair: "Pair", gen: int) -> None:
+        await asyncio.sleep(DEBOUNCE_SECONDS)
+        await self.manager.wait_scored(pair)
+        model = pair.model
+        if model is None or gen != pair.paired_gen or not model.n_paired:
+            return
+        with_draft = pair.draft is not None
+        aligned = [pair.draft.draft_line(i) or "" for i in range(model.n_hyp)] if with_draft else []
+        refs = [list(r) for r in model.refs]
+        current = {k: np.array(model.stats_array(k)) for k in model.metrics}
+        metrics = dict(model.metrics)
+        if self._pool is None:
+            self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="bleu-ls-paired")
+        loop = asyncio.get_running_loop()
+        draft_model = pair.draft_model
+        try:
+            draft_model, result = await asyncio.shield(
+                loop.run_in_executor(self._pool, _run, draft_model, metrics, aligned, refs, current, with_draft)
+            )
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("the paired test failed")
+            return
+        if with_draft:
+            pair.draft_model = draft_model
+        if gen != pair.paired_gen or pair.model is not model:
+            return
+        pair.paired = result
+        self.manager.publisher.schedule_refresh()
+
+    def shutdown(self) -> None:
+        if self._pool is not None:
+            self._pool.shutdown(wait=False, cancel_futures=True)
+            self._pool = None
