@@ -76,7 +76,8 @@ def effort_lens(pair: "Pair") -> Optional[str]:
 def effort_tooltip(pair: "Pair") -> list[str]:
     """Signature lines, the draft's origin and the tests' intervals for the lens tooltip."""
     out = []
-    for key, tests in pair.paired.items():
+    for key in pair.paired:
+        tests = tests_for(pair, key)
         ci = tests.get("confidence")
         if ci and ci.get("ci") is not None:
             out.append(f"{key}: {_num(ci['score'])} ± {_num(ci['ci'])} (95% bootstrap interval, mean {_num(ci['mean'])})")
@@ -96,10 +97,18 @@ def effort_tooltip(pair: "Pair") -> list[str]:
     return out
 
 
+def tests_for(pair: "Pair", key: str) -> dict[str, Any]:
+    """The latest tests of metric ``key`` if they were run on the current text."""
+    if pair.model is None or pair.paired_version != pair.model.version:
+        return {}
+    return pair.paired.get(key, {})
+
+
 def paired_note(pair: "Pair", key: str) -> str:
-    """`` (Δ +0.84 vs draft, p = 0.03)`` once the paired test has run."""
-    paired = pair.paired.get(key, {}).get("paired")
-    if not paired:
+    """`` (Δ +0.84 vs draft, p = 0.03)`` once the paired test has run on the
+    current text (nothing while no line differs from the draft)."""
+    paired = tests_for(pair, key).get("paired")
+    if not paired or pair.draft is None or not pair.draft.edited_count():
         return ""
     return f" (Δ {paired['delta']:+.2f} vs draft, p = {paired['system']['p_value']:.4f})"
 

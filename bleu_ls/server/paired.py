@@ -105,6 +105,7 @@ class PairedTests:
         refs = [list(r) for r in model.refs]
         current = {k: np.array(model.stats_array(k)) for k in model.metrics}
         metrics = dict(model.metrics)
+        version = model.version
         if self._pool is None:
             self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="bleu-ls-paired")
         loop = asyncio.get_running_loop()
@@ -120,9 +121,10 @@ class PairedTests:
             return
         if with_draft:
             pair.draft_model = draft_model
-        if gen != pair.paired_gen or pair.model is not model:
+        if gen != pair.paired_gen or pair.model is not model or model.version != version:
             return
         pair.paired = result
+        pair.paired_version = version
         self.manager.publisher.schedule_refresh()
 
     def shutdown(self) -> None:

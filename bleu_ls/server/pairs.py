@@ -91,6 +91,8 @@ class Pair:
     paired: dict = field(default_factory=dict)
     paired_task: Optional[asyncio.Task] = None
     paired_gen: int = 0
+    #: the model version ``paired`` was computed on (shown only while it is current)
+    paired_version: int = -1
 
     @property
     def references(self) -> list[Path]:

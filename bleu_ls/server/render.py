@@ -15,7 +15,7 @@ from lsprotocol import types
 
 from ..analysis import Finding
 from ..settings import HintSettings
-from .effort_render import effort_hover, effort_lens, effort_record, effort_tooltip, paired_note
+from .effort_render import effort_hover, effort_lens, effort_record, effort_tooltip, paired_note, tests_for
 
 if TYPE_CHECKING:
     from .document import LineDocument
@@ -196,7 +196,7 @@ def lens_title(pair: "Pair") -> str:
             parts.append(text + paired_note(pair, key))
         parts.append(f"{model.n_paired:,} lines")
         d = corpus_delta(pair, next(iter(model.metrics)))
-        if d is not None and not pair.paired.get(next(iter(model.metrics)), {}).get("paired"):
+        if d is not None and not paired_note(pair, next(iter(model.metrics))):
             parts.append(f"Δ {d:+.2f} since open")
     effort = effort_lens(pair)
     if effort:
@@ -218,7 +218,7 @@ def corpus_record(pair: "Pair") -> dict[str, Any]:
         return {"uri": pair.uri, "metrics": {}, **effort_record(pair)}
     metrics: dict[str, Any] = {}
     for key, metric in model.metrics.items():
-        tests = pair.paired.get(key, {})
+        tests = tests_for(pair, key)
         metrics[key] = {
             "metric": metric.name,
             "signature": metric.signature(model.n_refs),
