@@ -8,8 +8,9 @@ line to measure against).
 
 Rows are integers like the pair model's (``[edits, ref words * UNITS, 1]``)
 plus the four edit kinds, with running sums: an edit recounts the edited
-lines only; the rest of the document is counted by a background pass
-(:meth:`EffortRows.fill`), off the edit path.  The numbers are the engine's
+lines only, in the background pass (:meth:`EffortRows.fill`) that also counts
+the document when it is opened — never on the edit path itself (a heavily
+edited 150-word line takes a few milliseconds).  The numbers are the engine's
 TER with ``case_sensitive`` as set (sacrebleu's ``TER(case_sensitive=True)``
 by default).
 """
@@ -77,7 +78,8 @@ class EffortRows:
     # -- edits ------------------------------------------------------------------
     def splice(self, start: int, end: int, lines: Sequence[str]) -> None:
         """Current lines [start, end) became ``lines`` (the track was spliced
-        already): drop their rows, count the new ones now."""
+        already): drop their rows; the new ones are counted by the background
+        fill (or on demand by :meth:`line`), off the edit path."""
         old = self.rows[start:end][self.fresh[start:end]]
         if len(old):
             self.totals -= old.sum(axis=0)
@@ -86,7 +88,6 @@ class EffortRows:
         self.rows = np.concatenate((self.rows[:start], np.zeros((width, 7), np.int64), self.rows[end:]))
         self.fresh = np.concatenate((self.fresh[:start], np.zeros(width, bool), self.fresh[end:]))
         self.version += 1
-        self.ensure(start, start + width)
 
     # -- the document ---------------------------------------------------------------
     def line(self, i: int) -> Optional[dict]:

@@ -48,10 +48,13 @@ def _same_metrics(model: Optional[PairModel], metrics: dict) -> bool:
     )
 
 
-def _run(draft_model, metrics, aligned, refs, current: dict, with_draft: bool) -> tuple[Any, dict]:
-    """In the worker thread: bring the draft model up to date, then test."""
+def _run(draft_model, metrics, partners, refs, current: dict, with_draft: bool) -> tuple[Any, dict]:
+    """In the worker thread: bring the draft model up to date, then test.
+    ``partners`` is (draft lines, partner index per current line)."""
     out: dict[str, Any] = {}
     if with_draft:
+        draft, partner = partners
+        aligned = [draft[p] if p >= 0 else "" for p in partner.tolist()]
         if _same_metrics(draft_model, metrics) and draft_model.n_refs == len(refs):
             draft_model.set_hyp(aligned)
             draft_model.set_refs(refs)
@@ -101,7 +104,8 @@ class PairedTests:
         if model is None or gen != pair.paired_gen or not model.n_paired:
             return
         with_draft = pair.draft is not None
-        aligned = [pair.draft.draft_line(i) or "" for i in range(model.n_hyp)] if with_draft else []
+        # the draft's lines never change in place; the partners are copied
+        partners = (pair.draft.draft, pair.draft.partner.copy()) if with_draft else None
         refs = [list(r) for r in model.refs]
         current = {k: np.array(model.stats_array(k)) for k in model.metrics}
         metrics = dict(model.metrics)
@@ -112,7 +116,7 @@ class PairedTests:
         draft_model = pair.draft_model
         try:
             draft_model, result = await asyncio.shield(
-                loop.run_in_executor(self._pool, _run, draft_model, metrics, aligned, refs, current, with_draft)
+                loop.run_in_executor(self._pool, _run, draft_model, metrics, partners, refs, current, with_draft)
             )
         except asyncio.CancelledError:
             raise
