@@ -70,7 +70,8 @@ def effort_lens(pair: "Pair") -> Optional[str]:
     if pair.effort is None:
         return f"draft: {pair.draft_problem.split(': ', 1)[-1]}" if pair.draft_problem else None
     c = pair.effort.corpus()
-    return f"HTER {_num(c['score'], 1)} · {c['linesEdited']:,} lines edited"
+    n = c["linesEdited"]
+    return f"HTER {_num(c['score'], 1)} · {n:,} {'line' if n == 1 else 'lines'} edited"
 
 
 def effort_tooltip(pair: "Pair") -> list[str]:

@@ -62,7 +62,7 @@ def test_first_seen_text_is_the_draft_and_an_edit_changes_hter(tmp_path):
         corpus = pair.effort.corpus()
         assert corpus["score"] == ter.corpus_score(DRAFT, [post]).score
         assert corpus["linesEdited"] == 1
-        assert "HTER" in lens_title(pair) and "1 lines edited" in lens_title(pair)
+        assert "HTER" in lens_title(pair) and "1 line edited" in lens_title(pair)
         hover = hover_text(pair, 2)
         assert "~~It rains~~" in hover and "**it is raining**" in hover
         # a line inserted after the draft has no draft partner
