@@ -46,9 +46,10 @@ class Pair:
     """One open hypothesis document and what it is scored against.
 
     Baselines (what a score is compared with: ``baseline``, the scores when
-    the file was first fully scored) live here too; another kind of
-    baseline (a draft file per hypothesis) is one more field set by
-    :mod:`.binding` and read by :mod:`.render`.
+    the file was first fully scored) live here too; the other kind, the
+    draft (``draft``: a :class:`~bleu_ls.postedit.DraftTrack` or None) with
+    its HTER rows and paired test, is set by :mod:`.drafts` and
+    :mod:`.paired` and read by :mod:`.render` / :mod:`.effort_render`.
     """
 
     uri: str

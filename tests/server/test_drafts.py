@@ -147,3 +147,48 @@ def test_draft_file_by_convention_without_a_reference(tmp_path):
         manager.shutdown()
 
     asyncio.run(run())
+
+
+def test_an_unwritable_cache_keeps_the_draft_for_the_session(tmp_path, monkeypatch):
+    (tmp_path / "d.hyp").write_text("one two\n", encoding="utf-8")
+    blocker = tmp_path / "not-a-folder"
+    blocker.write_text("", encoding="utf-8")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(blocker))
+    uri = (tmp_path / "d.hyp").as_uri()
+
+    async def run():
+        manager = _manager(tmp_path)
+        manager.open(uri, "one two\n", 1)
+        pair = manager.pair_for(uri)
+        assert pair.draft is not None and pair.draft.draft == ["one two"]
+        _edit(manager, uri, 2, 0, 7, "one three")
+        await manager.wait_effort(pair)
+        assert pair.effort.corpus()["linesEdited"] == 1
+        assert "for this session only" in hover_text(pair, 0)
+        assert corpus_record(pair)["draft"]["problem"] == "draft kept for this session only"
+        manager.shutdown()
+
+    asyncio.run(run())
+
+
+def test_a_draft_file_of_another_line_count_is_aligned(tmp_path):
+    post = ["title", "first line", "an added line", "second line"]
+    (tmp_path / "e.hyp").write_text("\n".join(post) + "\n", encoding="utf-8")
+    (tmp_path / "e.draft").write_text("title\nfirst line\nsecond line\n", encoding="utf-8")
+    uri = (tmp_path / "e.hyp").as_uri()
+
+    async def run():
+        manager = _manager(tmp_path)
+        manager.open(uri, "\n".join(post) + "\n", 1)
+        pair = manager.pair_for(uri)
+        assert [pair.draft.draft_line(i) for i in range(4)] == ["title", "first line", None, "second line"]
+        assert "no draft line" in hover_text(pair, 2)
+        assert "Unchanged" in hover_text(pair, 3)
+        await manager.wait_effort(pair)
+        rec = corpus_record(pair)["effort"]
+        ter = TER(case_sensitive=True)
+        assert rec["score"] == ter.corpus_score(["title", "first line", "", "second line"], [post]).score
+        assert (rec["linesEdited"], rec["linesNew"]) == (1, 1)
+        manager.shutdown()
+
+    asyncio.run(run())
