@@ -54,6 +54,8 @@ class EffortRows:
         return self.track.draft_line(i) or ""
 
     def _row(self, draft: str, line: str) -> list[int]:
+        if draft == line:  # unchanged: no edits (most lines of a fresh post-edit)
+            return [0, len(self.metric.tokens(line)) * UNITS, 1, 0, 0, 0, 0]
         (r,) = self.metric.alignments(draft, [line])
         return [r.edits, r.ref_len * UNITS, 1, r.insertions, r.deletions, r.substitutions, r.shifts]
 

@@ -35,8 +35,12 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-#: wait this long after the last edit before testing (seconds)
+#: wait this long after the last edit before testing (seconds), longer for
+#: large files (a test of 100k lines takes seconds of a worker thread that
+#: shares the interpreter with the event loop)
 DEBOUNCE_SECONDS = 0.4
+DEBOUNCE_PER_LINE = 1 / 20000
+DEBOUNCE_MAX = 5.0
 RESAMPLES = 1000
 
 
@@ -98,7 +102,8 @@ class PairedTests:
         pair.paired_task = asyncio.ensure_future(self._job(pair, pair.paired_gen))
 
     async def _job(self, pair: "Pair", gen: int) -> None:
-        await asyncio.sleep(DEBOUNCE_SECONDS)
+        lines = pair.model.n_hyp if pair.model is not None else 0
+        await asyncio.sleep(min(DEBOUNCE_MAX, max(DEBOUNCE_SECONDS, lines * DEBOUNCE_PER_LINE)))
         await self.manager.wait_scored(pair)
         model = pair.model
         if model is None or gen != pair.paired_gen or not model.n_paired:
