@@ -108,15 +108,19 @@ class EffortRows:
         }
 
     def corpus(self) -> dict:
-        """Document HTER (all lines counted), edit kinds and lines edited."""
+        """Document HTER, edit kinds and lines edited; the numbers are None
+        while ``pending`` lines are still to be counted."""
         t = self.totals.tolist()
         score = self.metric.corpus_score(t[:3])
+        pending = self.stale_count()
+        done = not pending
         return {
             "metric": "HTER",
-            "score": score.score,
-            "num_edits": t[0],
-            "ref_length": score.extra["ref_length"],
-            **dict(zip(KINDS, t[3:])),
+            "score": score.score if done else None,
+            "num_edits": t[0] if done else None,
+            "ref_length": score.extra["ref_length"] if done else None,
+            **{k: (v if done else None) for k, v in zip(KINDS, t[3:])},
+            "pending": pending,
             "lines": len(self.lines),
             "linesEdited": self.track.edited_count(),
             "linesNew": self.track.new_count(),

@@ -70,6 +70,8 @@ def effort_lens(pair: "Pair") -> Optional[str]:
     if pair.effort is None:
         return f"draft: {pair.draft_problem.split(': ', 1)[-1]}" if pair.draft_problem else None
     c = pair.effort.corpus()
+    if c["pending"]:
+        return f"HTER … ({c['pending']:,} lines to count)"
     n = c["linesEdited"]
     return f"HTER {_num(c['score'], 1)} · {n:,} {'line' if n == 1 else 'lines'} edited"
 

@@ -64,7 +64,11 @@ def _run(draft_model, metrics, partners, refs, current: dict, with_draft: bool) 
             draft_model.set_refs(refs)
         else:
             draft_model = PairModel(metrics, aligned, refs, lazy=True)
-            draft_model.full_pass(workers=1)
+            try:  # worker processes, as the scorer's batch pass
+                draft_model.full_pass(workers=None, start_method="forkserver")
+            except Exception:
+                log.warning("the draft's batch pass in worker processes failed; scoring here", exc_info=True)
+                draft_model.full_pass(workers=1)
     for key, metric in metrics.items():
         stats = current[key]
         est = confidence(metric, stats, RESAMPLES)

@@ -371,7 +371,13 @@ class PairManager:
         if effort is None or not effort.stale_count():
             return
         if pair.effort_task is None or pair.effort_task.done():
-            pair.effort_task = asyncio.ensure_future(effort.fill(lambda: pair.effort is effort))
+            pair.effort_task = asyncio.ensure_future(self._fill_effort(pair, effort))
+
+    async def _fill_effort(self, pair: Pair, effort: EffortRows) -> None:
+        big = effort.stale_count() > 1
+        await effort.fill(lambda: pair.effort is effort)
+        if big and pair.effort is effort and not effort.stale_count():
+            self.publisher.schedule_refresh()  # the lens said "counting"
 
     async def wait_effort(self, pair: Pair) -> None:
         """Until every HTER row of the pair is counted (other requests go on)."""

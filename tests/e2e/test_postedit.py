@@ -49,7 +49,7 @@ async def _effort(s, uri, want):
     async def get():
         rec = await s.corpus(uri)
         eff = rec and rec.get("effort")
-        return eff if eff and want(eff) else None
+        return eff if eff and not eff["pending"] and want(eff) else None
 
     return await eventually(get, timeout=10)
 

@@ -20,8 +20,7 @@ async def code_lens(manager: "PairManager", params: types.CodeLensParams) -> lis
     pair = manager.pair_for(uri)
     if pair is None or (pair.model is None and pair.effort is None and not pair.draft_problem):
         return []
-    await manager.wait_scored(pair)
-    await manager.wait_effort(pair)
+    await manager.wait_scored(pair)  # the effort is not waited for: the lens says it is counting
     if pair.model is None and pair.effort is None and not pair.draft_problem:
         return []
     return [
@@ -43,8 +42,7 @@ async def corpus_score(manager: "PairManager", params: Any) -> Optional[dict[str
     pair = manager.pair_for(uri) if uri else None
     if pair is None or (pair.model is None and pair.effort is None):
         return None
-    await manager.wait_scored(pair)
-    await manager.wait_effort(pair)
+    await manager.wait_scored(pair)  # effort.pending says how many HTER rows are still to count
     if pair.model is None and pair.effort is None:
         return None
     return corpus_record(pair)
