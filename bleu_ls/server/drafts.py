@@ -16,6 +16,7 @@ draft and no reference is a post-edit in progress: it keeps its pair entry
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from pathlib import Path
 from typing import TYPE_CHECKING, Optional
@@ -163,6 +164,38 @@ def forget(manager: "PairManager", pair: "Pair") -> str:
     pair.draft_forgotten = True
     detach(pair)
     return "draft forgotten"
+
+
+# -- counting the HTER rows in the background ------------------------------------------
+def start_effort(manager: "PairManager", pair: "Pair") -> None:
+    effort = pair.effort
+    if effort is None or not effort.stale_count():
+        return
+    if pair.effort_task is None or pair.effort_task.done():
+        pair.effort_task = asyncio.ensure_future(_fill(manager, pair, effort))
+
+
+async def _fill(manager: "PairManager", pair: "Pair", effort: EffortRows) -> None:
+    big = effort.stale_count() > 1
+    await effort.fill(lambda: pair.effort is effort)
+    if big and pair.effort is effort and not effort.stale_count():
+        manager.publisher.schedule_refresh()  # the lens said "counting"
+
+
+async def wait_effort(manager: "PairManager", pair: "Pair") -> None:
+    while pair.effort is not None and pair.effort.stale_count():
+        start_effort(manager, pair)
+        task = pair.effort_task
+        if task is None:
+            return
+        try:
+            await asyncio.shield(task)
+        except asyncio.CancelledError:
+            me = asyncio.current_task()
+            if me is not None and me.cancelling():
+                raise
+            if pair.uri not in manager.pairs:
+                return
 
 
 def uses_path(pair: "Pair", path: Path) -> bool:

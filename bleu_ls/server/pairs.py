@@ -367,33 +367,11 @@ class PairManager:
 
     def start_effort(self, pair: Pair) -> None:
         """Count the HTER rows not counted yet, in the background."""
-        effort = pair.effort
-        if effort is None or not effort.stale_count():
-            return
-        if pair.effort_task is None or pair.effort_task.done():
-            pair.effort_task = asyncio.ensure_future(self._fill_effort(pair, effort))
-
-    async def _fill_effort(self, pair: Pair, effort: EffortRows) -> None:
-        big = effort.stale_count() > 1
-        await effort.fill(lambda: pair.effort is effort)
-        if big and pair.effort is effort and not effort.stale_count():
-            self.publisher.schedule_refresh()  # the lens said "counting"
+        drafts.start_effort(self, pair)
 
     async def wait_effort(self, pair: Pair) -> None:
         """Until every HTER row of the pair is counted (other requests go on)."""
-        while pair.effort is not None and pair.effort.stale_count():
-            self.start_effort(pair)
-            task = pair.effort_task
-            if task is None:
-                return
-            try:
-                await asyncio.shield(task)
-            except asyncio.CancelledError:
-                me = asyncio.current_task()
-                if me is not None and me.cancelling():
-                    raise
-                if pair.uri not in self.pairs:
-                    return
+        await drafts.wait_effort(self, pair)
 
     def set_draft(self, pair: Pair) -> str:
         message = drafts.set_to_current(self, pair)
