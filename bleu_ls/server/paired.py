@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any, Optional
 
 import numpy as np
 
-from ..engine import PairModel
+from ..engine import PairModel, PairSnapshot
 from ..engine.significance import confidence, paired_bs
 
 if TYPE_CHECKING:
@@ -35,6 +35,9 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
+#: after seeding the draft model from the current rows, at least this many
+#: lines left to count go through the batch pass in worker processes
+BATCH_LINES = 5000
 #: wait this long after the last edit before testing (seconds), longer for
 #: large files (a test of 100k lines takes seconds of a worker thread that
 #: shares the interpreter with the event loop)
@@ -52,10 +55,27 @@ def _same_metrics(model: Optional[PairModel], metrics: dict) -> bool:
     )
 
 
-def _run(draft_model, metrics, partners, refs, current: dict, with_draft: bool) -> tuple[Any, dict]:
+def _new_draft_model(metrics, aligned, refs, hyp, current: dict, scores: dict) -> PairModel:
+    """The draft's model, its rows taken from the current text's where the
+    draft line and the current line are the same (most lines of a post-edit)."""
+    model = PairModel(metrics, aligned, refs, lazy=True)
+    model.install({k: (current[k], scores[k]) for k in metrics}, PairSnapshot(hyp, refs, metrics, -1))
+    if model.stale_count() >= BATCH_LINES:
+        try:  # worker processes, as the scorer's batch pass
+            model.full_pass(workers=None, start_method="forkserver")
+        except Exception:
+            log.warning("the draft's batch pass in worker processes failed; scoring here", exc_info=True)
+    model.refresh()
+    return model
+
+
+def _run(draft_model, metrics, partners, refs, current: dict, cur_text) -> tuple[Any, dict]:
     """In the worker thread: bring the draft model up to date, then test.
-    ``partners`` is (draft lines, partner index per current line)."""
+    ``partners`` is (draft lines, partner index per current line), None
+    when no line differs from the draft (nothing to compare);
+    ``cur_text`` the current (lines, scores) for seeding a new draft model."""
     out: dict[str, Any] = {}
+    with_draft = partners is not None
     if with_draft:
         draft, partner = partners
         aligned = [draft[p] if p >= 0 else "" for p in partner.tolist()]
@@ -63,12 +83,7 @@ def _run(draft_model, metrics, partners, refs, current: dict, with_draft: bool) 
             draft_model.set_hyp(aligned)
             draft_model.set_refs(refs)
         else:
-            draft_model = PairModel(metrics, aligned, refs, lazy=True)
-            try:  # worker processes, as the scorer's batch pass
-                draft_model.full_pass(workers=None, start_method="forkserver")
-            except Exception:
-                log.warning("the draft's batch pass in worker processes failed; scoring here", exc_info=True)
-                draft_model.full_pass(workers=1)
+            draft_model = _new_draft_model(metrics, aligned, refs, cur_text[0], current, cur_text[1])
     for key, metric in metrics.items():
         stats = current[key]
         est = confidence(metric, stats, RESAMPLES)
@@ -112,9 +127,11 @@ class PairedTests:
         model = pair.model
         if model is None or gen != pair.paired_gen or not model.n_paired:
             return
-        with_draft = pair.draft is not None
+        with_draft = pair.draft is not None and pair.draft.edited_count() > 0
         # the draft's lines never change in place; the partners are copied
         partners = (pair.draft.draft, pair.draft.partner.copy()) if with_draft else None
+        n = model.n_paired
+        cur_text = (model.hyp[:n], {k: np.array(model.values(k)) for k in model.metrics})
         refs = [list(r) for r in model.refs]
         current = {k: np.array(model.stats_array(k)) for k in model.metrics}
         metrics = dict(model.metrics)
@@ -125,7 +142,7 @@ class PairedTests:
         draft_model = pair.draft_model
         try:
             draft_model, result = await asyncio.shield(
-                loop.run_in_executor(self._pool, _run, draft_model, metrics, partners, refs, current, with_draft)
+                loop.run_in_executor(self._pool, _run, draft_model, metrics, partners, refs, current, cur_text)
             )
         except asyncio.CancelledError:
             raise
