@@ -41,8 +41,14 @@ def hter_metric(pair: "Pair") -> TerMetric:
     return TerMetric(normalized=t.normalized, no_punct=t.no_punct, asian_support=t.asian_support, case_sensitive=True)
 
 
-def _problem_word(exc: Exception) -> str:
-    text = str(exc).lower()
+def _problem_word(exc: Exception, path: Path) -> str:
+    """missing / binary / not UTF-8 / unreadable, from the reason (not the file's name)."""
+    text = str(exc)
+    for name in (str(path), path.name):
+        if text.startswith(name):
+            text = text[len(name) :]
+            break
+    text = text.lower()
     if "no such file" in text or "not found" in text or "does not exist" in text:
         return "missing"
     if "binary" in text:
@@ -70,7 +76,7 @@ def _draft_lines(manager: "PairManager", pair: "Pair", lines: list[str]) -> Opti
         try:
             return read_lines_from(path, manager.open_paths())
         except InputError as exc:
-            pair.draft_problem = f"draft {path.name}: {_problem_word(exc)}"
+            pair.draft_problem = f"draft {path.name}: {_problem_word(exc, path)}"
             pair.draft_detail = str(exc)
             return None
     pair.draft_origin = "cache"
