@@ -173,6 +173,12 @@ class HintSettings:
     #: Label templates; fields: {bleu}, {chrf} (floats on the 0–100 scale).
     bleu_format: str = "BLEU {bleu:.1f}"
     chrf_format: str = "chrF {chrf:.1f}"
+    #: Label template of TER (when ter.enabled); field {ter} (edits per 100 reference words).
+    ter_format: str = "TER {ter:.1f}"
+    #: Show the line's HTER against its draft in the hint too.
+    hter: bool = False
+    #: Label template of HTER; field {hter}.
+    hter_format: str = "HTER {hter:.1f}"
     #: Show ``BLEU 0.0`` on empty hypothesis lines (else nothing).
     show_on_empty: bool = True
 
@@ -190,6 +196,9 @@ class PairRule:
     hypothesis: str = ""
     references: list[str] = field(default_factory=list)
     source: Optional[str] = None
+    #: The machine-translation draft the hypothesis was post-edited from
+    #: (same placeholders as the references; relative to the workspace root).
+    draft: Optional[str] = None
     #: Per-pair overrides, same shape as the top-level settings (bleu, chrf,
     #: diagnostics, hints).
     options: dict[str, Any] = field(default_factory=dict)
