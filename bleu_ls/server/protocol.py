@@ -18,7 +18,61 @@ from pygls.protocol import LanguageServerProtocol
 from pygls.protocol.language_server import lsp_method
 
 
+def _range(a: int = 0, b: int = 0) -> dict:
+    return {"start": {"line": a, "character": 0}, "end": {"line": b, "character": 0}}
+
+
+#: One message of each kind a client sends on the hot paths (open, edit,
+#: hints, diagnostics, hover), structured once at start-up: cattrs builds
+#: (compiles) a converter function per type on first use, ~0.1 s for these,
+#: which would otherwise land on the first didOpen → first hint.
+_WARM_MESSAGES = [
+    ("textDocument/didOpen", {"textDocument": {"uri": "file:///w", "languageId": "t", "version": 1, "text": "a"}}),
+    ("textDocument/didChange", {"textDocument": {"uri": "file:///w", "version": 2},
+                                "contentChanges": [{"range": _range(0, 1), "text": "b"}]}),
+    ("textDocument/inlayHint", {"textDocument": {"uri": "file:///w"}, "range": _range(0, 1)}),
+    ("textDocument/diagnostic", {"textDocument": {"uri": "file:///w"}, "previousResultId": "r"}),
+    ("textDocument/hover", {"textDocument": {"uri": "file:///w"}, "position": {"line": 0, "character": 0}}),
+    ("textDocument/codeLens", {"textDocument": {"uri": "file:///w"}}),
+]
+
+
+def _warm_replies() -> list:
+    pos = types.Position(line=0, character=0)
+    rng = types.Range(start=pos, end=pos)
+    md = types.MarkupContent(kind=types.MarkupKind.Markdown, value="x")
+    return [
+        [types.InlayHint(position=pos, label="x", padding_left=True, data={"line": 0}, tooltip=md)],
+        types.RelatedFullDocumentDiagnosticReport(
+            items=[types.Diagnostic(range=rng, message="x", severity=types.DiagnosticSeverity.Warning,
+                                    code="c", source="bleu-ls", data={"line": 0})],
+            result_id="r",
+        ),
+        types.RelatedUnchangedDocumentDiagnosticReport(result_id="r"),
+        types.Hover(contents=md, range=rng),
+        [types.CodeLens(range=rng, command=types.Command(title="x", command="c", arguments=["a"]))],
+    ]
+
+
 class BleuProtocol(LanguageServerProtocol):
+    def __init__(self, server, converter):
+        super().__init__(server, converter)
+        self.warm_up()
+
+    def warm_up(self) -> None:
+        """Build the converter functions of the hot messages now, not on the
+        first open/edit (best effort: a failure only costs that time later)."""
+        try:
+            for i, (method, params) in enumerate(_WARM_MESSAGES):
+                msg = {"jsonrpc": "2.0", "method": method, "params": params}
+                if not method.startswith("textDocument/did"):
+                    msg["id"] = i
+                super().structure_message(msg)
+            for reply in _warm_replies():
+                self._converter.unstructure(reply)
+        except Exception:  # pragma: no cover - depends on the pygls/lsprotocol versions
+            pass
+
     def structure_message(self, data):
         # pygls logs a request whose params do not fit the method's types
         # (a negative position, a string for an object) and never answers it,
