@@ -8,9 +8,17 @@ the open/change/close notifications go straight to the server's handlers
 with the parameters exactly as the client sent them; pygls' workspace keeps
 no copy of the text (which also spares an O(document) string rebuild per
 keystroke).
+
+A request handler may also answer with :class:`Encoded` JSON text (e.g. a
+diagnostics report assembled from the cached JSON of each unchanged
+diagnostic), which is written out as it is.
 """
 
 from __future__ import annotations
+
+import asyncio
+import inspect
+import json
 
 from lsprotocol import types
 from pygls.exceptions import JsonRpcException
@@ -111,3 +119,49 @@ class BleuProtocol(LanguageServerProtocol):
     def lsp_text_document__did_close(self, params: types.DidCloseTextDocumentParams):
         if (handler := self.fm.features.get(types.TEXT_DOCUMENT_DID_CLOSE)) is not None:
             yield handler, (params,), None
+
+    # -- pre-encoded results ---------------------------------------------------------
+    def encode(self, obj) -> str:
+        """The JSON text of an lsprotocol object (or list of them), as pygls
+        would send it; cache it and answer with :class:`Encoded`."""
+        return json.dumps(self._converter.unstructure(obj), separators=(",", ":"))
+
+    def _send_response(self, msg_id, result=None, error=None):
+        if error is None and isinstance(result, Encoded):
+            self._result_types.pop(msg_id, None)
+            body = '{"jsonrpc":"2.0","id":' + json.dumps(msg_id) + ',"result":' + result.json + "}"
+            self._write_body(body)
+            return
+        super()._send_response(msg_id, result=result, error=error)
+
+    def _write_body(self, body: str) -> None:
+        if self.writer is None:
+            return
+        data = body.encode(self.CHARSET)
+        if self._include_headers:
+            header = f"Content-Length: {len(data)}\r\nContent-Type: {self.CONTENT_TYPE}; charset={self.CHARSET}\r\n\r\n"
+            data = header.encode(self.CHARSET) + data
+        res = self.writer.write(data)
+        if inspect.isawaitable(res):
+            asyncio.ensure_future(res)
+
+
+class Encoded:
+    """A request's result whose JSON text is already made (``json``): sent as
+    it is, without unstructuring lsprotocol objects again.  Build the text
+    from cached fragments, e.g. :func:`full_report`."""
+
+    __slots__ = ("json",)
+
+    def __init__(self, json_text: str) -> None:
+        self.json = json_text
+
+
+def full_report(result_id: str, items: list[str]) -> Encoded:
+    """A full document diagnostic report from encoded diagnostics
+    (:meth:`BleuProtocol.encode` of each ``Diagnostic``)."""
+    return Encoded('{"kind":"full","resultId":' + json.dumps(result_id) + ',"items":[' + ",".join(items) + "]}")
+
+
+def unchanged_report(result_id: str) -> Encoded:
+    return Encoded('{"kind":"unchanged","resultId":' + json.dumps(result_id) + "}")
