@@ -88,7 +88,26 @@ class Publisher:
             digest.update(repr(k).encode("utf-8", "surrogatepass"))
         rid = digest.hexdigest()[:20]
         pair.diag_cache = (key, diags, rid)
+        pair.diag_keys = list(fresh)
         return diags, rid
+
+    def encoded(self, pair: "Pair") -> tuple[list[str], str]:
+        """:meth:`compute` as the JSON text of each diagnostic; a diagnostic
+        unchanged since the last reply (same line, text and finding) re-uses
+        its text instead of being unstructured and encoded again."""
+        diags, rid = self.compute(pair)
+        if pair.diag_json_rid == rid:
+            return pair.diag_json_items, rid
+        encode = self.manager.client.protocol.encode
+        old = pair.diag_json
+        fresh = {}
+        for k, d in zip(pair.diag_keys, diags):
+            text = old.get(k)
+            fresh[k] = text if text is not None else encode(d)
+        pair.diag_json = fresh
+        pair.diag_json_items = list(fresh.values())
+        pair.diag_json_rid = rid
+        return pair.diag_json_items, rid
 
     # -- push ----------------------------------------------------------------
     def clear(self, uri: str) -> None:

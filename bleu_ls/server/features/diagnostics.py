@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Union
 
 from lsprotocol import types
 
+from ..protocol import Encoded, full_report, unchanged_report
 from ..render import SOURCE
 
 if TYPE_CHECKING:
@@ -16,17 +17,17 @@ if TYPE_CHECKING:
 
 async def pull(
     manager: "PairManager", params: types.DocumentDiagnosticParams
-) -> Union[types.RelatedFullDocumentDiagnosticReport, types.RelatedUnchangedDocumentDiagnosticReport]:
+) -> Union[types.RelatedFullDocumentDiagnosticReport, types.RelatedUnchangedDocumentDiagnosticReport, Encoded]:
     pair = manager.pair_for(params.text_document.uri)
     if pair is None:
         if params.previous_result_id == "none":
             return types.RelatedUnchangedDocumentDiagnosticReport(result_id="none")
         return types.RelatedFullDocumentDiagnosticReport(items=[], result_id="none")
     await manager.wait_scored(pair)
-    diags, rid = manager.diagnostics(pair)
+    items, rid = manager.publisher.encoded(pair)
     if params.previous_result_id == rid:
-        return types.RelatedUnchangedDocumentDiagnosticReport(result_id=rid)
-    return types.RelatedFullDocumentDiagnosticReport(items=diags, result_id=rid)
+        return unchanged_report(rid)
+    return full_report(rid, items)
 
 
 def register(server, manager: "PairManager") -> None:
