@@ -75,14 +75,14 @@ def _open(c, path: Path, text: str) -> tuple[str, float]:
 
 
 def _first_hints(argv: list[str], ws: Path, path: Path, text: str) -> tuple[float, int]:
-    from .lsp_client import Client
+    from .lsp_client import RawClient
 
-    c = Client(argv, cwd=ROOT)
+    c = RawClient(cwd=ROOT, argv=argv)
     try:
-        c.initialize(ws)
+        c.initialize(ws, pull=True, configuration=True)
         uri, t0 = _open(c, path, text)
-        rid, _ = c.request_async("textDocument/inlayHint", {"textDocument": {"uri": uri}, "range": _range(0, 60)})
-        msg = c.wait(rid, timeout=600)
+        rid = c.request_async("textDocument/inlayHint", {"textDocument": {"uri": uri}, "range": _range(0, 60)})
+        msg = c.answer(rid, timeout=600)
         return msg["_t"] - t0, len(msg.get("result") or [])
     finally:
         c.close()
@@ -96,21 +96,21 @@ def pull_every_edit(n: int, edits: int, seed: int = 11) -> dict[str, Any]:
     previous resultId) and an inlay-hint request go out together; both are
     timed from the edit.  Also: the process-tree RSS once the pair is fully
     scored, and the client's own cost to decode the full diagnostics reply."""
-    from .lsp_client import Client
+    from .lsp_client import RawClient
 
     ws, path, text = workspace(n)
     lines = text.split("\n")
-    c = Client(_server_argv(), cwd=ROOT)
+    c = RawClient(cwd=ROOT, argv=_server_argv())
     out: dict[str, Any] = {"n": n}
     try:
-        c.initialize(ws)
+        c.initialize(ws, pull=True, configuration=True)
         uri, _ = _open(c, path, text)
         doc = {"uri": uri}
-        full, _ = c.request("textDocument/diagnostic", {"textDocument": doc}, timeout=600)
+        full = c.result("textDocument/diagnostic", {"textDocument": doc}, timeout=600)
         result_id = (full or {}).get("resultId")
         time.sleep(0.5)
         out["rss_tree"], out["processes"] = tree_rss(c.proc.pid)
-        out["rss_server"] = c.rss_bytes()
+        out["rss_server"] = c.rss_kib() * 1024
         out["items"] = len((full or {}).get("items") or [])
         out["decode_parse"], out["decode_full"] = decode_cost(full)
         rng = random.Random(seed)
@@ -124,10 +124,10 @@ def pull_every_edit(n: int, edits: int, seed: int = 11) -> dict[str, Any]:
             params: dict[str, Any] = {"textDocument": doc}
             if result_id:
                 params["previousResultId"] = result_id
-            rid_d, _ = c.request_async("textDocument/diagnostic", params)
-            rid_h, _ = c.request_async("textDocument/inlayHint", {"textDocument": doc, "range": _range(w0, w0 + 60)})
-            hint = c.wait(rid_h)
-            diag = c.wait(rid_d)
+            rid_d = c.request_async("textDocument/diagnostic", params)
+            rid_h = c.request_async("textDocument/inlayHint", {"textDocument": doc, "range": _range(w0, w0 + 60)})
+            hint = c.answer(rid_h, timeout=120)
+            diag = c.answer(rid_d, timeout=120)
             hint_lat.append(hint["_t"] - t_edit)
             diag_lat.append(diag["_t"] - t_edit)
             res = diag.get("result") or {}
@@ -156,7 +156,7 @@ def long_line(mb: float, edits: int, seed: int = 3) -> dict[str, Any]:
     time to the first hints, an edit on the long line followed at once by a
     hint request for lines 0–60 (how long other requests wait) and a hover
     on the long line."""
-    from .lsp_client import Client
+    from .lsp_client import RawClient
 
     hyps, refs = corpus.Corpus(seed).pairs(200)
     rng = random.Random(seed)
@@ -175,23 +175,23 @@ def long_line(mb: float, edits: int, seed: int = 3) -> dict[str, Any]:
     text = "\n".join(hyps) + "\n"
     path.write_text(text, encoding="utf-8")
     (ws / "long.ref").write_text("\n".join(refs) + "\n", encoding="utf-8")
-    c = Client(_server_argv(), cwd=ROOT)
+    c = RawClient(cwd=ROOT, argv=_server_argv())
     out: dict[str, Any] = {"mb": mb}
     try:
-        c.initialize(ws)
+        c.initialize(ws, pull=True, configuration=True)
         uri, t0 = _open(c, path, text)
         doc = {"uri": uri}
-        rid, _ = c.request_async("textDocument/inlayHint", {"textDocument": doc, "range": _range(0, 60)})
-        out["first_hint"] = c.wait(rid, timeout=600)["_t"] - t0
+        rid = c.request_async("textDocument/inlayHint", {"textDocument": doc, "range": _range(0, 60)})
+        out["first_hint"] = c.answer(rid, timeout=600)["_t"] - t0
         waits, hovers = [], []
         for v in range(2, edits + 2):
             t_edit = c.notify("textDocument/didChange", {"textDocument": {"uri": uri, "version": v},
                               "contentChanges": [{"range": {"start": {"line": 100, "character": 0},
                                                             "end": {"line": 100, "character": 0}},
                                                   "text": rng.choice(words) + " "}]})
-            rid, _ = c.request_async("textDocument/inlayHint", {"textDocument": doc, "range": _range(0, 60)})
-            waits.append(c.wait(rid, timeout=600)["_t"] - t_edit)
-            _, dt = c.request("textDocument/hover", {"textDocument": doc, "position": {"line": 100, "character": 0}}, timeout=600)
+            rid = c.request_async("textDocument/inlayHint", {"textDocument": doc, "range": _range(0, 60)})
+            waits.append(c.answer(rid, timeout=600)["_t"] - t_edit)
+            _, dt = c.timed("textDocument/hover", {"textDocument": doc, "position": {"line": 100, "character": 0}}, timeout=600)
             hovers.append(dt)
         out["other_wait"], out["hover"] = waits, hovers
     finally:
