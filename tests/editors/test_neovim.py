@@ -175,6 +175,22 @@ def test_neovim_010_fallback_with_settings(nvim: str, workspace: Path, tmp_path:
     assert r["edit_after"]["label"] == f"{oracle_label(EDIT_TEXT, [refs[edit_line]])} · chrF {chrf:.1f}"
 
 
+def test_neovim_native_hints_option(nvim: str, workspace: Path, tmp_path: Path) -> None:
+    """vim.g.bleu_ls_native_hints = true: Neovim's own inlay hints instead of
+    the visible-lines ones, with the same labels."""
+    hyp_path = workspace / "news.hyp"
+    hyps = read_lines(hyp_path)
+    refs = read_lines(workspace / "news.ref")
+    init = "vim.g.bleu_ls_native_hints = true\n" + INIT_011
+    r = run_nvim(nvim, tmp_path, init, hyp_path, 0, EDIT_TEXT)
+    assert r["hints_mode"] == "native" and r["hints_enabled"] is True
+    n = min(len(hyps), len(refs))
+    hints = {h["line"]: h["label"] for h in r["hints"]}
+    assert sorted(hints) == list(range(n))
+    assert all(hints[i] == oracle_label(hyps[i], [refs[i]]) for i in range(n))
+    assert r["edit_changed"] and r["edit_after"]["label"] == oracle_label(EDIT_TEXT, [refs[0]])
+
+
 def test_neovim_filetype_rules(nvim: str, tmp_path: Path) -> None:
     """NAME.hyp is a hypothesis; .mt/.ref/.refN/.src only beside a partner."""
     ws = tmp_path / "ft"
