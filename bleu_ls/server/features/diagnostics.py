@@ -4,6 +4,7 @@ LSP form and the push to clients without pull support are the manager's
 
 from __future__ import annotations
 
+import asyncio
 from typing import TYPE_CHECKING, Union
 
 from lsprotocol import types
@@ -14,10 +15,17 @@ from ..render import SOURCE
 if TYPE_CHECKING:
     from ..pairs import PairManager
 
+#: A pull first lets the requests that came with it through (VS Code and
+#: Neovim send an inlay-hint request together with the pull after each
+#: edit; pygls reads a message in several event-loop turns): the hints of
+#: the edited lines need not wait for the whole document's analysis.
+YIELD_SECONDS = 0.004
+
 
 async def pull(
     manager: "PairManager", params: types.DocumentDiagnosticParams
 ) -> Union[types.RelatedFullDocumentDiagnosticReport, types.RelatedUnchangedDocumentDiagnosticReport, Encoded]:
+    await asyncio.sleep(YIELD_SECONDS)
     pair = manager.pair_for(params.text_document.uri)
     if pair is None:
         if params.previous_result_id == "none":
