@@ -154,6 +154,22 @@ def test_repetition():
     assert "4 times in a row" in f.message
 
 
+def test_repetition_verdict_follows_the_reference_across_passes():
+    """One analyser over edits: the repetition verdict is remembered per
+    (line, reference) and changes when the reference line does."""
+    s = S(repetition={})
+    hyp = ["thank you thank you thank you thank you", GOOD]
+    model = PairModel(build_metrics(s), hyp, [["thank you very much", GOOD]])
+    a = Analyzer(s)
+    assert codes(a.analyse(model)) == [(0, "repetition")]
+    model.splice_ref(0, 0, 1, ["thank you thank you thank you thank you"])
+    assert codes(a.analyse(model)) == []
+    model.splice_ref(0, 0, 1, ["thank you very much"])
+    assert codes(a.analyse(model)) == [(0, "repetition")]
+    model.splice_hyp(1, 2, ["very very very very very good"])
+    assert codes(a.analyse(model)) == [(0, "repetition"), (1, "repetition")]
+
+
 def test_repetition_factor():
     assert find_repetition("a a a b".split(), [["a", "a", "x"]], 4, 3, 2.0) is None
     assert find_repetition("a a a a b".split(), [["a", "a", "x"]], 4, 3, 2.0) == (("a",), 4, 2)

@@ -68,6 +68,8 @@ class Analyzer:
         self.norm = LineMemo(text_rules.normalise, limit)
         self.token_count = LineMemo(lambda line: len(self.tokens(line)), limit)
         self.stats = {"hyp_lines_computed": 0}
+        #: repetition rule: (candidates, reference lines, factor) -> verdict
+        self.repetition_verdicts: dict = {}
         self._source: Optional[list] = None
         self._source_norm: list = []
         self.previous_findings: dict = {}

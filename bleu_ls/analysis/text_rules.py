@@ -51,15 +51,26 @@ def empty_hypothesis(ctx: LineContext, c) -> Iterator[Finding]:
             yield Finding(i, "empty-hypothesis", c.severity, wording.EMPTY_HYPOTHESIS)
 
 
+_UNSEEN = object()
+
+
 def repetition(ctx: LineContext, c) -> Iterator[Finding]:
     """A phrase looping back to back, far more often than in the reference."""
     info, refs, tokens = ctx.info, ctx.refs, ctx.tokens
     lowercase = ctx.settings.bleu.lowercase
+    # the verdict per (candidates, reference lines): an edit elsewhere
+    # leaves every other looping line's reference untokenized
+    memo = ctx.analyzer.repetition_verdicts
+    if len(memo) > 4 * len(ctx.special) + 1000:
+        memo.clear()
     for i in ctx.special:
         cands = info[i]
         if cands is EMPTY:
             continue
-        best = pick_repetition(cands, [tokens(r[i]) for r in refs], c.factor)
+        key = (cands, tuple(r[i] for r in refs), c.factor)
+        best = memo.get(key, _UNSEEN)
+        if best is _UNSEEN:
+            best = memo[key] = pick_repetition(cands, [tokens(r[i]) for r in refs], c.factor)
         if best is None:
             continue
         gram, run, ref_count = best

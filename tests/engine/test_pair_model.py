@@ -105,6 +105,30 @@ def test_common_splice_is_smallest_on_long_runs(base, at, cut, ins):
     assert tail + s >= min(len(base), len(new)) or base[e - 1] != new[len(new) - tail - 1]
 
 
+def _splice_line_by_line(old, new):
+    start = 0
+    while start < min(len(old), len(new)) and old[start] == new[start]:
+        start += 1
+    e_old, e_new = len(old), len(new)
+    while e_old > start and e_new > start and old[e_old - 1] == new[e_new - 1]:
+        e_old -= 1
+        e_new -= 1
+    return start, e_old, new[start:e_new]
+
+
+@given(
+    old=st.lists(st.sampled_from("ab"), max_size=30),
+    edits=st.lists(st.tuples(st.integers(0, 30), st.integers(0, 3), st.lists(st.sampled_from("abc"), max_size=3))),
+    block=st.integers(1, 5),
+)
+def test_common_splice_by_blocks_is_the_smallest(old, edits, block):
+    new = list(old)
+    for at, drop, ins in edits:
+        at = min(at, len(new))
+        new[at : at + drop] = ins
+    assert common_splice(old, new, block) == _splice_line_by_line(old, new)
+
+
 class CountingBleu(BleuMetric):
     def __init__(self):
         super().__init__()

@@ -146,9 +146,19 @@ function M.echo_score()
 end
 
 --- Called for every buffer the server attaches to.
+---
+--- Inlay hints: by default only the lines shown in the buffer's windows are
+--- asked for and drawn (require('bleu_ls.hints')); Neovim's own inlay hints
+--- would ask for the whole buffer after every change, which at 100k lines
+--- costs seconds per keystroke.  Set vim.g.bleu_ls_native_hints = true to
+--- use vim.lsp.inlay_hint instead.
 function M.on_attach(client, bufnr)
-  if vim.lsp.inlay_hint and client.server_capabilities.inlayHintProvider then
-    vim.lsp.inlay_hint.enable(true, { bufnr = bufnr })
+  if client.server_capabilities.inlayHintProvider then
+    if vim.g.bleu_ls_native_hints and vim.lsp.inlay_hint then
+      vim.lsp.inlay_hint.enable(true, { bufnr = bufnr })
+    else
+      require('bleu_ls.hints').attach(client, bufnr)
+    end
   end
   local timer = nil
   local group = vim.api.nvim_create_augroup('bleu_ls_buf_' .. bufnr, { clear = true })
