@@ -13,6 +13,7 @@ lines between them, is one stretch, reported once.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from collections import Counter
 from dataclasses import dataclass
 from typing import Optional, Sequence
@@ -23,6 +24,7 @@ _WORD_RE = re.compile(r"\w+")
 _WORDS_IN_ENGLISH = {1: "one", 2: "two"}
 
 
+@lru_cache(maxsize=1 << 16)
 def _bag(text: str) -> Counter:
     return Counter(_WORD_RE.findall(text.casefold()))
 
@@ -60,45 +62,46 @@ class Stretch:
         )
 
 
-def leanings(
-    hypothesis: Sequence[str], reference: Sequence[str], margin: float = 0.2, min_overlap: float = 0.3, reach: int = 2
-) -> list[Optional[int]]:
-    """Per line: the shift d (±1..±reach) whose reference line matches it
-    better than its own by ``margin`` and at least ``min_overlap``; 0 when its
-    own line is best; None when no line matches (too short, no words)."""
+def window_keys(hypothesis: Sequence[str], reference: Sequence[str], reach: int = 2) -> list[tuple]:
+    """Per line: (line, reference lines i-reach .. i+reach), None past the ends.
+    What decides a line's leaning, so :func:`lean` can be memoised by it."""
     n = min(len(hypothesis), len(reference))
-    hyp = [_bag(h) for h in hypothesis[:n]]
-    ref = [_bag(r) for r in reference[:n]]
-    out: list[Optional[int]] = []
-    for i in range(n):
-        own = overlap(hyp[i], ref[i])
-        best_d, best = 0, own
-        for d in range(-reach, reach + 1):
-            if d and 0 <= i + d < n:
-                s = overlap(hyp[i], ref[i + d])
-                if s > best:
-                    best_d, best = d, s
-        if best_d and best >= min_overlap and best >= own + margin:
-            out.append(best_d)
-        elif own >= min_overlap:
-            out.append(0)
-        else:
-            out.append(None)
-    return out
+    padded = [None] * reach + list(reference[:n]) + [None] * reach
+    width = 2 * reach + 1
+    return [(hypothesis[i], *padded[i : i + width]) for i in range(n)]
 
 
-def find_stretches(
-    hypothesis: Sequence[str], reference: Sequence[str], min_run: int = 3, max_gap: int = 3, **kw
-) -> list[Stretch]:
-    """The shifted stretches of a document (see the module doc).
+def lean(key: tuple, margin: float = 0.2, min_overlap: float = 0.3) -> Optional[int]:
+    """The leaning of one line from its :func:`window_keys` key: the shift d
+    whose reference line matches it better than its own by ``margin`` and at
+    least ``min_overlap``; 0 when its own line is best; None when no line
+    matches (too short, no words)."""
+    hyp = _bag(key[0])
+    window = key[1:]
+    reach = len(window) // 2
+    own = overlap(hyp, _bag(window[reach]))
+    best_d, best = 0, own
+    for k, ref in enumerate(window):
+        if k != reach and ref is not None:
+            s = overlap(hyp, _bag(ref))
+            if s > best:
+                best_d, best = k - reach, s
+    if best_d and best >= min_overlap and best >= own + margin:
+        return best_d
+    return 0 if own >= min_overlap else None
 
-    Runs of lines leaning the same way are joined across gaps of up to
+
+def leanings(hypothesis: Sequence[str], reference: Sequence[str], reach: int = 2) -> list[Optional[int]]:
+    """:func:`lean` of every paired line."""
+    return [lean(k) for k in window_keys(hypothesis, reference, reach)]
+
+
+def stretches_from(lean_of_line: Sequence[Optional[int]], min_run: int = 3, max_gap: int = 3) -> list[Stretch]:
+    """Runs of lines leaning the same way, joined across gaps of up to
     ``max_gap`` lines (paraphrased lines that cannot tell, a line matching
-    its own reference by chance); a stretch needs ``min_run`` leaning lines.
-    """
-    lean = leanings(hypothesis, reference, **kw)
+    its own reference by chance); a stretch needs ``min_run`` leaning lines."""
     runs: list[list[int]] = []  # [start, last, shift, leaning lines]
-    for i, d in enumerate(lean):
+    for i, d in enumerate(lean_of_line):
         if not d:
             continue
         if runs and runs[-1][2] == d and i - runs[-1][1] - 1 <= max_gap:
@@ -109,6 +112,6 @@ def find_stretches(
     return [Stretch(a, b, d) for a, b, d, count in runs if count >= min_run]
 
 
-def check_alignment(hypothesis: Sequence[str], reference: Sequence[str], min_run: int = 3) -> list[tuple[int, Issue]]:
-    """(first line of the stretch, issue) for each shifted stretch."""
-    return [(s.start, s.issue()) for s in find_stretches(hypothesis, reference, min_run)]
+def find_stretches(hypothesis: Sequence[str], reference: Sequence[str], min_run: int = 3) -> list[Stretch]:
+    """The shifted stretches of a document (see the module doc)."""
+    return stretches_from(leanings(hypothesis, reference), min_run)
