@@ -90,6 +90,23 @@ def analyzer_masks(settings: Settings, system: System) -> dict[str, np.ndarray]:
     return masks
 
 
+#: what counts as flagged in the shipped union: a finding listed in the
+#: Problems panel (VS Code lists errors, warnings and information there, and
+#: shows hints only as faint dots in the text)
+LISTED = ("error", "warning", "information")
+
+
+def shipped_mask(settings: Settings, system: System) -> np.ndarray:
+    """Lines with a listed finding (see LISTED) under ``settings``."""
+    model = PairModel(build_metrics(settings), system.hypothesis, [system.reference])
+    mask = np.zeros(len(system.hypothesis), dtype=bool)
+    for f in Analyzer(settings).analyse(model, system.source):
+        if f.severity in LISTED:
+            end = f.data["end"] if f.code == "misaligned" else f.line
+            mask[f.line : end + 1] = True
+    return mask
+
+
 def all_on(overrides: Optional[dict] = None) -> Settings:
     """Every code on (the study measures each), chrF off as by default."""
     s = Settings()
@@ -268,7 +285,7 @@ def adequacy(system: System) -> Optional[np.ndarray]:
 # --------------------------------------------------------------------------
 #: the rows whose union is the default-on set (see docs/diagnostics.md)
 DEFAULT_UNION = ["outlier: BLEU bottom 3%, min 5 tokens"]
-SHIPPED = "shipped defaults: union of every code on by default"
+SHIPPED = "shipped defaults: lines with a finding listed in Problems (error, warning, information)"
 
 
 def fmt_ci(ci) -> str:
@@ -311,7 +328,7 @@ def main(argv=None) -> int:
         print(f"flag_study: no MQM data (src.txt, ref.txt, *.hyp, *.mqm.tsv) at {data}", file=sys.stderr)
         return 2
     systems = load_systems(data)
-    shipped = [np.logical_or.reduce([np.zeros(len(s.hypothesis), bool), *analyzer_masks(Settings(), s).values()]) for s in systems]
+    shipped = [shipped_mask(Settings(), s) for s in systems]
     known = set()
     for s in systems[:1]:
         known = set(analyzer_masks(all_on(), s))
