@@ -91,11 +91,3 @@ def low_similarity(sims: np.ndarray, percent: float = 3.0, margin: float = 0.1, 
     return out
 
 
-def adequacy_issue(similarity: float, median: float) -> Issue:
-    return Issue(
-        f"This line is unusually far from its source in meaning (similarity {similarity:.2f}, "
-        f"document median {median:.2f}): something may be missing or added.",
-        0,
-        None,
-        {"similarity": similarity, "median": median},
-    )
