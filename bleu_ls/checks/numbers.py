@@ -8,10 +8,12 @@ one in English, so it matches either ``1000`` or ``1``; ``1,000.5`` and
 ``1.000,5`` are the same number.  Source and line numbers are matched one to
 one on a shared reading.
 
-A source number the line does not have is forgiven when the reference does
-not have it either (it spells it out, "zwölf" for 12, or drops it as the
-line does); a number only the line has is forgiven when the reference has
-it.  So a line is flagged for what it does differently from both the source
+A source number the line does not have is forgiven when the line spells
+it out (the whole numbers 0-20, the tens, 100 and 1000 in English, German,
+French, Spanish, Italian, Portuguese and Dutch: "zehnmal" for "10 times"),
+or when the reference does not have it either (it spells it out in another
+way, or drops it as the line does); a number only the line has is forgiven
+when the reference has it.  So a line is flagged for what it does differently from both the source
 and the reference.
 """
 
@@ -63,6 +65,39 @@ def find_numbers(text: str) -> list[tuple[str, int, int, frozenset[str]]]:
     return [(m.group(), m.start(), m.end(), readings(m.group())) for m in _NUMBER_RE.finditer(text)]
 
 
+#: number words 0-20, tens, hundred, thousand: en, de, fr, es, it, pt, nl
+_WORDS = {
+    0: "zero null zéro cero nul", 1: "one eins un uno um één", 2: "two zwei deux dos due dois twee",
+    3: "three drei trois tres tre três drie", 4: "four vier quatre cuatro quattro quatro",
+    5: "five fünf cinq cinco cinque vijf", 6: "six sechs seis sei zes", 7: "seven sieben sept siete sette sete zeven",
+    8: "eight acht huit ocho otto oito", 9: "nine neun neuf nueve nove negen", 10: "ten zehn dix diez dieci dez tien",
+    11: "eleven elf onze once undici", 12: "twelve zwölf douze doce dodici doze twaalf",
+    13: "thirteen dreizehn treize trece tredici treze dertien", 14: "fourteen vierzehn quatorze catorce quattordici veertien",
+    15: "fifteen fünfzehn quinze quince quindici vijftien", 16: "sixteen sechzehn seize dieciséis sedici dezesseis zestien",
+    17: "seventeen siebzehn diecisiete diciassette zeventien", 18: "eighteen achtzehn dieciocho diciotto achttien",
+    19: "nineteen neunzehn diecinueve diciannove negentien", 20: "twenty zwanzig vingt veinte venti vinte twintig",
+    30: "thirty dreißig trente treinta trenta trinta dertig", 40: "forty vierzig quarante cuarenta quaranta veertig",
+    50: "fifty fünfzig cinquante cincuenta cinquanta vijftig", 60: "sixty sechzig soixante sesenta sessanta zestig",
+    70: "seventy siebzig soixante-dix setenta settanta zeventig", 80: "eighty achtzig quatre-vingts ochenta ottanta tachtig",
+    90: "ninety neunzig nonante noventa novanta negentig", 100: "hundred hundert cent cien cento honderd",
+    1000: "thousand tausend mille mil duizend",
+}
+_SPELLED = {str(k): v.split() for k, v in _WORDS.items()}
+
+
+def spelled_out(item, text: str) -> bool:
+    """Does ``text`` spell out the number ``item`` (a whole number with a word
+    in the table)?  Words of four letters or more count at the start of a
+    compound ("zehnmal", not "Nacht"); shorter ones only as whole words."""
+    folded = text.casefold()
+    for value in item[3]:
+        for word in _SPELLED.get(value, ()):
+            tail = "" if len(word) >= 4 else r"(?!\w)"
+            if re.search(rf"(?<!\w){re.escape(word)}{tail}", folded):
+                return True
+    return False
+
+
 def _unmatched(left: list, right: list) -> tuple[list, list]:
     """Match numbers one to one on a shared reading; (unmatched left, unmatched right)."""
     free = list(right)
@@ -88,6 +123,7 @@ def check_numbers(source: str, hypothesis: str, references: Sequence[str] = ()) 
     if not src and not hyp:
         return None
     missing, extra = _unmatched(src, hyp)
+    missing = [m for m in missing if not spelled_out(m, hypothesis)]
     if references:
         ref_numbers = [find_numbers(r) for r in references]
         missing = [m for m in missing if _in_refs(m, ref_numbers)]

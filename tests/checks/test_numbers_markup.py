@@ -86,3 +86,17 @@ def test_markup_kept_or_dropped_like_the_reference_is_fine():
 def test_markup_in_cjk_and_rtl_lines():
     assert check_markup("Click {0} now", "\u0627\u0646\u0642\u0631 {0} \u0627\u0644\u0622\u0646") is None
     assert check_markup("Click <b>here</b>", "\u70b9\u51fb\u8fd9\u91cc") is not None
+
+
+def test_number_spelled_out_in_the_line_is_fine():
+    src = "anything from twice as common to 10 times as common"
+    assert check_numbers(src, "von doppelt so häufig bis zehnmal so häufig", [src.replace("10", "10")]) is None
+    assert check_numbers("almost 10 years ago", "vor fast zehn Jahren", ["vor beinah 10 Jahren"]) is None
+    assert check_numbers("I have 3 cats.", "J'ai trois chats.", ["J'ai 3 chats."]) is None
+    # a short number word counts only as a whole word: "un" is not in "une fonction"
+    assert check_numbers("Call 1 function.", "Appelez une fonction.", ["Appelez 1 fonction."]) is not None
+    assert check_numbers("It is 17 metres.", "Es ist zehn Meter.", ["Es ist 17 Meter."]) is not None
+
+
+def test_number_word_inside_another_word_does_not_count():
+    assert check_numbers("Open at 8.", "Offen in der Nacht.", ["Geöffnet um 8."]) is not None
