@@ -1,10 +1,17 @@
-"""A minimal JSON-RPC-over-stdio language client for the server benchmarks.
+"""A raw JSON-RPC-over-stdio language client: the one the server benchmarks
+and the hardening tests (tests/hardening) drive the real server with.
 
-It starts a server process, frames messages with Content-Length headers,
-answers the server's own requests (configuration, progress, refresh,
-registration) with neutral replies, and times requests with
-``time.perf_counter``.  No editor, no pygls on this side: what is measured is
-the server plus the pipe.
+It starts a server process, frames messages with Content-Length headers and
+can also write anything else on the wire (broken JSON, bad headers, requests
+before ``initialize``, huge messages).  A reader thread collects every
+message and stamps it with its arrival time (``_t``, on the ``CLOCK`` that
+``notify`` returns); the server's own requests (configuration, progress,
+refresh, registration) get a neutral answer so the server never waits.  No
+editor and no pygls on this side: what is measured is the server plus the pipe.
+
+It lives in benchmarks/ because the benchmarks run from a checkout without the
+test tree's fixtures; the tests import it from here (the repository root is
+on their path).
 """
 
 from __future__ import annotations
@@ -12,150 +19,210 @@ from __future__ import annotations
 import json
 import os
 import subprocess
+import sys
 import threading
 import time
 from pathlib import Path
-from typing import Any, Optional
+from typing import Any, Callable, Optional
+
+REPO = Path(__file__).resolve().parents[1]
+#: The clock of the ``_t`` stamps and of ``notify``'s return value.
+CLOCK = time.monotonic
 
 
-class LspError(RuntimeError):
-    pass
+def server_argv(*extra: str) -> list[str]:
+    """``bleu-ls serve --stdio`` with this interpreter."""
+    return [sys.executable, "-m", "bleu_ls", "serve", "--stdio", *extra]
 
 
-class Client:
-    def __init__(self, argv: list[str], cwd: Optional[Path] = None, env: Optional[dict] = None) -> None:
+class ServerDied(AssertionError):
+    """The server exited while an answer was awaited."""
+
+
+class LspError(AssertionError):
+    """The server answered a request with an error."""
+
+
+class RawClient:
+    #: What ``workspace/configuration`` is answered with, per item.
+    configuration: Any = None
+
+    def __init__(self, cwd: Optional[Path] = None, argv: Optional[list[str]] = None, env: Optional[dict] = None) -> None:
+        e = dict(os.environ)
+        e["PYTHONPATH"] = str(REPO) + os.pathsep + e.get("PYTHONPATH", "")
+        if env:
+            e.update(env)
         self.proc = subprocess.Popen(
-            argv,
+            argv or server_argv(),
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
-            cwd=cwd,
-            env=env,
-            bufsize=0,
+            cwd=str(cwd or REPO),
+            env=e,
         )
         self._next_id = 0
         self._lock = threading.Lock()
-        self._pending: dict[int, dict] = {}
-        self._events: dict[int, threading.Event] = {}
-        self.notifications: list[tuple[float, dict]] = []
-        self._notif_cond = threading.Condition()
-        self.stderr_tail: list[bytes] = []
+        self.responses: dict[Any, dict] = {}
+        self._cond = threading.Condition()
+        self.notifications: list[dict] = []
+        self.server_requests: list[dict] = []
+        self.stderr_lines: list[str] = []
+        self.closed = False
         threading.Thread(target=self._read_loop, daemon=True).start()
         threading.Thread(target=self._drain_stderr, daemon=True).start()
 
     # -- wire --------------------------------------------------------------------
-    def _send(self, msg: dict) -> None:
-        body = json.dumps(msg, ensure_ascii=False).encode("utf-8")
-        data = b"Content-Length: %d\r\n\r\n" % len(body) + body
+    def write_raw(self, data: bytes) -> None:
         with self._lock:
             self.proc.stdin.write(data)
             self.proc.stdin.flush()
 
+    def send(self, msg: dict) -> None:
+        body = json.dumps(msg, ensure_ascii=False).encode("utf-8")
+        self.write_raw(b"Content-Length: %d\r\n\r\n" % len(body) + body)
+
     def _drain_stderr(self) -> None:
-        for line in iter(self.proc.stderr.readline, b""):
-            self.stderr_tail.append(line)
-            del self.stderr_tail[:-40]
+        for line in self.proc.stderr:
+            self.stderr_lines.append(line.decode("utf-8", "replace"))
+
+    def stderr_tail(self, chars: int = 3000) -> str:
+        return "".join(self.stderr_lines)[-chars:]
+
+    def _read_message(self) -> dict:
+        """One framed message (EOFError when the server closed its output)."""
+        out = self.proc.stdout
+        length = None
+        while True:
+            line = out.readline()
+            if not line:
+                raise EOFError
+            line = line.strip()
+            if not line:
+                if length is None:
+                    continue  # a blank line without a header: keep reading
+                break
+            name, _, value = line.decode("ascii").partition(":")
+            if name.lower() == "content-length":
+                length = int(value)
+        body = out.read(length)
+        if len(body) < length:
+            raise EOFError
+        return json.loads(body)
 
     def _read_loop(self) -> None:
-        out = self.proc.stdout
-        while True:
-            length = None
+        try:
             while True:
-                line = out.readline()
-                if not line:
-                    self._closed()
-                    return
-                line = line.strip()
-                if not line:
-                    break
-                name, _, value = line.partition(b":")
-                if name.lower() == b"content-length":
-                    length = int(value)
-            if length is None:
-                continue
-            body = b""
-            while len(body) < length:
-                chunk = out.read(length - len(body))
-                if not chunk:
-                    self._closed()
-                    return
-                body += chunk
-            t = time.perf_counter()
-            msg = json.loads(body)
-            if "id" in msg and "method" in msg:
-                self._answer(msg)
-            elif "id" in msg:
-                msg["_t"] = t
-                ev = self._events.get(msg["id"])
-                self._pending[msg["id"]] = msg
-                if ev is not None:
-                    ev.set()
+                msg = self._read_message()
+                msg["_t"] = CLOCK()
+                self._dispatch(msg)
+        except (EOFError, ValueError, OSError):
+            pass
+        finally:
+            with self._cond:
+                self.closed = True
+                self._cond.notify_all()
+
+    def _dispatch(self, msg: dict) -> None:
+        if "method" in msg and "id" in msg:  # a request from the server
+            self.server_requests.append(msg)
+            result: Any = None
+            if msg["method"] == "workspace/configuration":
+                result = [self.configuration for _ in msg.get("params", {}).get("items", [])]
+            self.send({"jsonrpc": "2.0", "id": msg["id"], "result": result})
+            return
+        with self._cond:
+            if "method" in msg:
+                self.notifications.append(msg)
             else:
-                with self._notif_cond:
-                    self.notifications.append((t, msg))
-                    self._notif_cond.notify_all()
+                self.responses[msg.get("id")] = msg
+            self._cond.notify_all()
 
-    def _closed(self) -> None:
-        for ev in list(self._events.values()):
-            ev.set()
-
-    def _answer(self, msg: dict) -> None:
-        method = msg["method"]
-        if method == "workspace/configuration":
-            result: Any = [None for _ in msg.get("params", {}).get("items", [])]
-        else:
-            result = None
-        self._send({"jsonrpc": "2.0", "id": msg["id"], "result": result})
-
-    # -- API ---------------------------------------------------------------------
-    def request_async(self, method: str, params: Any) -> tuple[int, float]:
+    # -- requests ------------------------------------------------------------------
+    def new_id(self) -> int:
         with self._lock:
             self._next_id += 1
-            rid = self._next_id
-        self._events[rid] = threading.Event()
-        t0 = time.perf_counter()
-        self._send({"jsonrpc": "2.0", "id": rid, "method": method, "params": params})
-        return rid, t0
+            return self._next_id
 
-    def wait(self, rid: int, timeout: float = 120.0) -> dict:
-        ev = self._events[rid]
-        if not ev.wait(timeout):
-            raise LspError(f"no reply to request {rid} within {timeout}s")
-        self._events.pop(rid, None)
-        msg = self._pending.pop(rid, None)
-        if msg is None:
-            tail = b"".join(self.stderr_tail).decode("utf-8", "replace")[-2000:]
-            raise LspError(f"server exited (code {self.proc.poll()}); stderr: {tail}")
+    def request_async(self, method: str, params: Any = None) -> int:
+        rid = self.new_id()
+        msg = {"jsonrpc": "2.0", "id": rid, "method": method}
+        if params is not None:
+            msg["params"] = params
+        self.send(msg)
+        return rid
+
+    def wait(self, rid: Any, timeout: float = 30.0) -> dict:
+        """The answer to request ``rid`` (with its arrival time in ``_t``)."""
+        deadline = CLOCK() + timeout
+        with self._cond:
+            while rid not in self.responses:
+                if self.closed:
+                    raise ServerDied(f"server exited (code {self.proc.poll()}); stderr:\n{self.stderr_tail()}")
+                left = deadline - CLOCK()
+                if left <= 0:
+                    raise TimeoutError(f"no answer to request {rid!r} within {timeout}s")
+                self._cond.wait(left)
+            return self.responses.pop(rid)
+
+    def request(self, method: str, params: Any = None, timeout: float = 30.0) -> dict:
+        return self.wait(self.request_async(method, params), timeout)
+
+    def answer(self, rid: Any, timeout: float = 30.0) -> dict:
+        """Like ``wait``, but an error answer raises LspError."""
+        msg = self.wait(rid, timeout)
         if "error" in msg:
-            raise LspError(f"request {rid} failed: {msg['error']}")
+            raise LspError(f"request {rid!r} failed: {msg['error']}")
         return msg
 
-    def request(self, method: str, params: Any, timeout: float = 120.0) -> tuple[Any, float]:
-        """(result, seconds from send to reply)."""
-        rid, t0 = self.request_async(method, params)
-        msg = self.wait(rid, timeout)
-        return msg.get("result"), msg["_t"] - t0
+    def result(self, method: str, params: Any = None, timeout: float = 30.0) -> Any:
+        """The result of a request; LspError when the server answers with an error."""
+        return self.answer(self.request_async(method, params), timeout)["result"]
 
-    def notify(self, method: str, params: Any) -> float:
-        t0 = time.perf_counter()
-        self._send({"jsonrpc": "2.0", "method": method, "params": params})
+    def timed(self, method: str, params: Any = None, timeout: float = 30.0) -> tuple[Any, float]:
+        """(result, seconds from sending the request to its answer)."""
+        t0 = CLOCK()
+        msg = self.answer(self.request_async(method, params), timeout)
+        return msg["result"], msg["_t"] - t0
+
+    def notify(self, method: str, params: Any = None) -> float:
+        """Send a notification; returns when it was sent (``CLOCK``)."""
+        msg = {"jsonrpc": "2.0", "method": method}
+        if params is not None:
+            msg["params"] = params
+        t0 = CLOCK()
+        self.send(msg)
         return t0
 
-    def wait_notification(self, method: str, pred=None, after: float = 0.0, timeout: float = 120.0) -> tuple[float, dict]:
-        deadline = time.monotonic() + timeout
-        with self._notif_cond:
+    def wait_notification(
+        self, method: str, pred: Callable[[dict], bool] = lambda m: True, timeout: float = 20.0, since: int = 0
+    ) -> dict:
+        deadline = CLOCK() + timeout
+        with self._cond:
             while True:
-                for t, msg in self.notifications:
-                    if t >= after and msg.get("method") == method and (pred is None or pred(msg["params"])):
-                        return t, msg
-                left = deadline - time.monotonic()
+                for msg in self.notifications[since:]:
+                    if msg["method"] == method and pred(msg.get("params")):
+                        return msg
+                if self.closed:
+                    raise ServerDied(f"server exited; stderr:\n{self.stderr_tail()}")
+                left = deadline - CLOCK()
                 if left <= 0:
-                    raise LspError(f"no {method} notification within {timeout}s")
-                self._notif_cond.wait(left)
+                    seen = [m["method"] for m in self.notifications[since:]]
+                    raise TimeoutError(f"no {method} matching within {timeout}s; saw {seen}")
+                self._cond.wait(left)
 
-    def initialize(self, root: Path, pull_diagnostics: bool = True, init_options: Any = None) -> dict:
-        caps = {
+    def mark(self) -> int:
+        with self._cond:
+            return len(self.notifications)
+
+    # -- session helpers -----------------------------------------------------------
+    def initialize(self, root: Path, init_options: Any = None, pull: bool = False, configuration: bool = False) -> dict:
+        """``initialize`` + ``initialized``; ``pull``: the client pulls
+        diagnostics; ``configuration``: it answers workspace/configuration
+        (with ``self.configuration``) and lists workspace folders."""
+        caps: dict = {
             "general": {"positionEncodings": ["utf-16"]},
+            "window": {"showMessage": {}, "workDoneProgress": False},
+            "workspace": {"configuration": configuration, "didChangeWatchedFiles": {"dynamicRegistration": False}},
             "textDocument": {
                 "synchronization": {"didSave": True},
                 "inlayHint": {"dynamicRegistration": False},
@@ -163,12 +230,12 @@ class Client:
                 "hover": {"contentFormat": ["markdown", "plaintext"]},
                 "publishDiagnostics": {"versionSupport": True},
             },
-            "workspace": {"configuration": True, "workspaceFolders": True},
-            "window": {"workDoneProgress": False},
         }
-        if pull_diagnostics:
+        if configuration:
+            caps["workspace"]["workspaceFolders"] = True
+        if pull:
             caps["textDocument"]["diagnostic"] = {"dynamicRegistration": False}
-        result, _ = self.request(
+        result = self.result(
             "initialize",
             {
                 "processId": os.getpid(),
@@ -181,24 +248,52 @@ class Client:
         self.notify("initialized", {})
         return result
 
-    def rss_bytes(self) -> int:
+    def open(self, path: Path, text: Optional[str] = None, version: int = 1) -> str:
+        uri = path.as_uri()
+        if text is None:
+            text = path.read_text(encoding="utf-8")
+        self.notify(
+            "textDocument/didOpen",
+            {"textDocument": {"uri": uri, "languageId": "plaintext", "version": version, "text": text}},
+        )
+        return uri
+
+    def hints(self, uri: str, start: int = 0, end: int = 10_000, timeout: float = 30.0) -> list[dict]:
+        return self.result(
+            "textDocument/inlayHint",
+            {
+                "textDocument": {"uri": uri},
+                "range": {"start": {"line": start, "character": 0}, "end": {"line": end, "character": 0}},
+            },
+            timeout,
+        ) or []
+
+    def alive(self) -> bool:
+        return self.proc.poll() is None and not self.closed
+
+    def rss_kib(self) -> int:
         try:
-            with open(f"/proc/{self.proc.pid}/status") as f:
-                for line in f:
+            with open(f"/proc/{self.proc.pid}/status") as fh:
+                for line in fh:
                     if line.startswith("VmRSS:"):
-                        return int(line.split()[1]) * 1024
+                        return int(line.split()[1])
         except OSError:
             pass
         return 0
 
     def close(self) -> None:
-        try:
-            self.request("shutdown", None, timeout=10)
-            self.notify("exit", None)
-        except Exception:
-            pass
-        try:
-            self.proc.wait(timeout=5)
-        except subprocess.TimeoutExpired:
+        if self.alive():
+            try:
+                self.request("shutdown", None, timeout=10)
+                self.notify("exit")
+                self.proc.wait(timeout=10)
+            except Exception:
+                pass
+        if self.proc.poll() is None:
             self.proc.kill()
-            self.proc.wait()
+            self.proc.wait(timeout=10)
+        for fh in (self.proc.stdin, self.proc.stdout, self.proc.stderr):
+            try:
+                fh.close()
+            except Exception:
+                pass

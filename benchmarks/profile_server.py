@@ -13,7 +13,7 @@ import random
 import sys
 import time
 
-from .lsp_client import Client
+from .lsp_client import RawClient
 from .run import PY, ROOT, _mutate, _range, workspace
 
 
@@ -23,12 +23,12 @@ def main(argv: list[str]) -> int:
     out = ROOT / "benchmarks" / ".cache" / f"server-{n}.prof"
     ws, path, text = workspace(n)
     lines = text.split("\n")
-    c = Client([PY, "-m", "cProfile", "-o", str(out), "-m", "bleu_ls", "serve", "--stdio"], cwd=ROOT)
-    c.initialize(ws)
+    c = RawClient(cwd=ROOT, argv=[PY, "-m", "cProfile", "-o", str(out), "-m", "bleu_ls", "serve", "--stdio"])
+    c.initialize(ws, pull=True, configuration=True)
     uri = path.as_uri()
     doc = {"uri": uri}
     c.notify("textDocument/didOpen", {"textDocument": {"uri": uri, "languageId": "plaintext", "version": 1, "text": text}})
-    c.request("textDocument/diagnostic", {"textDocument": doc}, timeout=600)
+    c.result("textDocument/diagnostic", {"textDocument": doc}, timeout=600)
     rng = random.Random(1)
     w0 = max(0, n // 2 - 30)
     hint, diag = [], []
@@ -37,9 +37,9 @@ def main(argv: list[str]) -> int:
         lines[i] = _mutate(lines[i], rng)
         t0 = c.notify("textDocument/didChange", {"textDocument": {"uri": uri, "version": v},
                       "contentChanges": [{"range": _range(i, i + 1), "text": lines[i] + "\n"}]})
-        rid, _ = c.request_async("textDocument/inlayHint", {"textDocument": doc, "range": _range(w0, w0 + 60)})
-        hint.append(c.wait(rid)["_t"] - t0)
-        _, dt = c.request("textDocument/diagnostic", {"textDocument": doc})
+        rid = c.request_async("textDocument/inlayHint", {"textDocument": doc, "range": _range(w0, w0 + 60)})
+        hint.append(c.answer(rid, timeout=120)["_t"] - t0)
+        _, dt = c.timed("textDocument/diagnostic", {"textDocument": doc}, timeout=120)
         diag.append(dt)
     c.close()
     time.sleep(1)

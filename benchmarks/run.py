@@ -296,15 +296,15 @@ def _floor_argv() -> list[str]:
 
 
 def open_latency(argv: list[str], ws: Path, path: Path, text: str) -> float:
-    from .lsp_client import Client
+    from .lsp_client import RawClient
 
-    c = Client(argv, cwd=ROOT)
+    c = RawClient(cwd=ROOT, argv=argv)
     try:
-        c.initialize(ws)
+        c.initialize(ws, pull=True, configuration=True)
         uri = path.as_uri()
         t0 = c.notify("textDocument/didOpen", {"textDocument": {"uri": uri, "languageId": "plaintext", "version": 1, "text": text}})
-        rid, _ = c.request_async("textDocument/inlayHint", {"textDocument": {"uri": uri}, "range": _range(0, 60)})
-        msg = c.wait(rid)
+        rid = c.request_async("textDocument/inlayHint", {"textDocument": {"uri": uri}, "range": _range(0, 60)})
+        msg = c.answer(rid, timeout=120)
         return msg["_t"] - t0
     finally:
         c.close()
@@ -328,33 +328,33 @@ def _mutate(line: str, rng: random.Random) -> str:
 
 
 def server_session(report: Report, n: int, edits: int, seed: int = 7) -> dict[str, Any]:
-    from .lsp_client import Client
+    from .lsp_client import RawClient
 
     ws, path, text = workspace(n)
     lines = text.split("\n")
-    c = Client(_server_argv(), cwd=ROOT)
+    c = RawClient(cwd=ROOT, argv=_server_argv())
     out: dict[str, Any] = {"n": n}
     try:
-        c.initialize(ws)
+        c.initialize(ws, pull=True, configuration=True)
         time.sleep(0.3)
-        rss0 = c.rss_bytes()
+        rss0 = c.rss_kib() * 1024
         uri = path.as_uri()
         doc = {"uri": uri}
         t0 = c.notify("textDocument/didOpen", {"textDocument": {"uri": uri, "languageId": "plaintext", "version": 1, "text": text}})
-        rid_h, _ = c.request_async("textDocument/inlayHint", {"textDocument": doc, "range": _range(0, 60)})
-        hints = c.wait(rid_h)
+        rid_h = c.request_async("textDocument/inlayHint", {"textDocument": doc, "range": _range(0, 60)})
+        hints = c.answer(rid_h, timeout=120)
         out["first_hint"] = hints["_t"] - t0
         out["first_hint_count"] = len(hints.get("result") or [])
-        rid_d, _ = c.request_async("textDocument/diagnostic", {"textDocument": doc})
-        diag = c.wait(rid_d, timeout=600)
+        rid_d = c.request_async("textDocument/diagnostic", {"textDocument": doc})
+        diag = c.answer(rid_d, timeout=600)
         out["diag_ready"] = diag["_t"] - t0
-        rid_l, _ = c.request_async("textDocument/codeLens", {"textDocument": doc})
-        lens = c.wait(rid_l, timeout=600)
+        rid_l = c.request_async("textDocument/codeLens", {"textDocument": doc})
+        lens = c.answer(rid_l, timeout=600)
         out["lens_ready"] = lens["_t"] - t0
         out["lens_title"] = ((lens.get("result") or [{}])[0].get("command") or {}).get("title", "")
         time.sleep(0.2)
         out["rss0"] = rss0
-        out["rss"] = c.rss_bytes()
+        out["rss"] = c.rss_kib() * 1024
         rng = random.Random(seed)
         w0 = max(0, n // 2 - 30)
         version = 1
@@ -368,13 +368,12 @@ def server_session(report: Report, n: int, edits: int, seed: int = 7) -> dict[st
                 {"textDocument": {"uri": uri, "version": version},
                  "contentChanges": [{"range": _range(i, i + 1), "text": lines[i] + "\n"}]},
             )
-            rid, _ = c.request_async("textDocument/inlayHint", {"textDocument": doc, "range": _range(w0, w0 + 60)})
-            msg = c.wait(rid)
+            rid = c.request_async("textDocument/inlayHint", {"textDocument": doc, "range": _range(w0, w0 + 60)})
+            msg = c.answer(rid, timeout=120)
             hint_lat.append(msg["_t"] - t_edit)
             hint_counts.append(len(msg.get("result") or []))
-            rid, t_d = c.request_async("textDocument/diagnostic", {"textDocument": doc})
-            msg = c.wait(rid)
-            diag_lat.append(msg["_t"] - t_d)
+            _, dt = c.timed("textDocument/diagnostic", {"textDocument": doc}, timeout=120)
+            diag_lat.append(dt)
         out["hint_lat"] = hint_lat
         out["diag_lat"] = diag_lat
         out["hint_counts_ok"] = all(h > 0 for h in hint_counts)

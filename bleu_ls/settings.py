@@ -11,16 +11,36 @@ ignored, so that one typo never takes the whole configuration down.
 from __future__ import annotations
 
 import dataclasses
+import inspect
 import re
 from dataclasses import dataclass, field, fields
 from typing import Any, Optional, Union, get_args, get_origin, get_type_hints
 
-BLEU_SMOOTHING = ("none", "floor", "add-k", "exp")
-NLTK_SMOOTHING = tuple(f"nltk-method{i}" for i in range(8))
-TOKENIZERS = ("none", "13a", "intl", "zh", "char", "ja-mecab", "ko-mecab")
+from .engine import bleu as _bleu, nltk_bleu as _nltk
+from .engine.chrf import ChrfMetric
+from .engine.tokenizers import NAMES as TOKENIZERS
+
+# The allowed values of the options, one source for the CLI flags, the
+# server's validation and the VS Code configuration (gen-config.py).
+#: BLEU smoothing under the sacrebleu preset / under the NLTK presets (the engine's names).
+BLEU_SMOOTHING: tuple[str, ...] = _bleu.SMOOTHING
+NLTK_SMOOTHING: tuple[str, ...] = _nltk.SMOOTHING
 PRESETS = ("sacrebleu", "nltk", "nltk-3.2")
+#: The metric keys, in display order.
+METRICS = ("bleu", "chrf")
+#: Diagnostic severities, most severe first (LSP's DiagnosticSeverity 1..4).
 SEVERITIES = ("error", "warning", "information", "hint")
+#: Severity name -> rank (1: most severe), as LSP numbers them.
+SEVERITY_RANK = {name: rank for rank, name in enumerate(SEVERITIES, 1)}
 OUTLIER_RULES = ("bottom-percent", "robust-z", "below-median")
+
+
+def _engine_default(cls: type, name: str) -> Any:
+    """The default of a metric constructor's parameter (sacrebleu's defaults live there)."""
+    return inspect.signature(cls).parameters[name].default
+
+
+_BLEU = _bleu.BleuMetric
 
 
 @dataclass
@@ -30,24 +50,24 @@ class BleuSettings:
     enabled: bool = True
     #: ``sacrebleu`` (default), ``nltk`` (NLTK 3.10 ``sentence_bleu`` /
     #: ``corpus_bleu``), ``nltk-3.2`` (NLTK 3.2.2–3.2.5's default behaviour).
-    preset: str = "sacrebleu"
-    tokenize: str = "13a"
+    preset: str = PRESETS[0]
+    tokenize: str = _engine_default(_BLEU, "tokenize")
     #: sacrebleu: none | floor | add-k | exp; NLTK presets: nltk-method0 … 7.
     #: ``None`` picks the preset's default (exp for sacrebleu, nltk-method0 for NLTK).
     smooth: Optional[str] = None
     smooth_value: Optional[float] = None
-    max_order: int = 4
+    max_order: int = _engine_default(_BLEU, "max_order")
     #: NLTK presets only: n-gram weights (default: uniform over max_order).
     weights: Optional[list[float]] = None
-    lowercase: bool = False
+    lowercase: bool = _engine_default(_BLEU, "lowercase")
     #: Effective order for per-line scores (sacrebleu's sentence_bleu default).
     #: The corpus score never uses it, as sacrebleu's corpus_bleu.
-    effective_order: bool = True
+    effective_order: bool = _engine_default(_BLEU, "effective_order")
 
     def resolved_smooth(self) -> str:
         if self.smooth:
             return self.smooth
-        return "exp" if self.preset == "sacrebleu" else "nltk-method0"
+        return _bleu.DEFAULT_SMOOTH if self.preset == PRESETS[0] else _nltk.DEFAULT_SMOOTH
 
 
 @dataclass
@@ -55,12 +75,12 @@ class ChrfSettings:
     """chrF / chrF++ as sacrebleu's CHRF."""
 
     enabled: bool = False
-    char_order: int = 6
-    word_order: int = 0
-    beta: int = 2
-    lowercase: bool = False
-    whitespace: bool = False
-    eps_smoothing: bool = False
+    char_order: int = _engine_default(ChrfMetric, "char_order")
+    word_order: int = _engine_default(ChrfMetric, "word_order")
+    beta: int = _engine_default(ChrfMetric, "beta")
+    lowercase: bool = _engine_default(ChrfMetric, "lowercase")
+    whitespace: bool = _engine_default(ChrfMetric, "whitespace")
+    eps_smoothing: bool = _engine_default(ChrfMetric, "eps_smoothing")
 
 
 @dataclass
@@ -223,8 +243,8 @@ class Settings:
                 )
         if d.outlier.rule not in OUTLIER_RULES:
             out.append(f"diagnostics.outlier.rule must be one of {', '.join(OUTLIER_RULES)}, not {d.outlier.rule!r}")
-        if d.outlier.metric not in ("bleu", "chrf"):
-            out.append(f"diagnostics.outlier.metric must be bleu or chrf, not {d.outlier.metric!r}")
+        if d.outlier.metric not in METRICS:
+            out.append(f"diagnostics.outlier.metric must be {' or '.join(METRICS)}, not {d.outlier.metric!r}")
         for i, rule in enumerate(self.pairs):
             if not rule.hypothesis or not rule.references:
                 out.append(f"pairs[{i}] needs a hypothesis pattern and at least one reference pattern")

@@ -343,3 +343,48 @@ def test_reanalysis_of_100k_lines_costs_lookups_only():
     assert edited == analyse(model, s, source)
     assert any(f.line == 500 and f.code == "repetition" for f in edited)
     assert t_again < 0.5 and t_edit < 0.5
+
+
+# -- the rule table and the memo by line text --------------------------------------
+def test_every_code_but_unpaired_has_one_row_in_the_rule_table():
+    from bleu_ls.analysis import CODES, RULES
+
+    codes = [r.code for r in RULES]
+    assert sorted(codes) == sorted(c for c in CODES if c != "unpaired")
+
+
+def test_a_rule_added_to_the_table_runs_in_analyse(monkeypatch):
+    from bleu_ls.analysis import analyzer as analyzer_module
+    from bleu_ls.analysis import Rule
+
+    def every_line(ctx, c):
+        return [Finding(i, "untranslated", c.severity, "row added") for i in range(ctx.n)]
+
+    monkeypatch.setattr(analyzer_module, "RULES", (Rule("untranslated", every_line),))
+    m = build_metrics(Settings())
+    model = PairModel(m, ["a b", "c d"], [["a b", "x y"]])
+    got = analyse(model, Settings())
+    assert [(f.line, f.message) for f in got] == [(0, "row added"), (1, "row added")]
+
+
+@given(st.lists(st.tuples(st.integers(0, 30), st.integers(0, 3), st.lists(st.sampled_from("abc"), max_size=3)), max_size=8))
+@hsettings(max_examples=80, deadline=None)
+def test_line_memo_after_splices_equals_computing_every_line(edits):
+    from bleu_ls.analysis.memo import LineMemo
+
+    calls = []
+
+    def fn(line):
+        calls.append(line)
+        return line.upper()
+
+    memo = LineMemo(fn, limit=4)
+    lines = [f"line {i}" for i in range(30)]
+    assert memo.values(lines) == [x.upper() for x in lines]
+    for start, width, new in edits:
+        start = min(start, len(lines))
+        lines = lines[:start] + [f"new {x}" for x in new] + lines[start + width :]
+        calls.clear()
+        assert memo.values(lines) == [x.upper() for x in lines]
+        assert len(calls) <= len(new)  # only new texts are computed
+        memo.trim(lines, len(lines))

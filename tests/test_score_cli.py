@@ -12,6 +12,7 @@ import pytest
 import sacrebleu
 
 from bleu_ls.score import main
+from bleu_ls.settings import Settings
 
 ROOT = Path(__file__).resolve().parents[1]
 SAMPLES = ROOT / "samples"
@@ -206,3 +207,31 @@ def test_console_script_and_module_entry_points():
                        capture_output=True, text=True)
     b = run(SAMPLES / "news.hyp", SAMPLES / "news.ref", "-f", "json")
     assert a.returncode == 0 and a.stdout == b.stdout
+
+
+def test_value_flags_set_the_settings_field_of_their_name():
+    from bleu_ls.score import build_parser, settings_from_args
+
+    argv = ["h", "r", "--tokenize", "char", "--smooth", "floor", "--smooth-value", "0.25", "--max-order", "3",
+            "--char-order", "4", "--word-order", "2", "--beta", "1", "--lowercase", "--no-effective-order"]
+    s = settings_from_args(build_parser().parse_args(argv))
+    b, c = s.bleu, s.chrf
+    assert (b.preset, b.tokenize, b.smooth, b.smooth_value, b.max_order) == ("sacrebleu", "char", "floor", 0.25, 3)
+    assert (c.char_order, c.word_order, c.beta) == (4, 2, 1)
+    assert (b.lowercase, c.lowercase, b.effective_order, c.eps_smoothing) == (True, True, False, False)
+    nltk = settings_from_args(build_parser().parse_args(["h", "r", "--preset", "nltk", "--weights", "0.5,0.5", "--max-order", "2"]))
+    assert (nltk.bleu.preset, nltk.bleu.weights, nltk.bleu.max_order) == ("nltk", [0.5, 0.5], 2)
+    unset = settings_from_args(build_parser().parse_args(["h", "r"]))
+    assert unset == Settings()
+
+
+def test_help_names_the_settings_defaults():
+    from bleu_ls.score import build_parser
+
+    d = Settings()
+    text = " ".join(build_parser().format_help().split())
+    assert f"sacrebleu tokenizer (default: {d.bleu.tokenize})" in text
+    assert f"maximum n-gram order (default {d.bleu.max_order})" in text
+    assert f"chrF character n-gram order (default {d.chrf.char_order})" in text
+    assert f"(default {d.bleu.resolved_smooth()})" in text
+    assert "floor (default 0.1) and add-k (default 1)" in text

@@ -10,8 +10,11 @@ lines.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from typing import Optional, Sequence
+
+import numpy as np
 
 
 @dataclass
@@ -82,6 +85,22 @@ class Metric:
 
     def signature(self, nrefs: int, sentence: bool = False) -> str:
         raise NotImplementedError
+
+    def batch_stats(self, hyp: Sequence[str], refs: Sequence[Sequence[str]]) -> np.ndarray:
+        """Statistics rows (lines x width) of many lines at once, the rows
+        ``line_stats`` gives; metrics with a vectorised counter override it."""
+        rows = [self.line_stats(h, list(rs)) for h, *rs in zip(hyp, *refs)]
+        return np.array(rows, dtype=np.int64).reshape(len(hyp), self.width)
+
+    def batch_scores(self, stats: np.ndarray) -> np.ndarray:
+        """Per-line scores of statistics rows (NaN where undefined), the
+        floats ``sentence_score`` gives."""
+        rows = stats.tolist()
+        out = np.empty(len(rows), dtype=np.float64)
+        for i, r in enumerate(rows):
+            s = self.sentence_score(r).score
+            out[i] = math.nan if s is None else s
+        return out
 
     def tokens(self, line: str) -> list[str]:
         """The tokens this metric counts in ``line`` (for hover and checks)."""

@@ -1,18 +1,9 @@
 """The fast first full pass: statistics and per-line scores of many lines at once.
 
 Scoring line by line spends its time building small Counters.  Here a
-chunk of lines is turned into integer id sequences (one tokenization per
-line and side), and the clipped n-gram matches of every line and order are
-counted with a few sorts over the whole chunk:
-
-* the n-grams of order n of every side and line get dense ids by sorting
-  ``(id of the (n-1)-gram prefix, next token)`` pairs — the prefix id
-  already includes the line, so equal ids mean the same n-gram *in the same
-  line*;
-* per dense id, the hypothesis count, each reference's count and their
-  clipped minimum are ``bincount``s; per line, the sum is one more;
-* an n-gram can only match if its (n-1)-gram prefix matched, so each order
-  keeps only the positions whose prefix is shared by both sides.
+chunk of lines is counted at once by the vectorised matcher of ngrams.py
+(a few sorts and bincounts over the whole chunk), into the same statistics
+rows as each metric's ``line_stats``.
 
 The integers are exactly the ones the per-line code computes (and sacrebleu /
 NLTK compute): the oracle tests and the benchmark compare them.  Per-line
@@ -25,277 +16,31 @@ compact numpy arrays, never Counters.
 
 from __future__ import annotations
 
-import math
 import os
 import sys
-from itertools import chain
-from typing import Mapping, Optional, Sequence
+from typing import TYPE_CHECKING, Mapping, Optional, Sequence
 
 import numpy as np
 
 from .base import Metric
-from .bleu import BleuMetric, compute_bleu
-from .chrf import ChrfMetric, split_punctuation
-from .nltk_bleu import NltkBleuMetric
-from .tokenizers import fast_tokenizer
+from .ngrams import (
+    bleu_token_ids,
+    char_ids,
+    chrf_word_ids,
+    clear_caches,
+    closest_ref_lens,
+    match_table,
+    ngram_totals,
+    word_ids,
+)
+
+if TYPE_CHECKING:  # the metric modules import this one lazily, for their batch_stats
+    from .bleu import BleuMetric
+    from .chrf import ChrfMetric
+    from .nltk_bleu import NltkBleuMetric
 
 #: below this many lines the pool is not worth starting
 PARALLEL_MIN_LINES = 4000
-
-# -- id sequences ----------------------------------------------------------------
-
-
-class _Ids(dict):
-    """token -> dense int id, assigned on first sight."""
-
-    def __missing__(self, token: str) -> int:
-        i = self[token] = len(self)
-        return i
-
-
-class _WordIds(dict):
-    """word -> tuple of token ids, computed by ``split`` on first sight."""
-
-    def __init__(self, split) -> None:
-        super().__init__()
-        self.split = split
-        self.ids = _Ids()
-
-    def __missing__(self, word: str) -> tuple[int, ...]:
-        ids = self[word] = tuple(map(self.ids.__getitem__, self.split(word)))
-        return ids
-
-
-#: per process: caches live as long as the worker (bounded below)
-_CACHES: dict = {}
-_CACHE_LIMIT = 1 << 20
-
-
-def _word_ids(name: str, split) -> _WordIds:
-    c = _CACHES.get(name)
-    if c is None or len(c) > _CACHE_LIMIT or len(c.ids) > _CACHE_LIMIT:
-        c = _CACHES[name] = _WordIds(split)
-    return c
-
-
-def _token_ids(name: str) -> _Ids:
-    c = _CACHES.get(name)
-    if c is None or len(c) > _CACHE_LIMIT:
-        c = _CACHES[name] = _Ids()
-    return c
-
-
-def _seq_from_words(lines: Sequence[str], cache: _WordIds) -> tuple[np.ndarray, np.ndarray]:
-    """(flat token ids, tokens per line): each whitespace word of a line maps
-    to a tuple of token ids through ``cache`` (C-level loops only)."""
-    words_per_line = list(map(str.split, lines))
-    n_words = np.fromiter(map(len, words_per_line), dtype=np.int64, count=len(lines))
-    tuples = list(map(cache.__getitem__, chain.from_iterable(words_per_line)))
-    n_toks = np.fromiter(map(len, tuples), dtype=np.int64, count=len(tuples))
-    cs = np.zeros(len(tuples) + 1, dtype=np.int64)
-    np.cumsum(n_toks, out=cs[1:])
-    word_end = np.cumsum(n_words)
-    lens = cs[word_end] - cs[word_end - n_words]
-    flat = np.fromiter(chain.from_iterable(tuples), dtype=np.int64, count=int(cs[-1]))
-    return flat, lens
-
-
-def _seq_from_tokens(lines: Sequence[str], ids: _Ids) -> tuple[np.ndarray, np.ndarray]:
-    """(flat ids, lengths) of whitespace tokens."""
-    toks = list(map(str.split, lines))
-    lens = np.fromiter(map(len, toks), dtype=np.int64, count=len(toks))
-    flat = np.fromiter(map(ids.__getitem__, chain.from_iterable(toks)), dtype=np.int64, count=int(lens.sum()))
-    return flat, lens
-
-
-def bleu_token_ids(metric: BleuMetric, lines: Sequence[str]) -> tuple[np.ndarray, np.ndarray]:
-    """The tokens of ``lines`` as ids (the same tokens as ``metric.tokens``)."""
-    if metric.lowercase:
-        lines = list(map(str.lower, lines))
-    lines = list(map(str.rstrip, lines))
-    name = metric.tokenize_name
-    if name == "13a":
-        fast = fast_tokenizer("13a")
-        if any(map(fast.needs_prepare, lines)):
-            lines = list(map(fast._prepare_13a, lines))
-        return _seq_from_words(lines, _word_ids("13a", fast.word_tokens))
-    if name == "none":
-        return _seq_from_tokens(lines, _token_ids("none"))
-    tok = metric.tokenizer
-    return _seq_from_tokens([tok(line) for line in lines], _token_ids("tok:" + name))
-
-
-def word_ids(lines: Sequence[str], lower: bool) -> tuple[np.ndarray, np.ndarray]:
-    """Whitespace tokens as ids (the NLTK presets)."""
-    if lower:
-        lines = list(map(str.lower, lines))
-    return _seq_from_tokens(lines, _token_ids("ws"))
-
-
-def char_ids(lines: Sequence[str], lower: bool, whitespace: bool) -> tuple[np.ndarray, np.ndarray]:
-    """Code points of the lines (whitespace removed unless kept), as chrF counts them."""
-    if lower:
-        lines = [line.lower() for line in lines]
-    if not whitespace:
-        lines = ["".join(line.split()) for line in lines]
-    lens = np.fromiter(map(len, lines), dtype=np.int64, count=len(lines))
-    flat = np.frombuffer("".join(lines).encode("utf-32-le", "surrogatepass"), dtype=np.uint32).astype(np.int64)
-    return flat, lens
-
-
-def chrf_word_ids(lines: Sequence[str], lower: bool) -> tuple[np.ndarray, np.ndarray]:
-    """chrF++'s words (punctuation split off per word) as ids."""
-    if lower:
-        lines = list(map(str.lower, lines))
-    return _seq_from_words(lines, _word_ids("chrf-words", _split_word))
-
-
-def _split_word(word: str) -> list[str]:
-    return split_punctuation(word)
-
-
-# -- the counting core -------------------------------------------------------------
-
-
-#: lines are counted in blocks of about this many positions (cache-sized sorts)
-BLOCK_POSITIONS = 1 << 17
-
-
-def match_table(sides: Sequence[tuple[np.ndarray, np.ndarray]], max_order: int) -> np.ndarray:
-    """Clipped matches of side 0 against each other side, per order and line
-    (see ``_match_block``), counted over blocks of lines."""
-    n_lines = len(sides[0][1])
-    per_line = np.zeros(n_lines, dtype=np.int64)
-    for _, lens in sides:
-        per_line += lens
-    cum = np.cumsum(per_line)
-    if n_lines == 0 or cum[-1] <= BLOCK_POSITIONS:
-        return _match_block(sides, max_order)
-    # line boundaries: each block holds about BLOCK_POSITIONS positions (at least one line)
-    cuts = np.searchsorted(cum, np.arange(BLOCK_POSITIONS, int(cum[-1]), BLOCK_POSITIONS), side="right")
-    bounds = np.unique(np.concatenate(([0], cuts, [n_lines])))
-    starts = [np.concatenate(([0], np.cumsum(lens))) for _, lens in sides]
-    out = np.zeros((len(sides), max_order, n_lines), dtype=np.int64)
-    for a, b in zip(bounds[:-1].tolist(), bounds[1:].tolist()):
-        if a == b:
-            continue
-        block = [(flat[st[a] : st[b]], lens[a:b]) for (flat, lens), st in zip(sides, starts)]
-        out[:, :, a:b] = _match_block(block, max_order)
-    return out
-
-
-def _dense(key: np.ndarray) -> tuple[np.ndarray, int]:
-    """(inverse, count): dense ids of ``key`` in sorted order, as np.unique's inverse.
-
-    When key and position fit in 62 bits together, one plain sort of
-    ``key << bits | position`` stands in for the slower argsort.
-    """
-    n = len(key)
-    pbits = max(1, (n - 1).bit_length())
-    if int(key.max()).bit_length() + pbits <= 62:
-        s = np.sort((key << pbits) | np.arange(n, dtype=np.int64))
-        order = s & ((1 << pbits) - 1)
-        sk = s >> pbits
-    else:
-        order = np.argsort(key)
-        sk = key[order]
-    flag = np.empty(n, dtype=bool)
-    flag[0] = True
-    np.not_equal(sk[1:], sk[:-1], out=flag[1:])
-    ids = np.cumsum(flag) - 1
-    inv = np.empty(n, dtype=np.int64)
-    inv[order] = ids
-    return inv, int(ids[-1]) + 1
-
-
-def _match_block(sides: Sequence[tuple[np.ndarray, np.ndarray]], max_order: int) -> np.ndarray:
-    """Clipped matches of side 0 (hypothesis) against each other side, per order.
-
-    ``sides[k] = (flat ids, lengths)``, every side with the same number of
-    lines.  Returns ``m[k, n-1, line]`` for reference k (0-based): the sum
-    over the order-n n-grams g of the line of min(count in hyp, count in
-    reference k); and, as ``m[-1]``, the same with the max over all
-    references of the count (BLEU's and NLTK's merge).
-    """
-    n_lines = len(sides[0][1])
-    n_sides = len(sides)
-    n_refs = n_sides - 1
-    out = np.zeros((n_refs + 1, max_order, n_lines), dtype=np.int64)
-    if n_lines == 0 or max_order == 0:
-        return out
-    tok = np.concatenate([s[0] for s in sides])
-    total = len(tok)
-    if total == 0:
-        return out
-    # dense token ids (no sort): V stays small for characters
-    top = int(tok.max()) + 1
-    if top > 4 * total + 1024:
-        _, tok = np.unique(tok, return_inverse=True)
-        tok = tok.reshape(-1).astype(np.int64)
-    else:
-        present = np.zeros(top, dtype=bool)
-        present[tok] = True
-        remap = np.cumsum(present) - 1
-        tok = remap[tok]
-    V = int(tok.max()) + 1
-    lens_all = np.concatenate([s[1] for s in sides])
-    L = np.repeat(np.tile(np.arange(n_lines, dtype=np.int64), n_sides), lens_all)
-    seq_start = np.cumsum(lens_all) - lens_all
-    pos = np.arange(total, dtype=np.int64)
-    rem = np.repeat(lens_all + seq_start, lens_all) - pos  # tokens left in the line, >= 1
-    side_start = np.searchsorted(pos, [int(seq_start[k * n_lines]) if n_lines else 0 for k in range(n_sides)] + [total])
-    # aligned arrays over the current positions (ascending): pos, rem, L, prefix id
-    prev = L
-    bounds = side_start
-    for n in range(1, max_order + 1):
-        if n > 1:
-            ok = rem >= n
-            pos, rem, L, prev = pos[ok], rem[ok], L[ok], prev[ok]
-            c = np.concatenate(([0], np.cumsum(ok)))
-            bounds = c[bounds]
-        if len(pos) == 0:
-            break
-        key = prev * V + tok[pos + (n - 1)]
-        inv, U = _dense(key)
-        counts = [np.bincount(inv[bounds[k]:bounds[k + 1]], minlength=U) for k in range(n_sides)]
-        hc = counts[0]
-        gram_line = np.empty(U, dtype=np.int64)
-        gram_line[inv] = L
-        rmax = counts[1]
-        for k in range(1, n_sides):
-            if k > 1:
-                rmax = np.maximum(rmax, counts[k])
-            if n_refs > 1:
-                out[k - 1, n - 1] = np.bincount(gram_line, weights=np.minimum(hc, counts[k]), minlength=n_lines).astype(np.int64)
-        out[-1, n - 1] = np.bincount(gram_line, weights=np.minimum(hc, rmax), minlength=n_lines).astype(np.int64)
-        if n == max_order:
-            break
-        shared = (hc > 0) & (rmax > 0)
-        keep = shared[inv]
-        pos, rem, L, prev = pos[keep], rem[keep], L[keep], inv[keep]
-        c = np.concatenate(([0], np.cumsum(keep)))
-        bounds = c[bounds]
-    if n_refs == 1:
-        out[0] = out[-1]
-    return out
-
-
-def _closest_ref_len(hyp_lens: np.ndarray, ref_lens: list[np.ndarray]) -> np.ndarray:
-    best = ref_lens[0].copy()
-    best_diff = np.abs(hyp_lens - best)
-    for r in ref_lens[1:]:
-        d = np.abs(hyp_lens - r)
-        better = (d < best_diff) | ((d == best_diff) & (r < best))
-        best = np.where(better, r, best)
-        best_diff = np.where(better, d, best_diff)
-    return best
-
-
-def _ngram_totals(lens: np.ndarray, order: int) -> np.ndarray:
-    """(lines, order): number of n-grams of each order n in each line."""
-    n = np.arange(1, order + 1, dtype=np.int64)
-    return np.maximum(lens[:, None] - n[None, :] + 1, 0)
-
 
 # -- statistics per metric ---------------------------------------------------------
 
@@ -305,8 +50,8 @@ def bleu_stats(metric: BleuMetric, hyp: Sequence[str], refs: Sequence[Sequence[s
     N = metric.max_order
     m = match_table(sides, N)[-1]  # (N, lines)
     hyp_lens = sides[0][1]
-    ref_len = _closest_ref_len(hyp_lens, [s[1] for s in sides[1:]])
-    return np.column_stack([hyp_lens, ref_len, m.T, _ngram_totals(hyp_lens, N)]).astype(np.int64)
+    ref_len = closest_ref_lens(hyp_lens, [s[1] for s in sides[1:]])
+    return np.column_stack([hyp_lens, ref_len, m.T, ngram_totals(hyp_lens, N)]).astype(np.int64)
 
 
 def nltk_stats(metric: NltkBleuMetric, hyp: Sequence[str], refs: Sequence[Sequence[str]]) -> np.ndarray:
@@ -316,8 +61,8 @@ def nltk_stats(metric: NltkBleuMetric, hyp: Sequence[str], refs: Sequence[Sequen
     order = max(K, 5) if want5 else K
     m = match_table(sides, order)[-1]
     hyp_lens = sides[0][1]
-    ref_len = _closest_ref_len(hyp_lens, [s[1] for s in sides[1:]])
-    totals = _ngram_totals(hyp_lens, order)
+    ref_len = closest_ref_lens(hyp_lens, [s[1] for s in sides[1:]])
+    totals = ngram_totals(hyp_lens, order)
     dens = np.maximum(totals, 1)
     cols = [hyp_lens, ref_len, m[:K].T, dens[:, :K]]
     if want5:
@@ -341,8 +86,8 @@ def chrf_stats(metric: ChrfMetric, hyp: Sequence[str], refs: Sequence[Sequence[s
         for sides, m, order in ((char_sides, cm, metric.char_order),) + (
             ((word_sides, wm, metric.word_order),) if metric.word_order else ()
         ):
-            h_tot = _ngram_totals(sides[0][1], order)
-            r_tot = _ngram_totals(sides[k + 1][1], order)
+            h_tot = ngram_totals(sides[0][1], order)
+            r_tot = ngram_totals(sides[k + 1][1], order)
             h_cnt = np.where(r_tot > 0, h_tot, 0)
             blocks.append(np.stack([h_cnt, r_tot, m[k].T], axis=2).reshape(n_lines, 3 * order))
         per_ref.append(np.concatenate(blocks, axis=1).astype(np.int64))
@@ -363,40 +108,9 @@ def chrf_stats(metric: ChrfMetric, hyp: Sequence[str], refs: Sequence[Sequence[s
     return best
 
 
-def stats_for(metric: Metric, hyp: Sequence[str], refs: Sequence[Sequence[str]]) -> np.ndarray:
-    """Statistics rows (lines x metric.width) of every line, as ``metric.line_stats`` gives them."""
-    if isinstance(metric, BleuMetric):
-        return bleu_stats(metric, hyp, refs)
-    if isinstance(metric, ChrfMetric):
-        return chrf_stats(metric, hyp, refs)
-    if isinstance(metric, NltkBleuMetric):
-        return nltk_stats(metric, hyp, refs)
-    rows = [metric.line_stats(h, list(rs)) for h, *rs in zip(hyp, *refs)]
-    return np.array(rows, dtype=np.int64).reshape(len(hyp), metric.width)
-
-
-# -- per-line scores ---------------------------------------------------------------
-
-
-def line_scores(metric: Metric, stats: np.ndarray) -> np.ndarray:
-    """Per-line scores (NaN where undefined), with the metric's own float arithmetic."""
-    rows = stats.tolist()
-    out = np.empty(len(rows), dtype=np.float64)
-    if isinstance(metric, BleuMetric):
-        n = metric.max_order
-        sm, sv, eff = metric.smooth, metric.smooth_value, metric.effective_order
-        for i, r in enumerate(rows):
-            out[i] = compute_bleu(r[2 : 2 + n], r[2 + n : 2 + 2 * n], r[0], r[1], sm, sv, eff, n)[0]
-        return out
-    if isinstance(metric, ChrfMetric):
-        f = metric.f_score
-        for i, r in enumerate(rows):
-            out[i] = f(r)
-        return out
-    for i, r in enumerate(rows):
-        s = metric.sentence_score(r).score
-        out[i] = math.nan if s is None else s
-    return out
+# Each metric picks its counter: ``Metric.batch_stats`` (BleuMetric, ChrfMetric and
+# NltkBleuMetric call the functions above) and scores the rows with its own float
+# arithmetic in ``Metric.batch_scores``.
 
 
 # -- the pass ----------------------------------------------------------------------
@@ -428,8 +142,8 @@ def _work(args) -> dict[str, tuple[np.ndarray, np.ndarray]]:
     refs = [_unblob(r) for r in refs]
     out = {}
     for key, metric in metrics.items():
-        st = stats_for(metric, hyp, refs)
-        out[key] = (st, line_scores(metric, st))
+        st = metric.batch_stats(hyp, refs)
+        out[key] = (st, metric.batch_scores(st))
     return out
 
 
@@ -468,7 +182,7 @@ def first_pass(
         if n >= PARALLEL_MIN_LINES:
             # a long-lived process (the server) should not keep a whole
             # document's vocabulary around after a one-off pass
-            _CACHES.clear()
+            clear_caches()
             _trim_heap()
         return result
     import multiprocessing as mp

@@ -13,10 +13,19 @@ import math
 from collections import Counter
 from typing import Optional, Sequence
 
+import numpy as np
+
 from .base import Metric, Score
 from .tokenizers import fast_tokenizer, get_tokenizer, sacrebleu_version
 
+#: sacrebleu's BLEU smoothing methods with their default smoothing value.
 SMOOTH_DEFAULTS = {"none": None, "floor": 0.1, "add-k": 1, "exp": None}
+#: The smoothing method names, in sacrebleu's order.
+SMOOTHING = tuple(SMOOTH_DEFAULTS)
+#: sacrebleu's default smoothing.
+DEFAULT_SMOOTH = "exp"
+#: sacrebleu's default tokenizer.
+DEFAULT_TOKENIZE = "13a"
 
 
 def closest_ref_len(hyp_len: int, ref_lens: Sequence[int]) -> int:
@@ -124,8 +133,8 @@ class BleuMetric(Metric):
 
     def __init__(
         self,
-        tokenize: str = "13a",
-        smooth: str = "exp",
+        tokenize: str = DEFAULT_TOKENIZE,
+        smooth: str = DEFAULT_SMOOTH,
         smooth_value: Optional[float] = None,
         max_order: int = 4,
         lowercase: bool = False,
@@ -180,6 +189,19 @@ class BleuMetric(Metric):
             sys_len=stats[0],
             ref_len=stats[1],
         )
+
+    def batch_stats(self, hyp: Sequence[str], refs: Sequence[Sequence[str]]) -> np.ndarray:
+        from .batch import bleu_stats
+
+        return bleu_stats(self, hyp, refs)
+
+    def batch_scores(self, stats: np.ndarray) -> np.ndarray:
+        n = self.max_order
+        sm, sv, eff = self.smooth, self.smooth_value, self.effective_order
+        out = np.empty(len(stats), dtype=np.float64)
+        for i, r in enumerate(stats.tolist()):
+            out[i] = compute_bleu(r[2 : 2 + n], r[2 + n : 2 + 2 * n], r[0], r[1], sm, sv, eff, n)[0]
+        return out
 
     def sentence_score(self, stats: Sequence[int]) -> Score:
         return self._score(stats, self.effective_order)

@@ -10,6 +10,8 @@ from __future__ import annotations
 from collections import Counter
 from typing import Optional, Sequence
 
+import numpy as np
+
 from .base import Metric, Score
 from .tokenizers import sacrebleu_version
 
@@ -143,6 +145,18 @@ class ChrfMetric(Metric):
                 "matches": matches,
             },
         )
+
+    def batch_stats(self, hyp: Sequence[str], refs: Sequence[Sequence[str]]) -> np.ndarray:
+        from .batch import chrf_stats
+
+        return chrf_stats(self, hyp, refs)
+
+    def batch_scores(self, stats: np.ndarray) -> np.ndarray:
+        f = self.f_score
+        out = np.empty(len(stats), dtype=np.float64)
+        for i, r in enumerate(stats.tolist()):
+            out[i] = f(r)
+        return out
 
     def sentence_score(self, stats: Sequence[int]) -> Score:
         return self._score(stats)

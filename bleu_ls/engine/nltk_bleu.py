@@ -30,8 +30,15 @@ from collections import Counter
 from fractions import Fraction
 from typing import Optional, Sequence
 
+import numpy as np
+
 from .base import Metric, Score
 from .bleu import closest_ref_len, ngram_counter
+
+#: NLTK's SmoothingFunction methods 0..7, by name.
+SMOOTHING = tuple(f"nltk-method{i}" for i in range(8))
+#: NLTK's default (no smoothing: method0).
+DEFAULT_SMOOTH = SMOOTHING[0]
 
 NLTK_VERSION = "3.10"
 
@@ -75,17 +82,17 @@ class NltkBleuMetric(Metric):
     def __init__(
         self,
         weights: Optional[Sequence[float]] = None,
-        smooth: str = "nltk-method0",
+        smooth: str = DEFAULT_SMOOTH,
         lowercase: bool = False,
         legacy: bool = False,
         epsilon: float = 0.1,
         alpha: int = 5,
         k: int = 5,
     ) -> None:
-        if not smooth.startswith("nltk-method") or smooth[-1] not in "01234567" or len(smooth) != 12:
-            raise ValueError(f"unknown NLTK smoothing {smooth!r}; choose nltk-method0 … nltk-method7")
-        if legacy and smooth != "nltk-method0":
-            raise ValueError("the nltk-3.2 preset reproduces NLTK 3.2's default only: use nltk-method0")
+        if smooth not in SMOOTHING:
+            raise ValueError(f"unknown NLTK smoothing {smooth!r}; choose {SMOOTHING[0]} … {SMOOTHING[-1]}")
+        if legacy and smooth != DEFAULT_SMOOTH:
+            raise ValueError(f"the nltk-3.2 preset reproduces NLTK 3.2's default only: use {DEFAULT_SMOOTH}")
         self.weights = tuple(weights) if weights else (0.25, 0.25, 0.25, 0.25)
         self.n = len(self.weights)
         self.method = int(smooth[-1])
@@ -227,6 +234,11 @@ class NltkBleuMetric(Metric):
             length = max(0, last_hyp_len - i)
             out[i] = (num + self.alpha * pi0) / (length + self.alpha)
         return out
+
+    def batch_stats(self, hyp: Sequence[str], refs: Sequence[Sequence[str]]) -> np.ndarray:
+        from .batch import nltk_stats
+
+        return nltk_stats(self, hyp, refs)
 
     def sentence_score(self, stats: Sequence[int]) -> Score:
         return self._score(stats, stats)

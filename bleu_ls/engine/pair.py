@@ -23,6 +23,7 @@ is always a paired line (index < ``n_paired``).
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 from typing import Iterable, Mapping, Optional, Sequence
 
 import numpy as np
@@ -46,6 +47,21 @@ def common_splice(old: Sequence[str], new: Sequence[str]) -> tuple[int, int, lis
         end_old -= 1
         end_new -= 1
     return start, end_old, list(new[start:end_new])
+
+
+@dataclass(frozen=True)
+class PairSnapshot:
+    """What a batch pass needs, copied from a model at one version.
+
+    The batch pass (``batch.first_pass(snap.metrics, snap.hyp, snap.refs)``)
+    may run elsewhere while the model is edited; ``PairModel.install`` then
+    takes back the rows of the lines that did not change meanwhile.
+    """
+
+    hyp: list[str]
+    refs: list[list[str]]
+    metrics: dict[str, Metric]
+    version: int
 
 
 class PairModel:
@@ -90,16 +106,49 @@ class PairModel:
         return model
 
     def full_pass(self, *, workers: Optional[int] = None, start_method: Optional[str] = None) -> None:
-        """Score every paired line at once with the batch pass (replacing all rows)."""
+        """Score every stale paired line at once with the batch pass."""
         from .batch import first_pass
 
-        p = self.n_paired
-        result = first_pass(self.metrics, self.hyp, self.refs, workers=workers, start_method=start_method)
+        snap = self.snapshot()
+        result = first_pass(snap.metrics, snap.hyp, snap.refs, workers=workers, start_method=start_method)
+        self.install(result, snap)
+
+    def snapshot(self) -> PairSnapshot:
+        """A frozen copy of the lines, references, metrics and version."""
+        return PairSnapshot(list(self.hyp), [list(r) for r in self.refs], dict(self.metrics), self.version)
+
+    def install(self, result: Mapping[str, tuple[np.ndarray, np.ndarray]], snap: PairSnapshot) -> int:
+        """Install batch-pass rows computed on ``snap`` for the stale lines
+        whose text still equals the snapshot's (all of them when the model
+        did not change since).  ``result`` maps a metric key to its
+        (statistics rows, scores) as ``batch.first_pass`` returns them.
+
+        Keeps the invariant: the corpus totals are the sum of the fresh rows.
+        Returns how many lines were installed.
+        """
+        if self.metrics.keys() != snap.metrics.keys() or any(
+            m is not snap.metrics[k] for k, m in self.metrics.items()
+        ):
+            return 0  # the metrics changed meanwhile: the rows are of other metrics
+        n = min(self.n_paired, len(snap.hyp), *(len(r) for r in snap.refs))
+        stale = np.flatnonzero(~self._fresh[:n])
+        if self.version != snap.version:
+            hyp, refs = self.hyp, self.refs
+            same = [
+                i
+                for i in stale.tolist()
+                if hyp[i] == snap.hyp[i] and all(r[i] == s[i] for r, s in zip(refs, snap.refs))
+            ]
+            stale = np.array(same, dtype=np.int64)
+        if not len(stale):
+            return 0
         for key, (stats, scores) in result.items():
-            self._stats[key][:p] = stats
-            self._scores[key][:p] = scores
-            self._totals[key] = stats.sum(axis=0, dtype=np.int64) if p else np.zeros(self.metrics[key].width, np.int64)
-        self._fresh[:p] = True
+            rows = stats[stale]
+            self._stats[key][stale] = rows
+            self._scores[key][stale] = scores[stale]
+            self._totals[key] += rows.sum(axis=0, dtype=np.int64)
+        self._fresh[stale] = True
+        return int(len(stale))
 
     # -- shape ---------------------------------------------------------------
     @property
@@ -156,6 +205,12 @@ class PairModel:
             for key in self.metrics:
                 self._totals[key] -= self._stats[key][start:stop][mask].sum(axis=0)
             self._fresh[start:stop] = False
+
+    def scored_mask(self, start: int, end: int) -> np.ndarray:
+        """Which lines in [start, end) have a fresh row (read-only copy)."""
+        mask = self._fresh[max(start, 0) : max(end, 0)].copy()
+        mask.flags.writeable = False
+        return mask
 
     def stale_count(self) -> int:
         p = self.n_paired

@@ -58,7 +58,7 @@ def sacrebleu_version() -> str:
 # the tokens of its whitespace-separated words, each tokenized alone between
 # two spaces — after the line-level replacements (<skipped>, entities).
 # Words repeat (Zipf), so a word -> tokens cache turns the regex work into a
-# dictionary lookup.  The property test in tests/test_fast_paths.py and the
+# dictionary lookup.  The property test in tests/engine/test_tokenizers.py and the
 # benchmark's identity checks hold this to sacrebleu's output.
 
 _CACHE_LIMIT = 1 << 16
@@ -116,7 +116,7 @@ class FastWordTokenizer:
         return tuple(s.split())
 
     @staticmethod
-    def _prepare_13a(line: str) -> str:
+    def prepare_13a(line: str) -> str:
         line = line.replace("<skipped>", "")
         line = line.replace("-\n", "")
         line = line.replace("\n", " ")
@@ -137,7 +137,7 @@ class FastWordTokenizer:
         Only words with punctuation are cached (a plain alphanumeric word is
         its own token), which keeps the cache small for large documents.
         """
-        words = self._prepare_13a(line).split()
+        words = self.prepare_13a(line).split()
         get = self._cache.get
         word = self._word
         return [(w,) if w.isalnum() else (get(w) or word(w)) for w in words]

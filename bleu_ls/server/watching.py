@@ -22,7 +22,7 @@ from typing import Callable, Iterable, Optional
 
 from lsprotocol import types
 
-from .workspace import path_key
+from .files import path_key
 
 log = logging.getLogger(__name__)
 
@@ -149,6 +149,10 @@ class FileWatcher:
     def start_polling(self) -> None:
         if self._poll_task is None or self._poll_task.done():
             self._poll_task = asyncio.ensure_future(self._poll())
+
+    @property
+    def polling(self) -> bool:
+        return self._poll_task is not None and not self._poll_task.done()
 
     def stop(self) -> None:
         if self._poll_task is not None:

@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 import math
+import random
 
+import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from bleu_ls.engine import BleuMetric, ChrfMetric, NltkBleuMetric, PairModel, common_splice
+from bleu_ls.engine import BleuMetric, ChrfMetric, NltkBleuMetric, PairModel, build_metrics, common_splice
+from bleu_ls.engine.batch import first_pass
+from bleu_ls.settings import Settings
 from tests.strategies import sentence
 
 
@@ -144,3 +148,75 @@ def test_bad_splice_range():
     model = PairModel(metrics(), ["a"], [["a"]])
     with pytest.raises(IndexError):
         model.splice_hyp(2, 3, [])
+
+
+# -- installing batch-pass rows computed on a snapshot while edits went on ----
+
+W = "a b c d e f g h".split()
+
+
+def _lines(rnd, n):
+    return [" ".join(rnd.choices(W, k=rnd.randint(0, 6))) for _ in range(n)]
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.integers(0, 10**6),
+    st.lists(
+        st.tuples(st.sampled_from(["hyp", "ref"]), st.integers(0, 39), st.integers(0, 2), st.integers(0, 2)),
+        max_size=5,
+    ),
+)
+def test_install_after_concurrent_edits_equals_from_scratch(seed, edits):
+    rnd = random.Random(seed)
+    s = Settings()
+    s.chrf.enabled = True
+    metrics = build_metrics(s)
+    model = PairModel(metrics, _lines(rnd, 40), [_lines(rnd, 40)], lazy=True)
+    snap = model.snapshot()
+    result = first_pass(snap.metrics, snap.hyp, snap.refs, workers=1)
+    for target, start, width, new in edits:  # the user edits meanwhile
+        seq = model.hyp if target == "hyp" else model.refs[0]
+        start = min(start, len(seq))
+        end = min(start + width, len(seq))
+        new_lines = _lines(rnd, new)
+        if target == "hyp":
+            model.splice_hyp(start, end, new_lines)
+        else:
+            model.splice_ref(0, start, end, new_lines)
+    model.install(result, snap)
+    oracle = PairModel(metrics, model.hyp, model.refs)
+    for key in metrics:
+        assert model.corpus(key).score == oracle.corpus(key).score
+        assert np.array_equal(model.values(key), oracle.values(key), equal_nan=True)
+
+
+def test_install_counts_lines_and_marks_them_scored():
+    model = PairModel(metrics(), ["a b", "c d", "e f"], [["a b", "c", "e f"]], lazy=True)
+    snap = model.snapshot()
+    result = first_pass(snap.metrics, snap.hyp, snap.refs, workers=1)
+    model.splice_hyp(1, 2, ["c x"])  # in place: line 1 is counted now, from the new text
+    assert model.scored_mask(0, 3).tolist() == [False, True, False]
+    assert model.install(result, snap) == 2
+    assert model.scored_mask(0, 3).tolist() == [True, True, True]
+    assert model.install(result, snap) == 0  # nothing stale is left
+    assert_matches_scratch(model)
+
+
+def test_install_skips_rows_of_other_metrics():
+    model = PairModel(metrics(), ["a b"], [["a b"]], lazy=True)
+    snap = model.snapshot()
+    result = first_pass(snap.metrics, snap.hyp, snap.refs, workers=1)
+    model.set_metrics({"bleu": BleuMetric(lowercase=True)})
+    assert model.install(result, snap) == 0
+    assert model.stale_count() == 1
+
+
+def test_snapshot_is_a_copy_and_mask_is_read_only():
+    model = PairModel(metrics(), ["a", "b"], [["a", "b"]])
+    snap = model.snapshot()
+    model.splice_hyp(0, 1, ["z"])
+    assert snap.hyp == ["a", "b"] and snap.version == model.version - 1
+    mask = model.scored_mask(0, 2)
+    with pytest.raises(ValueError):
+        mask[0] = False

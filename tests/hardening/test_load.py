@@ -26,7 +26,7 @@ from pathlib import Path
 import pytest
 import sacrebleu
 
-from .rawclient import RawClient
+from benchmarks.lsp_client import RawClient
 
 RATE = 100  # edits per second
 VIEW = 60  # lines in view

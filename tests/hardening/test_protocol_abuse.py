@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 import sacrebleu
 
-from .rawclient import RawClient
+from benchmarks.lsp_client import RawClient
 
 HYP = ["the cat sat on the mat", "hello world", "a dog ran in the park today"]
 REF = ["the cat sat on a mat", "hello there world", "a dog ran through the park today"]

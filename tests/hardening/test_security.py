@@ -26,7 +26,7 @@ from pathlib import Path
 
 import pytest
 
-from .rawclient import REPO, RawClient
+from benchmarks.lsp_client import REPO, RawClient
 from .test_protocol_abuse import HYP, REF, expected_labels
 
 EVIL = [

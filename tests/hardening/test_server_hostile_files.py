@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from .rawclient import RawClient, server_argv
+from benchmarks.lsp_client import RawClient, server_argv
 from .test_protocol_abuse import HYP, REF, expected_labels
 
 GOOD_REF = ("\n".join(REF) + "\n").encode()

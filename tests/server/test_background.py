@@ -10,7 +10,6 @@ from hypothesis import strategies as st
 
 from bleu_ls.engine import PairModel, build_metrics
 from bleu_ls.engine.batch import first_pass
-from bleu_ls.server.server import install_rows
 from bleu_ls.settings import Settings
 
 W = "a b c d e f g h".split()
@@ -29,9 +28,8 @@ def test_install_after_concurrent_edits_equals_from_scratch(seed, edits):
     metrics = build_metrics(s)
     hyp, ref = lines(rnd, 40), lines(rnd, 40)
     model = PairModel(metrics, hyp, [ref], lazy=True)
-    snap_h, snap_r = list(model.hyp), [list(r) for r in model.refs]
-    version = model.version
-    result = first_pass(metrics, snap_h, snap_r, workers=1)
+    snap = model.snapshot()
+    result = first_pass(snap.metrics, snap.hyp, snap.refs, workers=1)
     for target, start, width, new in edits:  # the user edits meanwhile
         seq = model.hyp if target == "hyp" else model.refs[0]
         start = min(start, len(seq))
@@ -41,7 +39,7 @@ def test_install_after_concurrent_edits_equals_from_scratch(seed, edits):
             model.splice_hyp(start, end, new_lines)
         else:
             model.splice_ref(0, start, end, new_lines)
-    install_rows(model, result, snap_h, snap_r, version)
+    model.install(result, snap)
     oracle = PairModel(metrics, model.hyp, model.refs)
     for key in metrics:
         assert model.corpus(key).score == oracle.corpus(key).score

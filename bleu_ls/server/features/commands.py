@@ -9,19 +9,13 @@
 from __future__ import annotations
 
 import json
-import math
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Optional
 
-from lsprotocol import types
-
-from . import diagnostics
-from . import pairing as pairing_feature
-from .lens import corpus_record, lens_title
+from ..render import corpus_record, report_text, value_cell
 
 if TYPE_CHECKING:
-    from ..server import BleuLanguageServer
-    from ..workspace import Pair
+    from ..pairs import Pair, PairManager
 
 PAIR_WITH = "bleuLs.pairWith"
 SHOW_REPORT = "bleuLs.showReport"
@@ -41,35 +35,14 @@ def _uri(arg: Any) -> str:
     return arg
 
 
-def _pair(ls: "BleuLanguageServer", args: tuple) -> "Pair":
+def _pair(manager: "PairManager", args: tuple) -> "Pair":
     if not args:
         raise CommandError("expected a document URI as the first argument")
     uri = _uri(args[0])
-    pair = ls.pair_for(uri)
+    pair = manager.pair_for(uri)
     if pair is None or pair.model is None:
         raise CommandError(f"{uri} is not an open, paired hypothesis file")
     return pair
-
-
-def _v(x: Optional[float]) -> str:
-    return "" if x is None or (isinstance(x, float) and math.isnan(x)) else f"{x:.4f}"
-
-
-def report_text(ls: "BleuLanguageServer", pair: "Pair") -> str:
-    model = pair.model
-    diags, _ = diagnostics.compute(ls, pair)
-    codes: dict[int, list[str]] = {}
-    for d in diags:
-        codes.setdefault(d.range.start.line, []).append(str(d.code))
-    keys = list(model.metrics)
-    lines = [f"{pair.path.name}: {lens_title(pair)}"]
-    lines += [m.signature(model.n_refs) for m in model.metrics.values()]
-    lines.append("")
-    lines.append("\t".join(["line", *(model.metrics[k].name for k in keys), "flags", "hypothesis"]))
-    for i in range(model.n_hyp):
-        vals = [_v(model.line_value(k, i)) for k in keys]
-        lines.append("\t".join([str(i + 1), *vals, ",".join(codes.get(i, [])), model.hyp[i]]))
-    return "\n".join(lines) + "\n"
 
 
 def next_flagged(pair: "Pair", line: int, direction: str = "next") -> Optional[int]:
@@ -99,14 +72,16 @@ def export(pair: "Pair", fmt: str) -> Path:
         body = json.dumps(rec, ensure_ascii=False, indent=1) + "\n"
     else:
         rows = ["\t".join(["line", *keys])]
-        rows += ["\t".join([str(i + 1), *(_v(model.line_value(k, i)) for k in keys)]) for i in range(model.n_paired)]
-        rows.append("\t".join(["corpus", *(_v(model.corpus(k).score) for k in keys)]))
+        rows += [
+            "\t".join([str(i + 1), *(value_cell(model.line_value(k, i)) for k in keys)]) for i in range(model.n_paired)
+        ]
+        rows.append("\t".join(["corpus", *(value_cell(model.corpus(k).score) for k in keys)]))
         body = "\n".join(rows) + "\n"
     target.write_text(body, encoding="utf-8")
     return target
 
 
-def register(server) -> None:
+def register(server, manager: "PairManager") -> None:
     @server.command(PAIR_WITH)
     async def _pair_with(ls, *args):
         if len(args) < 2:
@@ -114,16 +89,7 @@ def register(server) -> None:
         uri = _uri(args[0])
         refs = args[1] if isinstance(args[1], list) else [args[1]]
         source = args[2] if len(args) > 2 and isinstance(args[2], str) else None
-        spec = pairing_feature.pair_with(ls, uri, [str(r) for r in refs], source)
-        pair = ls.pair_for(uri)
-        if pair is None and uri in ls.docs:
-            from ..workspace import Pair
-
-            pair = ls.pairs[uri] = Pair(uri=uri, path=ls.doc_paths[uri])
-        if pair is not None:
-            pairing_feature.build(ls, pair, keep_model=False)
-            ls.after_change(pair, external=True)
-            ls.update_watch_list()
+        spec, pair = manager.pair_with(uri, [str(r) for r in refs], source)
         return {
             "hypothesis": str(spec.hypothesis),
             "references": [str(p) for p in spec.references],
@@ -133,18 +99,19 @@ def register(server) -> None:
 
     @server.command(SHOW_REPORT)
     async def _report(ls, *args):
-        pair = _pair(ls, args)
-        await ls.wait_scored(pair)
-        return report_text(ls, pair)
+        pair = _pair(manager, args)
+        await manager.wait_scored(pair)
+        diags, _rid = manager.diagnostics(pair)
+        return report_text(pair, diags)
 
     @server.command(NEXT_FLAGGED)
     async def _next(ls, *args):
-        pair = _pair(ls, args)
+        pair = _pair(manager, args)
         pos = args[1] if len(args) > 1 else {"line": 0, "character": 0}
         line = int(pos.get("line", 0)) if isinstance(pos, dict) else int(getattr(pos, "line", 0))
         direction = args[2] if len(args) > 2 and isinstance(args[2], str) else "next"
-        await ls.wait_scored(pair)
-        diagnostics.compute(ls, pair)
+        await manager.wait_scored(pair)
+        manager.diagnostics(pair)
         target = next_flagged(pair, line, direction)
         if target is None:
             return None
@@ -152,8 +119,7 @@ def register(server) -> None:
 
     @server.command(EXPORT_SCORES)
     async def _export(ls, *args):
-        pair = _pair(ls, args)
+        pair = _pair(manager, args)
         fmt = args[1] if len(args) > 1 and isinstance(args[1], str) else "tsv"
-        await ls.wait_scored(pair)
-        path = export(pair, fmt)
-        return str(path)
+        await manager.wait_scored(pair)
+        return str(export(pair, fmt))

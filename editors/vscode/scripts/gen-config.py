@@ -35,7 +35,12 @@ DESCRIPTIONS: dict[str, str] = {
     "bleu.enabled": "Score each line with BLEU.",
     "bleu.preset": "Which BLEU to compute: `sacrebleu` (sacrebleu 2.6), `nltk` (NLTK 3.10 sentence_bleu/corpus_bleu) or `nltk-3.2` (NLTK 3.2.2-3.2.5 behaviour).",
     "bleu.tokenize": "sacrebleu tokenizer applied to hypothesis and references.",
-    "bleu.smooth": "Smoothing for sentence scores. sacrebleu: none, floor, add-k, exp. NLTK presets: nltk-method0 to nltk-method7. Empty: the preset's default (exp for sacrebleu, nltk-method0 for NLTK).",
+    "bleu.smooth": (
+        f"Smoothing for sentence scores. sacrebleu: {', '.join(S.BLEU_SMOOTHING)}. "
+        f"NLTK presets: {S.NLTK_SMOOTHING[0]} to {S.NLTK_SMOOTHING[-1]}. "
+        f"Empty: the preset's default ({S.BleuSettings(preset='sacrebleu').resolved_smooth()} for sacrebleu, "
+        f"{S.BleuSettings(preset='nltk').resolved_smooth()} for NLTK)."
+    ),
     "bleu.smoothValue": "Value for the floor / add-k smoothing methods (empty: sacrebleu's default).",
     "bleu.maxOrder": "Highest n-gram order counted by BLEU.",
     "bleu.weights": "NLTK presets only: n-gram weights (empty: uniform over maxOrder).",
@@ -82,7 +87,7 @@ ENUMS: dict[str, list[Any]] = {
     "bleu.tokenize": list(S.TOKENIZERS),
     "bleu.smooth": [None, *S.BLEU_SMOOTHING, *S.NLTK_SMOOTHING],
     "diagnostics.outlier.rule": list(S.OUTLIER_RULES),
-    "diagnostics.outlier.metric": ["bleu", "chrf"],
+    "diagnostics.outlier.metric": list(S.METRICS),
 }
 
 # Settings read by the extension only (never sent to the server).

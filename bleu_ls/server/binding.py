@@ -1,5 +1,10 @@
-"""Pairing an open document with its reference(s) and source, and keeping
-the pair model in step with them (open buffers first, else the disk)."""
+"""Binding an open document to its reference(s) and source, and keeping the
+pair model in step with them (open buffers first, else the disk).
+
+Functions of the :class:`~bleu_ls.server.pairs.PairManager` and one
+:class:`~bleu_ls.server.pairs.Pair`; the manager calls them from its
+lifecycle hooks.
+"""
 
 from __future__ import annotations
 
@@ -7,12 +12,13 @@ import logging
 from pathlib import Path
 from typing import TYPE_CHECKING, Optional
 
-from ...engine import InputError, PairModel
-from ...pairing import PairSpec, find_pair, is_hypothesis_like, path_allowed
-from ..workspace import Pair, metrics_for, path_key, read_lines_from
+from ..engine import InputError, PairModel
+from ..pairing import PairSpec, find_pair, is_hypothesis_like, path_allowed
+from ..pairstep import metrics_or_defaults, pair_settings
+from .files import path_key, read_lines_from
 
 if TYPE_CHECKING:
-    from ..server import BleuLanguageServer
+    from .pairs import Pair, PairManager
 
 log = logging.getLogger(__name__)
 
@@ -21,30 +27,28 @@ log = logging.getLogger(__name__)
 LAZY_LINES = 500
 
 
-def resolve_spec(ls: "BleuLanguageServer", pair: Pair) -> Optional[PairSpec]:
-    manual = ls.manual_pairs.get(path_key(pair.path))
+def resolve_spec(manager: "PairManager", pair: "Pair") -> Optional[PairSpec]:
+    manual = manager.manual_pairs.get(path_key(pair.path))
     if manual is not None:
         return manual
-    root = ls.root_for(pair.path)
+    root = manager.root_for(pair.path)
     try:
-        return find_pair(pair.path, ls.settings, root)
+        return find_pair(pair.path, manager.settings, root)
     except Exception as exc:  # a broken rule must not take the document down
         pair.problems.append(f"pairing failed: {exc}")
         return None
 
 
-def effective_settings(ls: "BleuLanguageServer", spec: Optional[PairSpec]):
-    problems: list[str] = []
-    settings = ls.settings
-    if spec is not None and spec.options:
-        settings = settings.merged(spec.options, problems)
-        problems = [f"pair options: {p}" for p in problems]
-        problems += [f"pair options: {p}" for p in settings.validate()]
-    metrics = metrics_for(settings, problems)
-    return settings, metrics, problems
+def effective_settings(manager: "PairManager", spec: Optional[PairSpec]):
+    """(settings, metrics, problems) for a pair: bad options are reported and
+    the rest kept; metrics that cannot be built fall back to the defaults."""
+    merged = pair_settings(manager.settings, spec)
+    problems = [f"pair options: {p}" for p in (*merged.warnings, *merged.invalid)]
+    metrics = metrics_or_defaults(merged.settings, problems)
+    return merged.settings, metrics, problems
 
 
-def _read(ls: "BleuLanguageServer", path: Path, root: Optional[Path], pair: Pair, what: str) -> Optional[list[str]]:
+def _read(manager: "PairManager", path: Path, root: Optional[Path], pair: "Pair", what: str) -> Optional[list[str]]:
     manual = pair.spec is not None and pair.spec.origin == "command"
     if not manual and not path_allowed(path, root, pair.settings):
         pair.problems.append(
@@ -52,50 +56,53 @@ def _read(ls: "BleuLanguageServer", path: Path, root: Optional[Path], pair: Pair
         )
         return None
     try:
-        lines = read_lines_from(path, ls.open_paths())
+        lines = read_lines_from(path, manager.open_paths())
     except InputError as exc:
         pair.problems.append(f"{what}: {exc}")
         return None
-    ls.watcher.seen(path)
+    manager.watcher.seen(path)
     return lines
 
 
-def build(ls: "BleuLanguageServer", pair: Pair, *, keep_model: bool = True) -> None:
+def _ref_label(spec: PairSpec, k: int) -> str:
+    return "reference" if len(spec.references) == 1 else f"reference {k + 1}"
+
+
+def build(manager: "PairManager", pair: "Pair", *, keep_model: bool = True) -> None:
     """(Re)pair ``pair`` and bring its model up to date.
 
     A model whose metrics and reference count are unchanged is updated by
     diff (only changed lines are rescored); otherwise it is rebuilt.
     """
     pair.problems = []
-    root = ls.root_for(pair.path)
-    spec = resolve_spec(ls, pair)
+    root = manager.root_for(pair.path)
+    spec = resolve_spec(manager, pair)
     pair.spec = spec
     try:
-        pair.hypothesis_like = spec is not None or is_hypothesis_like(pair.path, ls.settings, root)
+        pair.hypothesis_like = spec is not None or is_hypothesis_like(pair.path, manager.settings, root)
     except Exception:
         pair.hypothesis_like = spec is not None
-    settings, metrics, problems = effective_settings(ls, spec)
+    settings, metrics, problems = effective_settings(manager, spec)
     old_settings = pair.settings
     pair.settings = settings
     pair.settings_problems = problems
     if spec is None:
-        _drop_model(pair)
+        drop_model(pair)
         return
     refs: list[list[str]] = []
     for k, ref in enumerate(spec.references):
-        what = "reference" if len(spec.references) == 1 else f"reference {k + 1}"
-        lines = _read(ls, ref, root, pair, what)
+        lines = _read(manager, ref, root, pair, _ref_label(spec, k))
         if lines is not None:
             refs.append(lines)
     pair.source_lines = None
     if spec.source is not None:
-        pair.source_lines = _read(ls, spec.source, root, pair, "source")
+        pair.source_lines = _read(manager, spec.source, root, pair, "source")
     if len(refs) != len(spec.references) or not refs:
         if not spec.references:
             pair.problems.append("the pairing rule names no reference file")
-        _drop_model(pair)
+        drop_model(pair)
         return
-    doc = ls.docs.get(pair.uri)
+    doc = manager.docs.get(pair.uri)
     hyp = doc.engine_lines() if doc is not None else []
     model = pair.model
     same_metrics = (
@@ -116,7 +123,7 @@ def build(ls: "BleuLanguageServer", pair: Pair, *, keep_model: bool = True) -> N
     pair.diag_cache = None
 
 
-def _drop_model(pair: Pair) -> None:
+def drop_model(pair: "Pair") -> None:
     if pair.bg_task is not None:
         pair.bg_task.cancel()
         pair.bg_task = None
@@ -127,41 +134,41 @@ def _drop_model(pair: Pair) -> None:
     pair.diag_cache = None
 
 
-def reload_file(ls: "BleuLanguageServer", pair: Pair, path: Path) -> bool:
+def reload_file(manager: "PairManager", pair: "Pair", path: Path) -> bool:
     """A reference or source of ``pair`` changed (disk, or buffer closed)."""
     key = path_key(path)
     spec = pair.spec
     if spec is None:
         return False
     if pair.model is None or pair.problems:
-        build(ls, pair)
+        build(manager, pair)
         return True
-    root = ls.root_for(pair.path)
+    root = manager.root_for(pair.path)
     for k, ref in enumerate(spec.references):
         if path_key(ref) == key:
-            what = "reference" if len(spec.references) == 1 else f"reference {k + 1}"
-            lines = _read(ls, ref, root, pair, what)
+            lines = _read(manager, ref, root, pair, _ref_label(spec, k))
             if lines is None:
-                _drop_model(pair)
+                drop_model(pair)
             else:
                 pair.model.set_ref(k, lines)
             return True
     if spec.source is not None and path_key(spec.source) == key:
-        pair.source_lines = _read(ls, spec.source, root, pair, "source")
+        pair.source_lines = _read(manager, spec.source, root, pair, "source")
         pair.diag_cache = None
         return True
     return False
 
 
-def pair_with(ls: "BleuLanguageServer", uri: str, refs: list[str], source: Optional[str] = None) -> PairSpec:
-    """The ``bleuLs.pairWith`` command: pair ``uri`` with reference file(s)."""
-    from pygls.uris import to_fs_path
-
-    hyp = Path(to_fs_path(uri) or uri)
-    ref_paths = [Path(to_fs_path(r) or r) if "://" in r else Path(r) for r in refs]
-    src = None
-    if source:
-        src = Path(to_fs_path(source) or source) if "://" in source else Path(source)
-    spec = PairSpec(hyp, ref_paths, src, {}, "command")
-    ls.manual_pairs[path_key(hyp)] = spec
-    return spec
+def splice_dependent(pair: "Pair", k: Optional[int], doc, splice) -> None:
+    """An open reference (``k``) or source (None) of ``pair`` was edited."""
+    if pair.model is None:
+        return
+    if k is None:
+        pair.source_lines = doc.engine_lines()
+        pair.diag_cache = None
+    elif k < pair.model.n_refs:
+        try:
+            pair.model.splice_ref(k, splice.start, splice.end, splice.lines)
+        except Exception:
+            log.exception("reference splice failed; resynchronising %s", pair.uri)
+            pair.model.set_ref(k, doc.engine_lines())

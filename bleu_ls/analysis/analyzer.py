@@ -1,0 +1,154 @@
+"""The analyser: the rule table and one loop over it.
+
+A rule is a function ``rule(ctx, check) -> findings`` of the shared
+:class:`~.context.LineContext` and its own settings (``diagnostics.<code>``);
+a new check is one function in the module of its family and one row in
+:data:`RULES`.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable, Iterable, NamedTuple, Optional, Sequence
+
+import numpy as np
+
+from ..engine import common_splice
+from ..settings import Settings
+from . import file_rules, length_rules, score_rules, text_rules
+from .context import LineContext
+from .findings import ORDER, Finding
+from .memo import LineMemo, Splice
+
+
+class Rule(NamedTuple):
+    code: str
+    check: Callable[[LineContext, Any], Iterable[Finding]]
+    #: also run on a pair with no paired line
+    file_level: bool = False
+
+
+RULES: tuple[Rule, ...] = (
+    Rule("empty-hypothesis", text_rules.empty_hypothesis),
+    Rule("repetition", text_rules.repetition),
+    Rule("untranslated", text_rules.untranslated),
+    Rule("low-score", score_rules.low_score),
+    Rule("outlier", score_rules.outlier),
+    Rule("length-ratio", length_rules.length_ratio),
+    Rule("line-count-mismatch", file_rules.line_count_mismatch, file_level=True),
+)
+
+
+class Analyzer:
+    """Runs the rules over a pair model, caching what reads the text.
+
+    Keep one per document (or pair) and call :meth:`analyse` after every
+    change.  The expensive per-line work (tokenizing, looking for loops,
+    normalising for the untranslated check) is memoised by line text, so a
+    pass over unchanged lines costs C-level dictionary lookups, and lines
+    that move (inserted lines above) are not recomputed either.  Memos are
+    dropped when the settings change and trimmed to the document's lines
+    when they grow past ``cache_limit`` and three times the document.
+    """
+
+    def __init__(self, settings: Optional[Settings] = None, cache_limit: int = 20000) -> None:
+        self.settings = settings or Settings()
+        self.cache_limit = cache_limit
+        self.tokens: Callable[[str], list] = str.split
+        self._text_key: Any = None
+        self._findings_key: Any = None
+        #: the previous pass's hypothesis lines and, once found, how this
+        #: pass's lines differ from them (shared by the memos)
+        self._last_hyp: Optional[list] = None
+        self._splice: Optional[Splice] = None
+        self._reset()
+
+    def _reset(self) -> None:
+        limit = self.cache_limit
+        self.facts = LineMemo(self._line_facts, limit)
+        self.norm = LineMemo(text_rules.normalise, limit)
+        self.token_count = LineMemo(lambda line: len(self.tokens(line)), limit)
+        self.stats = {"hyp_lines_computed": 0}
+        self._source: Optional[list] = None
+        self._source_norm: list = []
+        self.previous_findings: dict = {}
+
+    def set_settings(self, settings: Settings) -> None:
+        self.settings = settings
+
+    # -- per-line facts (memoised by text) ---------------------------------------
+    def _line_facts(self, line: str):
+        self.stats["hyp_lines_computed"] += 1
+        return text_rules.line_facts(line, self.settings.diagnostics.repetition, self.tokens)
+
+    def _splice_for(self, memo: LineMemo, hyp: list) -> Optional[Splice]:
+        """How ``hyp`` differs from the lines ``memo`` saw last, when those are
+        the previous pass's (found once per pass); else None."""
+        if not memo.follows(self._last_hyp):
+            return None
+        if self._splice is None:
+            self._splice = common_splice(self._last_hyp, hyp)
+        return self._splice
+
+    def line_facts(self, hyp: list) -> list:
+        info = self.facts.values(hyp, self._splice_for(self.facts, hyp))
+        self.facts.trim(hyp, len(hyp))
+        return info
+
+    def normalised(self, hyp: list, source: list) -> tuple[list, list]:
+        if source != self._source:
+            self._source = source
+            self._source_norm = list(map(self.norm.__getitem__, source))
+        hyp_norm = self.norm.values(hyp, self._splice_for(self.norm, hyp))
+        self.norm.trim([*hyp, *source], 2 * len(hyp))
+        return hyp_norm, self._source_norm
+
+    def token_counts(self, hyp: list, refs: Sequence[Sequence[str]], n: int) -> tuple[np.ndarray, np.ndarray]:
+        """(hypothesis tokens, closest reference tokens) per paired line, counted."""
+        count = self.token_count.__getitem__
+        hl = np.fromiter(map(count, hyp), dtype=np.int64, count=n)
+        ref_lens = [np.fromiter(map(count, r[:n]), dtype=np.int64, count=n) for r in refs]
+        self.token_count.trim([*hyp, *(x for r in refs for x in r[:n])], (1 + len(refs)) * n)
+        return hl, length_rules.closest_lengths(hl, ref_lens)
+
+    # -- the pass --------------------------------------------------------------
+    def _prepare(self, model) -> None:
+        """Forget what depends on settings that changed."""
+        s = self.settings
+        d = s.diagnostics
+        metrics = model.metrics
+        tok_metric = metrics.get("bleu") or metrics.get("chrf")
+        self.tokens = tok_metric.tokens if tok_metric is not None else str.split
+        text_key = (repr(d.repetition), s.bleu.lowercase, None if tok_metric is None else tok_metric.signature(1))
+        if text_key != self._text_key:
+            self._text_key = text_key
+            self._reset()
+        findings_key = (repr(d), tuple((k, m.name) for k, m in metrics.items()))
+        if findings_key != self._findings_key:
+            self._findings_key = findings_key
+            self.previous_findings = {}
+
+    def analyse(self, model, source: Optional[Sequence[str]] = None, names: Optional[dict] = None) -> list[Finding]:
+        """All findings for the pair, sorted by line."""
+        if not self.settings.diagnostics.enabled:
+            return []
+        self._prepare(model)
+        ctx = LineContext(self, model, source, names or {})
+        self._splice = None
+        findings: list[Finding] = []
+        for rule in RULES:
+            if not (ctx.n or rule.file_level):
+                continue
+            c = ctx.check(rule.code)
+            if c is not None:
+                findings.extend(rule.check(ctx, c))
+        if ctx.n:
+            self.previous_findings = ctx.kept
+        if self.facts.follows(ctx.hyp) or self.norm.follows(ctx.hyp):
+            self._last_hyp = ctx.hyp
+        findings.sort(key=lambda f: (f.line, ORDER[f.code]))
+        return findings
+
+
+def analyse(model, settings: Settings, source: Optional[Sequence[str]] = None, names: Optional[dict] = None) -> list[Finding]:
+    """All findings for one pair, without a cache (see :class:`Analyzer`)."""
+    return Analyzer(settings).analyse(model, source, names)

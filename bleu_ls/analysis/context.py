@@ -1,0 +1,92 @@
+"""What every rule reads: one pass's per-line context.
+
+Built once per :meth:`Analyzer.analyse` call; what costs something (the
+hypothesis-line facts, token counts, the emptiness mask) is computed on
+first use and shared by the rules that need it.
+"""
+
+from __future__ import annotations
+
+from functools import cached_property
+from itertools import compress, count, repeat
+from operator import is_not
+from typing import TYPE_CHECKING, Any, Callable, Optional, Sequence
+
+import numpy as np
+
+from .findings import SETTING_OF, Finding
+
+if TYPE_CHECKING:
+    from .analyzer import Analyzer
+
+#: hypothesis-line facts: an empty line; a plain line (nothing to report);
+#: else a tuple of looping candidates ((phrase, run), ...)
+EMPTY = ("<empty>",)
+PLAIN = ("<plain>",)
+
+
+class LineContext:
+    """The model's paired lines, the settings, and facts shared by rules."""
+
+    def __init__(self, analyzer: "Analyzer", model, source: Optional[Sequence[str]], names: dict) -> None:
+        self.analyzer = analyzer
+        self.settings = analyzer.settings
+        self.model = model
+        self.metrics = model.metrics
+        self.source = source
+        self.names = names
+        self.n = model.n_paired
+        self.refs = model.refs
+        self.hyp = model.hyp[: self.n]
+        self.tokens: Callable[[str], list] = analyzer.tokens
+        #: Finding objects of this pass by key, for reuse by the next one
+        self.kept: dict = {}
+
+    def check(self, code: str) -> Any:
+        """The settings of ``code`` when it is switched on, else None."""
+        d = self.settings.diagnostics
+        c = getattr(d, SETTING_OF[code])
+        return c if (d.enabled and c.enabled) else None
+
+    def previous(self, key: tuple) -> Optional[Finding]:
+        """The previous pass's finding under ``key`` (same line, same numbers):
+        reused rather than built again; pass it (or the new one) to :meth:`keep`."""
+        return self.analyzer.previous_findings.get(key)
+
+    def keep(self, key: tuple, finding: Finding) -> Finding:
+        self.kept[key] = finding
+        return finding
+
+    @cached_property
+    def info(self) -> list:
+        """Per line: EMPTY, PLAIN or the looping candidates (see text_rules)."""
+        return self.analyzer.line_facts(self.hyp)
+
+    @cached_property
+    def special(self) -> list[int]:
+        """Lines whose facts are not PLAIN (empty, or with looping candidates)."""
+        return list(compress(count(), map(is_not, self.info, repeat(PLAIN))))
+
+    @cached_property
+    def lengths(self) -> tuple[Optional[np.ndarray], Optional[np.ndarray]]:
+        """(hypothesis tokens, closest reference tokens) per line, or (None, None)."""
+        metrics, d = self.metrics, self.settings.diagnostics
+        if "bleu" in metrics:
+            stats = self.model.stats_array("bleu")  # BLEU rows: hyp_len, ref_len, …
+            return stats[:, 0], stats[:, 1]
+        if d.length_ratio.enabled or d.outlier.enabled:
+            return self.analyzer.token_counts(self.hyp, self.refs, self.n)
+        return None, None
+
+    @cached_property
+    def empty(self) -> np.ndarray:
+        """Lines with no hypothesis token (no score rule flags them)."""
+        hl = self.lengths[0]
+        if hl is not None:
+            return hl == 0
+        return np.fromiter((x is EMPTY for x in self.info), dtype=bool, count=self.n)
+
+    @cached_property
+    def normalised(self) -> tuple[list, list]:
+        """(hypothesis, source) lines with spaces collapsed and case folded."""
+        return self.analyzer.normalised(self.hyp, list(self.source[: self.n]))

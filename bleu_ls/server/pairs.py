@@ -1,0 +1,337 @@
+"""The pair manager: the one owner of the server's pair state.
+
+It holds the open documents, the pair of each hypothesis document (its
+spec, settings, model, source lines), the manual pairs made by the
+``bleuLs.pairWith`` command, the file watcher, the scorer (background
+passes) and the publisher (pushed diagnostics, refresh requests).  Every
+lifecycle hook is here: :meth:`open`, :meth:`change`, :meth:`close`,
+:meth:`settings_changed`, :meth:`shutdown`.  Features read pairs through
+:meth:`pair_for` and ask for work through the public methods; they never
+reach the language server class.
+
+Everything runs on the event loop thread, so no locks are needed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Optional
+
+import numpy as np
+from lsprotocol import types
+
+from ..analysis import Analyzer
+from ..engine import PairModel
+from ..pairing import CONFIG_NAME, PairSpec
+from ..settings import Settings
+from . import binding
+from .config import assemble_settings
+from .document import LineDocument
+from .files import arg_path, path_key, uri_path
+from .publish import Publisher
+from .scoring import Scorer
+from .watching import FileWatcher
+
+log = logging.getLogger(__name__)
+
+
+@dataclass
+class Pair:
+    """One open hypothesis document and what it is scored against.
+
+    Baselines (what a score is compared with: ``baseline``, the scores when
+    the file was first fully scored) live here too; another kind of
+    baseline (a draft file per hypothesis) is one more field set by
+    :mod:`.binding` and read by :mod:`.render`.
+    """
+
+    uri: str
+    path: Path
+    hypothesis_like: bool = False
+    spec: Optional[PairSpec] = None
+    settings: Settings = field(default_factory=Settings)
+    model: Optional[PairModel] = None
+    source_lines: Optional[list[str]] = None
+    #: reference/source problems in plain words (shown on line 1)
+    problems: list[str] = field(default_factory=list)
+    settings_problems: list[str] = field(default_factory=list)
+    #: corpus scores and per-line scores when first fully scored
+    baseline: Optional[dict[str, Optional[float]]] = None
+    baseline_lines: dict[str, np.ndarray] = field(default_factory=dict)
+    bg_task: Optional[asyncio.Task] = None
+    push_task: Optional[asyncio.Task] = None
+    push_dirty: bool = False
+    diag_cache: Optional[tuple[Any, list, str]] = None
+    #: Diagnostic objects by finding, reused across analyses
+    diag_memo: dict = field(default_factory=dict)
+    flagged: list[int] = field(default_factory=list)
+    #: an inlay hint answer left lines out (still being scored): refresh when done
+    hints_pending: bool = False
+
+    @property
+    def references(self) -> list[Path]:
+        return list(self.spec.references) if self.spec else []
+
+    @property
+    def source(self) -> Optional[Path]:
+        return self.spec.source if self.spec else None
+
+    def take_baseline(self) -> None:
+        """Remember the corpus and line scores once every line is scored."""
+        model = self.model
+        if model is None or model.stale_count():
+            return
+        self.baseline = {k: model.corpus(k).score for k in model.metrics}
+        self.baseline_lines = {k: np.array(model.values(k), copy=True) for k in model.metrics}
+
+
+class PairManager:
+    """Documents, pairs and their lifecycle; ``client`` is the language server
+    (used only to send messages to the editor)."""
+
+    def __init__(self, client) -> None:
+        self.client = client
+        self.docs: dict[str, LineDocument] = {}
+        self.doc_paths: dict[str, Path] = {}
+        self.pairs: dict[str, Pair] = {}
+        self.manual_pairs: dict[Path, PairSpec] = {}
+        self.analyzers: dict[str, Analyzer] = {}
+        self.settings = Settings()
+        self.settings_problems: list[str] = []
+        self._shown_problems: tuple = ()
+        self.init_options: Any = None
+        self.client_settings: Any = None
+        self.roots: list[Path] = []
+        self.encoding = "utf-16"
+        self.caps = types.ClientCapabilities()
+        self.watcher = FileWatcher(client, self.on_file_changed)
+        self.watcher.tick = self.on_tick
+        self.publisher = Publisher(self)
+        self.scorer = Scorer(self)
+
+    # -- client capabilities ----------------------------------------------------
+    @property
+    def pull_diagnostics(self) -> bool:
+        td = self.caps.text_document
+        return bool(td and td.diagnostic is not None)
+
+    def workspace_cap(self, name: str, attr: str = "refresh_support") -> bool:
+        ws = self.caps.workspace
+        sub = getattr(ws, name, None) if ws else None
+        return bool(sub and getattr(sub, attr, False))
+
+    @property
+    def progress_supported(self) -> bool:
+        w = self.caps.window
+        return bool(w and w.work_done_progress)
+
+    # -- lookups ---------------------------------------------------------------
+    def root_for(self, path: Path) -> Optional[Path]:
+        best = None
+        p = path.absolute()
+        for root in self.roots:
+            r = root.absolute()
+            if (p == r or r in p.parents) and (best is None or len(str(r)) > len(str(best))):
+                best = r
+        return best if best is not None else (self.roots[0] if self.roots else None)
+
+    def open_paths(self) -> dict[Path, LineDocument]:
+        return {path_key(self.doc_paths[u]): d for u, d in self.docs.items()}
+
+    def pair_for(self, uri: str) -> Optional[Pair]:
+        return self.pairs.get(uri)
+
+    def show(self, message: str, kind: types.MessageType = types.MessageType.Info) -> None:
+        log.info("%s", message)
+        try:
+            self.client.window_show_message(types.ShowMessageParams(type=kind, message=message))
+        except Exception:
+            pass
+
+    # -- settings ---------------------------------------------------------------
+    def reload_settings(self) -> None:
+        root = self.roots[0] if self.roots else None
+        self.settings, self.settings_problems = assemble_settings(root, self.init_options, self.client_settings)
+        self.watcher.interval = max(0.05, self.settings.watch_interval_ms / 1000.0)
+        problems = tuple(self.settings_problems)
+        if problems and problems != self._shown_problems:
+            self.show(
+                "bleu-ls settings: " + "; ".join(problems[:5]) + (" …" if len(problems) > 5 else ""),
+                types.MessageType.Warning,
+            )
+        self._shown_problems = problems
+
+    def settings_changed(self) -> None:
+        """Settings changed: re-read them, re-pair every open document and
+        rescore what changed."""
+        self.reload_settings()
+        for uri in list(self.docs):
+            pair = self.pairs.get(uri) or Pair(uri=uri, path=self.doc_paths[uri])
+            self.analyzers.pop(uri, None)
+            binding.build(self, pair)
+            if pair.spec is not None or pair.hypothesis_like:
+                self.pairs[uri] = pair
+                self.after_change(pair, external=True)
+            elif self.pairs.pop(uri, None) is not None:
+                self.publisher.clear(uri)
+                self.publisher.schedule_refresh()
+        self.update_watch_list()
+
+    # -- documents --------------------------------------------------------------
+    def open(self, uri: str, text: str, version: Optional[int]) -> None:
+        self.docs[uri] = LineDocument(text, version, self.encoding)
+        path = uri_path(uri)
+        self.doc_paths[uri] = path
+        self._dependents_changed(path)
+        pair = Pair(uri=uri, path=path)
+        binding.build(self, pair)
+        if pair.spec is not None or pair.hypothesis_like:
+            self.pairs[uri] = pair
+            self.after_change(pair, external=False)
+        self.update_watch_list()
+
+    def change(self, params: types.DidChangeTextDocumentParams) -> None:
+        uri = params.text_document.uri
+        doc = self.docs.get(uri)
+        if doc is None:
+            return
+        pair = self.pairs.get(uri)
+        dependents = self._dependents(self.doc_paths[uri])
+        for change in params.content_changes:
+            splice = doc.apply(change)
+            if splice.start == splice.end and not splice.lines:
+                continue
+            if pair is not None and pair.model is not None:
+                try:
+                    pair.model.splice_hyp(splice.start, splice.end, splice.lines)
+                except Exception:  # out of step (should not happen): resynchronise by diff
+                    log.exception("splice failed; resynchronising %s", uri)
+                    pair.model.set_hyp(doc.engine_lines())
+            for dep, k in dependents:
+                binding.splice_dependent(dep, k, doc, splice)
+        doc.version = params.text_document.version
+        if pair is not None:
+            self.after_change(pair, external=False)
+        for dep in {id(d): d for d, _ in dependents}.values():
+            if dep is not pair:
+                self.after_change(dep, external=True)
+
+    def close(self, uri: str) -> None:
+        self.docs.pop(uri, None)
+        path = self.doc_paths.pop(uri, None)
+        pair = self.pairs.pop(uri, None)
+        self.analyzers.pop(uri, None)
+        if pair is not None:
+            for task in (pair.bg_task, pair.push_task):
+                if task is not None:
+                    task.cancel()
+            self.publisher.clear(uri)
+        if path is not None:
+            self._dependents_changed(path)
+        self.update_watch_list()
+
+    def shutdown(self) -> None:
+        """The editor asked the server to shut down: stop polling, background
+        scoring and the worker pool."""
+        self.watcher.stop()
+        for pair in self.pairs.values():
+            for task in (pair.bg_task, pair.push_task):
+                if task is not None:
+                    task.cancel()
+        self.scorer.shutdown()
+
+    def pair_with(self, uri: str, refs: list[str], source: Optional[str] = None) -> tuple[PairSpec, Optional[Pair]]:
+        """Pair ``uri`` with reference file(s) by hand (``bleuLs.pairWith``)."""
+        hyp = uri_path(uri)
+        src = arg_path(source) if source else None
+        spec = PairSpec(hyp, [arg_path(r) for r in refs], src, {}, "command")
+        self.manual_pairs[path_key(hyp)] = spec
+        pair = self.pairs.get(uri)
+        if pair is None and uri in self.docs:
+            pair = self.pairs[uri] = Pair(uri=uri, path=self.doc_paths[uri])
+        if pair is not None:
+            binding.build(self, pair, keep_model=False)
+            self.after_change(pair, external=True)
+            self.update_watch_list()
+        return spec, pair
+
+    # -- files a pair reads --------------------------------------------------------
+    def _dependents(self, path: Path) -> list[tuple[Pair, Optional[int]]]:
+        """Open pairs that read ``path``: (pair, reference index or None for the source)."""
+        key = path_key(path)
+        out = []
+        for pair in self.pairs.values():
+            spec = pair.spec
+            if spec is None:
+                continue
+            for k, ref in enumerate(spec.references):
+                if path_key(ref) == key:
+                    out.append((pair, k))
+            if spec.source is not None and path_key(spec.source) == key:
+                out.append((pair, None))
+        return out
+
+    def _dependents_changed(self, path: Path) -> None:
+        """``path`` was opened/closed/changed on disk: re-read it where it is used."""
+        seen = set()
+        for pair, _k in self._dependents(path):
+            if id(pair) in seen:
+                continue
+            seen.add(id(pair))
+            if binding.reload_file(self, pair, path):
+                self.after_change(pair, external=True)
+
+    def update_watch_list(self) -> None:
+        paths: set[Path] = {root / CONFIG_NAME for root in self.roots}
+        for pair in self.pairs.values():
+            if pair.spec is not None:
+                paths.update(pair.spec.references)
+                if pair.spec.source is not None:
+                    paths.add(pair.spec.source)
+        self.watcher.set_paths(paths)
+
+    def on_file_changed(self, path: Path) -> None:
+        if path.name == CONFIG_NAME and any(path_key(r / CONFIG_NAME) == path for r in self.roots):
+            self.settings_changed()
+            return
+        if path in self.open_paths():
+            return  # the open buffer is what counts
+        self._dependents_changed(path)
+
+    def on_tick(self) -> None:
+        """Every poll interval: pair hypothesis files whose reference appeared.
+        (A reference that was missing or unreadable is re-read when the
+        watcher reports it: see :meth:`on_file_changed`.)"""
+        for pair in list(self.pairs.values()):
+            if pair.model is None and pair.spec is None and binding.resolve_spec(self, pair) is not None:
+                binding.build(self, pair)
+                self.after_change(pair, external=True)
+                self.update_watch_list()
+
+    # -- after any change ----------------------------------------------------------
+    def after_change(self, pair: Pair, external: bool) -> None:
+        if pair.model is not None and pair.model.stale_count():
+            self.scorer.start(pair)
+        elif pair.model is not None and pair.baseline is None:
+            pair.take_baseline()
+        if not self.pull_diagnostics:
+            self.publisher.schedule_push(pair)
+        if external:
+            self.publisher.schedule_refresh()
+
+    async def wait_scored(self, pair: Pair) -> None:
+        """Until every paired line of the pair is scored (other requests go on)."""
+        await self.scorer.wait(pair)
+
+    def score_rest_later(self, pair: Pair) -> None:
+        """Lines were left out of an answer: score them in the background and
+        ask the editor for inlay hints again when done."""
+        pair.hints_pending = True
+        self.scorer.start(pair)
+
+    def diagnostics(self, pair: Pair) -> tuple[list[types.Diagnostic], str]:
+        """The pair's diagnostics and their result id (cached)."""
+        return self.publisher.compute(pair)

@@ -1,0 +1,145 @@
+"""What the manager sends unasked: diagnostics pushed (debounced) to
+clients without pull support, and refresh requests (inlay hints, code
+lenses, pulled diagnostics) after a change the editor cannot see.
+
+Also the diagnostics themselves: :mod:`bleu_ls.analysis` findings of a pair
+as LSP objects, cached by the pair's state.  The ``resultId`` is a digest of
+the diagnostics, so a pull after a change that altered no diagnostic also
+answers *unchanged*.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import logging
+from typing import TYPE_CHECKING, Optional
+
+from lsprotocol import types
+
+from ..analysis import Analyzer, Finding, internal_error, problem_findings, unpaired_findings
+from ..pairstep import pair_names
+from .render import to_diagnostic
+
+if TYPE_CHECKING:
+    from .pairs import Pair, PairManager
+
+log = logging.getLogger(__name__)
+
+#: Pause before a refresh request, to coalesce a burst of changes into one.
+REFRESH_DELAY = 0.03
+
+
+class Publisher:
+    def __init__(self, manager: "PairManager") -> None:
+        self.manager = manager
+        self._refresh_task: Optional[asyncio.Task] = None
+
+    # -- diagnostics ---------------------------------------------------------
+    def findings(self, pair: "Pair") -> list[Finding]:
+        out = problem_findings(pair.problems, pair.settings_problems)
+        if pair.model is None:
+            if pair.spec is None and pair.hypothesis_like:
+                out += unpaired_findings(pair.path.name, pair.settings)
+            return out
+        analyzers = self.manager.analyzers
+        analyzer = analyzers.get(pair.uri)
+        if analyzer is None:
+            analyzer = analyzers[pair.uri] = Analyzer(pair.settings)
+        analyzer.set_settings(pair.settings)
+        try:
+            out += analyzer.analyse(pair.model, pair.source_lines, pair_names(pair.path, pair.spec))
+        except Exception as exc:  # never let a rule take the server down
+            log.exception("analysis failed")
+            out.append(internal_error(exc))
+        return out
+
+    def compute(self, pair: "Pair") -> tuple[list[types.Diagnostic], str]:
+        """Diagnostics of the pair's current state and their result id (cached)."""
+        model = pair.model
+        doc = self.manager.docs.get(pair.uri)
+        key = (
+            id(model),
+            model.version if model is not None else None,
+            id(pair.settings),
+            tuple(pair.problems),
+            tuple(pair.settings_problems),
+            pair.hypothesis_like,
+            doc.line_count if doc is not None else 0,
+        )
+        cached = pair.diag_cache
+        if cached is not None and cached[0] == key:
+            return cached[1], cached[2]
+        memo = pair.diag_memo
+        fresh: dict = {}
+        diags = []
+        for f in self.findings(pair):
+            text = doc.line(f.line) if doc is not None else ""
+            fkey = (f.line, f.code, f.severity, f.message, f.start_col, f.end_col, text)
+            d = memo.get(fkey)
+            if d is None:
+                d = to_diagnostic(doc, f)
+            fresh[fkey] = d
+            diags.append(d)
+        pair.diag_memo = fresh
+        pair.flagged = sorted({d.range.start.line for d in diags})
+        digest = hashlib.sha1()
+        for k in fresh:
+            digest.update(repr(k).encode("utf-8", "surrogatepass"))
+        rid = digest.hexdigest()[:20]
+        pair.diag_cache = (key, diags, rid)
+        return diags, rid
+
+    # -- push ----------------------------------------------------------------
+    def clear(self, uri: str) -> None:
+        """A document stopped being a pair: take its pushed diagnostics away."""
+        if not self.manager.pull_diagnostics:
+            self.manager.client.text_document_publish_diagnostics(
+                types.PublishDiagnosticsParams(uri=uri, diagnostics=[])
+            )
+
+    def schedule_push(self, pair: "Pair") -> None:
+        if pair.push_task is not None and not pair.push_task.done():
+            pair.push_dirty = True
+            return
+        pair.push_dirty = False
+        pair.push_task = asyncio.ensure_future(self._push(pair))
+
+    async def _push(self, pair: "Pair") -> None:
+        delay = max(0, pair.settings.diagnostics.debounce_ms) / 1000.0
+        manager = self.manager
+        while True:
+            pair.push_dirty = False
+            await asyncio.sleep(delay)
+            if pair.push_dirty:
+                continue  # edits still arriving: wait for the newest version
+            await manager.wait_scored(pair)
+            if pair.push_dirty:
+                continue
+            if pair.uri not in manager.pairs:
+                return
+            diags, _rid = self.compute(pair)
+            doc = manager.docs.get(pair.uri)
+            manager.client.text_document_publish_diagnostics(
+                types.PublishDiagnosticsParams(uri=pair.uri, diagnostics=diags, version=doc.version if doc else None)
+            )
+            if not pair.push_dirty:
+                return
+
+    # -- refresh requests ------------------------------------------------------
+    def schedule_refresh(self) -> None:
+        if self._refresh_task is None or self._refresh_task.done():
+            self._refresh_task = asyncio.ensure_future(self._refresh())
+
+    async def _refresh(self) -> None:
+        await asyncio.sleep(REFRESH_DELAY)
+        manager, client = self.manager, self.manager.client
+        try:
+            if manager.workspace_cap("inlay_hint"):
+                client.workspace_inlay_hint_refresh(None)
+            if manager.workspace_cap("code_lens"):
+                client.workspace_code_lens_refresh(None)
+            if manager.pull_diagnostics and manager.workspace_cap("diagnostics"):
+                client.workspace_diagnostic_refresh(None)
+        except Exception as exc:
+            log.warning("refresh request failed: %s", exc)

@@ -1,0 +1,265 @@
+"""How scores and findings look in the editor: hint labels, tooltips, the
+hover text, the corpus lens and record, the report, LSP diagnostics.
+
+Pure functions of a pair (and its document); every feature renders through
+this module, none through another feature.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from typing import TYPE_CHECKING, Any, Optional
+
+from lsprotocol import types
+
+from ..analysis import Finding
+from ..settings import HintSettings
+
+if TYPE_CHECKING:
+    from .document import LineDocument
+    from .pairs import Pair
+
+SOURCE = "bleu-ls"
+SEVERITY = {
+    "error": types.DiagnosticSeverity.Error,
+    "warning": types.DiagnosticSeverity.Warning,
+    "information": types.DiagnosticSeverity.Information,
+    "info": types.DiagnosticSeverity.Information,
+    "hint": types.DiagnosticSeverity.Hint,
+}
+#: At most this many missing reference n-grams in a hover.
+MAX_MISSING = 12
+_DEFAULT_HINTS = HintSettings()
+
+
+def fmt(x: Optional[float], digits: int = 2) -> str:
+    if x is None or (isinstance(x, float) and math.isnan(x)):
+        return "n/a"
+    return f"{x:.{digits}f}"
+
+
+def short_name(key: str) -> str:
+    return "BLEU" if key == "bleu" else "chrF"
+
+
+# -- one line ----------------------------------------------------------------
+def label_for(model, i: int, hs: HintSettings) -> Optional[str]:
+    """The inlay hint label of line ``i`` (the settings' templates)."""
+    parts = []
+    for key in model.metrics:
+        value = model.line_value(key, i)
+        template = hs.bleu_format if key == "bleu" else hs.chrf_format
+        default = _DEFAULT_HINTS.bleu_format if key == "bleu" else _DEFAULT_HINTS.chrf_format
+        if value is None or (isinstance(value, float) and math.isnan(value)):
+            parts.append(f"{short_name(key)} n/a")
+            continue
+        try:
+            parts.append(template.format(**{key: value}))
+        except Exception:  # a bad template in the settings
+            parts.append(default.format(**{key: value}))
+    return " · ".join(parts) if parts else None
+
+
+def line_delta(pair: "Pair", key: str, i: int) -> Optional[float]:
+    base = pair.baseline_lines.get(key)
+    model = pair.model
+    if base is None or model is None or i >= len(base):
+        return None
+    now, then = model.line_value(key, i), float(base[i])
+    if now is None or math.isnan(then):
+        return None
+    return now - then
+
+
+def breakdown(pair: "Pair", i: int) -> str:
+    """A compact breakdown (inlay hint tooltip)."""
+    model = pair.model
+    out = []
+    for key, metric in model.metrics.items():
+        s = model.line_score(key, i)
+        if s is None:
+            continue
+        if key == "bleu":
+            prec = " / ".join(fmt(p, 1) for p in s.precisions)
+            out.append(
+                f"**{metric.name} {fmt(s.score)}** — precisions {prec} · BP {fmt(s.bp, 3)} · "
+                f"hyp {s.sys_len} / ref {s.ref_len} tokens"
+            )
+        else:
+            out.append(f"**{metric.name} {fmt(s.score)}**")
+        if s.error:
+            out.append(f"({s.error})")
+    return "  \n".join(out)
+
+
+def missing_ngrams(metric, hyp: str, refs: list[str], max_n: int = 2) -> list[str]:
+    """Reference n-grams (n ≤ max_n) the hypothesis line lacks, as BLEU clips them."""
+    h = metric.tokens(hyp)
+    rs = [metric.tokens(r) for r in refs]
+    out: list[str] = []
+    for n in range(1, max_n + 1):
+        hc = Counter(tuple(h[j : j + n]) for j in range(len(h) - n + 1))
+        rc: Counter = Counter()
+        for r in rs:
+            c = Counter(tuple(r[j : j + n]) for j in range(len(r) - n + 1))
+            for g, k in c.items():
+                rc[g] = max(rc[g], k)
+        for g, k in rc.items():
+            if k > hc.get(g, 0):
+                out.append(" ".join(g))
+    return out
+
+
+def _score_parts(pair: "Pair", key: str, metric, s, i: int) -> list[str]:
+    model = pair.model
+    d = line_delta(pair, key, i)
+    delta = f" (Δ {d:+.2f} since open)" if d is not None else ""
+    parts = [f"**{metric.name} {fmt(s.score)}**{delta}"]
+    if s.error:
+        parts.append(f"_{s.error}_")
+    if key == "bleu":
+        rows = ["| n | matches / total | precision |", "|---|---|---|"]
+        for n, (c, t) in enumerate(zip(s.counts, s.totals), start=1):
+            p = s.precisions[n - 1] if n - 1 < len(s.precisions) else None
+            rows.append(f"| {n} | {c} / {t} | {fmt(p, 1)} |")
+        parts.append("\n".join(rows))
+        parts.append(f"BP {fmt(s.bp, 4)} · hypothesis {s.sys_len} tokens · reference {s.ref_len} tokens")
+    elif s.extra:
+        extras = ", ".join(
+            f"{k} {v if not isinstance(v, float) else fmt(v)}"
+            for k, v in s.extra.items()
+            if not isinstance(v, (list, dict))
+        )
+        if extras:
+            parts.append(extras)
+    parts.append(f"`{metric.signature(model.n_refs, sentence=True)}`")
+    return parts
+
+
+def hover_text(pair: "Pair", i: int) -> Optional[str]:
+    """The hover of line ``i``: scores, references, source, missing n-grams."""
+    model = pair.model
+    if model is None or not 0 <= i < model.n_paired:
+        return None
+    parts = [f"### Line {i + 1:,}"]
+    for key, metric in model.metrics.items():
+        s = model.line_score(key, i)
+        if s is not None:
+            parts += _score_parts(pair, key, metric, s, i)
+    refs = model.ref_lines(i)
+    for k, r in enumerate(refs):
+        name = "Reference" if len(refs) == 1 else f"Reference {k + 1}"
+        parts.append(f"**{name}:** {_quote(r)}")
+    if pair.source_lines is not None and i < len(pair.source_lines):
+        parts.append(f"**Source:** {_quote(pair.source_lines[i])}")
+    metric = model.metrics.get("bleu") or next(iter(model.metrics.values()))
+    missing = missing_ngrams(metric, model.hyp[i], refs)
+    if missing:
+        shown = ", ".join(f"`{m}`" for m in missing[:MAX_MISSING])
+        more = f" (+{len(missing) - MAX_MISSING} more)" if len(missing) > MAX_MISSING else ""
+        parts.append(f"**Missing reference n-grams:** {shown}{more}")
+    return "\n\n".join(parts)
+
+
+def _quote(text: str) -> str:
+    text = text.replace("`", "\\`").replace("*", "\\*").replace("_", "\\_")
+    return text if text.strip() else "_(empty)_"
+
+
+# -- the corpus -----------------------------------------------------------------
+def corpus_delta(pair: "Pair", key: str) -> Optional[float]:
+    if pair.model is None or not pair.baseline:
+        return None
+    then = pair.baseline.get(key)
+    now = pair.model.corpus(key).score
+    if then is None or now is None:
+        return None
+    return now - then
+
+
+def lens_title(pair: "Pair") -> str:
+    model = pair.model
+    parts = []
+    for key in model.metrics:
+        s = model.corpus(key)
+        parts.append(f"{short_name(key)} {s.score:.2f}" if s.score is not None else f"{short_name(key)} n/a")
+    parts.append(f"{model.n_paired:,} lines")
+    d = corpus_delta(pair, next(iter(model.metrics)))
+    if d is not None:
+        parts.append(f"Δ {d:+.2f} since open")
+    return " · ".join(parts)
+
+
+def signatures(pair: "Pair") -> str:
+    model = pair.model
+    return "\n".join(m.signature(model.n_refs) for m in model.metrics.values())
+
+
+def corpus_record(pair: "Pair") -> dict[str, Any]:
+    """Per metric: {signature, corpus (Score.as_dict()), delta}; BLEU also at top level."""
+    model = pair.model
+    metrics: dict[str, Any] = {}
+    for key, metric in model.metrics.items():
+        metrics[key] = {
+            "metric": metric.name,
+            "signature": metric.signature(model.n_refs),
+            "corpus": model.corpus(key).as_dict(),
+            "delta": corpus_delta(pair, key),
+        }
+    first = metrics[next(iter(metrics))]
+    return {
+        "uri": pair.uri,
+        "signature": first["signature"],
+        "corpus": first["corpus"],
+        "delta": first["delta"],
+        "lines": model.n_paired,
+        "hypothesisLines": model.n_hyp,
+        "referenceLines": [len(r) for r in model.refs],
+        "metrics": metrics,
+        "flagged": len(pair.flagged),
+    }
+
+
+def value_cell(x: Optional[float]) -> str:
+    """A score in a report or TSV cell (empty when there is none)."""
+    return "" if x is None or (isinstance(x, float) and math.isnan(x)) else f"{x:.4f}"
+
+
+def report_text(pair: "Pair", diags: list[types.Diagnostic]) -> str:
+    """The per-line report: scores, the codes flagged on each line, the text."""
+    model = pair.model
+    codes: dict[int, list[str]] = {}
+    for d in diags:
+        codes.setdefault(d.range.start.line, []).append(str(d.code))
+    keys = list(model.metrics)
+    lines = [f"{pair.path.name}: {lens_title(pair)}"]
+    lines += [m.signature(model.n_refs) for m in model.metrics.values()]
+    lines.append("")
+    lines.append("\t".join(["line", *(model.metrics[k].name for k in keys), "flags", "hypothesis"]))
+    for i in range(model.n_hyp):
+        vals = [value_cell(model.line_value(k, i)) for k in keys]
+        lines.append("\t".join([str(i + 1), *vals, ",".join(codes.get(i, [])), model.hyp[i]]))
+    return "\n".join(lines) + "\n"
+
+
+# -- findings ------------------------------------------------------------------
+def to_diagnostic(doc: Optional["LineDocument"], f: Finding) -> types.Diagnostic:
+    """A finding as an LSP diagnostic (columns in the document's encoding)."""
+    n = doc.line_count if doc is not None else 1
+    line = max(0, min(f.line, n - 1))
+    text = doc.line(line) if doc is not None else ""
+    start = doc.column(line, f.start_col or 0) if doc is not None else 0
+    end_idx = len(text) if f.end_col is None else f.end_col
+    end = doc.column(line, end_idx) if doc is not None else 0
+    return types.Diagnostic(
+        range=types.Range(
+            start=types.Position(line=line, character=start),
+            end=types.Position(line=line, character=max(start, end)),
+        ),
+        message=f.message,
+        severity=SEVERITY.get(str(f.severity).lower(), types.DiagnosticSeverity.Warning),
+        code=f.code,
+        source=SOURCE,
+        data=f.data or None,
+    )

@@ -1,0 +1,159 @@
+"""Background scoring of a pair's stale lines.
+
+Long work (scoring a large file after it is opened or after lines were
+inserted) runs as a background task: big backlogs through the engine's
+vectorised batch pass in a worker (processes, off the event loop), the rest
+in slices of a few milliseconds separated by real pauses, so pygls' reader
+keeps handing over messages and requests are answered meanwhile.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+import uuid
+from concurrent.futures import ThreadPoolExecutor
+from typing import TYPE_CHECKING, Optional
+
+from lsprotocol import types
+
+from ..engine.batch import first_pass
+
+if TYPE_CHECKING:
+    from .pairs import Pair, PairManager
+
+log = logging.getLogger(__name__)
+
+#: Show work-done progress when at least this many lines wait to be scored.
+PROGRESS_LINES = 5000
+#: One background scoring slice (seconds), then a real pause.  Short: pygls
+#: reads each stdio message in about six event-loop turns (executor round
+#: trips), and every turn waits for a slice; with 20 ms slices a client
+#: typing 100 edits/s while lines are inserted outran the server and the
+#: backlog grew without bound (tests/hardening/test_load.py).
+SLICE_SECONDS = 0.005
+PAUSE_SECONDS = 0.002
+#: At least this many stale lines go through the engine's batch pass.
+BATCH_LINES = 5000
+
+
+class Scorer:
+    """One background task per pair; one worker thread for batch passes."""
+
+    def __init__(self, manager: "PairManager") -> None:
+        self.manager = manager
+        self._pool: Optional[ThreadPoolExecutor] = None
+
+    def start(self, pair: "Pair") -> asyncio.Task:
+        if pair.bg_task is None or pair.bg_task.done():
+            pair.bg_task = asyncio.ensure_future(self._run(pair))
+        return pair.bg_task
+
+    async def wait(self, pair: "Pair") -> None:
+        """Until every paired line of the pair is scored (other requests go on)."""
+        while pair.model is not None and pair.model.stale_count():
+            task = self.start(pair)
+            try:
+                await asyncio.shield(task)
+            except asyncio.CancelledError:
+                me = asyncio.current_task()
+                if me is not None and me.cancelling():
+                    raise  # this request was cancelled, not the scoring
+                if pair.uri not in self.manager.pairs:
+                    return
+
+    @property
+    def pool_running(self) -> bool:
+        return self._pool is not None
+
+    def shutdown(self) -> None:
+        if self._pool is not None:
+            self._pool.shutdown(wait=False, cancel_futures=True)
+            self._pool = None
+
+    async def _run(self, pair: "Pair") -> None:
+        model = pair.model
+        if model is None:
+            return
+        total = model.stale_count()
+        token = await self._begin_progress(pair, total)
+        try:
+            while pair.model is model and model.stale_count() >= BATCH_LINES:
+                before = model.stale_count()
+                await self._batch_pass(pair, model)
+                if model.stale_count() >= before:
+                    break  # nothing installed (batch failed): go line by line
+            await self._sliced_pass(pair, model, token, total)
+        finally:
+            if token is not None:
+                self.manager.client.work_done_progress.end(token, types.WorkDoneProgressEnd(message="scored"))
+        if pair.model is model and not model.stale_count():
+            if pair.baseline is None:
+                pair.take_baseline()
+            if pair.hints_pending:
+                pair.hints_pending = False
+                self.manager.publisher.schedule_refresh()
+
+    async def _begin_progress(self, pair: "Pair", total: int) -> Optional[str]:
+        if total < PROGRESS_LINES or not self.manager.progress_supported:
+            return None
+        progress = self.manager.client.work_done_progress
+        token = f"bleu-ls/score/{uuid.uuid4()}"
+        try:
+            await asyncio.wait_for(progress.create_async(token), timeout=2)
+            progress.begin(
+                token,
+                types.WorkDoneProgressBegin(
+                    title="bleu-ls: scoring",
+                    message=f"{pair.path.name}: {total:,} lines",
+                    percentage=0,
+                    cancellable=False,
+                ),
+            )
+        except Exception:
+            return None
+        return token
+
+    async def _batch_pass(self, pair: "Pair", model) -> None:
+        """Score a snapshot with the engine's vectorised batch pass, off the
+        event loop (worker processes), then install the rows of lines that
+        did not change meanwhile."""
+        snap = model.snapshot()
+        loop = asyncio.get_running_loop()
+
+        def run():
+            try:
+                return first_pass(snap.metrics, snap.hyp, snap.refs, workers=None, start_method="forkserver")
+            except Exception:
+                log.warning("batch scoring in worker processes failed; scoring in this process", exc_info=True)
+                return first_pass(snap.metrics, snap.hyp, snap.refs, workers=1)
+
+        if self._pool is None:
+            self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="bleu-ls-batch")
+        try:
+            result = await loop.run_in_executor(self._pool, run)
+        except Exception:
+            log.exception("batch scoring failed; scoring line by line")
+            return
+        if pair.model is model:
+            model.install(result, snap)
+
+    async def _sliced_pass(self, pair: "Pair", model, token: Optional[str], total: int) -> None:
+        last_report = time.perf_counter()
+        while pair.model is model and pair.uri in self.manager.pairs:
+            left = model.stale_count()
+            if not left:
+                break
+            deadline = time.perf_counter() + SLICE_SECONDS
+            while left and time.perf_counter() < deadline:
+                left = model.refresh(max_lines=64)
+            now = time.perf_counter()
+            if token is not None and now - last_report > 0.2:
+                last_report = now
+                total = max(total, left)
+                pct = int(100 * (total - left) / total) if total else 100
+                self.manager.client.work_done_progress.report(
+                    token, types.WorkDoneProgressReport(message=f"{left:,} lines left", percentage=pct)
+                )
+            await asyncio.sleep(PAUSE_SECONDS)
