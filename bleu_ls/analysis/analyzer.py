@@ -14,10 +14,13 @@ import numpy as np
 
 from ..engine import common_splice
 from ..settings import Settings
-from . import file_rules, length_rules, score_rules, text_rules
+from . import file_rules, length_rules, qe_rules, score_rules, source_rules, text_rules
 from .context import LineContext
 from .findings import ORDER, Finding
 from .memo import LineMemo, Splice
+from ..checks import alignment
+from ..checks.language import LanguageIdentifier
+from ..checks.qe import Adequacy
 
 
 class Rule(NamedTuple):
@@ -35,6 +38,13 @@ RULES: tuple[Rule, ...] = (
     Rule("outlier", score_rules.outlier),
     Rule("length-ratio", length_rules.length_ratio),
     Rule("line-count-mismatch", file_rules.line_count_mismatch, file_level=True),
+    Rule("number-mismatch", source_rules.number_mismatch),
+    Rule("markup-mismatch", source_rules.markup_mismatch),
+    Rule("unbalanced", source_rules.unbalanced),
+    Rule("end-punctuation", source_rules.end_punctuation),
+    Rule("wrong-language", source_rules.wrong_language),
+    Rule("misaligned", source_rules.misaligned),
+    Rule("adequacy", qe_rules.adequacy),
 )
 
 
@@ -68,12 +78,49 @@ class Analyzer:
         self.norm = LineMemo(text_rules.normalise, limit)
         self.token_count = LineMemo(lambda line: len(self.tokens(line)), limit)
         self.stats = {"hyp_lines_computed": 0}
+        # the checks of bleu_ls.checks: memoised by the text they read
+        self.source_facts = LineMemo(source_rules.line_issues, limit)
+        self.lean = LineMemo(alignment.lean, limit)
+        self.chrf_memo: dict = {}
         self._source: Optional[list] = None
         self._source_norm: list = []
         self.previous_findings: dict = {}
 
     def set_settings(self, settings: Settings) -> None:
         self.settings = settings
+
+    # -- models the text checks load once (kept across resets) -------------------
+    def language_identifier(self, min_letters: int) -> LanguageIdentifier:
+        lid = self.__dict__.get("_lid")
+        if lid is None or lid.min_letters != min_letters:
+            lid = self._lid = LanguageIdentifier(min_letters)
+            self.languages_memo = LineMemo(lid.identify, self.cache_limit)
+        return lid
+
+    def languages(self, hyp: list) -> list:
+        """(language, probability) or None per line (identifier loaded first)."""
+        found = self.languages_memo.values(hyp, self._splice_for(self.languages_memo, hyp))
+        self.languages_memo.trim(hyp, len(hyp))
+        return found
+
+    def adequacy_model(self) -> Adequacy:
+        model = self.__dict__.get("_adequacy")
+        if model is None:
+            model = self._adequacy = Adequacy()
+        return model
+
+    def source_issues(self, keys: list) -> list:
+        """Per (line, source, *references) key: the per-line source checks' issues."""
+        values = self.source_facts.values(keys)
+        self.source_facts.trim(keys, len(keys))
+        return values
+
+    def leanings(self, hyp: list, ref: list) -> list:
+        """Per line: its leaning against the reference (checks.alignment)."""
+        keys = alignment.window_keys(hyp, ref)
+        values = self.lean.values(keys)
+        self.lean.trim(keys, len(keys))
+        return values
 
     # -- per-line facts (memoised by text) ---------------------------------------
     def _line_facts(self, line: str):
@@ -143,7 +190,7 @@ class Analyzer:
                 findings.extend(rule.check(ctx, c))
         if ctx.n:
             self.previous_findings = ctx.kept
-        if self.facts.follows(ctx.hyp) or self.norm.follows(ctx.hyp):
+        if any(m.follows(ctx.hyp) for m in (self.facts, self.norm, getattr(self, "languages_memo", self.facts))):
             self._last_hyp = ctx.hyp
         findings.sort(key=lambda f: (f.line, ORDER[f.code]))
         return findings

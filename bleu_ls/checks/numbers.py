@@ -23,6 +23,7 @@ import re
 from typing import Optional, Sequence
 
 from . import Issue
+from .markup import find_markup
 
 #: group separators: comma, full stop, apostrophes, no-break / narrow / thin spaces
 _GROUP = ".,'\u2019\u00a0\u202f\u2009"
@@ -61,7 +62,12 @@ def readings(token: str) -> frozenset[str]:
 
 
 def find_numbers(text: str) -> list[tuple[str, int, int, frozenset[str]]]:
-    """(as written, start, end, readings) for each number in ``text``."""
+    """(as written, start, end, readings) for each number in ``text``, leaving
+    out digits inside placeholders, tags, URLs and addresses (``{0}``: the
+    markup check's business)."""
+    if any(ch in text for ch in "{%<@/"):
+        for _kind, _value, start, end in find_markup(text):
+            text = text[:start] + " " * (end - start) + text[end:]
     return [(m.group(), m.start(), m.end(), readings(m.group())) for m in _NUMBER_RE.finditer(text)]
 
 

@@ -100,3 +100,8 @@ def test_number_spelled_out_in_the_line_is_fine():
 
 def test_number_word_inside_another_word_does_not_count():
     assert check_numbers("Open at 8.", "Offen in der Nacht.", ["Geöffnet um 8."]) is not None
+
+
+def test_digits_inside_markup_are_not_numbers():
+    assert find_numbers("Click {0} or see https://example.org/page2 and <h1>") == []
+    assert check_numbers("Click {0} to open 3 files.", "Klicken Sie, um 3 Dateien zu öffnen.") is None
