@@ -27,22 +27,23 @@ def length_ratio(ctx: LineContext, c) -> Iterator[Finding]:
     idx = np.flatnonzero(bad).tolist()
     if not idx:
         return
-    src_len, scale = _source_lengths(ctx, rl)
+    src_len, scale = _source_lengths(ctx, hl, rl)
     for i in idx:
         issue = length_issue(int(hl[i]), int(rl[i]), c.min_ratio, c.max_ratio, src_len(i), scale)
         if issue is not None:
             yield Finding(i, "length-ratio", c.severity, issue.message, 0, None, issue.data)
 
 
-def _source_lengths(ctx: LineContext, ref_lens: np.ndarray):
-    """(tokens of source line i, the document's reference/source token ratio),
+def _source_lengths(ctx: LineContext, hyp_lens: np.ndarray, ref_lens: np.ndarray):
+    """(tokens of source line i, the document's target/source token ratio
+    (hypothesis and reference together, so one terse side does not set it)),
     or a function giving None when no source is paired."""
     if ctx.source is None:
         return (lambda i: None), 1.0
     count = ctx.analyzer.token_count.__getitem__
     src = ctx.source
     total = sum(map(count, src[: ctx.n]))
-    scale = float(ref_lens.sum()) / total if total else 1.0
+    scale = float(ref_lens.sum() + hyp_lens.sum()) / (2 * total) if total else 1.0
     return (lambda i: count(src[i]) if i < len(src) else None), scale
 
 
