@@ -31,7 +31,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bleu_ls.analysis import Analyzer  # noqa: E402
+from bleu_ls.analysis import CODES, Analyzer  # noqa: E402
 from bleu_ls.engine import PairModel, build_metrics, read_lines  # noqa: E402
 from bleu_ls.settings import Settings  # noqa: E402
 
@@ -108,28 +108,33 @@ def shipped_mask(settings: Settings, system: System) -> np.ndarray:
 
 
 def all_on(overrides: Optional[dict] = None) -> Settings:
-    """Every code on (the study measures each), chrF off as by default."""
+    """Every code on (the study measures each) but ``adequacy``, which has
+    rows of its own (it costs an encoder pass); chrF off as by default."""
     s = Settings()
     for name in vars(s.diagnostics):
         c = getattr(s.diagnostics, name)
         if hasattr(c, "enabled"):
-            c.enabled = True
+            c.enabled = name != "adequacy"
     return s.merged(overrides or {}) if overrides else s
 
 
+#: codes with rows of their own below, and file-level codes (no line to rate)
+SWEPT = ("low-score", "outlier", "adequacy", "line-count-mismatch", "unpaired")
 #: (label, settings overrides, code): a row measured through the Analyzer.
 VARIANTS: list[tuple[str, dict, str]] = [
     ("low-score: BLEU < 10", {}, "low-score"),
     ("low-score: BLEU < 5", {"diagnostics": {"lowScore": {"bleuThreshold": 5}}}, "low-score"),
     ("low-score: BLEU < 2", {"diagnostics": {"lowScore": {"bleuThreshold": 2}}}, "low-score"),
     ("low-score: chrF < 30 (chrF on, BLEU ignored)", {"chrf": {"enabled": True}, "diagnostics": {"lowScore": {"bleuThreshold": -1}}}, "low-score"),
-    ("outlier: BLEU bottom 3%, min 5 tokens", {}, "outlier"),
-    ("outlier: BLEU bottom 3%, min 8 tokens", {"diagnostics": {"outlier": {"minTokens": 8}}}, "outlier"),
+    ("outlier: BLEU bottom 3%, min 5 tokens", {"diagnostics": {"outlier": {"minTokens": 5}}}, "outlier"),
+    ("outlier: BLEU bottom 3%, min 8 tokens", {}, "outlier"),
     ("outlier: BLEU bottom 3%, min 10 tokens", {"diagnostics": {"outlier": {"minTokens": 10}}}, "outlier"),
     ("outlier: BLEU bottom 5%, min 10 tokens", {"diagnostics": {"outlier": {"value": 5, "minTokens": 10}}}, "outlier"),
     ("outlier: BLEU bottom 5%, min 12 tokens", {"diagnostics": {"outlier": {"value": 5, "minTokens": 12}}}, "outlier"),
-    ("outlier: chrF bottom 10%, min 5 tokens", {"chrf": {"enabled": True}, "diagnostics": {"outlier": {"metric": "chrf", "value": 10}}}, "outlier"),
+    ("outlier: chrF bottom 10%, min 5 tokens", {"chrf": {"enabled": True}, "diagnostics": {"outlier": {"metric": "chrf", "value": 10, "minTokens": 5}}}, "outlier"),
     ("outlier: chrF bottom 10%, min 8 tokens", {"chrf": {"enabled": True}, "diagnostics": {"outlier": {"metric": "chrf", "value": 10, "minTokens": 8}}}, "outlier"),
+    ("adequacy (qe): similarity + chrF, bottom 3%, min 5 tokens", {"diagnostics": {"adequacy": {"enabled": True}}}, "adequacy"),
+    ("adequacy (qe): similarity + chrF, bottom 5%, min 5 tokens", {"diagnostics": {"adequacy": {"enabled": True, "percent": 5}}}, "adequacy"),
     ("outlier: chrF bottom 5%, min 8 tokens", {"chrf": {"enabled": True}, "diagnostics": {"outlier": {"metric": "chrf", "value": 5, "minTokens": 8}}}, "outlier"),
 ]
 
@@ -142,7 +147,7 @@ def rows_for(systems: list[System], extra: Callable[[System], dict[str, np.ndarr
     for s in systems:
         n = len(s.hypothesis)
         found = analyzer_masks(base, s)
-        masks = {code: m for code, m in found.items() if code not in ("low-score", "outlier")}
+        masks = {code: found.get(code, np.zeros(n, dtype=bool)) for code in CODES if code not in SWEPT}
         for label, over, code in VARIANTS:
             got = analyzer_masks(all_on(over), s) if over else found
             masks[label] = got.get(code, np.zeros(n, dtype=bool))
@@ -230,44 +235,17 @@ class Yardstick:
 # --------------------------------------------------------------------------
 # the line checks not (yet) run by the Analyzer
 # --------------------------------------------------------------------------
-def source_checks(system: System, skip: set[str]) -> dict[str, np.ndarray]:
-    """Masks of the bleu_ls.checks families, run directly on the text, for
-    the codes in CHECK_ROWS that the Analyzer does not report (``skip``)."""
-    from bleu_ls.checks import alignment, markup, numbers, punctuation, repetition
-    from bleu_ls.checks.language import LanguageIdentifier, check_language
+def similarity_rows(system: System) -> dict[str, np.ndarray]:
+    """The encoder's source/line similarity alone, bottom p% of each document
+    (the ``adequacy`` code ranks it together with chrF): what it adds by itself."""
     from bleu_ls.checks.qe import low_similarity
 
-    n = len(system.hypothesis)
-    tokens = build_metrics(Settings())["bleu"].tokens
-    pairs = list(zip(system.source, system.hypothesis, system.reference))
-    out: dict[str, np.ndarray] = {}
-
-    def per_line(code, fn):
-        if code not in skip:
-            out[code] = np.array([fn(s, h, r) is not None for s, h, r in pairs])
-
-    per_line("number-mismatch", lambda s, h, r: numbers.check_numbers(s, h, [r]))
-    per_line("markup-mismatch", lambda s, h, r: markup.check_markup(s, h, [r]))
-    per_line("unbalanced", lambda s, h, r: punctuation.check_brackets(s, h, [r]))
-    per_line("end-punctuation", lambda s, h, r: punctuation.check_end_punctuation(s, h, [r]))
-    per_line("repetition (case-folded)", lambda s, h, r: repetition.check_repetition(tokens(h), [tokens(r)]))
-    if "wrong-language" not in skip:
-        lid = _IDENTIFIER.setdefault("lid", LanguageIdentifier())
-        lang = lid.document_language(system.hypothesis)
-        per_line("wrong-language", lambda s, h, r: check_language(h, lang, lid, [r]))
-    if "misaligned" not in skip:
-        m = np.zeros(n, dtype=bool)
-        for st in alignment.find_stretches(system.hypothesis, system.reference):
-            m[st.start : st.end + 1] = True
-        out["misaligned"] = m
     sims = adequacy(system)
-    if sims is not None:
-        for pct in (3, 5, 10):
-            out[f"adequacy (qe): bottom {pct}%"] = low_similarity(sims, pct, 0.0)
-    return out
+    if sims is None:
+        return {}
+    return {f"(similarity alone) bottom {pct}%": low_similarity(sims, pct, 0.0) for pct in (3, 5, 10)}
 
 
-_IDENTIFIER: dict = {}
 _ADEQUACY: dict = {}
 
 
@@ -283,9 +261,8 @@ def adequacy(system: System) -> Optional[np.ndarray]:
 # --------------------------------------------------------------------------
 # output
 # --------------------------------------------------------------------------
-#: the rows whose union is the default-on set (see docs/diagnostics.md)
-DEFAULT_UNION = ["outlier: BLEU bottom 3%, min 5 tokens"]
-SHIPPED = "shipped defaults: lines with a finding listed in Problems (error, warning, information)"
+SHIPPED = "**shipped defaults**: lines with a finding listed in Problems (error, warning, information)"
+WITH_QE = "shipped defaults + adequacy on (qe extra)"
 
 
 def fmt_ci(ci) -> str:
@@ -320,7 +297,7 @@ def main(argv=None) -> int:
     ap.add_argument("data", nargs="?", default=str(DEFAULT_DATA))
     ap.add_argument("--markdown", action="store_true", help="print a Markdown table")
     ap.add_argument("--per-system", action="store_true", help="also print the shipped union per system")
-    ap.add_argument("--union", default=None, help="semicolon-separated row labels to union (default: the planned default set)")
+    ap.add_argument("--union", default=None, help="also measure the union of these rows (labels separated by semicolons)")
     ap.add_argument("--boot", type=int, default=2000, help="bootstrap resamples (default 2000)")
     args = ap.parse_args(argv)
     data = Path(args.data)
@@ -329,17 +306,18 @@ def main(argv=None) -> int:
         return 2
     systems = load_systems(data)
     shipped = [shipped_mask(Settings(), s) for s in systems]
-    known = set()
-    for s in systems[:1]:
-        known = set(analyzer_masks(all_on(), s))
-    rows = rows_for(systems, lambda s: source_checks(s, known))
-    union = args.union.split(";") if args.union else DEFAULT_UNION
-    missing = [u for u in union if u not in rows]
-    if missing:
-        print(f"flag_study: no row named {missing[0]!r}", file=sys.stderr)
-        return 2
-    rows["union: " + " + ".join(union)] = [np.logical_or.reduce(ms) for ms in zip(*(rows[u] for u in union))]
+    rows = rows_for(systems, similarity_rows)
+    if args.union:
+        union = args.union.split(";")
+        missing = [u for u in union if u not in rows]
+        if missing:
+            print(f"flag_study: no row named {missing[0]!r}", file=sys.stderr)
+            return 2
+        rows["union: " + " + ".join(union)] = [np.logical_or.reduce(ms) for ms in zip(*(rows[u] for u in union))]
     rows[SHIPPED] = shipped
+    with_qe = Settings.from_dict({"diagnostics": {"adequacy": {"enabled": True}}})
+    if adequacy(systems[0]) is not None:
+        rows[WITH_QE] = [shipped_mask(with_qe, s) for s in systems]
     ys = Yardstick(systems, n_boot=args.boot)
     results = {label: ys.measure(masks) for label, masks in rows.items()}
     n = sum(len(s.hypothesis) for s in systems)

