@@ -3,7 +3,8 @@ VS Code-like and Neovim-like clients."""
 
 from __future__ import annotations
 
-import pytest
+#: the codes this file tests end to end (test_server.py covers the others)
+CODES_HERE = ("number-mismatch", "markup-mismatch", "unbalanced", "end-punctuation", "wrong-language", "misaligned", "adequacy")
 
 SOURCE = [
     "The museum opens at nine in the morning.",
@@ -70,13 +71,12 @@ def text(lines):
     return "\n".join(lines) + "\n"
 
 
-@pytest.mark.parametrize("_", [0])
-async def test_source_aware_codes(session, _):
+async def test_source_aware_codes(session):
     s = session
     s.write("d.src", text(SOURCE))
     s.write("d.ref", text(REFERENCE))
     uri = s.open("d.hyp", text(hypothesis()))
-    diags, _id, _ = await s.diagnostics(uri)
+    diags, _id, _unchanged = await s.diagnostics(uri)
     by_code: dict[str, list] = {}
     for d in diags:
         by_code.setdefault(d.code, []).append(d)
@@ -92,7 +92,7 @@ async def test_source_aware_codes(session, _):
     assert "end-punctuation" not in by_code  # off by default (it did not earn its place)
     # fixing the number clears that diagnostic and nothing else
     s.change(uri, [{"range": ((12, 0), (12, len("Es kostet 1.400 Dollar."))), "text": "Es kostet 1.500 Dollar."}])
-    after, _id, _ = await s.diagnostics(uri)
+    after, _id, _unchanged = await s.diagnostics(uri)
     assert "number-mismatch" not in {d.code for d in after}
     assert {d.code for d in after} >= {"markup-mismatch", "unbalanced", "wrong-language", "misaligned"}
 
@@ -101,7 +101,30 @@ async def test_source_checks_need_a_source(session):
     s = session
     s.write("e.ref", text(REFERENCE))
     uri = s.open("e.hyp", text(hypothesis()))
-    diags, _id, _ = await s.diagnostics(uri)
+    diags, _id, _unchanged = await s.diagnostics(uri)
     codes = {d.code for d in diags}
     assert not codes & {"number-mismatch", "markup-mismatch", "unbalanced"}
     assert {"wrong-language", "misaligned"} <= codes  # these read the reference only
+
+
+async def test_end_punctuation_and_adequacy_when_switched_on(tmp_path):
+    """The two codes that are off by default, switched on in bleu-ls.toml."""
+    from .conftest import _close, _session
+
+    (tmp_path / "bleu-ls.toml").write_text(
+        "[diagnostics.end_punctuation]\nenabled = true\n[diagnostics.adequacy]\nenabled = true\nminLines = 5\n",
+        encoding="utf-8",
+    )
+    s = await _session("vscode", tmp_path)
+    try:
+        hyp = hypothesis()
+        hyp[7] = "Die Bäckerei an der Ecke verkauft frisches Brot!"
+        s.write("f.src", text(SOURCE))
+        s.write("f.ref", text(REFERENCE))
+        uri = s.open("f.hyp", text(hyp))
+        diags, _id, _unchanged = await s.diagnostics(uri)
+        lines = {d.code: d.range.start.line for d in diags if d.code in ("end-punctuation", "adequacy")}
+        assert lines.get("end-punctuation") == 7
+        assert "adequacy" in lines  # a finding, or the one message saying the qe extra is missing
+    finally:
+        await _close(s)
