@@ -82,6 +82,7 @@ class Analyzer:
         self.source_facts = LineMemo(source_rules.line_issues, limit)
         self.lean = LineMemo(alignment.lean, limit)
         self.chrf_memo: dict = {}
+        self._windows: dict = {}
         self._source: Optional[list] = None
         self._source_norm: list = []
         self.previous_findings: dict = {}
@@ -109,17 +110,38 @@ class Analyzer:
             model = self._adequacy = Adequacy()
         return model
 
-    def source_issues(self, keys: list) -> list:
-        """Per (line, source, *references) key: the per-line source checks' issues."""
-        values = self.source_facts.values(keys)
-        self.source_facts.trim(keys, len(keys))
-        return values
+    def source_issues(self, hyp: list, source: list, refs: list) -> list:
+        """Per line: the per-line source checks' issues ((code, Issue), ...)."""
+        return self._by_window("source", hyp, (source, refs), self.source_facts, 0,
+                               lambda i: (hyp[i], source[i], *[r[i] for r in refs]))
 
     def leanings(self, hyp: list, ref: list) -> list:
         """Per line: its leaning against the reference (checks.alignment)."""
-        keys = alignment.window_keys(hyp, ref)
-        values = self.lean.values(keys)
-        self.lean.trim(keys, len(keys))
+        return self._by_window("lean", hyp, ref, self.lean, alignment.REACH,
+                               lambda i: alignment.window_key(hyp, ref, i))
+
+    def source_tokens(self, source: list) -> int:
+        """Tokens in the source lines (remembered while the source is unchanged)."""
+        last = self._windows.get("source-tokens")
+        if last is None or last[0] != source:
+            last = self._windows["source-tokens"] = (source, sum(map(self.token_count.__getitem__, source)))
+        return last[1]
+
+    def _by_window(self, slot: str, hyp: list, others: Any, memo: LineMemo, pad: int, key_of) -> list:
+        """``memo[key_of(i)]`` for every line; when ``others`` (the source or
+        reference lines) are unchanged and the line count is the same, only
+        the lines within ``pad`` of the edit are looked up again."""
+        last = self._windows.get(slot)
+        n = len(hyp)
+        if last is not None and len(last[0]) == n and last[1] == others:
+            start, end_old, _new = common_splice(last[0], hyp)
+            lo, hi = max(0, start - pad), min(n, end_old + pad)
+            values = last[2][:lo] + [memo[key_of(i)] for i in range(lo, hi)] + last[2][hi:]
+        else:
+            keys = [key_of(i) for i in range(n)]
+            values = [memo[k] for k in keys]
+            memo.trim(keys, n)
+        self._windows[slot] = (hyp, others, values)
         return values
 
     # -- per-line facts (memoised by text) ---------------------------------------

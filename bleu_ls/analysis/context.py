@@ -94,8 +94,10 @@ class LineContext:
     @cached_property
     def source_issues(self) -> "SourceIssues":
         """The per-line source checks' issues (needs a source; see source_rules)."""
-        keys = list(zip(self.hyp, self.source[: self.n], *[r[: self.n] for r in self.refs]))
-        values = self.analyzer.source_issues(keys)
+        refs = [r[: self.n] for r in self.refs]
+        source = list(self.source[: self.n])
+        source += [None] * (self.n - len(source))  # lines past the source's end: nothing to compare
+        values = self.analyzer.source_issues(self.hyp, source, refs)
         return SourceIssues(values, [i for i, v in enumerate(values) if v])
 
 

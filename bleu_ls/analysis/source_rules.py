@@ -32,6 +32,8 @@ LANGUAGE_SAMPLE = 200
 def line_issues(key: tuple) -> tuple[tuple[str, Issue], ...]:
     """Every per-line source check on (line, source, *references)."""
     hyp, src, *refs = key
+    if src is None:
+        return ()
     out = []
     for code, fn in LINE_CHECKS.items():
         issue = fn(src, hyp, refs)

@@ -62,9 +62,19 @@ class Stretch:
         )
 
 
-def window_keys(hypothesis: Sequence[str], reference: Sequence[str], reach: int = 2) -> list[tuple]:
-    """Per line: (line, reference lines i-reach .. i+reach), None past the ends.
-    What decides a line's leaning, so :func:`lean` can be memoised by it."""
+#: how far a line looks for its reference line (±2 lines)
+REACH = 2
+
+
+def window_key(hypothesis: Sequence[str], reference: Sequence[str], i: int, reach: int = REACH) -> tuple:
+    """(line i, reference lines i-reach .. i+reach), None past the ends: what
+    decides a line's leaning, so :func:`lean` can be memoised by it."""
+    n = min(len(hypothesis), len(reference))
+    return (hypothesis[i], *[reference[j] if 0 <= j < n else None for j in range(i - reach, i + reach + 1)])
+
+
+def window_keys(hypothesis: Sequence[str], reference: Sequence[str], reach: int = REACH) -> list[tuple]:
+    """:func:`window_key` of every paired line."""
     n = min(len(hypothesis), len(reference))
     padded = [None] * reach + list(reference[:n]) + [None] * reach
     width = 2 * reach + 1
@@ -91,7 +101,7 @@ def lean(key: tuple, margin: float = 0.2, min_overlap: float = 0.3) -> Optional[
     return 0 if own >= min_overlap else None
 
 
-def leanings(hypothesis: Sequence[str], reference: Sequence[str], reach: int = 2) -> list[Optional[int]]:
+def leanings(hypothesis: Sequence[str], reference: Sequence[str], reach: int = REACH) -> list[Optional[int]]:
     """:func:`lean` of every paired line."""
     return [lean(k) for k in window_keys(hypothesis, reference, reach)]
 
