@@ -33,7 +33,9 @@ def overlap(a: Counter, b: Counter) -> float:
     """Bag-of-words F1 of two lines (0 when either has no words)."""
     if not a or not b:
         return 0.0
-    common = sum((a & b).values())
+    if len(a) > len(b):
+        a, b = b, a
+    common = sum(min(v, b[k]) for k, v in a.items() if k in b)
     return 2.0 * common / (sum(a.values()) + sum(b.values()))
 
 

@@ -14,6 +14,7 @@ docs/diagnostics.md), and lines without letters have no language.
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from typing import Iterable, Optional, Sequence
 
@@ -47,8 +48,12 @@ def same_language(a: str, b: str) -> bool:
     return a == b or any(a in group and b in group for group in _SAME)
 
 
+_LETTER_RE = re.compile(r"[^\W\d_]")
+
+
 def letters(text: str) -> int:
-    return sum(ch.isalpha() for ch in text)
+    """How many letters (of any script) ``text`` has."""
+    return len(_LETTER_RE.findall(text))
 
 
 class LanguageIdentifier:

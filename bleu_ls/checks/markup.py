@@ -26,12 +26,16 @@ _PATTERNS = (
     ("e-mail address", r"\b[\w.+\-]+@[\w\-]+(?:\.[\w\-]+)+\b"),
 )
 _RE = re.compile("|".join(f"(?P<g{i}>{p})" for i, (_kind, p) in enumerate(_PATTERNS)))
+#: every pattern needs one of these
+_MAYBE_RE = re.compile(r"[{%<@]|://|www\.")
 _TRAILING = ".,;:!?)]}\u2019\u201d\u00bb"
 
 
 def find_markup(text: str) -> list[tuple[str, str, int, int]]:
     """(kind, as written, start, end) for each placeholder, tag, URL or address."""
-    out = []
+    out: list[tuple[str, str, int, int]] = []
+    if not _MAYBE_RE.search(text):
+        return out
     for m in _RE.finditer(text):
         kind = _PATTERNS[int(m.lastgroup[1:])][0]
         value, end = m.group(), m.end()
