@@ -214,6 +214,7 @@ class Analyzer:
             self.previous_findings = ctx.kept
         if any(m.follows(ctx.hyp) for m in (self.facts, self.norm, getattr(self, "languages_memo", self.facts))):
             self._last_hyp = ctx.hyp
+        findings = source_rules.drop_shifted(findings)
         findings.sort(key=lambda f: (f.line, ORDER[f.code]))
         return findings
 

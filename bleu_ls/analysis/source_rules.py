@@ -101,3 +101,22 @@ def misaligned(ctx: LineContext, c) -> Iterator[Finding]:
     for st in alignment.stretches_from(lean, c.min_run):
         issue = st.issue()
         yield Finding(st.start, "misaligned", c.severity, issue.message, 0, None, dict(issue.data))
+
+
+#: codes that compare line i with source or reference line i: meaningless
+#: inside a shifted stretch, where the misaligned finding says it once
+LINE_PAIR_CODES = frozenset(
+    ("low-score", "outlier", "untranslated", "length-ratio", "adequacy", *LINE_CHECKS)
+)
+
+
+def drop_shifted(findings: list[Finding]) -> list[Finding]:
+    """The findings without the line-pair ones inside misaligned stretches."""
+    spans = [(f.data["start"], f.data["end"]) for f in findings if f.code == "misaligned"]
+    if not spans:
+        return findings
+    return [
+        f
+        for f in findings
+        if f.code not in LINE_PAIR_CODES or not any(a <= f.line <= b for a, b in spans)
+    ]

@@ -115,3 +115,23 @@ def test_mixed_scripts_never_crash_a_rule():
     ref = ["שלום (עולם)", "中文「引号」", "عربى 12,5 ؟", "", "Mixed {0}", "y"]
     out = run(s, hyp, ref, source=src)
     assert ("unbalanced", 0) in {(f.code, f.line) for f in out}
+
+
+def test_a_shifted_stretch_is_said_once_not_line_by_line():
+    from pathlib import Path
+
+    from bleu_ls.analysis.source_rules import LINE_PAIR_CODES
+
+    data = Path(__file__).resolve().parents[2] / ".." / "shared" / "data" / "wmt21-ted-mqm-en-de"
+    if not (data / "ref.txt").is_file():
+        pytest.skip(f"no MQM data at {data}")
+    src = (data / "src.txt").read_text(encoding="utf-8").splitlines()
+    ref = (data / "ref.txt").read_text(encoding="utf-8").splitlines()
+    hyp = (data / "Online-W.hyp").read_text(encoding="utf-8").splitlines()
+    shifted = hyp[:100] + hyp[101:] + [""]
+    out = run(Settings(), shifted, ref, source=src)
+    stretches = [(f.data["start"], f.data["end"]) for f in out if f.code == "misaligned"]
+    assert stretches and stretches[0][0] == 100
+    inside = [f for f in out if f.code in LINE_PAIR_CODES and any(a <= f.line <= b for a, b in stretches)]
+    assert inside == []
+    assert [f for f in run(Settings(), hyp, ref, source=src) if f.code == "misaligned"] == []
