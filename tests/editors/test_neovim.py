@@ -123,7 +123,7 @@ def test_neovim_011_hints_diagnostics_edit(nvim: str, workspace: Path, tmp_path:
     assert want["empty-hypothesis"] and want["low-score"], "the sample should trigger these rules"
     severities = {d["code"]: d["severity"] for d in r["diagnostics"]}
     assert severities["empty-hypothesis"] == 1  # vim.diagnostic.severity.ERROR (default: error)
-    assert severities["low-score"] == 2  # WARN
+    assert severities["low-score"] == 4  # HINT (quiet by default: docs/diagnostics.md)
 
     # The corpus score helper for the statusline: sacrebleu's corpus BLEU.
     assert r["status_ready"], r["events"]
