@@ -229,6 +229,18 @@ class HintSettings:
 
 
 @dataclass
+class CompareSettings:
+    """Comparing the open hypothesis with a second system's output (bleuLs.compareWith)."""
+
+    #: Show the line's difference to the other system in the hint (``+12.4 vs B``).
+    hint: bool = True
+    #: Flag lines whose score is at least this much below the other system's.
+    threshold: float = 10.0
+    #: Severity of ``worse-than-other``: error | warning | information | hint.
+    severity: str = "information"
+
+
+@dataclass
 class PairRule:
     """A glob rule: hypothesis pattern -> reference pattern(s), source pattern.
 
@@ -254,6 +266,7 @@ class Settings:
     bleu: BleuSettings = field(default_factory=BleuSettings)
     chrf: ChrfSettings = field(default_factory=ChrfSettings)
     ter: TerSettings = field(default_factory=TerSettings)
+    compare: CompareSettings = field(default_factory=CompareSettings)
     diagnostics: DiagnosticsSettings = field(default_factory=DiagnosticsSettings)
     hints: HintSettings = field(default_factory=HintSettings)
     pairs: list[PairRule] = field(default_factory=list)
@@ -281,6 +294,9 @@ class Settings:
     def validate(self) -> list[str]:
         """Problems with values (unknown tokenizer, bad order…) as sentences."""
         out: list[str] = []
+        if self.compare.severity not in SEVERITIES:
+            out.append(f"compare.severity must be one of {', '.join(SEVERITIES)}, not {self.compare.severity!r}")
+            self.compare.severity = CompareSettings.severity
         b = self.bleu
         if b.preset not in PRESETS:
             out.append(f"bleu.preset must be one of {', '.join(PRESETS)}, not {b.preset!r}")

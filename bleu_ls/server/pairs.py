@@ -30,6 +30,9 @@ from ..settings import Settings
 from ..postedit import DraftStore, DraftTrack
 from . import binding, drafts
 from .effort import EffortRows
+from .compare import CompareTests, OtherSystem
+from .compare import attach as attach_other
+from .compare import detach as detach_other
 from .paired import PairedTests
 from .config import assemble_settings
 from .document import LineDocument
@@ -100,6 +103,8 @@ class Pair:
     paired_gen: int = 0
     #: the model version ``paired`` was computed on (shown only while it is current)
     paired_version: int = -1
+    #: another system's output compared with this one (bleuLs.compareWith; compare.py)
+    compare: Optional[OtherSystem] = None
 
     @property
     def references(self) -> list[Path]:
@@ -143,6 +148,7 @@ class PairManager:
         self.scorer = Scorer(self)
         self.drafts = DraftStore()
         self.tests = PairedTests(self)
+        self.compare_tests = CompareTests(self)
 
     # -- client capabilities ----------------------------------------------------
     @property
@@ -266,6 +272,7 @@ class PairManager:
                 if task is not None:
                     task.cancel()
             drafts.detach(pair)
+            detach_other(pair)
             self.publisher.clear(uri)
         if path is not None:
             self._dependents_changed(path)
@@ -281,6 +288,15 @@ class PairManager:
                     task.cancel()
         self.scorer.shutdown()
         self.tests.shutdown()
+        self.compare_tests.shutdown()
+
+    def compare_with(self, pair: Pair, other: Optional[str]) -> Optional[OtherSystem]:
+        """Compare ``pair`` with another system's file (None: stop comparing)."""
+        detach_other(pair)
+        result = attach_other(self, pair, arg_path(other)) if other else None
+        pair.diag_cache = None
+        self.after_change(pair, external=True)
+        return result
 
     def pair_with(self, uri: str, refs: list[str], source: Optional[str] = None) -> tuple[PairSpec, Optional[Pair]]:
         """Pair ``uri`` with reference file(s) by hand (``bleuLs.pairWith``)."""
@@ -362,6 +378,7 @@ class PairManager:
         self.start_effort(pair)
         if pair.model is not None:
             self.tests.schedule(pair)
+            self.compare_tests.schedule(pair)
         if pair.model is not None and pair.model.stale_count():
             self.scorer.start(pair)
         elif pair.model is not None and pair.baseline is None:

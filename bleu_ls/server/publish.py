@@ -19,6 +19,7 @@ from lsprotocol import types
 
 from ..analysis import Analyzer, Finding, internal_error, problem_findings, unpaired_findings
 from ..pairstep import pair_names
+from . import compare
 from .render import to_diagnostic
 
 if TYPE_CHECKING:
@@ -51,6 +52,7 @@ class Publisher:
         analyzer.set_settings(pair.settings)
         try:
             out += analyzer.analyse(pair.model, pair.source_lines, pair_names(pair.path, pair.spec))
+            out += compare.findings(pair)
         except Exception as exc:  # never let a rule take the server down
             log.exception("analysis failed")
             out.append(internal_error(exc))
@@ -68,6 +70,7 @@ class Publisher:
             tuple(pair.settings_problems),
             pair.hypothesis_like,
             doc.line_count if doc is not None else 0,
+            id(pair.compare),
         )
         cached = pair.diag_cache
         if cached is not None and cached[0] == key:

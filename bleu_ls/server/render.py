@@ -15,6 +15,7 @@ from lsprotocol import types
 
 from ..analysis import Finding
 from ..settings import HintSettings
+from . import compare
 from .effort_render import effort_hover, effort_lens, effort_record, effort_tooltip, paired_note, tests_for
 
 if TYPE_CHECKING:
@@ -218,6 +219,9 @@ def lens_title(pair: "Pair") -> str:
     effort = effort_lens(pair)
     if effort:
         parts.append(effort)
+    other = compare.lens_part(pair)
+    if other:
+        parts.append(other)
     return " · ".join(parts)
 
 
@@ -256,6 +260,7 @@ def corpus_record(pair: "Pair") -> dict[str, Any]:
         "metrics": metrics,
         "flagged": len(pair.flagged),
         **effort_record(pair),
+        **compare.record(pair),
     }
 
 

@@ -164,6 +164,21 @@ local ok, err = xpcall(function()
   end, 20)
   result.report_html_path = opened
 
+  -- :BleuCompare {file}: each hint gains the difference to the other system.
+  if vim.env.BLEU_COMPARE_FILE then
+    vim.cmd('BleuCompare ' .. vim.fn.fnameescape(vim.env.BLEU_COMPARE_FILE))
+    local ok_cmp = vim.wait(timeout, function()
+      for _, h in ipairs(hints()) do
+        if h.label:find(' vs ', 1, true) then
+          return true
+        end
+      end
+      return false
+    end, 50)
+    note('compare hints ' .. tostring(ok_cmp))
+    result.compare_hints = hints()
+  end
+
   -- :BleuReport text opens a scratch split with the server's per-line report.
   local nbufs = #vim.api.nvim_list_bufs()
   vim.cmd('BleuReport text')

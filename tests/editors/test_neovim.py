@@ -88,7 +88,13 @@ def test_neovim_011_hints_diagnostics_edit(nvim: str, workspace: Path, tmp_path:
     # Edit a line that has a reference and a hint, and is not flagged.
     edit_line = next(i for i, h in enumerate(hyps) if h.strip() and h.strip() != refs[i].strip())
 
-    r = run_nvim(nvim, tmp_path, INIT_011, hyp_path, edit_line, EDIT_TEXT)
+    other = workspace / "other-system.txt"  # a perfect system: the reference itself
+    other.write_text("\n".join(refs) + "\n", encoding="utf-8")
+    os.environ["BLEU_COMPARE_FILE"] = str(other)
+    try:
+        r = run_nvim(nvim, tmp_path, INIT_011, hyp_path, edit_line, EDIT_TEXT)
+    finally:
+        del os.environ["BLEU_COMPARE_FILE"]
 
     # Attached, with the negotiated encoding and inlay hints switched on.
     assert r["attached"], r["messages"]
@@ -153,6 +159,13 @@ def test_neovim_011_hints_diagnostics_edit(nvim: str, workspace: Path, tmp_path:
     data = data_of(html_path.read_text(encoding="utf-8"))
     edited_lines = r["buffer_lines"][:n]
     assert data["systems"][0]["corpus"]["bleu"]["score"] == sacrebleu.corpus_bleu(edited_lines, [refs[:n]]).score
+
+    # :BleuCompare: every hint ends with this line's BLEU minus the other system's (sacrebleu's).
+    got = {h["line"]: h["label"] for h in r["compare_hints"]}
+    assert got, r["events"]
+    for i, label in got.items():
+        d = sacrebleu.sentence_bleu(r["buffer_lines"][i], [refs[i]]).score - sacrebleu.sentence_bleu(refs[i], [refs[i]]).score
+        assert label.endswith(f"{d:+.1f} vs other-system.txt"), (i, label)
 
     # :BleuReport text shows the per-line report of the edited buffer.
     assert r.get("report"), "BleuReport text opened no buffer"

@@ -5,6 +5,7 @@
 ``bleuLs.nextFlagged``  (uri, position [, "next"|"previous"]) the next flagged line, wrapping
 ``bleuLs.exportScores`` (uri [, "tsv"|"json"]) write NAME.scores.tsv/.json beside the file
 ``bleuLs.reportHtml``   (uri) the visual report of the open pair (``bleu-ls report``'s HTML)
+``bleuLs.compareWith``  (uri, other system's file uri | null) compare with another system's output
 ``bleuLs.setDraft``     (uri) the current text becomes the draft (kept in the user's cache folder)
 ``bleuLs.forgetDraft``  (uri) drop the kept draft (none until the file is opened again)
 """
@@ -16,6 +17,7 @@ import json
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Optional
 
+from ...engine import InputError
 from ..render import corpus_record, report_text, value_cell
 
 if TYPE_CHECKING:
@@ -26,6 +28,7 @@ SHOW_REPORT = "bleuLs.showReport"
 NEXT_FLAGGED = "bleuLs.nextFlagged"
 EXPORT_SCORES = "bleuLs.exportScores"
 REPORT_HTML = "bleuLs.reportHtml"
+COMPARE_WITH = "bleuLs.compareWith"
 SET_DRAFT = "bleuLs.setDraft"
 FORGET_DRAFT = "bleuLs.forgetDraft"
 
@@ -121,6 +124,16 @@ def report_input(pair: "Pair", findings: list):
 
 
 def register(server, manager: "PairManager") -> None:
+    @server.command(COMPARE_WITH)
+    async def _compare_with(ls, *args):
+        pair = _pair(manager, args)
+        other = _uri(args[1]) if len(args) > 1 and args[1] else None
+        try:
+            attached = manager.compare_with(pair, other)
+        except InputError as exc:
+            raise CommandError(str(exc)) from None
+        return {"compareWith": str(attached.path) if attached else None, "lines": len(attached.lines) if attached else 0}
+
     @server.command(REPORT_HTML)
     async def _report_html(ls, *args):
         from ...report import render_report

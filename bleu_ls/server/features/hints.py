@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING
 
 from lsprotocol import types
 
+from ..compare import hint_part
 from ..effort_render import hter_label
 from ..render import breakdown, label_for
 
@@ -60,6 +61,9 @@ def inlay_hints(manager: "PairManager", params: types.InlayHintParams) -> list[t
         label = label_for(model, i, hs)
         if hs.hter:
             label = " · ".join(x for x in (label, hter_label(pair, i, hs.hter_format, "HTER {hter:.1f}")) if x) or None
+        other = hint_part(pair, i)
+        if other:
+            label = f"{label} · {other}" if label else other
         if label is None:
             continue
         hint = types.InlayHint(

@@ -42,6 +42,10 @@ cmd('BleuPair', function(o)
   require('bleu_ls').pair(o.fargs)
 end, { nargs = '+', complete = 'file', desc = 'bleu-ls: pair this hypothesis with reference file(s)' })
 
+cmd('BleuCompare', function(o)
+  require('bleu_ls').compare(o.fargs[1])
+end, { nargs = '?', complete = 'file', desc = "bleu-ls: compare with another system's output (no file: stop)" })
+
 cmd('BleuExport', function(o)
   require('bleu_ls').export(o.fargs[1])
 end, { nargs = '?', complete = function()

@@ -404,6 +404,7 @@ async function statusMenu(): Promise<void> {
     { label: "$(arrow-down) Next Flagged Line", command: "bleu-ls.nextFlagged" },
     { label: "$(arrow-up) Previous Flagged Line", command: "bleu-ls.previousFlagged" },
     { label: "$(link) Pair With Reference...", command: "bleu-ls.pairWith" },
+    { label: "$(diff) Compare With Another System...", command: "bleu-ls.compareWith" },
     { label: "$(eye) Toggle Score Hints", command: "bleu-ls.toggleHints" },
     { label: "$(save) Export Scores", command: "bleu-ls.exportScores" },
   ];
@@ -433,6 +434,41 @@ async function pairWith(): Promise<void> {
     c.code2ProtocolConverter.asUri(editor.document.uri),
     picked.map((u) => c.code2ProtocolConverter.asUri(u)),
   ]);
+  schedulePoll(0);
+}
+
+async function compareWith(): Promise<void> {
+  const editor = activeHypothesis();
+  if (!editor || !client) {
+    return;
+  }
+  const picked = await vscode.window.showOpenDialog({
+    canSelectMany: false,
+    canSelectFolders: false,
+    defaultUri: vscode.Uri.joinPath(editor.document.uri, ".."),
+    openLabel: "Compare with this system",
+    title: "Another system's output for the same source (line-aligned)",
+  });
+  if (!picked || picked.length === 0) {
+    return;
+  }
+  const c = client;
+  const r = await serverCommand<{ compareWith?: string | null }>("bleuLs.compareWith", [
+    c.code2ProtocolConverter.asUri(editor.document.uri),
+    c.code2ProtocolConverter.asUri(picked[0]),
+  ]);
+  if (r && r.compareWith) {
+    void vscode.window.setStatusBarMessage(`bleu-ls: comparing with ${picked[0].path.split("/").pop()}`, 3000);
+  }
+  schedulePoll(0);
+}
+
+async function stopComparing(): Promise<void> {
+  const editor = activeHypothesis();
+  if (!editor || !client) {
+    return;
+  }
+  await serverCommand("bleuLs.compareWith", [client.code2ProtocolConverter.asUri(editor.document.uri), null]);
   schedulePoll(0);
 }
 
@@ -537,6 +573,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     vscode.commands.registerCommand("bleu-ls.showReport", showReport),
     vscode.commands.registerCommand("bleu-ls.statusMenu", statusMenu),
     vscode.commands.registerCommand("bleu-ls.pairWith", pairWith),
+    vscode.commands.registerCommand("bleu-ls.compareWith", compareWith),
+    vscode.commands.registerCommand("bleu-ls.stopComparing", stopComparing),
     vscode.commands.registerCommand("bleu-ls.nextFlagged", () => nextFlagged("next")),
     vscode.commands.registerCommand("bleu-ls.previousFlagged", () => nextFlagged("previous")),
     vscode.commands.registerCommand("bleu-ls.toggleHints", toggleHints),

@@ -108,6 +108,7 @@ describe("package.json", () => {
   it("contributes a palette entry for every command the extension registers", async () => {
     const ids = packageJson.contributes.commands.map((c: { command: string }) => c.command).sort();
     assert.deepEqual(ids, [
+      "bleu-ls.compareWith",
       "bleu-ls.exportScores",
       "bleu-ls.forgetDraft",
       "bleu-ls.nextFlagged",
@@ -117,6 +118,7 @@ describe("package.json", () => {
       "bleu-ls.setDraft",
       "bleu-ls.showReport",
       "bleu-ls.statusMenu",
+      "bleu-ls.stopComparing",
       "bleu-ls.toggleHints",
     ]);
   });

@@ -263,6 +263,28 @@ function M.pair(files)
   end)
 end
 
+--- :BleuCompare {file} — compare with another system's output; :BleuCompare — stop.
+function M.compare(file)
+  local bufnr = vim.api.nvim_get_current_buf()
+  local client = get_client(bufnr)
+  if not client then
+    return
+  end
+  local other = vim.NIL
+  if file and file ~= '' then
+    other = vim.uri_from_fname(vim.fn.fnamemodify(vim.fn.expand(file), ':p'))
+  end
+  exec(client, bufnr, 'bleuLs.compareWith', { vim.uri_from_bufnr(bufnr), other }, function(result)
+    local with = type(result) == 'table' and result.compareWith or nil
+    if type(with) == 'string' then
+      vim.notify('bleu-ls: comparing with ' .. with, vim.log.levels.INFO)
+    else
+      vim.notify('bleu-ls: no longer comparing', vim.log.levels.INFO)
+    end
+    M.refresh_score(bufnr)
+  end)
+end
+
 --- :BleuExport [tsv|json]
 function M.export(fmt)
   local bufnr = vim.api.nvim_get_current_buf()
