@@ -7,15 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from bleu_ls.pairing import (
-    PairSpec,
-    find_pair,
-    find_workspace_root,
-    glob_to_regex,
-    is_hypothesis_like,
-    load_workspace_config,
-    path_allowed,
-)
+from bleu_ls.pairing import PairSpec, find_pair, glob_to_regex, is_hypothesis_like, path_allowed
+from bleu_ls.workspace_config import find_workspace_root, load_workspace_config
 from bleu_ls.settings import Settings
 
 

@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Optional, Sequence
 
 from ..engine import InputError
-from ..pairing import CONFIG_NAME
+from ..workspace_config import CONFIG_NAME
 from ..score import UsageError, add_metric_arguments, settings_from_args  # the shared metric flags
 from ..settings import SEVERITIES, Settings
 from .discover import Discovery

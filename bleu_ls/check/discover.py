@@ -15,7 +15,8 @@ from typing import Optional
 
 from .. import pairing
 from ..engine import InputError
-from ..pairing import CONFIG_NAME, find_workspace_root, is_hypothesis_like, load_workspace_config
+from ..pairing import is_hypothesis_like
+from ..workspace_config import CONFIG_NAME, find_workspace_root, load_workspace_config
 from ..score import settings_from_args
 from ..settings import Settings
 from .report import Report

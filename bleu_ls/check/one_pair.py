@@ -9,7 +9,8 @@ from typing import Optional
 
 from ..analysis import Analyzer, unpaired_findings
 from ..engine import InputError, PairModel, TokenizerUnavailable, build_metrics, read_lines
-from ..pairing import CONFIG_NAME, PairSpec, find_pair
+from ..pairing import PairSpec, find_pair
+from ..workspace_config import CONFIG_NAME
 from ..pairstep import pair_names, pair_settings
 from ..settings import Settings
 from .report import Report, display

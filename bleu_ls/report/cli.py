@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Optional, Sequence
 
 from ..engine import InputError, PairModel, TokenizerUnavailable, build_metrics, read_lines
-from ..pairing import CONFIG_NAME, find_workspace_root, load_workspace_config
+from ..workspace_config import CONFIG_NAME, find_workspace_root, load_workspace_config
 from ..score import UsageError, add_metric_arguments, settings_from_args
 from ..settings import Settings
 from .inputs import Options, ReportInput, System

@@ -10,7 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, Optional
 
-from ..pairing import load_workspace_config
+from ..workspace_config import load_workspace_config
 from ..settings import Settings
 
 SECTION = "bleuLs"

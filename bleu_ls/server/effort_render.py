@@ -73,6 +73,8 @@ def effort_lens(pair: "Pair") -> Optional[str]:
     if c["pending"]:
         return f"HTER … ({c['pending']:,} lines to count)"
     n = c["linesEdited"]
+    if n == 0 and pair.model is not None:
+        return None  # beside the scores, the effort shows once a line was edited
     return f"HTER {_num(c['score'], 1)} · {n:,} {'line' if n == 1 else 'lines'} edited"
 
 

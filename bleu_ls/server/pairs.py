@@ -14,23 +14,20 @@ Everything runs on the event loop thread, so no locks are needed.
 
 from __future__ import annotations
 
-import asyncio
 import logging
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Optional
 
-import numpy as np
 from lsprotocol import types
 
 from ..analysis import Analyzer
-from ..engine import PairModel
-from ..pairing import CONFIG_NAME, PairSpec
+from ..pairing import PairSpec
+from ..workspace_config import CONFIG_NAME
 from ..settings import Settings
-from ..postedit import DraftStore, DraftTrack
+from ..postedit import DraftStore
 from . import binding, drafts
-from .effort import EffortRows
 from .compare import CompareTests, OtherSystem
+from .state import Pair
 from .compare import attach as attach_other
 from .compare import detach as detach_other
 from .paired import PairedTests
@@ -42,85 +39,6 @@ from .scoring import Scorer
 from .watching import FileWatcher
 
 log = logging.getLogger(__name__)
-
-
-@dataclass
-class Pair:
-    """One open hypothesis document and what it is scored against.
-
-    Baselines (what a score is compared with: ``baseline``, the scores when
-    the file was first fully scored) live here too; the other kind, the
-    draft (``draft``: a :class:`~bleu_ls.postedit.DraftTrack` or None) with
-    its HTER rows and paired test, is set by :mod:`.drafts` and
-    :mod:`.paired` and read by :mod:`.render` / :mod:`.effort_render`.
-    """
-
-    uri: str
-    path: Path
-    hypothesis_like: bool = False
-    spec: Optional[PairSpec] = None
-    settings: Settings = field(default_factory=Settings)
-    model: Optional[PairModel] = None
-    source_lines: Optional[list[str]] = None
-    #: reference/source problems in plain words (shown on line 1)
-    problems: list[str] = field(default_factory=list)
-    settings_problems: list[str] = field(default_factory=list)
-    #: corpus scores and per-line scores when first fully scored
-    baseline: Optional[dict[str, Optional[float]]] = None
-    baseline_lines: dict[str, np.ndarray] = field(default_factory=dict)
-    #: the finding keys of ``diag_cache``'s diagnostics, in order, and the
-    #: JSON text of each (re-used while the diagnostic does not change)
-    diag_keys: list = field(default_factory=list)
-    diag_json: dict = field(default_factory=dict)
-    diag_json_items: list = field(default_factory=list)
-    diag_json_rid: Optional[str] = None
-    bg_task: Optional[asyncio.Task] = None
-    push_task: Optional[asyncio.Task] = None
-    push_dirty: bool = False
-    diag_cache: Optional[tuple[Any, list, str]] = None
-    #: Diagnostic objects by finding, reused across analyses
-    diag_memo: dict = field(default_factory=dict)
-    flagged: list[int] = field(default_factory=list)
-    #: an inlay hint answer left lines out (still being scored): refresh when done
-    hints_pending: bool = False
-    # -- post-editing (see drafts.py): the draft, its line partners, HTER rows
-    draft: Optional[DraftTrack] = None
-    #: "file" (a draft file) or "cache" (the text as first seen, or set by command)
-    draft_origin: Optional[str] = None
-    draft_path: Optional[Path] = None
-    #: the draft's problem in a few words (hover, lens) and in full
-    draft_problem: Optional[str] = None
-    draft_detail: Optional[str] = None
-    #: bleuLs.forgetDraft: no draft until the document is opened again
-    draft_forgotten: bool = False
-    effort: Optional[EffortRows] = None
-    effort_task: Optional[asyncio.Task] = None
-    #: the draft's statistics against the references (paired.py)
-    draft_model: Optional[PairModel] = None
-    #: by metric key: {"confidence": …, "paired": …} of the latest test
-    paired: dict = field(default_factory=dict)
-    paired_task: Optional[asyncio.Task] = None
-    paired_gen: int = 0
-    #: the model version ``paired`` was computed on (shown only while it is current)
-    paired_version: int = -1
-    #: another system's output compared with this one (bleuLs.compareWith; compare.py)
-    compare: Optional[OtherSystem] = None
-
-    @property
-    def references(self) -> list[Path]:
-        return list(self.spec.references) if self.spec else []
-
-    @property
-    def source(self) -> Optional[Path]:
-        return self.spec.source if self.spec else None
-
-    def take_baseline(self) -> None:
-        """Remember the corpus and line scores once every line is scored."""
-        model = self.model
-        if model is None or model.stale_count():
-            return
-        self.baseline = {k: model.corpus(k).score for k in model.metrics}
-        self.baseline_lines = {k: np.array(model.values(k), copy=True) for k in model.metrics}
 
 
 class PairManager:

@@ -20,7 +20,7 @@ from pygls.lsp.server import LanguageServer
 
 from .. import __version__
 from ..engine import build_metrics
-from ..pairing import CONFIG_NAME
+from ..workspace_config import CONFIG_NAME
 from .config import SECTION
 from .document import LineDocument
 from .features import commands, diagnostics, hints, hover, lens

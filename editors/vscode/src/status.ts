@@ -115,20 +115,20 @@ function isNum(x: unknown): x is number {
 }
 
 /** "HTER 18.4 · 112 lines edited" and its tooltip line, or nothing without a draft. */
-export function describeEffort(r: CorpusScoreResult): { text: string; tip: string[] } | undefined {
+export function describeEffort(r: CorpusScoreResult): { text: string; tip: string[]; edited: number } | undefined {
   const e = r.effort;
   const tip: string[] = [];
   if (r.draft && typeof r.draft.problem === "string" && r.draft.problem) {
     tip.push(`Draft: ${r.draft.problem}`);
   }
   if (!e || !isNum(e.score)) {
-    return tip.length ? { text: "", tip } : undefined;
+    return tip.length ? { text: "", tip, edited: 0 } : undefined;
   }
   const edited = isNum(e.linesEdited) ? e.linesEdited : 0;
   const text = `HTER ${e.score.toFixed(1)} \u00b7 ${count(edited)} ${edited === 1 ? "line" : "lines"} edited`;
   const of = isNum(e.lines) ? ` of ${count(e.lines)}` : "";
   tip.unshift(`HTER vs draft: ${e.score.toFixed(2)} (${count(edited)}${of} lines edited)`);
-  return { text, tip };
+  return { text, tip, edited };
 }
 
 /** The paired test and interval of one metric record, as tooltip lines. */
@@ -181,7 +181,8 @@ export function formatStatus(r: CorpusScoreResult | null | undefined, openedAt?:
   if (others.length) {
     text += ` \u00b7 ${others.join(" \u00b7 ")}`;
   }
-  if (effort && effort.text) {
+  // Beside the scores, the effort shows once a line was edited (like a delta).
+  if (effort && effort.text && effort.edited > 0) {
     text += ` \u00b7 ${effort.text}`;
   }
   const tip: string[] = [`Corpus ${name}: ${score.toFixed(2)}`];

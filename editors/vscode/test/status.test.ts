@@ -4,6 +4,11 @@ import { describe, it } from "node:test";
 import { formatDelta, formatStatus } from "../src/status";
 
 describe("formatStatus", () => {
+  it("leaves the effort out of the text until a line is edited (the tooltip keeps it)", () => {
+    const v = formatStatus({ corpus: { score: 56.31 }, effort: { score: 0, linesEdited: 0, lines: 28 } } as never);
+    assert.equal(v.text, "BLEU 56.31");
+    assert.match(v.tooltip, /HTER vs draft: 0\.00 \(0 of 28 lines edited\)/);
+  });
   const sig = "nrefs:1|case:mixed|eff:no|tok:13a|smooth:exp|version:2.6.0";
   it("shows the corpus score with two decimals and the server's delta", () => {
     const v = formatStatus({ signature: sig, corpus: { score: 27.31415 }, delta: 1.5, lines: 120 });
