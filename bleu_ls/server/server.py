@@ -22,7 +22,7 @@ from .. import __version__
 from ..pairing import CONFIG_NAME
 from .config import SECTION
 from .document import LineDocument
-from .features import commands, diagnostics, hints, hover, lens
+from .features import commands, diagnostics, hints, hover, lens, tokens
 from .files import path_key, uri_path
 from .pairs import PairManager
 from .protocol import BleuProtocol
@@ -184,6 +184,6 @@ def create_server() -> BleuLanguageServer:
     manager = server.manager
     _register_lifecycle(server, manager)
     _register_documents(server, manager)
-    for feature in (hints, diagnostics, hover, lens, commands):
+    for feature in (hints, diagnostics, hover, lens, commands, tokens):
         feature.register(server, manager)
     return server
