@@ -150,3 +150,12 @@ def test_an_edit_rebuilds_only_that_line(tmp_path):
     # a new full request after no edit computes nothing
     tokens.data(uri)
     assert cache.built == 5
+
+
+def test_the_server_offers_full_and_range_with_its_legend():
+    from bleu_ls.server.server import create_server
+
+    fm = create_server().protocol.fm
+    for method in (types.TEXT_DOCUMENT_SEMANTIC_TOKENS_FULL, types.TEXT_DOCUMENT_SEMANTIC_TOKENS_RANGE):
+        assert method in fm.features
+        assert list(fm.feature_options[method].token_types) == ["bleuChanged", "bleuUnmatched"]

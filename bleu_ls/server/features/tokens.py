@@ -16,13 +16,16 @@ request looks at its lines only.
 
 from __future__ import annotations
 
+import asyncio
 import re
-from typing import TYPE_CHECKING, Optional, Sequence
+from itertools import chain, compress, repeat
+from operator import sub
+from typing import TYPE_CHECKING, Iterable, Optional, Sequence
 
 from lsprotocol import types
 
 from ...postedit import changed_spans, unmatched_spans
-from ..document import to_units
+from ..document import UTF8, UTF16
 
 if TYPE_CHECKING:
     from ..document import LineDocument
@@ -35,6 +38,9 @@ TOKEN_MODIFIERS = ["unmatched"]
 CHANGED, UNMATCHED = 0, 1
 MOD_UNMATCHED = 1
 LEGEND = types.SemanticTokensLegend(token_types=TOKEN_TYPES, token_modifiers=TOKEN_MODIFIERS)
+
+#: A full request computes this many uncached lines between two looks at the event loop.
+SLICE = 400
 
 _WORD = re.compile(r"\S+")
 _EMPTY: tuple = ()
@@ -66,6 +72,18 @@ def line_tokens(
     return out
 
 
+_CODECS = {UTF8: "utf-8", UTF16: "utf-16-le"}
+
+
+def _column(line: str, index: int, encoding: str) -> int:
+    """Code point ``index`` of ``line`` in ``encoding`` units (a non-ASCII line)."""
+    codec = _CODECS.get(encoding)
+    if codec is None:
+        return index
+    n = len(line[:index].encode(codec, "surrogatepass"))
+    return n if codec == "utf-8" else n // 2
+
+
 def _encode(line: str, toks: list[tuple[int, int, int, int]], encoding: str) -> tuple[int, ...]:
     """A line's tokens as LSP integers, without the first token's line delta."""
     out: list[int] = []
@@ -75,12 +93,20 @@ def _encode(line: str, toks: list[tuple[int, int, int, int]], encoding: str) -> 
         if ascii_line:
             us, ue = s, e
         else:
-            us, ue = to_units(line, s, encoding), to_units(line, e, encoding)
+            us, ue = _column(line, s, encoding), _column(line, e, encoding)
         if out:
             out.append(0)
         out.extend((us - prev, ue - us, kind, mods))
         prev = us
     return tuple(out)
+
+
+def _draft_lines(draft, start: int, end: int) -> list[str]:
+    """The draft partner of lines [start, end), "" for a line new since the draft."""
+    partner, lines = getattr(draft, "partner", None), getattr(draft, "draft", None)
+    if partner is None or lines is None or len(partner) < end:
+        return [draft.draft_line(i) or "" for i in range(start, end)]
+    return [lines[j] if j >= 0 else "" for j in partner[start:end].tolist()]
 
 
 class TokenCache:
@@ -89,46 +115,59 @@ class TokenCache:
     def __init__(self) -> None:
         self.config: tuple = ()
         self.lines: dict[tuple, tuple[int, ...]] = {}
+        self.lowercase = False
         self.built = 0  # lines computed (not found in the cache), for tests and benchmarks
 
-    def data(self, pair: "Pair", doc: "LineDocument", start: int, end: int, encoding: str) -> list[int]:
-        """The LSP ``data`` array for lines [start, end) (first delta from line 0)."""
+    def keys(self, pair: "Pair", doc: "LineDocument", start: int, end: int, encoding: str) -> Optional[list[tuple]]:
+        """What decides the tokens of each line in [start, end); None: nothing to mark."""
         hl = pair.settings.highlights
         draft = getattr(pair, "draft", None) if hl.changed else None
         model = pair.model if hl.unmatched else None
-        lowercase = bool(pair.settings.bleu.lowercase)
-        config = (encoding, draft is not None, model is not None, lowercase)
+        self.lowercase = bool(pair.settings.bleu.lowercase)
+        config = (encoding, draft is not None, model is not None, self.lowercase)
         if config != self.config:
             self.config, self.lines = config, {}
-        if draft is None and model is None:
+        if (draft is None and model is None) or start >= end:
+            return None
+        lines = [c for c, _e in doc.entries[start:end]]
+        drafts = _draft_lines(draft, start, end) if draft is not None else repeat(None)
+        refs: Iterable = repeat(None)
+        if model is not None:
+            paired = max(start, min(end, model.n_paired))
+            refs = chain(zip(*(r[start:paired] for r in model.refs)), repeat(None, end - paired))
+        return list(zip(lines, drafts, refs))
+
+    def missing(self, keys: list[tuple]) -> tuple[list, list[tuple]]:
+        """The cached tokens per key (None where not cached) and the keys not cached."""
+        encs = list(map(self.lines.get, keys))
+        return encs, [k for k, v in zip(keys, encs) if v is None]
+
+    def compute(self, keys: Iterable[tuple]) -> None:
+        """Compute and cache the tokens of lines not in the cache."""
+        cache, encoding, lowercase = self.lines, self.config[0], self.lowercase
+        for key in keys:
+            line, d, r = key
+            cache[key] = _encode(line, line_tokens(line, d, r, lowercase), encoding) if line else _EMPTY
+            self.built += 1
+
+    def assemble(self, keys: list[tuple], start: int, whole: bool) -> list[int]:
+        """The LSP ``data`` of lines ``start``… (first delta from line 0)."""
+        encs, todo = self.missing(keys)
+        if todo:
+            self.compute(todo)
+            encs = list(map(self.lines.__getitem__, keys))
+        if whole and len(self.lines) > 2 * len(keys) + 4096:
+            self.lines = dict(zip(keys, encs))  # forget lines no longer in the document
+        rows = list(compress(range(start, start + len(keys)), encs))
+        deltas = map(sub, rows, chain((0,), rows))
+        return list(chain.from_iterable(chain.from_iterable(zip(zip(deltas), filter(None, encs)))))
+
+    def data(self, pair: "Pair", doc: "LineDocument", start: int, end: int, encoding: str) -> list[int]:
+        """The LSP ``data`` array for lines [start, end), computed at once."""
+        keys = self.keys(pair, doc, start, end, encoding)
+        if keys is None:
             return []
-        refs = model.refs if model is not None else []
-        n_paired = model.n_paired if model is not None else 0
-        cache = self.lines
-        seen: Optional[dict] = {} if start == 0 and end >= doc.n_lines else None
-        out: list[int] = []
-        last = 0
-        for i in range(start, end):
-            line = doc.line(i)
-            d = (draft.draft_line(i) or "") if draft is not None else None
-            r = tuple(ref[i] for ref in refs) if i < n_paired else None
-            key = (line, d, r)
-            enc = cache.get(key)
-            if enc is None:
-                enc = _encode(line, line_tokens(line, d, r, lowercase), encoding) if line else _EMPTY
-                cache[key] = enc
-                self.built += 1
-            if seen is not None:
-                seen[key] = enc
-            if enc:
-                out.append(i - last)
-                out.extend(enc)
-                last = i
-        if seen is not None:
-            self.lines = seen  # a full pass keeps exactly the current lines
-        elif len(cache) > 2 * doc.n_lines + 4096:
-            cache.clear()
-        return out
+        return self.assemble(keys, start, start == 0 and end >= doc.n_lines)
 
 
 class Tokens:
@@ -157,8 +196,21 @@ class Tokens:
         stop = n if end is None else max(0, min(end, n))
         return self.cache_for(pair).data(pair, doc, max(0, start), stop, self.manager.encoding)
 
-    def full(self, params: types.SemanticTokensParams) -> types.SemanticTokens:
-        return types.SemanticTokens(data=self.data(params.text_document.uri))
+    async def full(self, uri: str) -> list[int]:
+        """The whole document's ``data``; lines not cached are computed in
+        slices, letting other requests and edits through in between."""
+        pair, doc = self.manager.pair_for(uri), self.manager.docs.get(uri)
+        if pair is None or doc is None:
+            return []
+        cache = self.cache_for(pair)
+        keys = cache.keys(pair, doc, 0, doc.n_lines, self.manager.encoding)
+        if keys is None:
+            return []
+        _encs, todo = cache.missing(keys)
+        for k in range(0, len(todo) if len(todo) > SLICE else 0, SLICE):
+            cache.compute(todo[k : k + SLICE])
+            await asyncio.sleep(0)
+        return self.data(uri)  # keys again: the document may have changed meanwhile
 
     def range(self, params: types.SemanticTokensRangeParams) -> types.SemanticTokens:
         rng = params.range
@@ -170,8 +222,8 @@ def register(server, manager: "PairManager") -> Tokens:
     tokens = Tokens(manager)
 
     @server.feature(types.TEXT_DOCUMENT_SEMANTIC_TOKENS_FULL, LEGEND)
-    def _full(ls, params: types.SemanticTokensParams):
-        return tokens.full(params)
+    async def _full(ls, params: types.SemanticTokensParams):
+        return types.SemanticTokens(data=await tokens.full(params.text_document.uri))
 
     @server.feature(types.TEXT_DOCUMENT_SEMANTIC_TOKENS_RANGE, LEGEND)
     def _range(ls, params: types.SemanticTokensRangeParams):
