@@ -466,6 +466,11 @@ def main(argv: Optional[list[str]] = None) -> int:
     p.add_argument("--server-sizes", default=None, help="comma-separated document sizes (default 1000,10000,100000)")
     p.add_argument("--edits", type=int, default=None, help="edits per server size (default 300)")
     p.add_argument("--repeat", type=int, default=None, help="repetitions of each batch process (default 3)")
+    p.add_argument("--ter-lines", type=int, default=None, help="pairs for the TER row (default 100000)")
+    p.add_argument("--paired-sizes", default=None, help="sizes for the paired-test rows (default 10000,100000)")
+    p.add_argument("--paired-sacrebleu-max", type=int, default=100_000,
+                   help="largest size at which sacrebleu's PairedTest is run (it holds every resample: GBs)")
+    p.add_argument("--skip-ter", action="store_true", help="skip the TER and paired-test rows")
     p.add_argument("--skip-batch", action="store_true")
     p.add_argument("--skip-server", action="store_true")
     p.add_argument("--skip-real", action="store_true", help="skip the WMT21 real-data row")
@@ -484,6 +489,13 @@ def main(argv: Optional[list[str]] = None) -> int:
     info = machine()
     if not args.skip_batch:
         batch_rows(report, batch_n, repeat, nltk_n, real=not args.skip_real)
+    if not args.skip_ter:
+        from .ter_paired import paired_rows, ter_rows
+
+        ter_rows(report, args.ter_lines or (300 if q else 100_000), repeat)
+        paired_sizes = [int(x) for x in args.paired_sizes.split(",")] if args.paired_sizes else (
+            [300] if q else [10_000, 100_000])
+        paired_rows(report, paired_sizes, 100 if q else 1000, args.paired_sacrebleu_max)
     if not args.skip_server:
         server_rows(report, sizes, edits, open_repeat=1 if q else 3)
     table = report.table()

@@ -5,9 +5,11 @@ from __future__ import annotations
 import sys
 from typing import Optional, Sequence
 
-USAGE = """usage: bleu-ls {score,check,serve} ...
+USAGE = """usage: bleu-ls {score,check,compare,effort,serve} ...
 
-  score HYP REF [REF ...]   per-line and corpus BLEU / chrF, as sacrebleu or NLTK compute them
+  score HYP REF [REF ...]   per-line and corpus BLEU / chrF / TER, as sacrebleu or NLTK compute them
+  compare BASE HYP REF...   paired significance test of HYP against BASE (sacrebleu's PairedTest)
+  effort DRAFT POSTEDIT     post-editing effort: per-line and corpus HTER and word edits
   check PATH [PATH ...]     pair files and print diagnostics (for CI jobs and a quick look)
   serve [--stdio|--tcp]     run the language server
 
@@ -28,6 +30,10 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     command, rest = args[0], args[1:]
     if command == "score":
         from .score import main as run
+    elif command == "compare":
+        from .compare import main as run
+    elif command == "effort":
+        from .effort import main as run
     elif command == "check":
         from .check import main as run
     elif command == "serve":

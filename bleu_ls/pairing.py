@@ -378,6 +378,28 @@ def find_pair(hyp: Path, settings: Settings, root: Optional[Path]) -> Optional[P
     return None
 
 
+def find_draft(hyp: Path, settings: Settings, root: Optional[Path]) -> Optional[Path]:
+    """The draft file named for ``hyp``: the first matching rule with a
+    ``draft`` pattern, else ``NAME.draft`` beside ``NAME.hyp`` / ``NAME.mt``
+    (when it exists).  None: no draft file (the server then keeps its own)."""
+    hyp = Path(hyp)
+    root = Path(root) if root is not None else None
+    for rule in settings.pairs:
+        if not rule.draft:
+            continue
+        groups = _match_rule(rule, hyp, root)
+        if groups is not None:
+            text = _substitute(rule.draft, hyp, root, groups)
+            return _to_path(text if text is not None else rule.draft, root, hyp)
+    parts = convention_parts(hyp) if settings.conventions else None
+    if parts is not None:
+        name, _marker, ext = parts
+        cand = hyp.parent / f"{name}.draft{f'.{ext}' if ext else ''}"
+        if cand.is_file():
+            return cand
+    return None
+
+
 def is_hypothesis_like(path: Path, settings: Settings, root: Optional[Path]) -> bool:
     """Does ``path`` look like a hypothesis (a rule's glob or a convention name)?"""
     path = Path(path)
@@ -425,7 +447,8 @@ def path_allowed(path: Path, root: Optional[Path], settings: Settings) -> bool:
     if _inside(real, _resolve(Path(root))):
         return True
     for rule in settings.pairs:
-        for pattern in [rule.hypothesis, *rule.references, *([rule.source] if rule.source else [])]:
+        extra = [x for x in (rule.source, rule.draft) if x]
+        for pattern in [rule.hypothesis, *rule.references, *extra]:
             prefix = _fixed_prefix(pattern)
             if prefix is None:
                 continue

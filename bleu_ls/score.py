@@ -48,7 +48,7 @@ def add_metric_arguments(parser: argparse.ArgumentParser) -> None:
     enabled = [key for key in METRICS if getattr(d, key).enabled]
     g = parser.add_argument_group("metric")
     g.add_argument(
-        "--metric", "-m", nargs="+", choices=METRICS, default=None,
+        "--metric", "-m", nargs="+", choices=(*METRICS, "ter"), default=None,
         help=f"metric(s) to compute (default: {' '.join(enabled)})",
     )
     g.add_argument(
@@ -82,6 +82,10 @@ def add_metric_arguments(parser: argparse.ArgumentParser) -> None:
     )
     g.add_argument("--beta", type=int, default=None, help=f"chrF beta (default {c.beta})")
     g.add_argument("--eps-smoothing", action="store_true", default=None, help="chrF: epsilon smoothing as chrF++.py")
+    g.add_argument("--ter-normalized", action="store_true", default=None, help="TER: tercom's normalization")
+    g.add_argument("--ter-no-punct", action="store_true", default=None, help="TER: remove punctuation")
+    g.add_argument("--ter-asian-support", action="store_true", default=None, help="TER: split CJK characters")
+    g.add_argument("--ter-case-sensitive", action="store_true", default=None, help="TER: do not lowercase")
 
 
 def _weights(values: Sequence[str]) -> list[float]:
@@ -103,6 +107,10 @@ def settings_from_args(args: argparse.Namespace, base: Optional[Settings] = None
     if args.metric is not None:
         bleu.enabled = "bleu" in args.metric
         chrf.enabled = "chrf" in args.metric
+        s.ter = dataclasses.replace(s.ter, enabled="ter" in args.metric)
+    for flag in ("normalized", "no_punct", "asian_support", "case_sensitive"):
+        if getattr(args, f"ter_{flag}", None):
+            s.ter = dataclasses.replace(s.ter, **{flag: True})
     # flags named after a settings field: the value replaces the field's
     for section, names in ((bleu, BLEU_VALUE_FLAGS), (chrf, CHRF_VALUE_FLAGS)):
         for name in names:
@@ -138,16 +146,20 @@ def _line_record(i: int, score: Score) -> dict[str, Any]:
     return {"line": i + 1, **score.as_dict()}
 
 
-def metric_report(model: PairModel, key: str) -> dict[str, Any]:
+def metric_report(model: PairModel, key: str, confidence: Optional[dict] = None) -> dict[str, Any]:
     """The JSON record of one metric: signature, corpus, lines."""
     metric = model.metrics[key]
-    corpus = model.corpus(key)
+    corpus = model.corpus(key).as_dict()
+    signature = metric.signature(model.n_refs, sentence=False)
+    if confidence:
+        est, signature = confidence[key], confidence["signature"](signature)
+        corpus.update(mean=est.mean, ci=est.ci)
     lines = [_line_record(i, model.line_score(key, i)) for i in range(model.n_paired)]
     return {
         "metric": metric.name,
-        "signature": metric.signature(model.n_refs, sentence=False),
+        "signature": signature,
         "line_signature": metric.signature(model.n_refs, sentence=True),
-        "corpus": corpus.as_dict(),
+        "corpus": corpus,
         "lines": lines,
     }
 
@@ -158,13 +170,16 @@ def _fmt(x: Optional[float], digits: int = 2) -> str:
     return f"{x:.{digits}f}"
 
 
-def corpus_line(name: str, score: Score, signature: str) -> str:
-    if name.startswith("chrF"):
-        return f"{name} = {_fmt(score.score)}  {signature}"
+def corpus_line(name: str, score: Score, signature: str, est: Any = None) -> str:
+    value = _fmt(score.score)
+    if est is not None and est.mean is not None:
+        value += f" (μ = {est.mean:.2f} ± {est.ci:.2f})"
+    if name.startswith("chrF") or name == "TER":
+        return f"{name} = {value}  {signature}"
     prec = "/".join(f"{p:.1f}" for p in score.precisions)
     ratio = score.sys_len / score.ref_len if score.ref_len else 0
     return (
-        f"{name} = {_fmt(score.score)} {prec} (BP = {score.bp:.3f} ratio = {ratio:.3f} "
+        f"{name} = {value} {prec} (BP = {score.bp:.3f} ratio = {ratio:.3f} "
         f"hyp_len = {score.sys_len} ref_len = {score.ref_len})  {signature}"
     )
 
@@ -178,10 +193,13 @@ def _weakest(values: list[Optional[float]]) -> set[int]:
     return {i for v, i in scored if v <= cut}
 
 
-def render_text(model: PairModel, out) -> None:
+def render_text(model: PairModel, out, confidence: Optional[dict] = None) -> None:
     keys = list(model.metrics)
     values = {k: [model.line_value(k, i) for i in range(model.n_paired)] for k in keys}
-    weakest = _weakest(values[keys[0]])
+    first = values[keys[0]]
+    if not getattr(model.metrics[keys[0]], "higher_is_better", True):  # TER: more is worse
+        first = [None if v is None else -v for v in first]
+    weakest = _weakest(first)
     width = max(4, len(str(model.n_paired)))
     head = f"{'line':>{width}}  " + "  ".join(f"{model.metrics[k].name:>7}" for k in keys)
     if "bleu" in keys:
@@ -203,10 +221,13 @@ def render_text(model: PairModel, out) -> None:
         out.write(f"◀ marks the weakest {int(WEAKEST_SHARE * 100)}% of lines by {model.metrics[keys[0]].name}.\n")
     for k in keys:
         m = model.metrics[k]
-        out.write(corpus_line(m.name, model.corpus(k), m.signature(model.n_refs)) + "\n")
+        signature, est = m.signature(model.n_refs), None
+        if confidence:
+            signature, est = confidence["signature"](signature), confidence[k]
+        out.write(corpus_line(m.name, model.corpus(k), signature, est) + "\n")
 
 
-def render_tsv(model: PairModel, out) -> None:
+def render_tsv(model: PairModel, out, confidence: Optional[dict] = None) -> None:
     keys = list(model.metrics)
     cols = ["line"]
     for k in keys:
@@ -233,8 +254,8 @@ def render_tsv(model: PairModel, out) -> None:
     out.write("\t".join(row) + "\n")
 
 
-def render_json(model: PairModel, out) -> None:
-    reports = {k: metric_report(model, k) for k in model.metrics}
+def render_json(model: PairModel, out, confidence: Optional[dict] = None) -> None:
+    reports = {k: metric_report(model, k, confidence) for k in model.metrics}
     doc: Any = next(iter(reports.values())) if len(reports) == 1 else reports
     json.dump(doc, out, ensure_ascii=False, indent=1)
     out.write("\n")
@@ -251,6 +272,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("references", nargs="+", help="reference file(s), line-aligned with the hypothesis")
     add_metric_arguments(p)
     p.add_argument("--format", "-f", choices=("text", "json", "tsv"), default="text", help="output format")
+    p.add_argument("--confidence", "-ci", action="store_true", help="corpus bootstrap mean and 95%% interval, as sacrebleu")
+    p.add_argument("--confidence-n", "-cin", type=int, default=1000, help="bootstrap resamples (default 1000)")
     return p
 
 
@@ -258,6 +281,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
+        if args.confidence and args.confidence_n < 2:
+            raise UsageError(f"--confidence-n must be at least 2, not {args.confidence_n}")
         settings = settings_from_args(args)
         metrics = build_metrics(settings)
         if not metrics:
@@ -283,9 +308,14 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         )
         return 2
     model = PairModel.from_lines(metrics, hyp, refs)
+    confidence = None
+    if args.confidence and model.n_paired:
+        from .compare import corpus_confidence
+
+        confidence = corpus_confidence(model, args.confidence_n)
     out = sys.stdout
     try:
-        {"text": render_text, "json": render_json, "tsv": render_tsv}[args.format](model, out)
+        {"text": render_text, "json": render_json, "tsv": render_tsv}[args.format](model, out, confidence)
         out.flush()
     except BrokenPipeError:
         return 0

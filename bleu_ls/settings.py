@@ -84,6 +84,22 @@ class ChrfSettings:
 
 
 @dataclass
+class TerSettings:
+    """TER as sacrebleu's TER (lower is better; lowercased unless case_sensitive)."""
+
+    #: Compute TER (translation edit rate: edits per reference word, lower is better).
+    enabled: bool = False
+    #: TER: tercom's normalization (XML entities, punctuation split off words).
+    normalized: bool = False
+    #: TER: remove punctuation before counting edits.
+    no_punct: bool = False
+    #: TER: split CJK characters (with normalized) and drop CJK punctuation (with noPunct).
+    asian_support: bool = False
+    #: TER: keep case (sacrebleu's TER lowercases by default).
+    case_sensitive: bool = False
+
+
+@dataclass
 class CheckSettings:
     """One diagnostic code: on/off and severity."""
 
@@ -155,6 +171,12 @@ class HintSettings:
     #: Label templates; fields: {bleu}, {chrf} (floats on the 0–100 scale).
     bleu_format: str = "BLEU {bleu:.1f}"
     chrf_format: str = "chrF {chrf:.1f}"
+    #: Label template of TER (when ter.enabled); field {ter} (edits per 100 reference words).
+    ter_format: str = "TER {ter:.1f}"
+    #: Show the line's HTER against its draft in the hint too.
+    hter: bool = False
+    #: Label template of HTER; field {hter}.
+    hter_format: str = "HTER {hter:.1f}"
     #: Show ``BLEU 0.0`` on empty hypothesis lines (else nothing).
     show_on_empty: bool = True
 
@@ -182,6 +204,9 @@ class PairRule:
     hypothesis: str = ""
     references: list[str] = field(default_factory=list)
     source: Optional[str] = None
+    #: The machine-translation draft the hypothesis was post-edited from
+    #: (same placeholders as the references; relative to the workspace root).
+    draft: Optional[str] = None
     #: Per-pair overrides, same shape as the top-level settings (bleu, chrf,
     #: diagnostics, hints, highlights).
     options: dict[str, Any] = field(default_factory=dict)
@@ -191,6 +216,7 @@ class PairRule:
 class Settings:
     bleu: BleuSettings = field(default_factory=BleuSettings)
     chrf: ChrfSettings = field(default_factory=ChrfSettings)
+    ter: TerSettings = field(default_factory=TerSettings)
     diagnostics: DiagnosticsSettings = field(default_factory=DiagnosticsSettings)
     hints: HintSettings = field(default_factory=HintSettings)
     highlights: HighlightSettings = field(default_factory=HighlightSettings)

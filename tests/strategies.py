@@ -45,3 +45,31 @@ def pair(draw, max_refs: int = 3):
         else:
             refs.append(draw(sentence))
     return hyp, refs
+
+
+@st.composite
+def word_lists(draw, max_len: int = 120):
+    """A hypothesis and a reference word list for TER's edge cases: long lines of a
+    tiny vocabulary (many shift candidates, runs over 10 words, shifts over 50
+    positions) or very different lengths (a wider band)."""
+    vocab = draw(st.sampled_from([["a", "b"], ["a", "b", "c"], WORDS[:8]]))
+    ref = draw(st.lists(st.sampled_from(vocab), max_size=max_len))
+    if draw(st.booleans()):
+        hyp = draw(st.lists(st.sampled_from(vocab), max_size=max_len))
+    else:
+        hyp = list(ref)
+        for op, pos, w in draw(st.lists(st.tuples(st.sampled_from(["drop", "move", "sub"]),
+                                                  st.integers(0, 10**6), st.sampled_from(vocab)), max_size=6)):
+            if not hyp:
+                break
+            j = pos % len(hyp)
+            if op == "drop":
+                hyp.pop(j)
+            elif op == "sub":
+                hyp[j] = w
+            else:
+                k = (pos // 7) % len(hyp)
+                block = hyp[j : j + 1 + pos % 12]
+                del hyp[j : j + len(block)]
+                hyp[k:k] = block
+    return hyp, ref

@@ -11,11 +11,12 @@ from .bleu import BleuMetric
 from .chrf import ChrfMetric
 from .nltk_bleu import NltkBleuMetric
 from .pair import PairModel, PairSnapshot, common_splice
+from .ter import TerMetric
 from .text import InputError, read_lines, read_text, split_file_lines, split_lsp_lines
 from .tokenizers import TokenizerUnavailable
 
 if TYPE_CHECKING:
-    from ..settings import BleuSettings, ChrfSettings, Settings
+    from ..settings import BleuSettings, ChrfSettings, Settings, TerSettings
 
 __all__ = [
     "Metric",
@@ -23,6 +24,7 @@ __all__ = [
     "BleuMetric",
     "ChrfMetric",
     "NltkBleuMetric",
+    "TerMetric",
     "PairModel",
     "PairSnapshot",
     "common_splice",
@@ -34,6 +36,7 @@ __all__ = [
     "TokenizerUnavailable",
     "bleu_metric",
     "chrf_metric",
+    "ter_metric",
     "build_metrics",
 ]
 
@@ -72,11 +75,23 @@ def chrf_metric(s: "ChrfSettings") -> Metric:
     )
 
 
+def ter_metric(s: "TerSettings") -> Metric:
+    return TerMetric(
+        normalized=s.normalized,
+        no_punct=s.no_punct,
+        asian_support=s.asian_support,
+        case_sensitive=s.case_sensitive,
+    )
+
+
 def build_metrics(settings: "Settings") -> dict[str, Metric]:
-    """The enabled metrics, keyed "bleu" / "chrf", in display order."""
+    """The enabled metrics, keyed "bleu" / "chrf" / "ter", in display order."""
     out: dict[str, Metric] = {}
     if settings.bleu.enabled:
         out["bleu"] = bleu_metric(settings.bleu)
     if settings.chrf.enabled:
         out["chrf"] = chrf_metric(settings.chrf)
+    ter = getattr(settings, "ter", None)
+    if ter is not None and ter.enabled:
+        out["ter"] = ter_metric(ter)
     return out

@@ -41,7 +41,7 @@ class Score:
 
     def as_dict(self) -> dict:
         out: dict = {"score": self.score}
-        if self.metric.startswith("chrF"):
+        if self.metric.startswith("chrF") or self.metric == "TER":
             out.update(self.extra)
         else:
             out.update(

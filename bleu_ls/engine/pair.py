@@ -349,4 +349,7 @@ class PairModel:
         self.refresh()
         p = self.n_paired
         last = self._stats[key][p - 1].tolist() if p else None
+        from_rows = getattr(self.metrics[key], "corpus_from_rows", None)
+        if from_rows is not None:  # TER: sacrebleu adds per-line floats in order
+            return from_rows(self._stats[key][:p])
         return self.metrics[key].corpus_score(self._totals[key].tolist(), last)

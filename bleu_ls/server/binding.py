@@ -110,6 +110,7 @@ def build(manager: "PairManager", pair: "Pair", *, keep_model: bool = True) -> N
         and keep_model
         and old_settings.bleu == settings.bleu
         and old_settings.chrf == settings.chrf
+        and old_settings.ter == settings.ter
         and model.n_refs == len(refs)
     )
     if same_metrics:

@@ -27,7 +27,10 @@ from ..analysis import Analyzer
 from ..engine import PairModel
 from ..pairing import CONFIG_NAME, PairSpec
 from ..settings import Settings
-from . import binding
+from ..postedit import DraftStore, DraftTrack
+from . import binding, drafts
+from .effort import EffortRows
+from .paired import PairedTests
 from .config import assemble_settings
 from .document import LineDocument
 from .files import arg_path, path_key, uri_path
@@ -43,9 +46,10 @@ class Pair:
     """One open hypothesis document and what it is scored against.
 
     Baselines (what a score is compared with: ``baseline``, the scores when
-    the file was first fully scored) live here too; another kind of
-    baseline (a draft file per hypothesis) is one more field set by
-    :mod:`.binding` and read by :mod:`.render`.
+    the file was first fully scored) live here too; the other kind, the
+    draft (``draft``: a :class:`~bleu_ls.postedit.DraftTrack` or None) with
+    its HTER rows and paired test, is set by :mod:`.drafts` and
+    :mod:`.paired` and read by :mod:`.render` / :mod:`.effort_render`.
     """
 
     uri: str
@@ -70,6 +74,26 @@ class Pair:
     flagged: list[int] = field(default_factory=list)
     #: an inlay hint answer left lines out (still being scored): refresh when done
     hints_pending: bool = False
+    # -- post-editing (see drafts.py): the draft, its line partners, HTER rows
+    draft: Optional[DraftTrack] = None
+    #: "file" (a draft file) or "cache" (the text as first seen, or set by command)
+    draft_origin: Optional[str] = None
+    draft_path: Optional[Path] = None
+    #: the draft's problem in a few words (hover, lens) and in full
+    draft_problem: Optional[str] = None
+    draft_detail: Optional[str] = None
+    #: bleuLs.forgetDraft: no draft until the document is opened again
+    draft_forgotten: bool = False
+    effort: Optional[EffortRows] = None
+    effort_task: Optional[asyncio.Task] = None
+    #: the draft's statistics against the references (paired.py)
+    draft_model: Optional[PairModel] = None
+    #: by metric key: {"confidence": …, "paired": …} of the latest test
+    paired: dict = field(default_factory=dict)
+    paired_task: Optional[asyncio.Task] = None
+    paired_gen: int = 0
+    #: the model version ``paired`` was computed on (shown only while it is current)
+    paired_version: int = -1
 
     @property
     def references(self) -> list[Path]:
@@ -111,6 +135,8 @@ class PairManager:
         self.watcher.tick = self.on_tick
         self.publisher = Publisher(self)
         self.scorer = Scorer(self)
+        self.drafts = DraftStore()
+        self.tests = PairedTests(self)
 
     # -- client capabilities ----------------------------------------------------
     @property
@@ -172,10 +198,12 @@ class PairManager:
             pair = self.pairs.get(uri) or Pair(uri=uri, path=self.doc_paths[uri])
             self.analyzers.pop(uri, None)
             binding.build(self, pair)
+            drafts.bind(self, pair)
             if pair.spec is not None or pair.hypothesis_like:
                 self.pairs[uri] = pair
                 self.after_change(pair, external=True)
             elif self.pairs.pop(uri, None) is not None:
+                drafts.detach(pair)
                 self.publisher.clear(uri)
                 self.publisher.schedule_refresh()
         self.update_watch_list()
@@ -188,6 +216,7 @@ class PairManager:
         self._dependents_changed(path)
         pair = Pair(uri=uri, path=path)
         binding.build(self, pair)
+        drafts.bind(self, pair)
         if pair.spec is not None or pair.hypothesis_like:
             self.pairs[uri] = pair
             self.after_change(pair, external=False)
@@ -210,6 +239,8 @@ class PairManager:
                 except Exception:  # out of step (should not happen): resynchronise by diff
                     log.exception("splice failed; resynchronising %s", uri)
                     pair.model.set_hyp(doc.engine_lines())
+            if pair is not None:
+                drafts.splice(pair, splice.start, splice.end, splice.lines)
             for dep, k in dependents:
                 binding.splice_dependent(dep, k, doc, splice)
         doc.version = params.text_document.version
@@ -225,9 +256,10 @@ class PairManager:
         pair = self.pairs.pop(uri, None)
         self.analyzers.pop(uri, None)
         if pair is not None:
-            for task in (pair.bg_task, pair.push_task):
+            for task in (pair.bg_task, pair.push_task, pair.paired_task):
                 if task is not None:
                     task.cancel()
+            drafts.detach(pair)
             self.publisher.clear(uri)
         if path is not None:
             self._dependents_changed(path)
@@ -238,10 +270,11 @@ class PairManager:
         scoring and the worker pool."""
         self.watcher.stop()
         for pair in self.pairs.values():
-            for task in (pair.bg_task, pair.push_task):
+            for task in (pair.bg_task, pair.push_task, pair.paired_task, pair.effort_task):
                 if task is not None:
                     task.cancel()
         self.scorer.shutdown()
+        self.tests.shutdown()
 
     def pair_with(self, uri: str, refs: list[str], source: Optional[str] = None) -> tuple[PairSpec, Optional[Pair]]:
         """Pair ``uri`` with reference file(s) by hand (``bleuLs.pairWith``)."""
@@ -277,6 +310,11 @@ class PairManager:
     def _dependents_changed(self, path: Path) -> None:
         """``path`` was opened/closed/changed on disk: re-read it where it is used."""
         seen = set()
+        for pair in list(self.pairs.values()):
+            if drafts.uses_path(pair, path):
+                pair.draft = None  # re-read: a changed draft file is a new draft
+                drafts.bind(self, pair)
+                self.after_change(pair, external=True)
         for pair, _k in self._dependents(path):
             if id(pair) in seen:
                 continue
@@ -291,6 +329,8 @@ class PairManager:
                 paths.update(pair.spec.references)
                 if pair.spec.source is not None:
                     paths.add(pair.spec.source)
+            if pair.draft_path is not None:
+                paths.add(pair.draft_path)
         self.watcher.set_paths(paths)
 
     def on_file_changed(self, path: Path) -> None:
@@ -313,6 +353,9 @@ class PairManager:
 
     # -- after any change ----------------------------------------------------------
     def after_change(self, pair: Pair, external: bool) -> None:
+        self.start_effort(pair)
+        if pair.model is not None:
+            self.tests.schedule(pair)
         if pair.model is not None and pair.model.stale_count():
             self.scorer.start(pair)
         elif pair.model is not None and pair.baseline is None:
@@ -321,6 +364,24 @@ class PairManager:
             self.publisher.schedule_push(pair)
         if external:
             self.publisher.schedule_refresh()
+
+    def start_effort(self, pair: Pair) -> None:
+        """Count the HTER rows not counted yet, in the background."""
+        drafts.start_effort(self, pair)
+
+    async def wait_effort(self, pair: Pair) -> None:
+        """Until every HTER row of the pair is counted (other requests go on)."""
+        await drafts.wait_effort(self, pair)
+
+    def set_draft(self, pair: Pair) -> str:
+        message = drafts.set_to_current(self, pair)
+        self.after_change(pair, external=True)
+        return message
+
+    def forget_draft(self, pair: Pair) -> str:
+        message = drafts.forget(self, pair)
+        self.after_change(pair, external=True)
+        return message
 
     async def wait_scored(self, pair: Pair) -> None:
         """Until every paired line of the pair is scored (other requests go on)."""

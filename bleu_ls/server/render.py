@@ -15,6 +15,7 @@ from lsprotocol import types
 
 from ..analysis import Finding
 from ..settings import HintSettings
+from .effort_render import effort_hover, effort_lens, effort_record, effort_tooltip, paired_note, tests_for
 
 if TYPE_CHECKING:
     from .document import LineDocument
@@ -39,8 +40,11 @@ def fmt(x: Optional[float], digits: int = 2) -> str:
     return f"{x:.{digits}f}"
 
 
+_SHORT = {"bleu": "BLEU", "chrf": "chrF", "ter": "TER"}
+
+
 def short_name(key: str) -> str:
-    return "BLEU" if key == "bleu" else "chrF"
+    return _SHORT.get(key, key)
 
 
 # -- one line ----------------------------------------------------------------
@@ -49,8 +53,8 @@ def label_for(model, i: int, hs: HintSettings) -> Optional[str]:
     parts = []
     for key in model.metrics:
         value = model.line_value(key, i)
-        template = hs.bleu_format if key == "bleu" else hs.chrf_format
-        default = _DEFAULT_HINTS.bleu_format if key == "bleu" else _DEFAULT_HINTS.chrf_format
+        template = getattr(hs, f"{key}_format", None) or _DEFAULT_HINTS.bleu_format
+        default = getattr(_DEFAULT_HINTS, f"{key}_format")
         if value is None or (isinstance(value, float) and math.isnan(value)):
             parts.append(f"{short_name(key)} n/a")
             continue
@@ -138,10 +142,12 @@ def _score_parts(pair: "Pair", key: str, metric, s, i: int) -> list[str]:
 
 
 def hover_text(pair: "Pair", i: int) -> Optional[str]:
-    """The hover of line ``i``: scores, references, source, missing n-grams."""
+    """The hover of line ``i``: scores, references, source, missing n-grams,
+    the effort against the draft."""
     model = pair.model
+    effort = effort_hover(pair, i)
     if model is None or not 0 <= i < model.n_paired:
-        return None
+        return f"### Line {i + 1:,}\n\n{effort}" if effort else None
     parts = [f"### Line {i + 1:,}"]
     for key, metric in model.metrics.items():
         s = model.line_score(key, i)
@@ -159,6 +165,8 @@ def hover_text(pair: "Pair", i: int) -> Optional[str]:
         shown = ", ".join(f"`{m}`" for m in missing[:MAX_MISSING])
         more = f" (+{len(missing) - MAX_MISSING} more)" if len(missing) > MAX_MISSING else ""
         parts.append(f"**Missing reference n-grams:** {shown}{more}")
+    if effort:
+        parts.append(effort)
     return "\n\n".join(parts)
 
 
@@ -181,31 +189,43 @@ def corpus_delta(pair: "Pair", key: str) -> Optional[float]:
 def lens_title(pair: "Pair") -> str:
     model = pair.model
     parts = []
-    for key in model.metrics:
-        s = model.corpus(key)
-        parts.append(f"{short_name(key)} {s.score:.2f}" if s.score is not None else f"{short_name(key)} n/a")
-    parts.append(f"{model.n_paired:,} lines")
-    d = corpus_delta(pair, next(iter(model.metrics)))
-    if d is not None:
-        parts.append(f"Δ {d:+.2f} since open")
+    if model is not None:
+        for key in model.metrics:
+            s = model.corpus(key)
+            text = f"{short_name(key)} {s.score:.2f}" if s.score is not None else f"{short_name(key)} n/a"
+            parts.append(text + paired_note(pair, key))
+        parts.append(f"{model.n_paired:,} lines")
+        d = corpus_delta(pair, next(iter(model.metrics)))
+        if d is not None and not paired_note(pair, next(iter(model.metrics))):
+            parts.append(f"Δ {d:+.2f} since open")
+    effort = effort_lens(pair)
+    if effort:
+        parts.append(effort)
     return " · ".join(parts)
 
 
 def signatures(pair: "Pair") -> str:
     model = pair.model
-    return "\n".join(m.signature(model.n_refs) for m in model.metrics.values())
+    lines = [m.signature(model.n_refs) for m in model.metrics.values()] if model is not None else []
+    return "\n".join(lines + effort_tooltip(pair))
 
 
 def corpus_record(pair: "Pair") -> dict[str, Any]:
-    """Per metric: {signature, corpus (Score.as_dict()), delta}; BLEU also at top level."""
+    """Per metric: {signature, corpus (Score.as_dict()), delta, confidence,
+    paired}; BLEU also at top level; ``effort`` against the draft."""
     model = pair.model
+    if model is None:
+        return {"uri": pair.uri, "metrics": {}, **effort_record(pair)}
     metrics: dict[str, Any] = {}
     for key, metric in model.metrics.items():
+        tests = tests_for(pair, key)
         metrics[key] = {
             "metric": metric.name,
             "signature": metric.signature(model.n_refs),
             "corpus": model.corpus(key).as_dict(),
             "delta": corpus_delta(pair, key),
+            "confidence": tests.get("confidence"),
+            "paired": tests.get("paired"),
         }
     first = metrics[next(iter(metrics))]
     return {
@@ -218,6 +238,7 @@ def corpus_record(pair: "Pair") -> dict[str, Any]:
         "referenceLines": [len(r) for r in model.refs],
         "metrics": metrics,
         "flagged": len(pair.flagged),
+        **effort_record(pair),
     }
 
 

@@ -6,8 +6,10 @@ and deleted lines, ``\\n`` / ``\\r\\n`` / ``\\r`` mixes, astral characters,
 U+2028, form feed and NEL inside lines, positions past the end of a line or
 of the document, the empty document) to a ``LineDocument`` and splices what
 it reports into a ``PairModel``; other steps edit the references, switch
-settings (metrics on/off, tokenizer, chrF/chrF++, NLTK preset, number of
-references) or score part of the stale lines.  After every step:
+settings (metrics on/off, tokenizer, chrF/chrF++, NLTK preset, TER on/off
+and its case, number of references) or score part of the stale lines.  The
+text as first seen is the draft: its line partners and HTER rows follow
+every hypothesis splice.  After every step:
 
 * the document's text equals the text an independent oracle computes by
   plain string surgery at offsets derived from the wire positions;
@@ -18,7 +20,9 @@ references) or score part of the stale lines.  After every step:
   a fresh ``PairModel`` built from scratch on the same lines;
 * every corpus score equals the fresh model's and — for the sacrebleu
   metrics — sacrebleu's ``corpus_score`` on the paired lines, and one
-  touched line's score equals sacrebleu's ``sentence_score``.
+  touched line's score equals sacrebleu's ``sentence_score``;
+* the touched line's HTER and the corpus HTER equal sacrebleu's
+  ``TER(case_sensitive=True)`` of the draft partners against the lines.
 
 1,000 edit scripts in a normal run; 10,000 under the ``fuzz`` profile (see
 conftest.py).
@@ -31,15 +35,18 @@ import math
 import pytest
 from hypothesis import HealthCheck, settings, strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
-from sacrebleu.metrics import BLEU, CHRF
+from sacrebleu.metrics import BLEU, CHRF, TER
 
 from bleu_ls.engine import PairModel, build_metrics
+from bleu_ls.engine.ter import TerMetric
+from bleu_ls.postedit import DraftTrack
 from bleu_ls.settings import HintSettings, Settings
 
 document = pytest.importorskip("bleu_ls.server.document", reason="the server's line model has not landed")
 LineDocument = document.LineDocument
 
 from bleu_ls.server.features.hints import label_for  # the hint label as the server renders it  # noqa: E402
+from bleu_ls.server.effort import EffortRows  # noqa: E402
 
 # -- what text is made of ---------------------------------------------------------
 WORDS = ["the", "cat", "sat", "on", "mat", "a", "dog", "The", ",", ".", "东京", "Zürich", "don't", "3.5"]
@@ -117,6 +124,8 @@ def fresh_metrics(cfg: dict):
     s.chrf.enabled = cfg["chrf"]
     s.chrf.word_order = cfg["word_order"]
     s.chrf.lowercase = cfg["lowercase"]
+    s.ter.enabled = cfg["ter"]
+    s.ter.case_sensitive = cfg["ter_case"]
     return build_metrics(s)
 
 
@@ -131,6 +140,9 @@ def sacre_oracles(cfg: dict) -> dict:
     if cfg["chrf"]:
         c = CHRF(word_order=cfg["word_order"], lowercase=cfg["lowercase"])
         out["chrf"] = (c, c)
+    if cfg["ter"]:
+        t = TER(case_sensitive=cfg["ter_case"])
+        out["ter"] = (t, t)
     return out
 
 
@@ -142,10 +154,13 @@ config_strategy = st.fixed_dictionaries(
         "lowercase": st.booleans(),
         "preset": st.sampled_from(["sacrebleu", "sacrebleu", "sacrebleu", "nltk"]),
         "word_order": st.sampled_from([0, 2]),
+        "ter": st.booleans(),
+        "ter_case": st.booleans(),
     }
 ).filter(lambda c: not (c["preset"] == "nltk" and c["tokenize"] != "13a"))
 
-DEFAULT_CONFIG = {"bleu": True, "chrf": True, "tokenize": "13a", "lowercase": False, "preset": "sacrebleu", "word_order": 0}
+DEFAULT_CONFIG = {"bleu": True, "chrf": True, "tokenize": "13a", "lowercase": False, "preset": "sacrebleu", "word_order": 0,
+                  "ter": False, "ter_case": False}
 
 
 class DocumentAndModel(RuleBasedStateMachine):
@@ -172,6 +187,15 @@ class DocumentAndModel(RuleBasedStateMachine):
         self.cfg = cfg
         self.doc = LineDocument(text, 1, encoding)
         self.model = PairModel(fresh_metrics(cfg), self.doc.engine_lines(), self.refs, lazy=lazy)
+        # the draft: the text as first seen; HTER rows follow every edit (drafts.splice)
+        lines = self.doc.engine_lines()
+        self.track = DraftTrack(lines, lines)
+        self.effort = EffortRows(TerMetric(case_sensitive=True), self.track, lines)
+
+    def _splice_hyp(self, splice) -> None:
+        self.model.splice_hyp(splice.start, splice.end, splice.lines)
+        self.track.splice(splice.start, splice.end, splice.lines)
+        self.effort.splice(splice.start, splice.end, splice.lines)
 
     # -- helpers ------------------------------------------------------------------------
     def _position(self, data, past_end: bool):
@@ -204,7 +228,7 @@ class DocumentAndModel(RuleBasedStateMachine):
             change["range"]["start"], change["range"]["end"] = change["range"]["end"], change["range"]["start"]
         splice = self.doc.apply(change)
         self.text = self.text[:a] + new + self.text[b:]
-        self.model.splice_hyp(splice.start, splice.end, splice.lines)
+        self._splice_hyp(splice)
         self.touched = splice.start
 
     # -- rules ----------------------------------------------------------------------------
@@ -245,7 +269,7 @@ class DocumentAndModel(RuleBasedStateMachine):
             b = oracle_offset(self.text, l2, 0, self.encoding)
         splice = self.doc.apply(change)
         self.text = self.text[:a] + new + self.text[b:]
-        self.model.splice_hyp(splice.start, splice.end, splice.lines)
+        self._splice_hyp(splice)
         self.touched = splice.start
 
     @rule(text=initial_text)
@@ -253,14 +277,14 @@ class DocumentAndModel(RuleBasedStateMachine):
         """A full-text change (no range)."""
         splice = self.doc.apply({"text": text})
         self.text = text
-        self.model.splice_hyp(splice.start, splice.end, splice.lines)
+        self._splice_hyp(splice)
         self.touched = splice.start
 
     @rule()
     def empty_document(self):
         splice = self.doc.apply({"text": ""})
         self.text = ""
-        self.model.splice_hyp(splice.start, splice.end, splice.lines)
+        self._splice_hyp(splice)
 
     @rule(data=st.data())
     def edit_reference(self, data):
@@ -357,6 +381,26 @@ class DocumentAndModel(RuleBasedStateMachine):
                 assert line_got == line_want or (line_got is None and math.isnan(line_want)), (key, i)
         if model.metrics:
             assert model.stale_count() == 0
+
+    @invariant()
+    def hter_matches_fresh_computation(self):
+        """HTER rows after the edits equal sacrebleu's TER(case_sensitive=True)
+        of each line's draft partner against the line, and the running sums
+        the corpus of all lines."""
+        lines = self.doc.engine_lines()
+        effort, track = self.effort, self.track
+        assert effort.lines == lines and track.n_lines == len(lines)
+        ter = TER(case_sensitive=True)
+        drafts = [(track.draft_line(i) or "").rstrip() for i in range(len(lines))]
+        posts = [x.rstrip() for x in lines]
+        i = min(self.touched or 0, len(lines) - 1)
+        if lines:
+            assert effort.line(i)["score"] == ter.sentence_score(drafts[i], [posts[i]]).score
+        for j in range(len(lines)):
+            effort.ensure(j, j + 1)
+        assert (effort.totals == effort.rows.sum(axis=0)).all()
+        if lines:
+            assert effort.corpus()["score"] == ter.corpus_score(drafts, [posts]).score
 
 
 DocumentAndModel.TestCase.settings = settings(

@@ -4,6 +4,8 @@
 ``bleuLs.showReport``   (uri) the per-line report as text
 ``bleuLs.nextFlagged``  (uri, position [, "next"|"previous"]) the next flagged line, wrapping
 ``bleuLs.exportScores`` (uri [, "tsv"|"json"]) write NAME.scores.tsv/.json beside the file
+``bleuLs.setDraft``     (uri) the current text becomes the draft (kept in the user's cache folder)
+``bleuLs.forgetDraft``  (uri) drop the kept draft (none until the file is opened again)
 """
 
 from __future__ import annotations
@@ -21,6 +23,8 @@ PAIR_WITH = "bleuLs.pairWith"
 SHOW_REPORT = "bleuLs.showReport"
 NEXT_FLAGGED = "bleuLs.nextFlagged"
 EXPORT_SCORES = "bleuLs.exportScores"
+SET_DRAFT = "bleuLs.setDraft"
+FORGET_DRAFT = "bleuLs.forgetDraft"
 
 
 class CommandError(Exception):
@@ -42,6 +46,14 @@ def _pair(manager: "PairManager", args: tuple) -> "Pair":
     pair = manager.pair_for(uri)
     if pair is None or pair.model is None:
         raise CommandError(f"{uri} is not an open, paired hypothesis file")
+    return pair
+
+
+def _hypothesis(manager: "PairManager", args: tuple) -> "Pair":
+    uri = _uri(args[0] if args else None)
+    pair = manager.pair_for(uri)
+    if pair is None:
+        raise CommandError(f"{uri} is not an open hypothesis file")
     return pair
 
 
@@ -123,3 +135,15 @@ def register(server, manager: "PairManager") -> None:
         fmt = args[1] if len(args) > 1 and isinstance(args[1], str) else "tsv"
         await manager.wait_scored(pair)
         return str(export(pair, fmt))
+
+    @server.command(SET_DRAFT)
+    async def _set_draft(ls, *args):
+        pair = _hypothesis(manager, args)
+        try:
+            return manager.set_draft(pair)
+        except ValueError as exc:
+            raise CommandError(str(exc)) from None
+
+    @server.command(FORGET_DRAFT)
+    async def _forget_draft(ls, *args):
+        return manager.forget_draft(_hypothesis(manager, args))

@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING
 
 from lsprotocol import types
 
+from ..effort_render import hter_label
 from ..render import breakdown, label_for
 
 if TYPE_CHECKING:
@@ -57,6 +58,8 @@ def inlay_hints(manager: "PairManager", params: types.InlayHintParams) -> list[t
         if not hyp.strip() and not hs.show_on_empty:
             continue
         label = label_for(model, i, hs)
+        if hs.hter:
+            label = " · ".join(x for x in (label, hter_label(pair, i, hs.hter_format, "HTER {hter:.1f}")) if x) or None
         if label is None:
             continue
         hint = types.InlayHint(

@@ -16,7 +16,7 @@ if TYPE_CHECKING:
 
 def hover(manager: "PairManager", params: types.HoverParams) -> Optional[types.Hover]:
     pair = manager.pair_for(params.text_document.uri)
-    if pair is None or pair.model is None:
+    if pair is None or (pair.model is None and pair.effort is None and not pair.draft_problem):
         return None
     text = hover_text(pair, params.position.line)
     if text is None:

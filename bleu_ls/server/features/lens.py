@@ -18,17 +18,17 @@ CORPUS_SCORE = "bleuLs/corpusScore"
 async def code_lens(manager: "PairManager", params: types.CodeLensParams) -> list[types.CodeLens]:
     uri = params.text_document.uri
     pair = manager.pair_for(uri)
-    if pair is None or pair.model is None:
+    if pair is None or (pair.model is None and pair.effort is None and not pair.draft_problem):
         return []
-    await manager.wait_scored(pair)
-    if pair.model is None:
+    await manager.wait_scored(pair)  # the effort is not waited for: the lens says it is counting
+    if pair.model is None and pair.effort is None and not pair.draft_problem:
         return []
     return [
         types.CodeLens(
             range=types.Range(start=types.Position(line=0, character=0), end=types.Position(line=0, character=0)),
             command=types.Command(
                 title=lens_title(pair),
-                command="bleuLs.showReport",
+                command="bleuLs.showReport" if pair.model is not None else "",
                 arguments=[uri],
                 tooltip=signatures(pair),
             ),
@@ -40,10 +40,10 @@ async def corpus_score(manager: "PairManager", params: Any) -> Optional[dict[str
     td = params.get("textDocument") if isinstance(params, dict) else getattr(params, "textDocument", None)
     uri = td.get("uri") if isinstance(td, dict) else getattr(td, "uri", None)
     pair = manager.pair_for(uri) if uri else None
-    if pair is None or pair.model is None:
+    if pair is None or (pair.model is None and pair.effort is None):
         return None
-    await manager.wait_scored(pair)
-    if pair.model is None:
+    await manager.wait_scored(pair)  # effort.pending says how many HTER rows are still to count
+    if pair.model is None and pair.effort is None:
         return None
     return corpus_record(pair)
 

@@ -49,3 +49,5 @@ end, desc = 'bleu-ls: write NAME.scores.tsv (or .json) beside the file' })
 cmd('BleuScore', function()
   require('bleu_ls').echo_score()
 end, { desc = 'bleu-ls: corpus score of this file' })
+
+require('bleu_ls.draft').register()

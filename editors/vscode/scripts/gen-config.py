@@ -77,7 +77,7 @@ DESCRIPTIONS: dict[str, str] = {
     "diagnostics.repetition.factor": "An n-gram must occur at least this many times as often as in the best reference to be flagged as repeated.",
     "hints.chrfFormat": "Label template of the chrF part of the hint; field: {chrf} (0-100).",
     "hints.enabled": "Show each line's score as an inlay hint at the end of the line.",
-    "pairs": "Pairing rules: hypothesis glob -> reference glob(s) and optional source glob. In reference/source patterns {stem} is the hypothesis file name without its last suffix, {name} the full name, {dir} its folder, {1}, {2}... the text matched by the hypothesis pattern's *. `options` overrides bleu/chrf/diagnostics/hints for that pair.",
+    "pairs": "Pairing rules: hypothesis glob -> reference glob(s) and optional source glob. In reference/source patterns {stem} is the hypothesis file name without its last suffix, {name} the full name, {dir} its folder, {1}, {2}... the text matched by the hypothesis pattern's *. `draft` names the machine-translation draft the file was post-edited from (same placeholders); without one, NAME.draft beside the file, else the text as first seen (kept in the user's cache folder). `options` overrides bleu/chrf/diagnostics/hints for that pair.",
     "conventions": "Pair NAME.hyp / NAME.mt with NAME.ref, NAME.ref2..., NAME.src without configuration.",
 }
 

@@ -456,6 +456,18 @@ async function nextFlagged(direction: "next" | "previous"): Promise<void> {
   editor.revealRange(new vscode.Range(p, p), vscode.TextEditorRevealType.InCenterIfOutsideViewport);
 }
 
+/** bleuLs.setDraft / bleuLs.forgetDraft on the active hypothesis; the server's answer as a message. */
+async function draftCommand(command: string): Promise<void> {
+  const editor = activeHypothesis();
+  if (!editor || !client) {
+    return;
+  }
+  const result = await serverCommand<unknown>(command, [client.code2ProtocolConverter.asUri(editor.document.uri)]);
+  if (typeof result === "string") {
+    void vscode.window.showInformationMessage(`bleu-ls: ${result}`);
+  }
+}
+
 async function exportScores(): Promise<void> {
   const editor = activeHypothesis();
   if (!editor || !client) {
@@ -529,6 +541,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     vscode.commands.registerCommand("bleu-ls.previousFlagged", () => nextFlagged("previous")),
     vscode.commands.registerCommand("bleu-ls.toggleHints", toggleHints),
     vscode.commands.registerCommand("bleu-ls.exportScores", exportScores),
+    vscode.commands.registerCommand("bleu-ls.setDraft", () => draftCommand("bleuLs.setDraft")),
+    vscode.commands.registerCommand("bleu-ls.forgetDraft", () => draftCommand("bleuLs.forgetDraft")),
     vscode.commands.registerCommand("bleu-ls.restartServer", async () => {
       await stopClient();
       await startClient();

@@ -5,6 +5,23 @@ export interface MetricRecord {
   signature?: string;
   corpus?: { score?: number | null; [k: string]: unknown } | null;
   delta?: number | null;
+  /** The corpus score's bootstrap 95% interval (half-width ``ci``). */
+  confidence?: { score?: number; mean?: number; ci?: number } | null;
+  /** The paired bootstrap test of the current text against the draft. */
+  paired?: {
+    delta?: number;
+    resamples?: number;
+    baseline?: { score?: number };
+    system?: { score?: number; p_value?: number };
+  } | null;
+}
+
+/** Post-editing effort against the draft (HTER). */
+export interface EffortRecord {
+  score?: number | null;
+  lines?: number;
+  linesEdited?: number;
+  num_edits?: number;
 }
 
 export interface CorpusScoreResult {
@@ -18,6 +35,8 @@ export interface CorpusScoreResult {
   corpus?: { score?: number | null; name?: string; error?: string; [k: string]: unknown } | null;
   delta?: number | null;
   lines?: unknown;
+  effort?: EffortRecord | null;
+  draft?: { origin?: string | null; path?: string | null; problem?: string | null } | null;
   [k: string]: unknown;
 }
 
@@ -91,7 +110,45 @@ function describeLines(lines: unknown, flagged?: unknown, problems?: unknown): s
  * signature and the change since the document was opened.  `openedAt` is the
  * first score seen for the document, used when the server sends no delta.
  */
+function isNum(x: unknown): x is number {
+  return typeof x === "number" && Number.isFinite(x);
+}
+
+/** "HTER 18.4 · 112 lines edited" and its tooltip line, or nothing without a draft. */
+export function describeEffort(r: CorpusScoreResult): { text: string; tip: string[] } | undefined {
+  const e = r.effort;
+  const tip: string[] = [];
+  if (r.draft && typeof r.draft.problem === "string" && r.draft.problem) {
+    tip.push(`Draft: ${r.draft.problem}`);
+  }
+  if (!e || !isNum(e.score)) {
+    return tip.length ? { text: "", tip } : undefined;
+  }
+  const edited = isNum(e.linesEdited) ? e.linesEdited : 0;
+  const text = `HTER ${e.score.toFixed(1)} \u00b7 ${count(edited)} ${edited === 1 ? "line" : "lines"} edited`;
+  const of = isNum(e.lines) ? ` of ${count(e.lines)}` : "";
+  tip.unshift(`HTER vs draft: ${e.score.toFixed(2)} (${count(edited)}${of} lines edited)`);
+  return { text, tip };
+}
+
+/** The paired test and interval of one metric record, as tooltip lines. */
+function describeTests(name: string, m: MetricRecord | undefined): string[] {
+  const out: string[] = [];
+  if (m?.confidence && isNum(m.confidence.ci)) {
+    out.push(`${name} 95% interval: \u00b1${m.confidence.ci.toFixed(2)} (bootstrap mean ${isNum(m.confidence.mean) ? m.confidence.mean.toFixed(2) : "?"})`);
+  }
+  const p = m?.paired;
+  if (p && isNum(p.delta) && p.system && isNum(p.system.p_value)) {
+    out.push(`${name} vs draft: ${formatDelta(p.delta)}, p = ${p.system.p_value.toFixed(4)} (paired bootstrap, ${p.resamples ?? 1000} resamples)`);
+  }
+  return out;
+}
+
 export function formatStatus(r: CorpusScoreResult | null | undefined, openedAt?: number): StatusView {
+  const effort = r ? describeEffort(r) : undefined;
+  if (r && !r.corpus && effort && effort.text) {
+    return { text: effort.text, tooltip: ["No reference: post-editing effort only.", ...effort.tip].join("\n") };
+  }
   if (!r || !r.corpus) {
     return { text: "BLEU \u2013", tooltip: "bleu-ls: this file is not paired with a reference." };
   }
@@ -124,6 +181,9 @@ export function formatStatus(r: CorpusScoreResult | null | undefined, openedAt?:
   if (others.length) {
     text += ` \u00b7 ${others.join(" \u00b7 ")}`;
   }
+  if (effort && effort.text) {
+    text += ` \u00b7 ${effort.text}`;
+  }
   const tip: string[] = [`Corpus ${name}: ${score.toFixed(2)}`];
   // A change is shown once there is one: a file just opened has none.
   if (delta !== undefined && Math.abs(delta) >= 0.005) {
@@ -131,6 +191,14 @@ export function formatStatus(r: CorpusScoreResult | null | undefined, openedAt?:
   }
   for (const o of others) {
     tip.push(`Corpus ${o}`);
+  }
+  if (r.metrics) {
+    for (const m of Object.values(r.metrics)) {
+      tip.push(...describeTests(m.metric ?? name, m));
+    }
+  }
+  if (effort) {
+    tip.push(...effort.tip);
   }
   const lines = describeLines(r.lines, r.flagged, r.problems);
   if (lines) {

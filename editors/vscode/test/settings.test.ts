@@ -109,10 +109,12 @@ describe("package.json", () => {
     const ids = packageJson.contributes.commands.map((c: { command: string }) => c.command).sort();
     assert.deepEqual(ids, [
       "bleu-ls.exportScores",
+      "bleu-ls.forgetDraft",
       "bleu-ls.nextFlagged",
       "bleu-ls.pairWith",
       "bleu-ls.previousFlagged",
       "bleu-ls.restartServer",
+      "bleu-ls.setDraft",
       "bleu-ls.showReport",
       "bleu-ls.statusMenu",
       "bleu-ls.toggleHints",

@@ -59,4 +59,28 @@ describe("formatStatus", () => {
     assert.equal(formatDelta(-0.004), "\u22120.00");
     assert.equal(formatDelta(3), "+3.00");
   });
+  it("adds HTER against the draft and the paired test to the text and tooltip", () => {
+    const v = formatStatus({
+      corpus: { score: 27.31 },
+      lines: 300,
+      metrics: {
+        bleu: {
+          metric: "BLEU",
+          corpus: { score: 27.31 },
+          confidence: { score: 27.31, mean: 27.2, ci: 1.5 },
+          paired: { delta: 0.84, resamples: 1000, system: { score: 27.31, p_value: 0.03 } },
+        },
+      },
+      effort: { score: 18.44, lines: 300, linesEdited: 112 },
+    });
+    assert.equal(v.text, "BLEU 27.31 \u00b7 HTER 18.4 \u00b7 112 lines edited");
+    assert.match(v.tooltip, /BLEU vs draft: \+0\.84, p = 0\.0300 \(paired bootstrap, 1000 resamples\)/);
+    assert.match(v.tooltip, /BLEU 95% interval: \u00b11\.50/);
+    assert.match(v.tooltip, /HTER vs draft: 18\.44 \(112 of 300 lines edited\)/);
+  });
+  it("shows the effort alone for a draft without a reference", () => {
+    const v = formatStatus({ effort: { score: 5, lines: 10, linesEdited: 1 }, metrics: {} });
+    assert.equal(v.text, "HTER 5.0 \u00b7 1 line edited");
+    assert.match(v.tooltip, /post-editing effort only/);
+  });
 });

@@ -1,0 +1,132 @@
+"""``bleu-ls effort DRAFT POSTEDIT``: how much the post-editor changed the MT draft.
+
+HTER is TER with the draft line as the hypothesis and the post-edited line as
+the reference: the word edits (insertions, deletions, substitutions, block
+shifts) that turn the draft into the final text, per word of the final text.
+Case-sensitive by default (a changed capital is an edit).  The numbers are
+sacrebleu 2.6's ``TER(case_sensitive=True)`` of the draft against the
+post-edit; the edit kinds come from the same alignment.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any, Optional, Sequence
+
+import numpy as np
+
+from .engine import InputError, read_lines
+from .engine.ter import UNITS, TerMetric
+from .engine.ter_batch import ter_alignments
+from .engine.ter_core import TerResult
+
+KINDS = ("insertions", "deletions", "substitutions", "shifts")
+
+
+def _line(i: int, draft: str, post: str, r: TerResult) -> dict[str, Any]:
+    return {
+        "line": i + 1,
+        "score": TerMetric._value(r.edits, float(r.ref_len)),
+        "num_edits": r.edits,
+        "ref_length": float(r.ref_len),
+        **{k: getattr(r, k) for k in KINDS},
+        "edited": draft.rstrip() != post.rstrip(),
+    }
+
+
+def effort_report(metric: TerMetric, draft: list[str], post: list[str], workers: Optional[int] = None) -> dict[str, Any]:
+    """Per-line and corpus HTER with edit counts, as one JSON-ready record."""
+    results = ter_alignments(metric, draft, [post], workers=workers)
+    lines = [_line(i, d, p, r) for i, (d, p, r) in enumerate(zip(draft, post, results))]
+    rows = np.array([[r.edits, r.ref_len * UNITS, 1] for r in results], dtype=np.int64).reshape(len(results), 3)
+    corpus = metric.corpus_from_rows(rows)
+    edited = sum(1 for rec in lines if rec["edited"])
+    return {
+        "metric": "HTER",
+        "signature": metric.signature(1),
+        "corpus": {
+            **corpus.as_dict(),
+            **{k: sum(getattr(r, k) for r in results) for k in KINDS},
+            "lines": len(lines),
+            "lines_edited": edited,
+        },
+        "lines": lines,
+    }
+
+
+def _text(report: dict[str, Any], out) -> None:
+    lines = report["lines"]
+    width = max(4, len(str(len(lines))))
+    out.write(f"{'line':>{width}}  {'HTER':>7}  {'edits':>5}  {'ins':>4}  {'del':>4}  {'sub':>4}  {'shift':>5}\n")
+    for rec in lines:
+        out.write(
+            f"{rec['line']:>{width}}  {rec['score']:7.2f}  {rec['num_edits']:5d}  {rec['insertions']:4d}  "
+            f"{rec['deletions']:4d}  {rec['substitutions']:4d}  {rec['shifts']:5d}\n"
+        )
+    c = report["corpus"]
+    out.write(
+        f"\nHTER = {c['score']:.2f} ({c['num_edits']} edits / {c['ref_length']:g} post-edited words: "
+        f"{c['insertions']} ins, {c['deletions']} del, {c['substitutions']} sub, {c['shifts']} shifts; "
+        f"{c['lines_edited']} of {c['lines']} lines edited)  {report['signature']}\n"
+    )
+
+
+def _tsv(report: dict[str, Any], out) -> None:
+    cols = ["line", "hter", "num_edits", "ref_length", *KINDS, "edited"]
+    out.write("\t".join(cols) + "\n")
+    for rec in [*report["lines"], {**report["corpus"], "line": "corpus", "edited": report["corpus"]["lines_edited"]}]:
+        vals = [rec["line"], repr(rec["score"]), rec["num_edits"], repr(rec["ref_length"])]
+        vals += [rec[k] for k in KINDS] + [int(rec["edited"])]
+        out.write("\t".join(str(v) for v in vals) + "\n")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog="bleu-ls effort",
+        description="Post-editing effort: HTER (TER of the MT draft against its post-edit) per line and "
+        "for the file, with word insertions, deletions, substitutions and shifts.",
+    )
+    p.add_argument("draft", help="the machine-translation draft, one segment per line")
+    p.add_argument("postedit", help="the post-edited text, line-aligned with the draft")
+    p.add_argument("--format", "-f", choices=("text", "json", "tsv"), default="text", help="output format")
+    p.add_argument("--case-insensitive", action="store_true", help="lowercase both sides first (TER's default)")
+    p.add_argument("--ter-normalized", action="store_true", help="tercom's normalization")
+    p.add_argument("--ter-no-punct", action="store_true", help="remove punctuation")
+    p.add_argument("--ter-asian-support", action="store_true", help="split CJK characters")
+    return p
+
+
+def main(argv: Optional[Sequence[str]] = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        draft = read_lines(args.draft)
+        post = read_lines(args.postedit)
+    except InputError as exc:
+        print(f"bleu-ls effort: error: {exc}", file=sys.stderr)
+        return 2
+    if len(draft) != len(post):
+        print(
+            f"bleu-ls effort: error: line counts differ: {args.draft} has {len(draft)} lines, "
+            f"{args.postedit} has {len(post)} lines; the post-edit must have one line per draft line",
+            file=sys.stderr,
+        )
+        return 2
+    metric = TerMetric(
+        normalized=args.ter_normalized,
+        no_punct=args.ter_no_punct,
+        asian_support=args.ter_asian_support,
+        case_sensitive=not args.case_insensitive,
+    )
+    report = effort_report(metric, draft, post)
+    try:
+        if args.format == "json":
+            json.dump(report, sys.stdout, ensure_ascii=False, indent=1)
+            sys.stdout.write("\n")
+        else:
+            (_text if args.format == "text" else _tsv)(report, sys.stdout)
+        sys.stdout.flush()
+    except BrokenPipeError:
+        return 0
+    return 0

@@ -1,0 +1,285 @@
+"""Translation edit rate between two word lists: the algorithm of sacrebleu 2.6.
+
+The result must be the same edit count as ``sacrebleu.metrics.lib_ter``
+gives, so the same search is made, with the same limits:
+
+* edit distance on a band around the length-scaled diagonal (25 cells each
+  side, wider when one side is far longer; the last row in full), where a
+  cell keeps the first of substitution/match, hypothesis-word deletion,
+  reference-word insertion that is strictly cheaper;
+* greedy block shifts: each round tries moving a run (up to 10 words, at
+  most 50 positions between its place in the hypothesis and in the
+  reference) of wrongly placed words to a place the alignment suggests, in
+  the order sacrebleu enumerates them, and takes the best (largest gain,
+  then longest, then earliest run, then earliest target); rounds stop when
+  no shift gains, or once 1,000 candidates were tried in all (the round
+  that reaches the limit is dropped, as sacrebleu does).
+
+What is different is only how the work is done: words become integers,
+candidate shifts are scored with a cost-only band (no edit-operation
+records), rows of the band are reused across candidates through a prefix
+tree, and the run search walks only positions where the words agree.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import NamedTuple, Sequence
+
+_INF = 10**16
+_MAX_SHIFT_SIZE = 10
+_MAX_SHIFT_DIST = 50
+_BEAM = 25
+_MAX_CANDIDATES = 1000
+_MAX_CACHED_ROWS = 20000
+
+# edit operations as the band records them (rewriting the hypothesis into the reference)
+NOP, SUB, INS, DEL, UNDEF = 0, 1, 2, 3, 4
+
+
+class TerResult(NamedTuple):
+    """The edits of one hypothesis against one reference."""
+
+    edits: int  # shifts + insertions + deletions + substitutions
+    ref_len: int
+    shifts: int
+    insertions: int  # reference words the hypothesis lacks
+    deletions: int  # hypothesis words the reference lacks
+    substitutions: int
+
+
+class _Band:
+    """Edit distance to one reference on sacrebleu's band, for hypotheses of one length."""
+
+    def __init__(self, ref: Sequence[int], n_hyp: int) -> None:
+        self.ref = list(ref)
+        self.n_ref = n_ref = len(ref)
+        self.n_hyp = n_hyp
+        ratio = n_ref / n_hyp if n_hyp else 1
+        beam = math.ceil(ratio / 2 + _BEAM) if _BEAM < ratio / 2 else _BEAM
+        self.bounds = [(0, 0)]
+        for i in range(1, n_hyp + 1):
+            diag = math.floor(i * ratio)
+            hi = n_ref + 1 if i == n_hyp else min(n_ref + 1, diag + beam)
+            self.bounds.append((max(0, diag - beam), hi))
+        self.first = list(range(n_ref + 1))
+        # prefix tree: word -> (children, cost row)
+        self._tree: dict = {}
+        self._cached = 0
+
+    def _cost_row(self, prev: list[int], word: int, i: int) -> list[int]:
+        lo, hi = self.bounds[i]
+        ref = self.ref
+        cur = [_INF] * (self.n_ref + 1)
+        j = lo
+        if lo == 0:
+            cur[0] = prev[0] + 1
+            j = 1
+        left = cur[j - 1]
+        for j in range(j, hi):
+            c = prev[j - 1] if ref[j - 1] == word else prev[j - 1] + 1
+            d = prev[j] + 1
+            if d < c:
+                c = d
+            left += 1
+            if left < c:
+                c = left
+            if c > _INF:
+                c = _INF
+            cur[j] = c
+            left = c
+        return cur
+
+    def rows(self, words: Sequence[int]) -> list[list[int]]:
+        """The band's cost rows for ``words`` (row 0 first), reusing shared prefixes."""
+        node = self._tree
+        out = [self.first]
+        i = 0
+        n = len(words)
+        while i < n:
+            hit = node.get(words[i])
+            if hit is None:
+                break
+            node, row = hit
+            out.append(row)
+            i += 1
+        while i < n:
+            row = self._cost_row(out[-1], words[i], i + 1)
+            out.append(row)
+            if self._cached < _MAX_CACHED_ROWS:
+                child: dict = {}
+                node[words[i]] = (child, row)
+                node = child
+                self._cached += 1
+            i += 1
+        return out
+
+    def cost(self, words: Sequence[int]) -> int:
+        """The band's edit distance of ``words`` (cost only)."""
+        return self.rows(words)[-1][-1]
+
+    def trace(self, words: Sequence[int]) -> tuple[int, list[int]]:
+        """Edit distance and the operations (hypothesis to reference), as sacrebleu records them.
+
+        A cell keeps the first of match/substitution, deletion, insertion whose
+        cost is strictly below the ones before, so its operation follows from
+        the costs: the first of the three that reaches the cell's value.
+        """
+        ref = self.ref
+        costs = self.rows(words)
+        path: list[int] = []
+        i, j = len(words), self.n_ref
+        while i > 0 or j > 0:
+            value = costs[i][j]
+            if i == 0:
+                how = INS
+            elif j == 0:
+                how = DEL
+            else:
+                same = words[i - 1] == ref[j - 1]
+                if costs[i - 1][j - 1] + (0 if same else 1) == value:
+                    how = NOP if same else SUB
+                elif costs[i - 1][j] + 1 == value:
+                    how = DEL
+                else:
+                    how = INS
+            path.append(how)
+            if how == NOP or how == SUB:
+                i -= 1
+                j -= 1
+            elif how == INS:
+                j -= 1
+            else:
+                i -= 1
+        path.reverse()
+        return costs[-1][-1], path
+
+
+def _alignment(path: Sequence[int]) -> tuple[dict[int, int], list[int], list[int]]:
+    """sacrebleu's trace_to_alignment of the flipped trace (insertions and deletions swapped).
+
+    Returns ref position -> hyp position, and per-position error flags of
+    the reference and of the hypothesis.
+    """
+    pos_h = pos_r = -1
+    align: dict[int, int] = {}
+    ref_err: list[int] = []
+    hyp_err: list[int] = []
+    for how in path:
+        if how == NOP or how == SUB:
+            pos_h += 1
+            pos_r += 1
+            align[pos_r] = pos_h
+            flag = 0 if how == NOP else 1
+            hyp_err.append(flag)
+            ref_err.append(flag)
+        elif how == DEL:  # flipped: an insertion seen from the reference
+            pos_h += 1
+            hyp_err.append(1)
+        else:  # INS, flipped: a deletion seen from the reference
+            pos_r += 1
+            align[pos_r] = pos_h
+            ref_err.append(1)
+    return align, ref_err, hyp_err
+
+
+def _prefix(flags: Sequence[int]) -> list[int]:
+    out = [0]
+    for f in flags:
+        out.append(out[-1] + f)
+    return out
+
+
+def _runs(hyp: Sequence[int], ref: Sequence[int], positions: dict[int, list[int]]):
+    """(start_h, start_r, length) of matching runs, in sacrebleu's order."""
+    n_h, n_r = len(hyp), len(ref)
+    for start_h in range(n_h):
+        for start_r in positions.get(hyp[start_h], ()):
+            if start_r - start_h > _MAX_SHIFT_DIST:
+                break
+            if start_h - start_r > _MAX_SHIFT_DIST:
+                continue
+            length = 0
+            while length < _MAX_SHIFT_SIZE and hyp[start_h + length] == ref[start_r + length]:
+                length += 1
+                yield start_h, start_r, length
+                if start_h + length == n_h or start_r + length == n_r:
+                    break
+
+
+def _moved(words: list[int], start: int, length: int, target: int) -> list[int]:
+    if target < start:
+        return words[:target] + words[start : start + length] + words[target:start] + words[start + length :]
+    if target > start + length:
+        return words[:start] + words[start + length : target] + words[start : start + length] + words[target:]
+    return words[:start] + words[start + length : length + target] + words[start : start + length] + words[length + target :]
+
+
+def _best_shift(band: _Band, hyp: list[int], ref: Sequence[int], positions, checked: int):
+    """One round of the shift search: (gain, shifted words, candidates checked so far)."""
+    pre, path = band.trace(hyp)
+    align, ref_err, hyp_err = _alignment(path)
+    hyp_sum, ref_sum = _prefix(hyp_err), _prefix(ref_err)
+    best = None
+    for start_h, start_r, length in _runs(hyp, ref, positions):
+        if hyp_sum[start_h + length] == hyp_sum[start_h]:
+            continue
+        if ref_sum[start_r + length] == ref_sum[start_r]:
+            continue
+        if start_h <= align[start_r] < start_h + length:
+            continue
+        prev_idx = -1
+        for offset in range(-1, length):
+            if start_r + offset == -1:
+                idx = 0
+            elif start_r + offset in align:
+                idx = align[start_r + offset] + 1
+            else:
+                break
+            if idx == prev_idx:
+                continue
+            prev_idx = idx
+            shifted = _moved(hyp, start_h, length, idx)
+            key = (pre - band.cost(shifted), length, -start_h, -idx)
+            checked += 1
+            if best is None or key > best[0]:
+                best = (key, shifted)
+        if checked >= _MAX_CANDIDATES:
+            break
+    if best is None:
+        return 0, hyp, checked
+    return best[0][0], best[1], checked
+
+
+def _ids(hyp: Sequence[str], ref: Sequence[str]) -> tuple[list[int], list[int]]:
+    vocab: dict[str, int] = {}
+    ref_ids = [vocab.setdefault(w, len(vocab)) for w in ref]
+    hyp_ids = [vocab.setdefault(w, len(vocab)) for w in hyp]
+    return hyp_ids, ref_ids
+
+
+def ter_edits(hyp_words: Sequence[str], ref_words: Sequence[str]) -> TerResult:
+    """TER's edits of ``hyp_words`` against ``ref_words`` (sacrebleu's translation_edit_rate)."""
+    n_ref = len(ref_words)
+    if n_ref == 0:
+        n = len(hyp_words)
+        return TerResult(n, 0, 0, 0, n, 0)
+    if list(hyp_words) == list(ref_words):
+        return TerResult(0, n_ref, 0, 0, 0, 0)
+    hyp, ref = _ids(hyp_words, ref_words)
+    positions: dict[int, list[int]] = {}
+    for j, w in enumerate(ref):
+        positions.setdefault(w, []).append(j)
+    band = _Band(ref, len(hyp))
+    shifts = checked = 0
+    while True:
+        gain, moved, checked = _best_shift(band, hyp, ref, positions, checked)
+        if checked >= _MAX_CANDIDATES or gain <= 0:
+            break
+        shifts += 1
+        hyp = moved
+    distance, path = band.trace(hyp)
+    ins = path.count(INS)
+    dels = path.count(DEL)
+    subs = path.count(SUB)
+    return TerResult(shifts + distance, n_ref, shifts, ins, dels, subs)

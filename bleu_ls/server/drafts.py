@@ -1,0 +1,208 @@
+"""The draft of an open hypothesis document: which one, and keeping it in step.
+
+The draft is found in this order:
+
+1. a file named by the ``draft`` pattern of the first matching ``[[pairs]]``
+   rule (bleu-ls.toml or the editor's settings);
+2. ``NAME.draft`` beside ``NAME.hyp`` / ``NAME.mt`` (when it exists);
+3. otherwise the text as bleu-ls first saw it, kept in the user's cache
+   folder (:class:`~bleu_ls.postedit.DraftStore`), never in the workspace.
+
+A draft file that cannot be read leaves the document without a draft and
+says why in one word (hover, lens, ``bleuLs/corpusScore``).  A file with a
+draft and no reference is a post-edit in progress: it keeps its pair entry
+(no score model) and shows the effort numbers only.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from pathlib import Path
+from typing import TYPE_CHECKING, Optional
+
+from ..engine import InputError
+from ..engine.ter import TerMetric
+from ..pairing import find_draft, path_allowed
+from ..postedit import DraftTrack
+from .effort import EffortRows
+from .files import path_key, read_lines_from
+
+if TYPE_CHECKING:
+    from .pairs import Pair, PairManager
+
+log = logging.getLogger(__name__)
+
+
+def hter_metric(pair: "Pair") -> TerMetric:
+    """HTER is case-sensitive (a changed capital is an edit); the TER
+    tokenization options of the settings apply."""
+    t = pair.settings.ter
+    return TerMetric(normalized=t.normalized, no_punct=t.no_punct, asian_support=t.asian_support, case_sensitive=True)
+
+
+def _problem_word(exc: Exception, path: Path) -> str:
+    """missing / binary / not UTF-8 / unreadable, from the reason (not the file's name)."""
+    text = str(exc)
+    for name in (str(path), path.name):
+        if text.startswith(name):
+            text = text[len(name) :]
+            break
+    text = text.lower()
+    if "no such file" in text or "not found" in text or "does not exist" in text:
+        return "missing"
+    if "binary" in text:
+        return "binary"
+    if "utf-8" in text or "decode" in text:
+        return "not UTF-8"
+    return "unreadable"
+
+
+def _draft_lines(manager: "PairManager", pair: "Pair", lines: list[str]) -> Optional[list[str]]:
+    """The draft's lines by the documented order (None: no draft, with the
+    reason in ``pair.draft_problem``)."""
+    root = manager.root_for(pair.path)
+    try:
+        path = find_draft(pair.path, manager.settings, root)
+    except Exception as exc:  # a broken rule must not take the document down
+        pair.draft_problem = f"draft: {exc}"
+        return None
+    pair.draft_path = path
+    if path is not None:
+        pair.draft_origin = "file"
+        if not path_allowed(path, root, manager.settings):
+            pair.draft_problem = f"draft {path.name}: outside the workspace"
+            return None
+        try:
+            return read_lines_from(path, manager.open_paths())
+        except InputError as exc:
+            pair.draft_problem = f"draft {path.name}: {_problem_word(exc, path)}"
+            pair.draft_detail = str(exc)
+            return None
+    pair.draft_origin = "cache"
+    stored = manager.drafts.get(pair.path)
+    if stored is None:
+        stored = manager.drafts.put(pair.path, lines)
+    if manager.drafts.problem:
+        pair.draft_problem = "draft kept for this session only"
+        pair.draft_detail = manager.drafts.problem
+    return list(stored.lines)
+
+
+def bind(manager: "PairManager", pair: "Pair") -> None:
+    """Find the draft of ``pair`` and (re)build its track and effort rows.
+    An unchanged draft keeps its line partners and rows."""
+    doc = manager.docs.get(pair.uri)
+    if doc is None or not pair.hypothesis_like or pair.draft_forgotten:
+        detach(pair)
+        return
+    lines = doc.engine_lines()
+    pair.draft_problem = pair.draft_detail = None
+    draft = _draft_lines(manager, pair, lines)
+    if draft is None:
+        detach(pair)
+        return
+    metric = hter_metric(pair)
+    old = pair.draft
+    if old is not None and old.draft == draft and pair.effort is not None and _same_ter(pair.effort.metric, metric):
+        return
+    pair.draft = DraftTrack(draft, lines)
+    pair.effort = EffortRows(metric, pair.draft, lines)
+    pair.paired = {}
+
+
+def _same_ter(a: TerMetric, b: TerMetric) -> bool:
+    return (a.normalized, a.no_punct, a.asian_support, a.case_sensitive) == (
+        b.normalized,
+        b.no_punct,
+        b.asian_support,
+        b.case_sensitive,
+    )
+
+
+def detach(pair: "Pair") -> None:
+    pair.draft = None
+    pair.effort = None
+    pair.draft_model = None
+    pair.paired = {}
+    if pair.effort_task is not None:
+        pair.effort_task.cancel()
+        pair.effort_task = None
+
+
+def splice(pair: "Pair", start: int, end: int, lines: list[str]) -> None:
+    """Current lines [start, end) became ``lines``: partners and HTER rows follow."""
+    if pair.draft is None or pair.effort is None:
+        return
+    try:
+        pair.draft.splice(start, end, lines)
+        pair.effort.splice(start, end, lines)
+    except Exception:  # out of step (should not happen): start the rows again
+        log.exception("draft splice failed; re-aligning %s", pair.uri)
+        current = list(pair.effort.lines)
+        current[start:end] = lines
+        pair.draft = DraftTrack(pair.draft.draft, current)
+        pair.effort = EffortRows(pair.effort.metric, pair.draft, current)
+
+
+def set_to_current(manager: "PairManager", pair: "Pair") -> str:
+    """``bleuLs.setDraft``: the current text becomes the draft (kept in the cache)."""
+    doc = manager.docs.get(pair.uri)
+    if doc is None:
+        raise ValueError(f"{pair.uri} is not open")
+    if pair.draft_origin == "file" and pair.draft_path is not None:
+        raise ValueError(
+            f"the draft of this file is {pair.draft_path.name} (named by a rule or beside it); "
+            "edit or remove that file to change it"
+        )
+    lines = doc.engine_lines()
+    manager.drafts.put(pair.path, lines)
+    pair.draft_forgotten = False
+    pair.draft = None
+    bind(manager, pair)
+    return f"draft set to the current text ({len(lines):,} lines)"
+
+
+def forget(manager: "PairManager", pair: "Pair") -> str:
+    """``bleuLs.forgetDraft``: drop the kept draft; the document has none
+    until it is opened again (then its text becomes the draft)."""
+    manager.drafts.forget(pair.path)
+    pair.draft_forgotten = True
+    detach(pair)
+    return "draft forgotten"
+
+
+# -- counting the HTER rows in the background ------------------------------------------
+def start_effort(manager: "PairManager", pair: "Pair") -> None:
+    effort = pair.effort
+    if effort is None or not effort.stale_count():
+        return
+    if pair.effort_task is None or pair.effort_task.done():
+        pair.effort_task = asyncio.ensure_future(_fill(manager, pair, effort))
+
+
+async def _fill(manager: "PairManager", pair: "Pair", effort: EffortRows) -> None:
+    big = effort.stale_count() > 1
+    await effort.fill(lambda: pair.effort is effort)
+    if big and pair.effort is effort and not effort.stale_count():
+        manager.publisher.schedule_refresh()  # the lens said "counting"
+
+
+async def wait_effort(manager: "PairManager", pair: "Pair") -> None:
+    while pair.effort is not None and pair.effort.stale_count():
+        start_effort(manager, pair)
+        task = pair.effort_task
+        if task is None:
+            return
+        try:
+            await asyncio.shield(task)
+        except asyncio.CancelledError:
+            me = asyncio.current_task()
+            if me is not None and me.cancelling():
+                raise
+            if pair.uri not in manager.pairs:
+                return
+
+
+def uses_path(pair: "Pair", path: Path) -> bool:
+    return pair.draft_path is not None and path_key(pair.draft_path) == path_key(path)

@@ -1,0 +1,140 @@
+"""Post-editing effort against the draft, kept up to date by edits.
+
+Per current line: HTER, the TER of its draft line (hypothesis) against the
+line as it is now (reference), with the alignment's word edits.  A line
+inserted since the draft has an empty draft line: every word of it is an
+insertion.  Draft lines deleted since count nothing (there is no current
+line to measure against).
+
+Rows are integers like the pair model's (``[edits, ref words * UNITS, 1]``)
+plus the four edit kinds, with running sums: an edit recounts the edited
+lines only, in the background pass (:meth:`EffortRows.fill`) that also counts
+the document when it is opened — never on the edit path itself (a heavily
+edited 150-word line takes a few milliseconds).  The numbers are the engine's
+TER with ``case_sensitive`` as set (sacrebleu's ``TER(case_sensitive=True)``
+by default).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from typing import Optional, Sequence
+
+import numpy as np
+
+from ..engine.ter import UNITS, TerMetric
+from ..postedit import DraftTrack
+
+log = logging.getLogger(__name__)
+
+KINDS = ("insertions", "deletions", "substitutions", "shifts")
+#: background fill: one slice, then a real pause (seconds), as the scorer does
+SLICE_SECONDS = 0.005
+PAUSE_SECONDS = 0.002
+
+
+class EffortRows:
+    """HTER rows of every current line of one document."""
+
+    def __init__(self, metric: TerMetric, track: DraftTrack, lines: Sequence[str]) -> None:
+        self.metric = metric
+        self.track = track
+        self.lines: list[str] = list(lines)
+        n = len(self.lines)
+        #: per line: edits, ref units, 1 (the TER row), insertions, deletions, substitutions, shifts
+        self.rows = np.zeros((n, 7), dtype=np.int64)
+        self.fresh = np.zeros(n, dtype=bool)
+        self.totals = np.zeros(7, dtype=np.int64)
+        self.version = 0
+
+    # -- counting ---------------------------------------------------------------
+    def draft_of(self, i: int) -> str:
+        return self.track.draft_line(i) or ""
+
+    def _row(self, draft: str, line: str) -> list[int]:
+        if draft == line:  # unchanged: no edits (most lines of a fresh post-edit)
+            return [0, len(self.metric.tokens(line)) * UNITS, 1, 0, 0, 0, 0]
+        (r,) = self.metric.alignments(draft, [line])
+        return [r.edits, r.ref_len * UNITS, 1, r.insertions, r.deletions, r.substitutions, r.shifts]
+
+    def _set(self, i: int, row: Sequence[int]) -> None:
+        if self.fresh[i]:
+            self.totals -= self.rows[i]
+        self.rows[i] = row
+        self.totals += self.rows[i]
+        self.fresh[i] = True
+
+    def compute(self, i: int) -> None:
+        self._set(i, self._row(self.draft_of(i), self.lines[i]))
+
+    def ensure(self, start: int, end: int) -> None:
+        for i in range(max(0, start), min(end, len(self.lines))):
+            if not self.fresh[i]:
+                self.compute(i)
+
+    def stale_count(self) -> int:
+        return int(len(self.fresh) - np.count_nonzero(self.fresh))
+
+    # -- edits ------------------------------------------------------------------
+    def splice(self, start: int, end: int, lines: Sequence[str]) -> None:
+        """Current lines [start, end) became ``lines`` (the track was spliced
+        already): drop their rows; the new ones are counted by the background
+        fill (or on demand by :meth:`line`), off the edit path."""
+        old = self.rows[start:end][self.fresh[start:end]]
+        if len(old):
+            self.totals -= old.sum(axis=0)
+        width = len(lines)
+        self.lines[start:end] = list(lines)
+        self.rows = np.concatenate((self.rows[:start], np.zeros((width, 7), np.int64), self.rows[end:]))
+        self.fresh = np.concatenate((self.fresh[:start], np.zeros(width, bool), self.fresh[end:]))
+        self.version += 1
+
+    # -- the document ---------------------------------------------------------------
+    def line(self, i: int) -> Optional[dict]:
+        """Line ``i``: score, edits, reference length and edit kinds (counted now if stale)."""
+        if not 0 <= i < len(self.lines):
+            return None
+        if not self.fresh[i]:
+            self.compute(i)
+        row = self.rows[i].tolist()
+        score = self.metric.sentence_score(row[:3])
+        return {
+            "score": score.score,
+            "num_edits": row[0],
+            "ref_length": score.extra["ref_length"],
+            **dict(zip(KINDS, row[3:])),
+        }
+
+    def corpus(self) -> dict:
+        """Document HTER, edit kinds and lines edited; the numbers are None
+        while ``pending`` lines are still to be counted."""
+        t = self.totals.tolist()
+        score = self.metric.corpus_score(t[:3])
+        pending = self.stale_count()
+        done = not pending
+        return {
+            "metric": "HTER",
+            "score": score.score if done else None,
+            "num_edits": t[0] if done else None,
+            "ref_length": score.extra["ref_length"] if done else None,
+            **{k: (v if done else None) for k, v in zip(KINDS, t[3:])},
+            "pending": pending,
+            "lines": len(self.lines),
+            "linesEdited": self.track.edited_count(),
+            "linesNew": self.track.new_count(),
+            "draftLinesDeleted": self.track.deleted_count(),
+            "signature": "HTER " + self.metric.signature(1),
+        }
+
+    async def fill(self, alive) -> None:
+        """Count every stale line in the background, a few milliseconds at a
+        time between real pauses (``alive()`` False: stop)."""
+        while alive() and self.stale_count():
+            deadline = time.perf_counter() + SLICE_SECONDS
+            for j in np.flatnonzero(~self.fresh).tolist():
+                self.compute(j)
+                if time.perf_counter() > deadline:
+                    break
+            await asyncio.sleep(PAUSE_SECONDS)
