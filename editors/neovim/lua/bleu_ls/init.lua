@@ -306,4 +306,6 @@ function M.setup(overrides)
   end
 end
 
+require('bleu_ls.highlights').setup()
+
 return M
