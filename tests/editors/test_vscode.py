@@ -309,5 +309,11 @@ def test_vscode_highlights_changed_and_unmatched_words(code_server, workspace: P
 
     assert styled(r["before"]) == {(0, "😀", "unmatched"), (1, "the", "unmatched")}
     assert styled(r["after"]) == {(0, "😀", "unmatched"), (1, "the", "unmatched"), (1, "today", "changed")}
+    # "bleu-ls: Toggle Unmatched-Word Highlighting": the setting reaches the server, the
+    # editor is told to ask again, and only the changed word keeps a style.
+    assert r["unmatchedOff"], r["events"]
+    assert styled(r["whenOff"]) == {(1, "today", "changed")}
+    ws_settings = json.loads((workspace / ".vscode" / "settings.json").read_text(encoding="utf-8"))
+    assert ws_settings["bleuLs.highlights.unmatched"] is False
     for shot in ("vscode-tokens-open.png", "vscode-tokens-edited.png"):
         assert (ARTIFACTS / shot).stat().st_size > 10_000

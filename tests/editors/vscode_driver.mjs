@@ -122,6 +122,10 @@ try {
     await page.waitForTimeout(1000);
     out.after = await marked();
     await page.screenshot({ path: env.BLEU_SHOT_EDIT });
+    // The palette toggle: the unmatched words lose their style, the changed word keeps its own.
+    await paletteCommand("bleu-ls: Toggle Unmatched-Word Highlighting");
+    out.unmatchedOff = Boolean(await waitFor(async () => !(await marked()).some((s) => s.italic), 30000));
+    out.whenOff = await marked();
   }
 
   await page.goto(url);
