@@ -164,3 +164,31 @@ def test_the_server_offers_full_and_range_with_its_legend():
     for method in (types.TEXT_DOCUMENT_SEMANTIC_TOKENS_FULL, types.TEXT_DOCUMENT_SEMANTIC_TOKENS_RANGE):
         assert method in fm.features
         assert list(fm.feature_options[method].token_types) == ["bleuChanged", "bleuUnmatched"]
+
+
+def test_highlight_settings_parse_and_a_wrong_type_is_one_sentence():
+    from bleu_ls.settings import Settings
+
+    problems: list[str] = []
+    s = Settings.from_dict({"highlights": {"unmatched": False, "changed": "yes"}}, problems)
+    assert s.highlights.unmatched is False and s.highlights.changed is True
+    assert problems == ["highlights.changed must be true or false; kept True"]
+
+
+async def test_a_line_inserted_since_the_draft_is_all_changed(tmp_path):
+    manager, pair, uri = _manager(tmp_path, "utf-8", ref=False)
+    pair.draft = DraftTrack(HYP, HYP)
+    manager.change(
+        types.DidChangeTextDocumentParams(
+            text_document=types.VersionedTextDocumentIdentifier(uri=uri, version=2),
+            content_changes=[
+                types.TextDocumentContentChangePartial(
+                    range=types.Range(start=types.Position(line=1, character=0), end=types.Position(line=1, character=0)),
+                    text="ganz neu hier\n",
+                )
+            ],
+        )
+    )
+    lines = HYP[:1] + ["ganz neu hier"] + HYP[1:]
+    got = decode(Tokens(manager).data(uri), lines, "utf-8")
+    assert got == [(1, "ganz", "bleuChanged", 0), (1, "neu", "bleuChanged", 0), (1, "hier", "bleuChanged", 0)]
