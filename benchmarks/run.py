@@ -474,6 +474,10 @@ def main(argv: Optional[list[str]] = None) -> int:
     p.add_argument("--skip-batch", action="store_true")
     p.add_argument("--skip-server", action="store_true")
     p.add_argument("--skip-real", action="store_true", help="skip the WMT21 real-data row")
+    p.add_argument("--skip-scale", action="store_true", help="skip the issue-12 rows (pull after every edit, process tree, long line)")
+    p.add_argument("--scale-sizes", default=None, help="document sizes for the scale rows (default 1000,100000)")
+    p.add_argument("--million", action="store_true", help="also open a 1M-line pair (scale rows)")
+    p.add_argument("--long-line-mb", type=float, default=None, help="size of the single long line (default 10; 0 skips)")
     p.add_argument("--write-results", action="store_true", help="write benchmarks/RESULTS.md")
     p.add_argument("--output", type=Path, default=None, help="also write the table (markdown) here")
     args = p.parse_args(argv)
@@ -498,6 +502,12 @@ def main(argv: Optional[list[str]] = None) -> int:
         paired_rows(report, paired_sizes, 100 if q else 1000, args.paired_sacrebleu_max)
     if not args.skip_server:
         server_rows(report, sizes, edits, open_repeat=1 if q else 3)
+    if not args.skip_scale:
+        from .scale import scale_rows
+
+        scale_sizes = [int(x) for x in args.scale_sizes.split(",")] if args.scale_sizes else ([200, 1000] if q else [1000, 100_000])
+        long_mb = args.long_line_mb if args.long_line_mb is not None else (0.5 if q else 10)
+        scale_rows(report, scale_sizes, edits, 1 if q else 3, args.million, long_mb)
     table = report.table()
     header = (
         f"Machine: {info}\n\nDate: {started:%Y-%m-%d %H:%M %Z}\n\nCommit: {commit()}\n\n"

@@ -1,16 +1,18 @@
-"""The ``bleu-ls`` command: ``score``, ``check`` and ``serve``."""
+"""The ``bleu-ls`` command: ``score``, ``check``, ``report`` and ``serve``."""
 
 from __future__ import annotations
 
 import sys
 from typing import Optional, Sequence
 
-USAGE = """usage: bleu-ls {score,check,compare,effort,serve} ...
+USAGE = """usage: bleu-ls {score,check,compare,effort,report,serve} ...
 
   score HYP REF [REF ...]   per-line and corpus BLEU / chrF / TER, as sacrebleu or NLTK compute them
   compare BASE HYP REF...   paired significance test of HYP against BASE (sacrebleu's PairedTest)
   effort DRAFT POSTEDIT     post-editing effort: per-line and corpus HTER and word edits
   check PATH [PATH ...]     pair files and print diagnostics (for CI jobs and a quick look)
+  report HYP [HYP ...] --ref REF [REF ...]
+                            a self-contained HTML report on one or more systems
   serve [--stdio|--tcp]     run the language server
 
 Run 'bleu-ls COMMAND --help' for a command's options.
@@ -36,6 +38,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         from .effort import main as run
     elif command == "check":
         from .check import main as run
+    elif command == "report":
+        from .report.cli import main as run
     elif command == "serve":
         from .server.main import main as run
     else:

@@ -48,7 +48,7 @@ def add_metric_arguments(parser: argparse.ArgumentParser) -> None:
     enabled = [key for key in METRICS if getattr(d, key).enabled]
     g = parser.add_argument_group("metric")
     g.add_argument(
-        "--metric", "-m", nargs="+", choices=(*METRICS, "ter"), default=None,
+        "--metric", "-m", nargs="+", choices=METRICS, default=None,
         help=f"metric(s) to compute (default: {' '.join(enabled)})",
     )
     g.add_argument(

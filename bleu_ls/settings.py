@@ -27,7 +27,9 @@ BLEU_SMOOTHING: tuple[str, ...] = _bleu.SMOOTHING
 NLTK_SMOOTHING: tuple[str, ...] = _nltk.SMOOTHING
 PRESETS = ("sacrebleu", "nltk", "nltk-3.2")
 #: The metric keys, in display order.
-METRICS = ("bleu", "chrf")
+METRICS = ("bleu", "chrf", "ter")
+#: The metrics the outlier rule can rank lines by (higher is better).
+OUTLIER_METRICS = ("bleu", "chrf")
 #: Diagnostic severities, most severe first (LSP's DiagnosticSeverity 1..4).
 SEVERITIES = ("error", "warning", "information", "hint")
 #: Severity name -> rank (1: most severe), as LSP numbers them.
@@ -109,6 +111,9 @@ class CheckSettings:
 
 @dataclass
 class LowScoreSettings(CheckSettings):
+    #: A hint by default: a fixed threshold flags ~18% of the lines of good MT
+    #: with little to show for it (measured: docs/diagnostics.md).
+    severity: str = "hint"
     #: A line scoring under this BLEU (0–100 scale) is flagged.
     bleu_threshold: float = 10.0
     #: A line scoring under this chrF (0–100) is flagged, when chrF is on.
@@ -130,11 +135,14 @@ class OutlierSettings(CheckSettings):
     min_lines: int = 20
     #: Lines whose (closest) reference has fewer tokens than this are not
     #: ranked: sentence scores of very short lines are mostly noise.
-    min_tokens: int = 5
+    min_tokens: int = 8
 
 
 @dataclass
 class LengthRatioSettings(CheckSettings):
+    #: A hint by default: it fires mostly where the reference is a terse
+    #: paraphrase (measured: docs/diagnostics.md).
+    severity: str = "hint"
     min_ratio: float = 0.5
     max_ratio: float = 2.0
     #: Lines whose reference has fewer tokens than this are not checked.
@@ -151,6 +159,37 @@ class RepetitionSettings(CheckSettings):
 
 
 @dataclass
+class WrongLanguageSettings(CheckSettings):
+    #: The document's language as the identifier names it (de, fr, zh, …);
+    #: empty: the language most reference lines are in.
+    language: str = ""
+    #: Lines with fewer letters are not judged (measured: docs/diagnostics.md).
+    min_letters: int = 10
+    #: How sure the identifier must be that the line is in another language.
+    min_probability: float = 0.8
+
+
+@dataclass
+class MisalignedSettings(CheckSettings):
+    #: A stretch needs this many lines matching a neighbouring reference line.
+    min_run: int = 3
+
+
+@dataclass
+class AdequacySettings(CheckSettings):
+    """Needs the ``qe`` extra; off by default (its first pass costs ~7 ms a line)."""
+
+    enabled: bool = False
+    severity: str = "information"
+    #: The weakest ``percent`` % of the lines by similarity to the source and chrF together.
+    percent: float = 3.0
+    #: Lines whose reference has fewer tokens are not ranked.
+    min_tokens: int = 5
+    #: Documents with fewer paired lines are not ranked.
+    min_lines: int = 20
+
+
+@dataclass
 class DiagnosticsSettings:
     enabled: bool = True
     low_score: LowScoreSettings = field(default_factory=LowScoreSettings)
@@ -161,6 +200,14 @@ class DiagnosticsSettings:
     repetition: RepetitionSettings = field(default_factory=RepetitionSettings)
     line_count_mismatch: CheckSettings = field(default_factory=lambda: CheckSettings(severity="error"))
     unpaired: CheckSettings = field(default_factory=lambda: CheckSettings(severity="information"))
+    # source-aware checks (need a paired source) and document-level text checks
+    number_mismatch: CheckSettings = field(default_factory=CheckSettings)
+    markup_mismatch: CheckSettings = field(default_factory=CheckSettings)
+    unbalanced: CheckSettings = field(default_factory=CheckSettings)
+    end_punctuation: CheckSettings = field(default_factory=lambda: CheckSettings(enabled=False, severity="hint"))
+    wrong_language: WrongLanguageSettings = field(default_factory=WrongLanguageSettings)
+    misaligned: MisalignedSettings = field(default_factory=MisalignedSettings)
+    adequacy: AdequacySettings = field(default_factory=AdequacySettings)
     #: Push-diagnostics debounce for clients without pull diagnostics (ms).
     debounce_ms: int = 150
 
@@ -280,8 +327,10 @@ class Settings:
                 )
         if d.outlier.rule not in OUTLIER_RULES:
             out.append(f"diagnostics.outlier.rule must be one of {', '.join(OUTLIER_RULES)}, not {d.outlier.rule!r}")
-        if d.outlier.metric not in METRICS:
-            out.append(f"diagnostics.outlier.metric must be {' or '.join(METRICS)}, not {d.outlier.metric!r}")
+        if d.outlier.metric not in OUTLIER_METRICS:
+            out.append(
+                f"diagnostics.outlier.metric must be {' or '.join(OUTLIER_METRICS)}, not {d.outlier.metric!r}"
+            )
         for i, rule in enumerate(self.pairs):
             if not rule.hypothesis or not rule.references:
                 out.append(f"pairs[{i}] needs a hypothesis pattern and at least one reference pattern")

@@ -1,5 +1,9 @@
 """Which outlier rule finds lines with major translation errors?
 
+The candidate sweep for the ``outlier`` rule alone; the yardstick for every
+diagnostic (intervals, length adjustment, the default-on union) is
+``scripts/flag_study.py``.
+
 Scores every line of every system in the WMT21 TED MQM data (en-de) with
 bleu-ls's engine (sentence BLEU and chrF, sacrebleu defaults), applies each
 candidate outlier rule per system (one system = one document, as in the
@@ -26,18 +30,10 @@ from bleu_ls.analysis import outlier_mask, outlier_select  # noqa: E402
 from bleu_ls.engine import BleuMetric, ChrfMetric, PairModel, read_lines  # noqa: E402
 from bleu_ls.settings import OutlierSettings  # noqa: E402
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from flag_study import MAJOR, load_mqm  # noqa: E402  (the yardstick for every code)
+
 DEFAULT_DATA = Path(__file__).resolve().parents[1] / ".." / "shared" / "data" / "wmt21-ted-mqm-en-de"
-MAJOR = -5.0
-
-
-def load_mqm(path: Path, n: int) -> np.ndarray:
-    """Per-line MQM (NaN where unrated), indexed by the file's 1-based line column."""
-    out = np.full(n, np.nan)
-    for row in path.read_text(encoding="utf-8").splitlines()[1:]:
-        parts = row.split("\t")
-        if len(parts) >= 3 and parts[2].strip():
-            out[int(parts[0]) - 1] = float(parts[2])
-    return out
 
 
 def load_systems(data: Path):

@@ -71,7 +71,7 @@ def test_low_score_against_sacrebleu():
     score = sacrebleu.sentence_bleu(hyp[f.line], [ref[f.line]]).score
     assert f.message == f"BLEU {score:.1f} is under the threshold 30."
     assert f.data["bleu"] == score
-    assert f.severity == "warning"
+    assert f.severity == "hint"  # quiet by default (docs/diagnostics.md)
 
 
 def test_low_score_chrf_and_empty_lines_skipped():
@@ -112,8 +112,8 @@ def test_length_ratio():
     ref = ["the cat sat on the mat", "a b c d", "one two three", "x"]
     out = run(s, hyp, [ref])
     assert codes(out) == [(0, "length-ratio"), (1, "length-ratio")]
-    assert "2 tokens, the reference 6" in out[0].message and "missing" in out[0].message
-    assert "10 tokens, the reference 4" in out[1].message and "extra" in out[1].message
+    assert "2 tokens and its reference 6" in out[0].message and "leaves something out" in out[0].message
+    assert "10 tokens and its reference 4" in out[1].message and "adds something" in out[1].message
 
 
 def test_length_ratio_uses_closest_reference():
@@ -152,6 +152,22 @@ def test_repetition():
     assert f.data == {"phrase": "thank you", "count": 4, "referenceCount": 1}
     assert (f.start_col, f.end_col) == (0, len(hyp[0]))
     assert "4 times in a row" in f.message
+
+
+def test_repetition_verdict_follows_the_reference_across_passes():
+    """One analyser over edits: the repetition verdict is remembered per
+    (line, reference) and changes when the reference line does."""
+    s = S(repetition={})
+    hyp = ["thank you thank you thank you thank you", GOOD]
+    model = PairModel(build_metrics(s), hyp, [["thank you very much", GOOD]])
+    a = Analyzer(s)
+    assert codes(a.analyse(model)) == [(0, "repetition")]
+    model.splice_ref(0, 0, 1, ["thank you thank you thank you thank you"])
+    assert codes(a.analyse(model)) == []
+    model.splice_ref(0, 0, 1, ["thank you very much"])
+    assert codes(a.analyse(model)) == [(0, "repetition")]
+    model.splice_hyp(1, 2, ["very very very very very good"])
+    assert codes(a.analyse(model)) == [(0, "repetition"), (1, "repetition")]
 
 
 def test_repetition_factor():
@@ -277,7 +293,7 @@ def test_settings_change_invalidates_cache():
     s = Settings()
     model = PairModel(build_metrics(s), ["x y", GOOD], [[GOOD, GOOD]])
     a = Analyzer(s)
-    assert {f.severity for f in a.analyse(model) if f.code == "low-score"} == {"warning"}
+    assert {f.severity for f in a.analyse(model) if f.code == "low-score"} == {"hint"}
     a.set_settings(Settings.from_dict({"diagnostics": {"lowScore": {"severity": "error"}}}))
     assert {f.severity for f in a.analyse(model) if f.code == "low-score"} == {"error"}
 

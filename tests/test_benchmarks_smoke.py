@@ -10,6 +10,11 @@ for.
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+import time
+
 import pytest
 
 pytest.importorskip("nltk")
@@ -36,7 +41,7 @@ def test_benchmark_smoke_run(tmp_path, capsys):
     out = tmp_path / "table.md"
     code = run.main([
         "--quick", "--batch-lines", "300", "--nltk-lines", "120", "--server-sizes", "120,300",
-        "--edits", "4", "--skip-real", "--output", str(out),
+        "--edits", "4", "--skip-real", "--skip-scale", "--output", str(out),
     ])
     text = out.read_text(encoding="utf-8")
     assert code == 0, text
@@ -58,3 +63,47 @@ def test_benchmark_smoke_run(tmp_path, capsys):
     assert "300/300 lines" in text and "120/120 lines" in text
     assert "**" not in "".join(r.split(" | ")[-1] for r in rows)
     assert batch
+
+
+def test_scale_rows_smoke(tmp_path):
+    """The issue-12 rows (pull after every edit, process-tree RSS, open vs
+    floor, a long line) on small sizes: every row is there and every reply
+    was read."""
+    out = tmp_path / "scale.md"
+    code = run.main([
+        "--quick", "--skip-batch", "--skip-server", "--scale-sizes", "120,300", "--edits", "4",
+        "--long-line-mb", "0.1", "--output", str(out),
+    ])
+    text = out.read_text(encoding="utf-8")
+    assert code == 0, text
+    for expected in (
+        "pull after every edit: edit → inlay hints (60 lines), p50 / p95 | 300",
+        "pull after every edit: edit → diagnostics reply, p50 / p95 | 300",
+        "pull after every edit: diagnostics p95 at 300 / at 120 lines",
+        "process-tree RSS, pair open and scored (server + workers) | 300",
+        "open → first inlay hints (lines 0–60) vs do-nothing pygls server | 300",
+        "a 0.1 MB line: edit on it → hints of lines 0–60",
+    ):
+        assert expected in text, (expected, text)
+    assert "61 hints" in text  # the first reply carried the hints of lines 0–60
+    assert "/4 answered unchanged" in text
+
+
+def test_tree_rss_counts_children():
+    """A child process and its memory are counted in the tree."""
+    from benchmarks.scale import tree_rss
+
+    alone, n_alone = tree_rss(os.getpid())
+    child = subprocess.Popen([sys.executable, "-c", "import time; b = bytearray(50 * 2**20); time.sleep(30)"])
+    try:
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline:
+            both, n_both = tree_rss(os.getpid())
+            if n_both > n_alone and both > alone + 40 * 2**20:
+                break
+            time.sleep(0.1)
+        assert n_both == n_alone + 1
+        assert both > alone + 40 * 2**20
+    finally:
+        child.kill()
+        child.wait()

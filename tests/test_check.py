@@ -202,3 +202,19 @@ def test_console_entry_point_subprocess(ws):
     )
     assert p.returncode == 1, p.stderr  # the empty line is an error
     assert "a.hyp:3:1: error:" in p.stdout and p.stderr == ""
+
+
+def test_ter_alone_never_ranks_the_best_lines_as_outliers(ws):
+    """TER is an error rate (lower is better): with TER as the only metric the
+    outlier rule has no score to rank by, so perfect lines are never flagged."""
+    ref = [f"line number {i} is translated rather well today" for i in range(40)]
+    words = ["alpha", "beta", "gamma"]
+    # 0 to 3 words replaced: TER 0 for every fourth line, higher for the rest
+    hyp = [" ".join(w if j >= i % 4 else words[j] for j, w in enumerate(r.split())) for i, r in enumerate(ref)]
+    write(ws / "t.hyp", hyp)
+    write(ws / "t.ref", ref)
+    rc, out, err = check("t.hyp", "--metric", "ter")
+    assert err == ""
+    assert "[outlier]" not in out
+    ter = sacrebleu.metrics.TER().corpus_score(hyp, [ref])
+    assert f"TER {ter.score:.2f}" in out.splitlines()[-1]

@@ -14,10 +14,13 @@ import numpy as np
 
 from ..engine import common_splice
 from ..settings import Settings
-from . import file_rules, length_rules, score_rules, text_rules
+from . import file_rules, length_rules, qe_rules, score_rules, source_rules, text_rules
 from .context import LineContext
 from .findings import ORDER, Finding
 from .memo import LineMemo, Splice
+from ..checks import alignment
+from ..checks.language import LanguageIdentifier
+from ..checks.qe import Adequacy
 
 
 class Rule(NamedTuple):
@@ -35,6 +38,13 @@ RULES: tuple[Rule, ...] = (
     Rule("outlier", score_rules.outlier),
     Rule("length-ratio", length_rules.length_ratio),
     Rule("line-count-mismatch", file_rules.line_count_mismatch, file_level=True),
+    Rule("number-mismatch", source_rules.number_mismatch),
+    Rule("markup-mismatch", source_rules.markup_mismatch),
+    Rule("unbalanced", source_rules.unbalanced),
+    Rule("end-punctuation", source_rules.end_punctuation),
+    Rule("wrong-language", source_rules.wrong_language),
+    Rule("misaligned", source_rules.misaligned),
+    Rule("adequacy", qe_rules.adequacy),
 )
 
 
@@ -68,12 +78,73 @@ class Analyzer:
         self.norm = LineMemo(text_rules.normalise, limit)
         self.token_count = LineMemo(lambda line: len(self.tokens(line)), limit)
         self.stats = {"hyp_lines_computed": 0}
+        #: repetition rule: (candidates, reference lines, factor) -> verdict
+        self.repetition_verdicts: dict = {}
+        # the checks of bleu_ls.checks: memoised by the text they read
+        self.source_facts = LineMemo(source_rules.line_issues, limit)
+        self.lean = LineMemo(alignment.lean, limit)
+        self.chrf_memo: dict = {}
+        self._windows: dict = {}
         self._source: Optional[list] = None
         self._source_norm: list = []
         self.previous_findings: dict = {}
 
     def set_settings(self, settings: Settings) -> None:
         self.settings = settings
+
+    # -- models the text checks load once (kept across resets) -------------------
+    def language_identifier(self, min_letters: int) -> LanguageIdentifier:
+        lid = self.__dict__.get("_lid")
+        if lid is None or lid.min_letters != min_letters:
+            lid = self._lid = LanguageIdentifier(min_letters)
+            self.languages_memo = LineMemo(lid.identify, self.cache_limit)
+        return lid
+
+    def languages(self, hyp: list) -> list:
+        """(language, probability) or None per line (identifier loaded first)."""
+        found = self.languages_memo.values(hyp, self._splice_for(self.languages_memo, hyp))
+        self.languages_memo.trim(hyp, len(hyp))
+        return found
+
+    def adequacy_model(self) -> Adequacy:
+        model = self.__dict__.get("_adequacy")
+        if model is None:
+            model = self._adequacy = Adequacy()
+        return model
+
+    def source_issues(self, hyp: list, source: list, refs: list) -> list:
+        """Per line: the per-line source checks' issues ((code, Issue), ...)."""
+        return self._by_window("source", hyp, (source, refs), self.source_facts, 0,
+                               lambda i: (hyp[i], source[i], *[r[i] for r in refs]))
+
+    def leanings(self, hyp: list, ref: list) -> list:
+        """Per line: its leaning against the reference (checks.alignment)."""
+        return self._by_window("lean", hyp, ref, self.lean, alignment.REACH,
+                               lambda i: alignment.window_key(hyp, ref, i))
+
+    def source_tokens(self, source: list) -> int:
+        """Tokens in the source lines (remembered while the source is unchanged)."""
+        last = self._windows.get("source-tokens")
+        if last is None or last[0] != source:
+            last = self._windows["source-tokens"] = (source, sum(map(self.token_count.__getitem__, source)))
+        return last[1]
+
+    def _by_window(self, slot: str, hyp: list, others: Any, memo: LineMemo, pad: int, key_of) -> list:
+        """``memo[key_of(i)]`` for every line; when ``others`` (the source or
+        reference lines) are unchanged and the line count is the same, only
+        the lines within ``pad`` of the edit are looked up again."""
+        last = self._windows.get(slot)
+        n = len(hyp)
+        if last is not None and len(last[0]) == n and last[1] == others:
+            start, end_old, _new = common_splice(last[0], hyp)
+            lo, hi = max(0, start - pad), min(n, end_old + pad)
+            values = last[2][:lo] + [memo[key_of(i)] for i in range(lo, hi)] + last[2][hi:]
+        else:
+            keys = [key_of(i) for i in range(n)]
+            values = [memo[k] for k in keys]
+            memo.trim(keys, n)
+        self._windows[slot] = (hyp, others, values)
+        return values
 
     # -- per-line facts (memoised by text) ---------------------------------------
     def _line_facts(self, line: str):
@@ -143,8 +214,9 @@ class Analyzer:
                 findings.extend(rule.check(ctx, c))
         if ctx.n:
             self.previous_findings = ctx.kept
-        if self.facts.follows(ctx.hyp) or self.norm.follows(ctx.hyp):
+        if any(m.follows(ctx.hyp) for m in (self.facts, self.norm, getattr(self, "languages_memo", self.facts))):
             self._last_hyp = ctx.hyp
+        findings = source_rules.drop_shifted(findings)
         findings.sort(key=lambda f: (f.line, ORDER[f.code]))
         return findings
 

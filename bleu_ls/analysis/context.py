@@ -10,7 +10,7 @@ from __future__ import annotations
 from functools import cached_property
 from itertools import compress, count, repeat
 from operator import is_not
-from typing import TYPE_CHECKING, Any, Callable, Optional, Sequence
+from typing import TYPE_CHECKING, Any, Callable, NamedTuple, Optional, Sequence
 
 import numpy as np
 
@@ -90,3 +90,19 @@ class LineContext:
     def normalised(self) -> tuple[list, list]:
         """(hypothesis, source) lines with spaces collapsed and case folded."""
         return self.analyzer.normalised(self.hyp, list(self.source[: self.n]))
+
+    @cached_property
+    def source_issues(self) -> "SourceIssues":
+        """The per-line source checks' issues (needs a source; see source_rules)."""
+        refs = [r[: self.n] for r in self.refs]
+        source = list(self.source[: self.n])
+        source += [None] * (self.n - len(source))  # lines past the source's end: nothing to compare
+        values = self.analyzer.source_issues(self.hyp, source, refs)
+        return SourceIssues(values, [i for i, v in enumerate(values) if v])
+
+
+class SourceIssues(NamedTuple):
+    #: per line: ((code, Issue), ...)
+    values: list
+    #: lines with at least one issue
+    special: list

@@ -18,6 +18,13 @@ CODES = (
     "repetition",
     "line-count-mismatch",
     "unpaired",
+    "number-mismatch",
+    "markup-mismatch",
+    "unbalanced",
+    "end-punctuation",
+    "wrong-language",
+    "misaligned",
+    "adequacy",
 )
 #: settings.diagnostics attribute per code
 SETTING_OF = {code: code.replace("-", "_") for code in CODES}

@@ -7,12 +7,15 @@ from typing import Iterator
 
 import numpy as np
 
-from . import wording
+from ..checks.length import length_issue
 from .context import LineContext
 from .findings import Finding
 
 
 def length_ratio(ctx: LineContext, c) -> Iterator[Finding]:
+    """Lines much shorter or longer than their reference; the message says
+    what is known (checks.length): with a source, which of the two is out of
+    line with it."""
     hl, rl = ctx.lengths
     if hl is None:
         return
@@ -21,17 +24,27 @@ def length_ratio(ctx: LineContext, c) -> Iterator[Finding]:
     with np.errstate(divide="ignore", invalid="ignore"):
         ratio = hlf / rlf
         bad = (rlf >= max(c.min_tokens, 1)) & (hlf > 0) & ((ratio < c.min_ratio) | (ratio > c.max_ratio))
-    for i in np.flatnonzero(bad).tolist():
-        h, r, q = int(hl[i]), int(rl[i]), float(ratio[i])
-        yield Finding(
-            i,
-            "length-ratio",
-            c.severity,
-            wording.length_ratio(h, r, q, c.min_ratio, c.max_ratio),
-            0,
-            None,
-            {"hypothesisTokens": h, "referenceTokens": r, "ratio": q},
-        )
+    idx = np.flatnonzero(bad).tolist()
+    if not idx:
+        return
+    src_len, scale = _source_lengths(ctx, hl, rl)
+    for i in idx:
+        issue = length_issue(int(hl[i]), int(rl[i]), c.min_ratio, c.max_ratio, src_len(i), scale)
+        if issue is not None:
+            yield Finding(i, "length-ratio", c.severity, issue.message, 0, None, issue.data)
+
+
+def _source_lengths(ctx: LineContext, hyp_lens: np.ndarray, ref_lens: np.ndarray):
+    """(tokens of source line i, the document's target/source token ratio
+    (hypothesis and reference together, so one terse side does not set it)),
+    or a function giving None when no source is paired."""
+    if ctx.source is None:
+        return (lambda i: None), 1.0
+    count = ctx.analyzer.token_count.__getitem__
+    src = ctx.source
+    total = ctx.analyzer.source_tokens(list(src[: ctx.n]))
+    scale = float(ref_lens.sum() + hyp_lens.sum()) / (2 * total) if total else 1.0
+    return (lambda i: count(src[i]) if i < len(src) else None), scale
 
 
 def closest_lengths(hyp_lens: np.ndarray, ref_lens: list[np.ndarray]) -> np.ndarray:

@@ -43,15 +43,6 @@ def repetition(phrase: str, run: int, ref_count: int) -> str:
     return f"\u201c{phrase}\u201d repeats {run} times in a row here {where}: the output may be looping."
 
 
-# -- length ---------------------------------------------------------------------
-def length_ratio(hyp: int, ref: int, ratio: float, low: float, high: float) -> str:
-    hint = "words may be missing" if ratio < low else "it may contain extra material"
-    return (
-        f"This line has {hyp} tokens, the reference {ref} (ratio {ratio:.2f}, expected "
-        f"{num(low)} to {num(high)}): {hint}."
-    )
-
-
 # -- file-level -----------------------------------------------------------------
 def line_count(hyp_name: str, ref_name: str, n_hyp: int, n_ref: int) -> str:
     if n_hyp > n_ref:

@@ -27,10 +27,13 @@ _LSP_BREAK = re.compile(r"\r\n|\r|\n")
 
 
 def split_lsp_lines(text: str) -> list[str]:
-    """Lines as LSP counts them; a final line break adds no line."""
+    """Lines as LSP counts them; a final line break adds no line.
+
+    Without a carriage return the breaks are all ``\n``: ``str.split`` is
+    several times faster than the expression on large files."""
     if not text:
         return []
-    lines = _LSP_BREAK.split(text)
+    lines = text.split("\n") if "\r" not in text else _LSP_BREAK.split(text)
     if lines[-1] == "":
         lines.pop()
     return lines

@@ -17,22 +17,39 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Optional, Sequence
+from typing import Optional
 
 UTF8, UTF16, UTF32 = "utf-8", "utf-16", "utf-32"
 
 _BREAK = re.compile(r"\r\n|\r|\n")
+_SPLIT = re.compile(r"(\r\n|\r|\n)")
+
+
+def split_lines(text: str) -> tuple[list[str], list[str]]:
+    """``text`` as two parallel lists: line contents and line endings (the
+    last ending is ``""``).
+
+    A text with a single kind of break (all ``\n``, or all ``\r\n``) is cut
+    with ``str.split``, which at 100k lines is several times faster than the
+    regular expression that handles mixed breaks.
+    """
+    if "\r" not in text:
+        lines = text.split("\n")
+        return lines, ["\n"] * (len(lines) - 1) + [""]
+    crlf = text.count("\r\n")
+    if crlf == text.count("\r") == text.count("\n"):
+        lines = text.split("\r\n")
+        return lines, ["\r\n"] * (len(lines) - 1) + [""]
+    parts = _SPLIT.split(text)
+    ends = parts[1::2]
+    ends.append("")
+    return parts[0::2], ends
 
 
 def split_entries(text: str) -> list[tuple[str, str]]:
     """``text`` as (content, line ending) pairs; the last pair has no ending."""
-    out: list[tuple[str, str]] = []
-    pos = 0
-    for m in _BREAK.finditer(text):
-        out.append((text[pos : m.start()], m.group()))
-        pos = m.end()
-    out.append((text[pos:], ""))
-    return out
+    lines, ends = split_lines(text)
+    return list(zip(lines, ends))
 
 
 def units(s: str, encoding: str = UTF16) -> int:
@@ -85,36 +102,45 @@ class Splice:
 
 
 class LineDocument:
-    """An open text document as a list of (content, line ending) entries."""
+    """An open text document as two parallel lists: each line's content
+    (``lines``) and its line ending (``ends``; the last one is ``""``).
+
+    Parallel lists rather than (content, ending) tuples: opening a 100k-line
+    file then costs one ``str.split`` and no per-line objects besides the
+    strings themselves, which the pair model shares (``engine_lines``).
+    """
 
     def __init__(self, text: str = "", version: Optional[int] = None, encoding: str = UTF16) -> None:
-        self.entries: list[tuple[str, str]] = split_entries(text)
+        self.lines, self.ends = split_lines(text)
         self.version = version
         self.encoding = encoding
 
     # -- reading ---------------------------------------------------------------
     @property
+    def entries(self) -> list[tuple[str, str]]:
+        """(content, ending) pairs (a copy; for tests and debugging)."""
+        return list(zip(self.lines, self.ends))
+
+    @property
     def text(self) -> str:
-        return "".join(c + e for c, e in self.entries)
+        return "".join(c + e for c, e in zip(self.lines, self.ends))
 
     def line(self, i: int) -> str:
-        return self.entries[i][0] if 0 <= i < len(self.entries) else ""
+        return self.lines[i] if 0 <= i < len(self.lines) else ""
 
     @property
     def line_count(self) -> int:
         """Lines as the editor counts them (a final break opens an empty line)."""
-        return len(self.entries)
-
-    def _engine_len(self, entries: Sequence[tuple[str, str]]) -> int:
-        return len(entries) - (1 if entries[-1][0] == "" else 0)
+        return len(self.lines)
 
     @property
     def n_lines(self) -> int:
         """Lines as scored (a final line break adds no line)."""
-        return self._engine_len(self.entries)
+        return len(self.lines) - (1 if self.lines[-1] == "" else 0)
 
     def engine_lines(self) -> list[str]:
-        return [c for c, _ in self.entries[: self.n_lines]]
+        """The scored lines (a new list sharing the line strings)."""
+        return self.lines[: self.n_lines]
 
     def end_column(self, i: int) -> int:
         """The end of line ``i`` in the document's position encoding."""
@@ -128,17 +154,17 @@ class LineDocument:
 
     # -- editing ---------------------------------------------------------------
     def _clamp(self, line: int, column: int) -> tuple[int, int]:
-        """A wire position as (entry, code point index), clamped to the document."""
+        """A wire position as (line, code point index), clamped to the document."""
         if line < 0:
             return 0, 0
-        if line >= len(self.entries):
-            last = len(self.entries) - 1
-            return last, len(self.entries[last][0])
-        return line, from_units(self.entries[line][0], column, self.encoding)
+        if line >= len(self.lines):
+            last = len(self.lines) - 1
+            return last, len(self.lines[last])
+        return line, from_units(self.lines[line], column, self.encoding)
 
     def replace_all(self, text: str) -> Splice:
         old_n = self.n_lines
-        self.entries = split_entries(text)
+        self.lines, self.ends = split_lines(text)
         return Splice(0, old_n, self.engine_lines())
 
     def apply(self, change: object) -> Splice:
@@ -166,40 +192,51 @@ class LineDocument:
         b_line, b_idx = self._clamp(l2, c2)
         if (b_line, b_idx) < (a_line, a_idx):
             a_line, a_idx, b_line, b_idx = b_line, b_idx, a_line, a_idx
-        entries = self.entries
-        old_n = self._engine_len(entries)
-        # Widen the region by one entry on each side so that line breaks
+        lines, ends = self.lines, self.ends
+        old_n = self.n_lines
+        # Widen the region by one line on each side so that line breaks
         # joining across its edges ("\r" + "\n") are re-split correctly.
         lo = max(0, a_line - 1)
-        hi = min(len(entries), b_line + 2)
-        pre = "".join(c + e for c, e in entries[lo:a_line]) + entries[a_line][0][:a_idx]
-        b_content, b_end = entries[b_line]
-        post = b_content[b_idx:] + b_end + "".join(c + e for c, e in entries[b_line + 1 : hi])
-        new = split_entries(pre + text + post)
-        if hi < len(entries):
+        hi = min(len(lines), b_line + 2)
+        pre = "".join(c + e for c, e in zip(lines[lo:a_line], ends[lo:a_line])) + lines[a_line][:a_idx]
+        post = lines[b_line][b_idx:] + ends[b_line]
+        post += "".join(c + e for c, e in zip(lines[b_line + 1 : hi], ends[b_line + 1 : hi]))
+        new_lines, new_ends = split_lines(pre + text + post)
+        if hi < len(lines) and new_lines[-1] == "" and new_ends[-1] == "":
             # the region ended with a line break; the split adds an empty tail
-            if new and new[-1] == ("", ""):
-                new.pop()
-        old = entries[lo:hi]
-        # trim what did not change
-        s = 0
-        while s < len(old) and s < len(new) and old[s] == new[s]:
-            s += 1
-        e_old, e_new = len(old), len(new)
-        while e_old > s and e_new > s and old[e_old - 1] == new[e_new - 1]:
-            e_old -= 1
-            e_new -= 1
+            new_lines.pop()
+            new_ends.pop()
+        s, e_old, e_new = _trim(lines, ends, lo, hi, new_lines, new_ends)
         start, stop = lo + s, lo + e_old
-        entries[start:stop] = new[s:e_new]
-        new_n = self._engine_len(entries)
-        # map the entry splice onto the scored lines
+        lines[start:stop] = new_lines[s:e_new]
+        ends[start:stop] = new_ends[s:e_new]
+        new_n = self.n_lines
+        # map the line splice onto the scored lines
         eng_start = min(start, old_n)
         eng_end = min(stop, old_n)
-        delta = new_n - old_n
-        new_end = eng_end + delta
+        new_end = eng_end + new_n - old_n
         if new_end < eng_start:  # only a trailing empty line went away
             eng_start = new_end
-        return Splice(eng_start, eng_end, [c for c, _ in entries[eng_start : max(eng_start, new_end)]])
+        return Splice(eng_start, eng_end, lines[eng_start : max(eng_start, new_end)])
+
+
+def _trim(lines, ends, lo, hi, new_lines, new_ends) -> tuple[int, int, int]:
+    """How much of the region [lo, hi) equals the new lines at both ends:
+    (common head length, old end, new end), indices relative to ``lo``."""
+    n_old, n_new = hi - lo, len(new_lines)
+    s = 0
+    while s < n_old and s < n_new and lines[lo + s] == new_lines[s] and ends[lo + s] == new_ends[s]:
+        s += 1
+    e_old, e_new = n_old, n_new
+    while (
+        e_old > s
+        and e_new > s
+        and lines[lo + e_old - 1] == new_lines[e_new - 1]
+        and ends[lo + e_old - 1] == new_ends[e_new - 1]
+    ):
+        e_old -= 1
+        e_new -= 1
+    return s, e_old, e_new
 
 
 def _get(obj: object, name: str):

@@ -65,6 +65,12 @@ class Pair:
     #: corpus scores and per-line scores when first fully scored
     baseline: Optional[dict[str, Optional[float]]] = None
     baseline_lines: dict[str, np.ndarray] = field(default_factory=dict)
+    #: the finding keys of ``diag_cache``'s diagnostics, in order, and the
+    #: JSON text of each (re-used while the diagnostic does not change)
+    diag_keys: list = field(default_factory=list)
+    diag_json: dict = field(default_factory=dict)
+    diag_json_items: list = field(default_factory=list)
+    diag_json_rid: Optional[str] = None
     bg_task: Optional[asyncio.Task] = None
     push_task: Optional[asyncio.Task] = None
     push_dirty: bool = False
@@ -392,6 +398,10 @@ class PairManager:
         ask the editor for inlay hints again when done."""
         pair.hints_pending = True
         self.scorer.start(pair)
+
+    def findings(self, pair: Pair) -> list:
+        """The pair's findings (the analysis behind its diagnostics)."""
+        return self.publisher.findings(pair)
 
     def diagnostics(self, pair: Pair) -> tuple[list[types.Diagnostic], str]:
         """The pair's diagnostics and their result id (cached)."""

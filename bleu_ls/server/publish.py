@@ -3,7 +3,7 @@ clients without pull support, and refresh requests (inlay hints, code
 lenses, pulled diagnostics) after a change the editor cannot see.
 
 Also the diagnostics themselves: :mod:`bleu_ls.analysis` findings of a pair
-as LSP objects, cached by the pair's state.  The ``resultId`` is a digest of
+as LSP objects, cached by the pair's state.  The ``resultId`` is a hash of
 the diagnostics, so a pull after a change that altered no diagnostic also
 answers *unchanged*.
 """
@@ -11,7 +11,7 @@ answers *unchanged*.
 from __future__ import annotations
 
 import asyncio
-import hashlib
+import uuid
 import logging
 from typing import TYPE_CHECKING, Optional
 
@@ -26,6 +26,8 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
+#: This server process's token in every diagnostics resultId.
+_RUN = uuid.uuid4().hex[:8]
 #: Pause before a refresh request, to coalesce a burst of changes into one.
 REFRESH_DELAY = 0.03
 
@@ -83,12 +85,32 @@ class Publisher:
             diags.append(d)
         pair.diag_memo = fresh
         pair.flagged = sorted({d.range.start.line for d in diags})
-        digest = hashlib.sha1()
-        for k in fresh:
-            digest.update(repr(k).encode("utf-8", "surrogatepass"))
-        rid = digest.hexdigest()[:20]
+        # Python's hash of the finding keys (C speed: ~2 ms for 10k keys,
+        # where a sha1 of their reprs took ~30-60 ms), prefixed with a
+        # token of this server process, so that an id from another run of
+        # the server never matches.
+        rid = f"{_RUN}-{hash(tuple(fresh)) & 0xFFFFFFFFFFFFFFFF:016x}"
         pair.diag_cache = (key, diags, rid)
+        pair.diag_keys = list(fresh)
         return diags, rid
+
+    def encoded(self, pair: "Pair") -> tuple[list[str], str]:
+        """:meth:`compute` as the JSON text of each diagnostic; a diagnostic
+        unchanged since the last reply (same line, text and finding) re-uses
+        its text instead of being unstructured and encoded again."""
+        diags, rid = self.compute(pair)
+        if pair.diag_json_rid == rid:
+            return pair.diag_json_items, rid
+        encode = self.manager.client.protocol.encode
+        old = pair.diag_json
+        fresh = {}
+        for k, d in zip(pair.diag_keys, diags):
+            text = old.get(k)
+            fresh[k] = text if text is not None else encode(d)
+        pair.diag_json = fresh
+        pair.diag_json_items = list(fresh.values())
+        pair.diag_json_rid = rid
+        return pair.diag_json_items, rid
 
     # -- push ----------------------------------------------------------------
     def clear(self, uri: str) -> None:

@@ -65,6 +65,15 @@ def label_for(model, i: int, hs: HintSettings) -> Optional[str]:
     return " · ".join(parts) if parts else None
 
 
+#: A change smaller than this shows as ±0.00: it is no change to show.
+NO_CHANGE = 0.005
+
+
+def shown_delta(d: Optional[float]) -> Optional[float]:
+    """``d`` when it is a change worth showing (not None, not ±0.00)."""
+    return d if d is not None and abs(d) >= NO_CHANGE else None
+
+
 def line_delta(pair: "Pair", key: str, i: int) -> Optional[float]:
     base = pair.baseline_lines.get(key)
     model = pair.model
@@ -117,7 +126,7 @@ def missing_ngrams(metric, hyp: str, refs: list[str], max_n: int = 2) -> list[st
 
 def _score_parts(pair: "Pair", key: str, metric, s, i: int) -> list[str]:
     model = pair.model
-    d = line_delta(pair, key, i)
+    d = shown_delta(line_delta(pair, key, i))
     delta = f" (Δ {d:+.2f} since open)" if d is not None else ""
     parts = [f"**{metric.name} {fmt(s.score)}**{delta}"]
     if s.error:
@@ -126,7 +135,7 @@ def _score_parts(pair: "Pair", key: str, metric, s, i: int) -> list[str]:
         rows = ["| n | matches / total | precision |", "|---|---|---|"]
         for n, (c, t) in enumerate(zip(s.counts, s.totals), start=1):
             p = s.precisions[n - 1] if n - 1 < len(s.precisions) else None
-            rows.append(f"| {n} | {c} / {t} | {fmt(p, 1)} |")
+            rows.append(f"| {n} | {c} / {t} | {fmt(p, 1)}{_smoothed(metric, c, t, p)} |")
         parts.append("\n".join(rows))
         parts.append(f"BP {fmt(s.bp, 4)} · hypothesis {s.sys_len} tokens · reference {s.ref_len} tokens")
     elif s.extra:
@@ -139,6 +148,14 @@ def _score_parts(pair: "Pair", key: str, metric, s, i: int) -> list[str]:
             parts.append(extras)
     parts.append(f"`{metric.signature(model.n_refs, sentence=True)}`")
     return parts
+
+
+def _smoothed(metric, c: int, t: int, p: Optional[float]) -> str:
+    """Say when a precision is not matches / total: the smoothing made it."""
+    if p is None or t <= 0 or abs(p - 100.0 * c / t) < 1e-9:
+        return ""
+    how = getattr(metric, "smooth", "") or "smoothing"
+    return f" (smoothed, {how}{': no match' if c == 0 else ''})"
 
 
 def hover_text(pair: "Pair", i: int) -> Optional[str]:
@@ -195,7 +212,7 @@ def lens_title(pair: "Pair") -> str:
             text = f"{short_name(key)} {s.score:.2f}" if s.score is not None else f"{short_name(key)} n/a"
             parts.append(text + paired_note(pair, key))
         parts.append(f"{model.n_paired:,} lines")
-        d = corpus_delta(pair, next(iter(model.metrics)))
+        d = shown_delta(corpus_delta(pair, next(iter(model.metrics))))
         if d is not None and not paired_note(pair, next(iter(model.metrics))):
             parts.append(f"Δ {d:+.2f} since open")
     effort = effort_lens(pair)

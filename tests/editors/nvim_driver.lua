@@ -43,10 +43,17 @@ local ok, err = xpcall(function()
   result.offset_encoding = client.offset_encoding
   result.cmd = client.config.cmd
   result.server_name = client.server_info and client.server_info.name or vim.NIL
-  result.hints_enabled = vim.lsp.inlay_hint.is_enabled({ bufnr = buf })
+  -- bleu-ls draws the hints of the visible lines itself (bleu_ls.hints);
+  -- with vim.g.bleu_ls_native_hints, Neovim's own inlay hints do.
+  local viewport = require('bleu_ls.hints')
+  result.hints_enabled = viewport.is_enabled(buf) or vim.lsp.inlay_hint.is_enabled({ bufnr = buf })
+  result.hints_mode = viewport.is_enabled(buf) and 'viewport' or 'native'
 
   local nlines = vim.api.nvim_buf_line_count(buf)
   local function hints()
+    if viewport.is_enabled(buf) then
+      return viewport.get(buf)
+    end
     local out = {}
     for _, h in ipairs(vim.lsp.inlay_hint.get({ bufnr = buf })) do
       local ih = h.inlay_hint
@@ -144,9 +151,22 @@ local ok, err = xpcall(function()
   note('edit hint changed=' .. tostring(changed))
   result.buffer_lines = vim.api.nvim_buf_get_lines(buf, 0, -1, false)
 
-  -- :BleuReport opens a scratch split with the server's report.
-  local nbufs = #vim.api.nvim_list_bufs()
+  -- :BleuReport writes the visual report and hands it to the system's
+  -- opener (recorded here instead of starting a browser).
+  local opened = nil
+  vim.ui.open = function(path)
+    opened = path
+    return {}, nil
+  end
   vim.cmd('BleuReport')
+  vim.wait(timeout, function()
+    return opened ~= nil
+  end, 20)
+  result.report_html_path = opened
+
+  -- :BleuReport text opens a scratch split with the server's per-line report.
+  local nbufs = #vim.api.nvim_list_bufs()
+  vim.cmd('BleuReport text')
   vim.wait(timeout, function()
     return #vim.api.nvim_list_bufs() > nbufs
   end, 20)

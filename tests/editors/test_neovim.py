@@ -4,6 +4,10 @@ a user to, against the real `bleu-ls serve` on the samples."""
 from __future__ import annotations
 
 import json
+import os
+import random
+import shutil
+import statistics
 import subprocess
 import time
 from pathlib import Path
@@ -93,6 +97,7 @@ def test_neovim_011_hints_diagnostics_edit(nvim: str, workspace: Path, tmp_path:
     assert r["cmd"][0].endswith("bleu-ls") and "serve" in r["cmd"]
     assert r["offset_encoding"] == "utf-8"
     assert r["hints_enabled"] is True
+    assert r["hints_mode"] == "viewport"  # bleu_ls.hints, not the whole-buffer requests
 
     # One hint per paired line, at the end of the line (UTF-8 byte column),
     # with sacrebleu's sentence BLEU as the label.
@@ -118,7 +123,7 @@ def test_neovim_011_hints_diagnostics_edit(nvim: str, workspace: Path, tmp_path:
     assert want["empty-hypothesis"] and want["low-score"], "the sample should trigger these rules"
     severities = {d["code"]: d["severity"] for d in r["diagnostics"]}
     assert severities["empty-hypothesis"] == 1  # vim.diagnostic.severity.ERROR (default: error)
-    assert severities["low-score"] == 2  # WARN
+    assert severities["low-score"] == 4  # HINT (quiet by default: docs/diagnostics.md)
 
     # The corpus score helper for the statusline: sacrebleu's corpus BLEU.
     assert r["status_ready"], r["events"]
@@ -138,8 +143,19 @@ def test_neovim_011_hints_diagnostics_edit(nvim: str, workspace: Path, tmp_path:
     assert r["edit_after"]["label"] != r["edit_before"]
     assert r["edit_after"]["character"] == len(EDIT_TEXT.encode("utf-8"))
 
-    # :BleuReport shows the report of the edited buffer.
-    assert r.get("report"), "BleuReport opened no buffer"
+    # :BleuReport writes the visual report of the edited buffer outside the
+    # workspace and opens it; its numbers are sacrebleu's.
+    html_path = Path(r["report_html_path"] or "")
+    assert html_path.is_file() and html_path.suffix == ".html", r["events"]
+    assert workspace not in html_path.parents
+    from tests.report.conftest import data_of
+
+    data = data_of(html_path.read_text(encoding="utf-8"))
+    edited_lines = r["buffer_lines"][:n]
+    assert data["systems"][0]["corpus"]["bleu"]["score"] == sacrebleu.corpus_bleu(edited_lines, [refs[:n]]).score
+
+    # :BleuReport text shows the per-line report of the edited buffer.
+    assert r.get("report"), "BleuReport text opened no buffer"
     assert "news.hyp" in r["report"][0]
     edited = r["buffer_lines"][:n]
     assert f"BLEU {oracle_corpus(edited, refs[:n]):.2f}" in r["report"][0]
@@ -168,6 +184,22 @@ def test_neovim_010_fallback_with_settings(nvim: str, workspace: Path, tmp_path:
     assert r["edit_changed"]
     chrf = sacrebleu.sentence_chrf(EDIT_TEXT, [refs[edit_line]]).score
     assert r["edit_after"]["label"] == f"{oracle_label(EDIT_TEXT, [refs[edit_line]])} · chrF {chrf:.1f}"
+
+
+def test_neovim_native_hints_option(nvim: str, workspace: Path, tmp_path: Path) -> None:
+    """vim.g.bleu_ls_native_hints = true: Neovim's own inlay hints instead of
+    the visible-lines ones, with the same labels."""
+    hyp_path = workspace / "news.hyp"
+    hyps = read_lines(hyp_path)
+    refs = read_lines(workspace / "news.ref")
+    init = "vim.g.bleu_ls_native_hints = true\n" + INIT_011
+    r = run_nvim(nvim, tmp_path, init, hyp_path, 0, EDIT_TEXT)
+    assert r["hints_mode"] == "native" and r["hints_enabled"] is True
+    n = min(len(hyps), len(refs))
+    hints = {h["line"]: h["label"] for h in r["hints"]}
+    assert sorted(hints) == list(range(n))
+    assert all(hints[i] == oracle_label(hyps[i], [refs[i]]) for i in range(n))
+    assert r["edit_changed"] and r["edit_after"]["label"] == oracle_label(EDIT_TEXT, [refs[0]])
 
 
 def test_neovim_filetype_rules(nvim: str, tmp_path: Path) -> None:
@@ -241,3 +273,65 @@ def test_neovim_semantic_tokens_mark_changed_and_unmatched_words(nvim: str, tmp_
     assert words(r["after"], "@lsp.typemod.bleuChanged.unmatched") == {(1, *span(edited, "small"))}
     assert words(r["after"], "@lsp.type.bleuUnmatched") == {(0, *span(hyps[0], "😀")), (1, *span(edited, "the", 1))}
     assert r["links"] == {"@lsp.type.bleuChanged": "DiffText", "@lsp.type.bleuUnmatched": "SpellRare"}
+
+
+def _large_pair(tmp_path: Path, n: int) -> tuple[Path, list[str], list[str]]:
+    from benchmarks import corpus
+
+    hyp_src, ref_src = corpus.ensure(n)
+    ws = tmp_path / "large"
+    ws.mkdir()
+    shutil.copyfile(hyp_src, ws / "big.hyp")
+    shutil.copyfile(ref_src, ws / "big.ref")
+    return ws / "big.hyp", read_lines(ws / "big.hyp"), read_lines(ws / "big.ref")
+
+
+def test_neovim_large_pair_edit_in_the_middle(nvim: str, tmp_path: Path) -> None:
+    """A large pair (BLEU_LS_NVIM_LINES, default 3,000; the issue's figure is
+    100,000): jump to the middle line right after opening, then edit it
+    repeatedly through nvim_buf_set_lines.  Each edit's hint equals
+    sacrebleu's score of the new text, and the client only ever asks for the
+    hints of the lines around the window, never the whole buffer."""
+    n = int(os.environ.get("BLEU_LS_NVIM_LINES", "3000"))
+    k = int(os.environ.get("BLEU_LS_NVIM_EDITS", "8"))
+    hyp_path, hyps, refs = _large_pair(tmp_path, n)
+    line = n // 2
+    rng = random.Random(5)
+    texts, words = [], hyps[line].split()
+    for j in range(k):  # every edit changes the score's input
+        w = list(words)
+        del w[rng.randrange(len(w))]
+        texts.append(" ".join(w + [f"neu{j}"]))
+    edits_file = tmp_path / "edits.json"
+    edits_file.write_text(json.dumps(texts), encoding="utf-8")
+    init_file = tmp_path / "init.lua"
+    init_file.write_text(INIT_011.format(path=str(EDITORS / "neovim")), encoding="utf-8")
+    out = tmp_path / "large.json"
+    env = editor_env({
+        "BLEU_OUT": str(out), "BLEU_HYP": str(hyp_path), "BLEU_EDIT_LINE": str(line),
+        "BLEU_EDITS_FILE": str(edits_file), "BLEU_TIMEOUT_MS": "60000",
+        "XDG_STATE_HOME": str(tmp_path / "state"), "XDG_CACHE_HOME": str(tmp_path / "cache"),
+    })
+    cmd = [nvim, "--clean", "--headless", "-u", str(init_file), "-c", f"luafile {HERE / 'nvim_large_driver.lua'}"]
+    proc = subprocess.run(cmd, cwd=hyp_path.parent, env=env, capture_output=True, text=True, timeout=120 + n // 500)
+    assert out.is_file(), f"nvim wrote no result (rc {proc.returncode}):\n{proc.stdout}\n{proc.stderr}"
+    r = json.loads(out.read_text(encoding="utf-8"))
+    assert "error" not in r, r.get("error")
+    assert r["attached"], r["messages"]
+    assert r["line_count"] == n
+    assert r["jump_ok"], "no hint on the line jumped to"
+    assert r["before"] == oracle_label(hyps[line], [refs[line]])
+    assert all(r["edit_ok"]), r["edit_ok"]
+    for j, text in enumerate(texts):
+        assert r["edit_labels"][j] == oracle_label(text, [refs[line]]), f"edit {j + 1}"
+    assert r["buffer_line"] == texts[-1]
+    # only windows' neighbourhoods were asked for, and only those are drawn
+    assert r["requests"], "no inlay hint request seen"
+    assert max(b - a for a, b in r["requests"]) < 1000
+    assert 0 < r["hints_drawn"] < 1000
+    ms = sorted(r["edit_ms"])
+    print(
+        f"\nneovim {n:,} lines: jump -> hint {r['jump_ms']:.0f} ms; nvim_buf_set_lines -> new hint "
+        f"p50 {statistics.median(ms):.1f} ms, p95 {ms[min(len(ms) - 1, int(0.95 * len(ms)))]:.1f} ms, "
+        f"max {ms[-1]:.1f} ms over {len(ms)} edits"
+    )

@@ -232,6 +232,46 @@ def test_vscode_hints_status_problems_edit(code_server, workspace: Path, tmp_pat
     assert elapsed < 120
 
 
+def test_vscode_report_webview_shows_the_status_score_and_jumps_to_a_clicked_line(
+    code_server, workspace: Path, tmp_path: Path
+) -> None:
+    hyp_path = workspace / "news.hyp"
+    hyps = read_lines(hyp_path)
+    refs = read_lines(workspace / "news.ref")
+    n = min(len(hyps), len(refs))
+    out = ARTIFACTS / "vscode-report.json"
+    env = editor_env(
+        {
+            "BLEU_MODE": "report",
+            "BLEU_URL": f"http://127.0.0.1:{code_server['port']}/?folder={workspace}",
+            "BLEU_FILE": hyp_path.name,
+            "BLEU_EXPECT_HINTS": str(n),
+            "BLEU_OUT": str(out),
+            "BLEU_CHROMIUM": CHROMIUM,
+            "BLEU_SHOT_OPEN": str(ARTIFACTS / "vscode-report-open.png"),
+            "BLEU_SHOT_REPORT": str(ARTIFACTS / "vscode-report.png"),
+            "BLEU_SHOT_REPORT_CLICK": str(ARTIFACTS / "vscode-report-click.png"),
+            "BLEU_SHOT_ERROR": str(ARTIFACTS / "vscode-report-error.png"),
+        }
+    )
+    proc = subprocess.run(["node", str(HERE / "vscode_driver.mjs")], cwd=HERE, env=env,
+                          capture_output=True, text=True, timeout=300)
+    assert out.is_file(), proc.stdout + proc.stderr
+    r = json.loads(out.read_text(encoding="utf-8"))
+    assert "error" not in r, r["error"] + "\n" + "\n".join(r["events"])
+    # The webview shows the corpus score the status item shows (sacrebleu's).
+    corpus = oracle_corpus(hyps[:n], refs[:n])
+    assert r["status"]["text"].endswith(f"BLEU {corpus:.2f}"), r["status"]
+    data = json.loads(r["reportData"])
+    assert data["systems"][0]["corpus"]["bleu"]["score"] == sacrebleu.corpus_bleu(hyps[:n], [refs[:n]]).score
+    assert f"{corpus:.2f}" in r["reportText"]
+    assert "news.hyp" in r["reportTitle"]
+    # A click on a listed line puts the cursor on that line of the hypothesis.
+    assert 1 <= r["clickedLine"] <= n
+    assert r["cursor"].startswith(f"Ln {r['clickedLine']},"), r["cursor"]
+    assert (ARTIFACTS / "vscode-report.png").stat().st_size > 10_000
+
+
 @pytest.mark.xfail(
     strict=False,
     reason="in a fresh clone's CI run only VS Code's own 'couldn't create connection' toast appeared, "

@@ -167,6 +167,34 @@ try {
 
   out.statusReady = Boolean(await waitFor(async () => HINT.test((await statusItem())?.text ?? "")));
   out.status = await statusItem();
+
+  if (env.BLEU_MODE === "report") {
+    // "bleu-ls: Show Report": the report of the pair in a webview beside the
+    // editor; a click on a listed line moves the cursor to that line.
+    await paletteCommand("bleu-ls: Show Report");
+    note("report command");
+    const inner = page.frameLocator("iframe.webview").frameLocator("iframe#active-frame");
+    await inner.locator("#bleu-ls-data").waitFor({ state: "attached", timeout });
+    await inner.locator("h1").first().waitFor({ timeout });
+    note("report shown");
+    out.reportTitle = await inner.locator("h1").first().textContent();
+    out.reportData = await inner.locator("#bleu-ls-data").textContent();
+    out.reportText = await inner.locator("body").innerText();
+    await page.screenshot({ path: env.BLEU_SHOT_REPORT });
+    const target = inner.locator("[data-line]").first();
+    out.clickedLine = Number(await target.getAttribute("data-line"));
+    await target.scrollIntoViewIfNeeded();
+    await target.click();
+    const cursor = () => page.evaluate(() => document.getElementById("status.editor.selection")?.textContent?.trim() ?? "");
+    out.cursor = await waitFor(async () => {
+      const t = await cursor();
+      return t.startsWith(`Ln ${out.clickedLine},`) ? t : null;
+    }, 15000);
+    out.cursor = out.cursor ?? (await cursor());
+    await page.screenshot({ path: env.BLEU_SHOT_REPORT_CLICK });
+    note("clicked a line");
+    throw { done: true };
+  }
   out.problemsReady = Boolean(await waitFor(async () => /Errors|Warnings/.test((await problemsItem()) ?? "")));
   // Let the last diagnostics land, then read the count.
   await page.waitForTimeout(1000);

@@ -86,6 +86,49 @@ def test_common_splice(old, new):
     assert old[:s] + lines + old[e:] == new
 
 
+@given(
+    base=st.lists(st.sampled_from("ab"), min_size=0, max_size=400),
+    at=st.integers(0, 400),
+    cut=st.integers(0, 5),
+    ins=st.lists(st.sampled_from("abc"), max_size=4),
+)
+def test_common_splice_is_smallest_on_long_runs(base, at, cut, ins):
+    """Long common runs go through the slice-halving path: the splice is
+    still exact and as small as it can be."""
+    at = min(at, len(base))
+    new = base[:at] + ins + base[at + cut :]
+    s, e, lines = common_splice(base, new)
+    assert base[:s] + lines + base[e:] == new
+    # smallest: the line before the splice and the line after it differ
+    assert s == len(base) or s == len(new) or base[s] != new[s]
+    tail = len(base) - e
+    assert tail + s >= min(len(base), len(new)) or base[e - 1] != new[len(new) - tail - 1]
+
+
+def _splice_line_by_line(old, new):
+    start = 0
+    while start < min(len(old), len(new)) and old[start] == new[start]:
+        start += 1
+    e_old, e_new = len(old), len(new)
+    while e_old > start and e_new > start and old[e_old - 1] == new[e_new - 1]:
+        e_old -= 1
+        e_new -= 1
+    return start, e_old, new[start:e_new]
+
+
+@given(
+    old=st.lists(st.sampled_from("ab"), max_size=30),
+    edits=st.lists(st.tuples(st.integers(0, 30), st.integers(0, 3), st.lists(st.sampled_from("abc"), max_size=3))),
+    block=st.integers(1, 5),
+)
+def test_common_splice_by_blocks_is_the_smallest(old, edits, block):
+    new = list(old)
+    for at, drop, ins in edits:
+        at = min(at, len(new))
+        new[at : at + drop] = ins
+    assert common_splice(old, new, block) == _splice_line_by_line(old, new)
+
+
 class CountingBleu(BleuMetric):
     def __init__(self):
         super().__init__()
@@ -220,3 +263,12 @@ def test_snapshot_is_a_copy_and_mask_is_read_only():
     mask = model.scored_mask(0, 2)
     with pytest.raises(ValueError):
         mask[0] = False
+
+
+def test_copy_is_independent_and_equal():
+    model = PairModel(metrics(), ["a b c", "d e f", "g h"], [["a b c", "d e x", "g h i"]])
+    twin = model.copy()
+    model.splice_hyp(1, 2, ["changed", "and inserted"])
+    assert twin.hyp == ["a b c", "d e f", "g h"]
+    assert_matches_scratch(twin)
+    assert_matches_scratch(model)

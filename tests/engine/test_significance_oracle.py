@@ -16,7 +16,6 @@ from sacrebleu.metrics import BLEU, CHRF, TER
 from sacrebleu.significance import PairedTest, _bootstrap_resample
 
 from bleu_ls.engine import BleuMetric, ChrfMetric, TerMetric
-from bleu_ls.engine.batch import stats_for
 from bleu_ls.engine.significance import (
     Estimate,
     _index_blocks,
@@ -38,6 +37,10 @@ METRICS = [
     ("bleu-floor-lc", lambda: BLEU(smooth_method="floor", lowercase=True),
      lambda: BleuMetric(smooth="floor", lowercase=True)),
 ]
+
+
+def stats_for(metric, hyp, refs):
+    return metric.batch_stats(hyp, refs)
 
 
 def _lines(path: Path) -> list[str]:

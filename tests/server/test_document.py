@@ -96,3 +96,24 @@ def test_cr_then_lf_join_into_one_break():
     sp = d.edit(1, 0, 1, 0, "\n")
     assert d.text == "a\r\nb"
     assert d.engine_lines() == ["a", "b"]
+
+
+SEGMENT = st.lists(st.sampled_from(list("ab \t\f\x85\u2028é中😀")), max_size=6).map("".join)
+
+
+@given(st.lists(SEGMENT, min_size=1, max_size=8), st.sampled_from(["\n", "\r\n"]), ENC, st.data())
+def test_single_kind_of_break_fast_path(segments, brk, enc, data):
+    """Texts with only "\\n" or only "\\r\\n" breaks (cut by str.split) give
+    the same lines and endings as the general split, and edit the same way."""
+    text = brk.join(segments)
+    d = LineDocument(text, encoding=enc)
+    assert d.engine_lines() == split_lsp_lines(text)
+    assert d.text == text
+    assert d.ends[:-1] == [brk] * (len(segments) - 1) and d.ends[-1] == ""
+    # an edit that inserts a lone "\r" leaves the fast path behind
+    line = data.draw(st.integers(0, len(segments) - 1))
+    d.edit(line, 0, line, 0, "x\r")
+    expected = brk.join(segments[:line] + ["x\r" + segments[line]] + segments[line + 1 :])
+    assert d.text == expected
+    assert d.engine_lines() == split_lsp_lines(expected)
+    assert LineDocument(expected, encoding=enc).entries == d.entries

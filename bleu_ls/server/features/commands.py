@@ -4,12 +4,14 @@
 ``bleuLs.showReport``   (uri) the per-line report as text
 ``bleuLs.nextFlagged``  (uri, position [, "next"|"previous"]) the next flagged line, wrapping
 ``bleuLs.exportScores`` (uri [, "tsv"|"json"]) write NAME.scores.tsv/.json beside the file
+``bleuLs.reportHtml``   (uri) the visual report of the open pair (``bleu-ls report``'s HTML)
 ``bleuLs.setDraft``     (uri) the current text becomes the draft (kept in the user's cache folder)
 ``bleuLs.forgetDraft``  (uri) drop the kept draft (none until the file is opened again)
 """
 
 from __future__ import annotations
 
+import asyncio
 import json
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Optional
@@ -23,6 +25,7 @@ PAIR_WITH = "bleuLs.pairWith"
 SHOW_REPORT = "bleuLs.showReport"
 NEXT_FLAGGED = "bleuLs.nextFlagged"
 EXPORT_SCORES = "bleuLs.exportScores"
+REPORT_HTML = "bleuLs.reportHtml"
 SET_DRAFT = "bleuLs.setDraft"
 FORGET_DRAFT = "bleuLs.forgetDraft"
 
@@ -93,7 +96,41 @@ def export(pair: "Pair", fmt: str) -> Path:
     return target
 
 
+def report_input(pair: "Pair", findings: list):
+    """What ``bleu-ls report`` is made from, for the open pair as it is now:
+    a copy of its model (so the report can be built in another thread while
+    edits go on), cut to the paired lines."""
+    from ...report import ReportInput, System
+
+    model = pair.model.copy()
+    n = model.n_paired
+    if model.n_hyp > n:
+        model.splice_hyp(n, model.n_hyp, [])
+    for k, ref in enumerate(model.refs):
+        if len(ref) > n:
+            model.splice_ref(k, n, len(ref), [])
+    source = pair.source_lines[:n] if pair.source_lines is not None and len(pair.source_lines) >= n else None
+    return ReportInput(
+        systems=[System(pair.path.name, model, str(pair.path), [f for f in findings if f.line < n])],
+        references=[p.name for p in pair.references],
+        source=source,
+        source_name=pair.source.name if source is not None and pair.source else None,
+        settings=pair.settings,
+        title=f"bleu-ls report: {pair.path.name}",
+    )
+
+
 def register(server, manager: "PairManager") -> None:
+    @server.command(REPORT_HTML)
+    async def _report_html(ls, *args):
+        from ...report import render_report
+
+        pair = _pair(manager, args)
+        await manager.wait_scored(pair)
+        inp = report_input(pair, manager.findings(pair))
+        html, _data = await asyncio.get_running_loop().run_in_executor(None, render_report, inp)
+        return html
+
     @server.command(PAIR_WITH)
     async def _pair_with(ls, *args):
         if len(args) < 2:

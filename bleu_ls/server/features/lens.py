@@ -45,7 +45,12 @@ async def corpus_score(manager: "PairManager", params: Any) -> Optional[dict[str
     await manager.wait_scored(pair)  # effort.pending says how many HTER rows are still to count
     if pair.model is None and pair.effort is None:
         return None
-    return corpus_record(pair)
+    # the diagnostics of this version (cached): flagged lines and problems, counted apart
+    diags, _rid = manager.diagnostics(pair)
+    record = corpus_record(pair)
+    record["flagged"] = len(pair.flagged)
+    record["problems"] = len(diags)
+    return record
 
 
 def register(server, manager: "PairManager") -> None:

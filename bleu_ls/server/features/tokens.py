@@ -129,7 +129,7 @@ class TokenCache:
             self.config, self.lines = config, {}
         if (draft is None and model is None) or start >= end:
             return None
-        lines = [c for c, _e in doc.entries[start:end]]
+        lines = doc.lines[start:end]
         drafts = _draft_lines(draft, start, end) if draft is not None else repeat(None)
         refs: Iterable = repeat(None)
         if model is not None:

@@ -24,9 +24,11 @@ local function cmd(name, fn, opts)
   vim.api.nvim_create_user_command(name, fn, opts or {})
 end
 
-cmd('BleuReport', function()
-  require('bleu_ls').report()
-end, { desc = 'bleu-ls: per-line scores and flags of this hypothesis' })
+cmd('BleuReport', function(o)
+  require('bleu_ls').report(o.fargs[1])
+end, { nargs = '?', complete = function()
+  return { 'html', 'text' }
+end, desc = 'bleu-ls: the report of this hypothesis (html: in the browser; text: per-line scores in a split)' })
 
 cmd('BleuNext', function()
   require('bleu_ls').jump('next')

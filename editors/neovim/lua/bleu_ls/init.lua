@@ -146,9 +146,19 @@ function M.echo_score()
 end
 
 --- Called for every buffer the server attaches to.
+---
+--- Inlay hints: by default only the lines shown in the buffer's windows are
+--- asked for and drawn (require('bleu_ls.hints')); Neovim's own inlay hints
+--- would ask for the whole buffer after every change, which at 100k lines
+--- costs seconds per keystroke.  Set vim.g.bleu_ls_native_hints = true to
+--- use vim.lsp.inlay_hint instead.
 function M.on_attach(client, bufnr)
-  if vim.lsp.inlay_hint and client.server_capabilities.inlayHintProvider then
-    vim.lsp.inlay_hint.enable(true, { bufnr = bufnr })
+  if client.server_capabilities.inlayHintProvider then
+    if vim.g.bleu_ls_native_hints and vim.lsp.inlay_hint then
+      vim.lsp.inlay_hint.enable(true, { bufnr = bufnr })
+    else
+      require('bleu_ls.hints').attach(client, bufnr)
+    end
   end
   local timer = nil
   local group = vim.api.nvim_create_augroup('bleu_ls_buf_' .. bufnr, { clear = true })
@@ -176,11 +186,21 @@ function M.on_attach(client, bufnr)
   M.refresh_score(bufnr)
 end
 
---- :BleuReport — the server's per-line report in a scratch split.
-function M.report()
+--- :BleuReport — the visual report (HTML, opened with the system's opener);
+--- :BleuReport text — the per-line report in a scratch split.
+function M.report(mode)
   local bufnr = vim.api.nvim_get_current_buf()
   local client = get_client(bufnr)
   if not client then
+    return
+  end
+  if mode ~= 'text' then
+    exec(client, bufnr, 'bleuLs.reportHtml', { vim.uri_from_bufnr(bufnr) }, function(html)
+      local path, err = require('bleu_ls.report').show(bufnr, html)
+      if not path then
+        vim.notify('bleu-ls: no report: ' .. tostring(err), vim.log.levels.WARN)
+      end
+    end)
     return
   end
   exec(client, bufnr, 'bleuLs.showReport', { vim.uri_from_bufnr(bufnr) }, function(text)

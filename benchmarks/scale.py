@@ -1,0 +1,256 @@
+"""Server rows at scale (issue 12): a client that pulls diagnostics after
+every edit as VS Code does, the memory of the whole process tree, open →
+first hints at 100k (and 1M) lines next to the do-nothing pygls floor, and a
+10 MB single line.
+
+Each scenario is a function returning plain numbers; ``scale_rows`` runs
+them (medians of ``repeat`` runs) and adds the rows to the report.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import statistics
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from . import corpus
+from .corpus import CACHE
+from .run import ROOT, Report, Row, _floor_argv, _mutate, _range, _server_argv, pct, workspace
+
+SEC = "Server at scale (issue 12)"
+
+
+# -- helpers -------------------------------------------------------------------------
+
+
+def tree_rss(pid: int) -> tuple[int, int]:
+    """(RSS bytes of ``pid`` and all its descendants, number of processes)."""
+    total, count, todo = 0, 0, [pid]
+    while todo:
+        p = todo.pop()
+        try:
+            with open(f"/proc/{p}/status") as f:
+                for line in f:
+                    if line.startswith("VmRSS:"):
+                        total += int(line.split()[1]) * 1024
+                        break
+            count += 1
+            for task in os.listdir(f"/proc/{p}/task"):
+                with open(f"/proc/{p}/task/{task}/children") as f:
+                    todo.extend(int(c) for c in f.read().split())
+        except (OSError, ValueError):
+            continue
+    return total, count
+
+
+def decode_cost(result: Any, repeat: int = 3) -> tuple[float, float]:
+    """What a Python LSP client pays for a reply: (seconds to parse the JSON
+    text, seconds to parse it and structure it as lsprotocol objects), best of
+    ``repeat``, on the same payload re-encoded."""
+    from lsprotocol import converters, types
+
+    conv = converters.get_converter()
+    body = json.dumps({"jsonrpc": "2.0", "id": 1, "result": result}, ensure_ascii=False).encode("utf-8")
+    parse, full = [], []
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        msg = json.loads(body)
+        t1 = time.perf_counter()
+        conv.structure(msg, types.DocumentDiagnosticResponse)
+        t2 = time.perf_counter()
+        parse.append(t1 - t0)
+        full.append(t2 - t0)
+    return min(parse), min(full)
+
+
+def _open(c, path: Path, text: str) -> tuple[str, float]:
+    uri = path.as_uri()
+    t0 = c.notify("textDocument/didOpen", {"textDocument": {"uri": uri, "languageId": "plaintext", "version": 1, "text": text}})
+    return uri, t0
+
+
+def _first_hints(argv: list[str], ws: Path, path: Path, text: str) -> tuple[float, int]:
+    from .lsp_client import RawClient
+
+    c = RawClient(cwd=ROOT, argv=argv)
+    try:
+        c.initialize(ws, pull=True, configuration=True)
+        uri, t0 = _open(c, path, text)
+        rid = c.request_async("textDocument/inlayHint", {"textDocument": {"uri": uri}, "range": _range(0, 60)})
+        msg = c.answer(rid, timeout=600)
+        return msg["_t"] - t0, len(msg.get("result") or [])
+    finally:
+        c.close()
+
+
+# -- scenarios -----------------------------------------------------------------------
+
+
+def pull_every_edit(n: int, edits: int, seed: int = 11) -> dict[str, Any]:
+    """VS Code's pattern: after each didChange, a diagnostics pull (with the
+    previous resultId) and an inlay-hint request go out together; both are
+    timed from the edit.  Also: the process-tree RSS once the pair is fully
+    scored, and the client's own cost to decode the full diagnostics reply."""
+    from .lsp_client import RawClient
+
+    ws, path, text = workspace(n)
+    lines = text.split("\n")
+    c = RawClient(cwd=ROOT, argv=_server_argv())
+    out: dict[str, Any] = {"n": n}
+    try:
+        c.initialize(ws, pull=True, configuration=True)
+        uri, _ = _open(c, path, text)
+        doc = {"uri": uri}
+        full = c.result("textDocument/diagnostic", {"textDocument": doc}, timeout=600)
+        result_id = (full or {}).get("resultId")
+        time.sleep(0.5)
+        out["rss_tree"], out["processes"] = tree_rss(c.proc.pid)
+        out["rss_server"] = c.rss_kib() * 1024
+        out["items"] = len((full or {}).get("items") or [])
+        out["decode_parse"], out["decode_full"] = decode_cost(full)
+        rng = random.Random(seed)
+        w0 = max(0, n // 2 - 30)
+        hint_lat, diag_lat, kinds = [], [], []
+        for v in range(2, edits + 2):
+            i = w0 + rng.randrange(min(60, n - w0 - 1))
+            lines[i] = _mutate(lines[i], rng)
+            t_edit = c.notify("textDocument/didChange", {"textDocument": {"uri": uri, "version": v},
+                              "contentChanges": [{"range": _range(i, i + 1), "text": lines[i] + "\n"}]})
+            params: dict[str, Any] = {"textDocument": doc}
+            if result_id:
+                params["previousResultId"] = result_id
+            rid_d = c.request_async("textDocument/diagnostic", params)
+            rid_h = c.request_async("textDocument/inlayHint", {"textDocument": doc, "range": _range(w0, w0 + 60)})
+            hint = c.answer(rid_h, timeout=120)
+            diag = c.answer(rid_d, timeout=120)
+            hint_lat.append(hint["_t"] - t_edit)
+            diag_lat.append(diag["_t"] - t_edit)
+            res = diag.get("result") or {}
+            kinds.append(res.get("kind", "?"))
+            result_id = res.get("resultId") or result_id
+        out["hint_lat"], out["diag_lat"] = hint_lat, diag_lat
+        out["unchanged"] = kinds.count("unchanged")
+    finally:
+        c.close()
+    return out
+
+
+def open_vs_floor(n: int, repeat: int) -> dict[str, Any]:
+    """open → first hints for lines 0–60, bleu-ls and the floor in turn."""
+    ws, path, text = workspace(n)
+    ours, floor, count = [], [], 0
+    for _ in range(repeat):
+        floor.append(_first_hints(_floor_argv(), ws, path, text)[0])
+        t, count = _first_hints(_server_argv(), ws, path, text)
+        ours.append(t)
+    return {"ours": statistics.median(ours), "floor": statistics.median(floor), "hints": count}
+
+
+def long_line(mb: float, edits: int, seed: int = 3) -> dict[str, Any]:
+    """A pair of 200 ordinary lines whose line 100 is ``mb`` MB long: the
+    time to the first hints, an edit on the long line followed at once by a
+    hint request for lines 0–60 (how long other requests wait) and a hover
+    on the long line."""
+    from .lsp_client import RawClient
+
+    hyps, refs = corpus.Corpus(seed).pairs(200)
+    rng = random.Random(seed)
+    words = " ".join(hyps).split()
+    big = []
+    size = 0
+    while size < mb * 2**20:
+        w = rng.choice(words)
+        big.append(w)
+        size += len(w) + 1
+    hyps[100] = " ".join(big)
+    refs[100] = " ".join(reversed(big))
+    ws = CACHE / f"ws-longline-{mb:g}"
+    ws.mkdir(parents=True, exist_ok=True)
+    path = ws / "long.hyp"
+    text = "\n".join(hyps) + "\n"
+    path.write_text(text, encoding="utf-8")
+    (ws / "long.ref").write_text("\n".join(refs) + "\n", encoding="utf-8")
+    c = RawClient(cwd=ROOT, argv=_server_argv())
+    out: dict[str, Any] = {"mb": mb}
+    try:
+        c.initialize(ws, pull=True, configuration=True)
+        uri, t0 = _open(c, path, text)
+        doc = {"uri": uri}
+        rid = c.request_async("textDocument/inlayHint", {"textDocument": doc, "range": _range(0, 60)})
+        out["first_hint"] = c.answer(rid, timeout=600)["_t"] - t0
+        waits, hovers = [], []
+        for v in range(2, edits + 2):
+            t_edit = c.notify("textDocument/didChange", {"textDocument": {"uri": uri, "version": v},
+                              "contentChanges": [{"range": {"start": {"line": 100, "character": 0},
+                                                            "end": {"line": 100, "character": 0}},
+                                                  "text": rng.choice(words) + " "}]})
+            rid = c.request_async("textDocument/inlayHint", {"textDocument": doc, "range": _range(0, 60)})
+            waits.append(c.answer(rid, timeout=600)["_t"] - t_edit)
+            _, dt = c.timed("textDocument/hover", {"textDocument": doc, "position": {"line": 100, "character": 0}}, timeout=600)
+            hovers.append(dt)
+        out["other_wait"], out["hover"] = waits, hovers
+    finally:
+        c.close()
+    return out
+
+
+# -- rows ----------------------------------------------------------------------------
+
+
+def _p(xs: list[float]) -> str:
+    ms = [x * 1000 for x in xs]
+    return f"{pct(ms, .5):.1f} / {pct(ms, .95):.1f} ms"
+
+
+def _median_run(fn, repeat: int, key: str, *args) -> dict[str, Any]:
+    """Run ``fn(*args)`` ``repeat`` times; keep the run whose p95 of ``key`` is the median."""
+    runs = [fn(*args) for _ in range(repeat)]
+    runs.sort(key=lambda r: pct(r[key], .95))
+    return runs[len(runs) // 2]
+
+
+def scale_rows(report: Report, sizes: list[int], edits: int, repeat: int, million: bool, long_mb: float) -> None:
+    small, big = min(sizes), max(sizes)
+    res = {}
+    for n in sizes:
+        print(f"scale: pull after every edit, {n:,} lines x {repeat}", file=sys.stderr, flush=True)
+        res[n] = _median_run(pull_every_edit, repeat, "diag_lat", n, edits)
+    for n in sizes:
+        r = res[n]
+        report.add(Row(SEC, "pull after every edit: edit → inlay hints (60 lines), p50 / p95", f"{n:,}", _p(r["hint_lat"]),
+                       "", "", "p95 ≤ 10 ms" if n == big else "", pct(r["hint_lat"], .95) <= 0.010 if n == big else None))
+        report.add(Row(SEC, "pull after every edit: edit → diagnostics reply, p50 / p95", f"{n:,}", _p(r["diag_lat"]),
+                       f"client decode {r['decode_parse'] * 1000:.1f} ms parse, {r['decode_full'] * 1000:.1f} ms parse + structure "
+                       f"({r['items']:,} items)", "", "p95 ≤ 30 ms" if n == big else "",
+                       pct(r["diag_lat"], .95) <= 0.030 if n == big else None,
+                       f"{r['unchanged']}/{len(r['diag_lat'])} answered unchanged"))
+    if small != big:
+        for key, what in (("hint_lat", "hints"), ("diag_lat", "diagnostics")):
+            ratio = pct(res[big][key], .95) / max(pct(res[small][key], .95), 1e-9)
+            report.add(Row(SEC, f"pull after every edit: {what} p95 at {big:,} / at {small:,} lines", "", f"{ratio:.2f}×",
+                           "", "", "≤ 1.5×", ratio <= 1.5))
+    r = res[big]
+    report.add(Row(SEC, "process-tree RSS, pair open and scored (server + workers)", f"{big:,}",
+                   f"{r['rss_tree'] / 2**20:.0f} MB in {r['processes']} process(es) ({r['rss_tree'] / big:.0f} B/line)",
+                   f"server alone {r['rss_server'] / 2**20:.0f} MB", "", "≤ 200 MB" if big >= 100_000 else "",
+                   r["rss_tree"] <= 200 * 2**20 if big >= 100_000 else None))
+    opens = [big] + ([1_000_000] if million else [])
+    for n in opens:
+        print(f"scale: open → first hints, {n:,} lines x {repeat}", file=sys.stderr, flush=True)
+        o = open_vs_floor(n, repeat)
+        budget = 50 if n < 1_000_000 else 100
+        ours, floor = o["ours"] * 1000, o["floor"] * 1000
+        report.add(Row(SEC, "open → first inlay hints (lines 0–60) vs do-nothing pygls server", f"{n:,}", f"{ours:.0f} ms",
+                       f"floor {floor:.0f} ms", f"+{ours - floor:.0f} ms", f"≤ floor + {budget} ms", ours <= floor + budget,
+                       f"{o['hints']} hints"))
+    if long_mb > 0:
+        print(f"scale: a {long_mb:g} MB line", file=sys.stderr, flush=True)
+        lr = long_line(long_mb, max(3, edits // 10))
+        report.add(Row(SEC, f"a {long_mb:g} MB line: edit on it → hints of lines 0–60 (p50 / p95); hover on it", "200",
+                       _p(lr["other_wait"]), f"hover {_p(lr['hover'])}; open → first hints {lr['first_hint'] * 1000:.0f} ms",
+                       "", "≤ 50 ms", pct(lr["other_wait"], .95) <= 0.050))

@@ -1,0 +1,122 @@
+"""Source-aware rules and the document-level text rules.
+
+Per line, when a source file is paired: ``number-mismatch``,
+``markup-mismatch``, ``unbalanced``, ``end-punctuation`` (the checks of
+:mod:`bleu_ls.checks`, all four computed together per (line, source,
+references) text and memoised, so a pass over unchanged lines costs a
+dictionary lookup each).  Per document: ``wrong-language`` (the line's
+language differs from the document's) and ``misaligned`` (a stretch of
+lines matching neighbouring reference lines better than their own).
+"""
+
+from __future__ import annotations
+
+from typing import Iterator, Optional
+
+from ..checks import Issue, alignment, markup, numbers, punctuation
+from ..checks.language import LanguageIdentifier, check_language
+from .context import LineContext
+from .findings import Finding
+
+#: code -> check(source, line, references) of the per-line source checks
+LINE_CHECKS = {
+    "number-mismatch": numbers.check_numbers,
+    "markup-mismatch": markup.check_markup,
+    "unbalanced": punctuation.check_brackets,
+    "end-punctuation": punctuation.check_end_punctuation,
+}
+#: reference lines sampled to find the document's language
+LANGUAGE_SAMPLE = 200
+
+
+def line_issues(key: tuple) -> tuple[tuple[str, Issue], ...]:
+    """Every per-line source check on (line, source, *references)."""
+    hyp, src, *refs = key
+    if src is None:
+        return ()
+    out = []
+    for code, fn in LINE_CHECKS.items():
+        issue = fn(src, hyp, refs)
+        if issue is not None:
+            out.append((code, issue))
+    return tuple(out)
+
+
+def _finding(line: int, code: str, severity: str, issue: Issue) -> Finding:
+    return Finding(line, code, severity, issue.message, issue.start, issue.end, dict(issue.data))
+
+
+def _line_rule(code: str):
+    def rule(ctx: LineContext, c) -> Iterator[Finding]:
+        if ctx.source is None:
+            return
+        facts = ctx.source_issues
+        for i in facts.special:
+            for found_code, issue in facts.values[i]:
+                if found_code == code:
+                    yield _finding(i, code, c.severity, issue)
+
+    rule.__name__ = code.replace("-", "_")
+    rule.__doc__ = f"``{code}``: see :data:`LINE_CHECKS`."
+    return rule
+
+
+number_mismatch = _line_rule("number-mismatch")
+markup_mismatch = _line_rule("markup-mismatch")
+unbalanced = _line_rule("unbalanced")
+end_punctuation = _line_rule("end-punctuation")
+
+
+def document_language(identifier: LanguageIdentifier, lines: list[str]) -> Optional[str]:
+    """The language of an evenly spaced sample of ``lines``."""
+    step = max(1, len(lines) // LANGUAGE_SAMPLE)
+    return identifier.document_language(lines[::step])
+
+
+def wrong_language(ctx: LineContext, c) -> Iterator[Finding]:
+    """Lines confidently in another language than the document's (the
+    setting's ``language``, else the language most reference lines are in)."""
+    lid = ctx.analyzer.language_identifier(c.min_letters)
+    if not lid.load():
+        yield Finding(0, "wrong-language", "information", f"{lid.error[0].upper()}{lid.error[1:]}.")
+        return
+    expected = c.language or (document_language(lid, ctx.refs[0][: ctx.n]) if ctx.refs else None)
+    if not expected:
+        return
+    found = ctx.analyzer.languages(ctx.hyp)
+    refs = ctx.refs
+    for i, hit in enumerate(found):
+        if hit is None or hit[1] < c.min_probability or hit[0] == expected:
+            continue
+        issue = check_language(ctx.hyp[i], expected, lid, [r[i] for r in refs], c.min_probability)
+        if issue is not None:
+            yield _finding(i, "wrong-language", c.severity, issue)
+
+
+def misaligned(ctx: LineContext, c) -> Iterator[Finding]:
+    """One finding per stretch of lines shifted against the (first) reference."""
+    if not ctx.refs:
+        return
+    lean = ctx.analyzer.leanings(ctx.hyp, ctx.refs[0][: ctx.n])
+    for st in alignment.stretches_from(lean, c.min_run):
+        issue = st.issue()
+        yield Finding(st.start, "misaligned", c.severity, issue.message, 0, None, dict(issue.data))
+
+
+#: codes that compare line i with source or reference line i: meaningless
+#: inside a shifted stretch, where the misaligned finding says it once
+LINE_PAIR_CODES = frozenset(
+    ("low-score", "outlier", "untranslated", "length-ratio", "adequacy", *LINE_CHECKS)
+)
+
+
+def drop_shifted(findings: list[Finding]) -> list[Finding]:
+    """The findings without the line-pair ones inside misaligned stretches."""
+    spans = [(f.data["start"], f.data["end"]) for f in findings if f.code == "misaligned"]
+    if not spans:
+        return findings
+    return [
+        f
+        for f in findings
+        if f.code not in LINE_PAIR_CODES or not any(a <= f.line <= b for a, b in spans)
+    ]

@@ -1,0 +1,91 @@
+-- Drives a headless Neovim on a large pair for tests/editors/test_neovim.py:
+-- opens $BLEU_HYP, jumps to line $BLEU_EDIT_LINE (0-based) as soon as the
+-- client is attached, waits for that line's hint, then replaces the line
+-- with each text of $BLEU_EDITS_FILE (a JSON list) through
+-- nvim_buf_set_lines and times each edit until the hint drawn for the new
+-- text is there.  Records every inlayHint range the client asked for.
+-- Writes JSON to $BLEU_OUT; every wait has a deadline.
+local out_path = assert(vim.env.BLEU_OUT, 'BLEU_OUT not set')
+local hyp = assert(vim.env.BLEU_HYP, 'BLEU_HYP not set')
+local edit_line = tonumber(vim.env.BLEU_EDIT_LINE or '0')
+local timeout = tonumber(vim.env.BLEU_TIMEOUT_MS or '60000')
+local edits_file = assert(vim.env.BLEU_EDITS_FILE, 'BLEU_EDITS_FILE not set')
+
+local function now_ms()
+  return vim.uv.hrtime() / 1e6
+end
+
+local result = { requests = {}, edit_ms = {}, edit_labels = {}, edit_ok = {} }
+
+local function finish()
+  result.messages = vim.fn.execute('messages')
+  local out = assert(io.open(out_path, 'w'))
+  out:write(vim.json.encode(result))
+  out:close()
+  vim.cmd('qa!')
+end
+
+local ok, err = xpcall(function()
+  local f = assert(io.open(edits_file, 'r'))
+  local edits = vim.json.decode(f:read('*a'))
+  f:close()
+  local t_open = now_ms()
+  vim.cmd.edit(vim.fn.fnameescape(hyp))
+  local buf = vim.api.nvim_get_current_buf()
+  result.line_count = vim.api.nvim_buf_line_count(buf)
+  local client
+  result.attached = vim.wait(timeout, function()
+    client = vim.lsp.get_clients({ bufnr = buf, name = 'bleu_ls' })[1]
+    return client ~= nil and client.initialized == true
+  end, 5)
+  if not result.attached then
+    return
+  end
+  result.attach_ms = now_ms() - t_open
+  -- Every inlayHint request the client sends, whoever sends it.
+  local orig = client.request
+  client.request = function(self, method, params, ...)
+    if method == 'textDocument/inlayHint' and params and params.range then
+      table.insert(result.requests, { params.range.start.line, params.range['end'].line })
+    end
+    return orig(self, method, params, ...)
+  end
+  local hints = require('bleu_ls.hints')
+  local function label_at(line)
+    for _, h in ipairs(hints.get(buf)) do
+      if h.line == line then
+        return h.label
+      end
+    end
+    return nil
+  end
+
+  -- Jump to the edit line right after opening.
+  local t_jump = now_ms()
+  vim.api.nvim_win_set_cursor(0, { edit_line + 1, 0 })
+  vim.cmd('normal! zz')
+  result.jump_ok = vim.wait(timeout, function()
+    return label_at(edit_line) ~= nil
+  end, 2)
+  result.jump_ms = now_ms() - t_jump
+  result.before = label_at(edit_line)
+
+  for k, text in ipairs(edits) do
+    local t0 = now_ms()
+    vim.api.nvim_buf_set_lines(buf, edit_line, edit_line + 1, false, { text })
+    local tick = vim.api.nvim_buf_get_changedtick(buf)
+    local done = vim.wait(timeout, function()
+      return hints.drawn_tick(buf) == tick and label_at(edit_line) ~= nil
+    end, 1)
+    result.edit_ms[k] = now_ms() - t0
+    result.edit_ok[k] = done
+    result.edit_labels[k] = label_at(edit_line) or vim.NIL
+  end
+  result.hints_drawn = #hints.get(buf)
+  result.buffer_line = vim.api.nvim_buf_get_lines(buf, edit_line, edit_line + 1, false)[1]
+end, debug.traceback)
+
+if not ok then
+  result.error = err
+end
+finish()
