@@ -54,7 +54,7 @@ def line_tokens(
     ``draft_line`` None: no draft to compare with (nothing is "changed");
     ``refs`` None: no reference (nothing is "unmatched").
     """
-    changed = changed_spans(draft_line, line) if draft_line is not None else []
+    changed = changed_spans(draft_line, line) if draft_line is not None and draft_line != line else []
     unmatched = set(unmatched_spans(line, refs, lowercase)) if refs is not None else set()
     if not changed and not unmatched:
         return []
