@@ -89,3 +89,23 @@ async def test_changed_words_against_the_draft(session):
         (0, "sehr", "bleuChanged"),
         (3, "die", "bleuChanged"),
     ]
+
+
+async def test_a_delta_request_sends_only_what_changed(session):
+    uri = _open(session)
+    res = await session.client.text_document_semantic_tokens_full_async(
+        types.SemanticTokensParams(text_document=types.TextDocumentIdentifier(uri=uri))
+    )
+    old, rid = list(res.data), res.result_id
+    assert rid
+    col = len("ein Hund bellte ")
+    session.change(uri, [{"range": ((2, col), (2, col + 4)), "text": "Köln"}])
+    delta = await session.client.text_document_semantic_tokens_full_delta_async(
+        types.SemanticTokensDeltaParams(text_document=types.TextDocumentIdentifier(uri=uri), previous_result_id=rid)
+    )
+    assert isinstance(delta, types.SemanticTokensDelta) and delta.result_id != rid
+    data = list(old)
+    for edit in sorted(delta.edits, key=lambda e: -e.start):
+        data[edit.start : edit.start + edit.delete_count] = list(edit.data or [])
+    assert data == await _full(session, uri)
+    assert sum(len(e.data or []) for e in delta.edits) <= 10  # one line's tokens, not the document's

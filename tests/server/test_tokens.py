@@ -161,7 +161,11 @@ def test_the_server_offers_full_and_range_with_its_legend():
     from bleu_ls.server.server import create_server
 
     fm = create_server().protocol.fm
-    for method in (types.TEXT_DOCUMENT_SEMANTIC_TOKENS_FULL, types.TEXT_DOCUMENT_SEMANTIC_TOKENS_RANGE):
+    for method in (
+        types.TEXT_DOCUMENT_SEMANTIC_TOKENS_FULL,
+        types.TEXT_DOCUMENT_SEMANTIC_TOKENS_FULL_DELTA,
+        types.TEXT_DOCUMENT_SEMANTIC_TOKENS_RANGE,
+    ):
         assert method in fm.features
         assert list(fm.feature_options[method].token_types) == ["bleuChanged", "bleuUnmatched"]
 
@@ -192,3 +196,21 @@ async def test_a_line_inserted_since_the_draft_is_all_changed(tmp_path):
     lines = HYP[:1] + ["ganz neu hier"] + HYP[1:]
     got = decode(Tokens(manager).data(uri), lines, "utf-8")
     assert got == [(1, "ganz", "bleuChanged", 0), (1, "neu", "bleuChanged", 0), (1, "hier", "bleuChanged", 0)]
+
+
+def test_delta_edit_turns_the_old_answer_into_the_new_one():
+    import random
+
+    from bleu_ls.server.features.tokens import delta_edit
+
+    rnd = random.Random(5)
+    for _ in range(300):
+        old = [rnd.randrange(4) for _ in range(rnd.randrange(0, 9000))]
+        new = list(old)
+        a = rnd.randrange(len(new) + 1)
+        b = min(len(new), a + rnd.randrange(0, 50))
+        new[a:b] = [rnd.randrange(4) for _ in range(rnd.randrange(0, 50))]
+        start, count, data = delta_edit(old, new)
+        assert old[:start] + data + old[start + count :] == new
+        assert count <= b - a and len(data) <= len(new) - len(old) + (b - a)
+    assert delta_edit([1, 2, 3], [1, 2, 3]) == (3, 0, [])

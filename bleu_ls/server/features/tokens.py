@@ -11,7 +11,8 @@ Cost: every line's encoded tokens are cached by what decides them (the
 line's text, its draft line, its reference lines), so after an edit a full
 request rebuilds only the lines whose inputs changed; lines that merely
 moved (inserted lines above them) are found again by content.  A range
-request looks at its lines only.
+request looks at its lines only; a delta request (``full/delta``) answers
+with the one stretch of integers that differs from the previous answer.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ import asyncio
 import re
 from itertools import chain, compress, repeat
 from operator import sub
-from typing import TYPE_CHECKING, Iterable, Optional, Sequence
+from typing import TYPE_CHECKING, Iterable, Optional, Sequence, Union
 
 from lsprotocol import types
 
@@ -109,6 +110,25 @@ def _draft_lines(draft, start: int, end: int) -> list[str]:
     return [lines[j] if j >= 0 else "" for j in partner[start:end].tolist()]
 
 
+def _common_prefix(a: list[int], b: list[int], step: int = 4096) -> int:
+    """Length of the common prefix of two integer lists (compared in C-level chunks)."""
+    n = min(len(a), len(b))
+    i = 0
+    while i + step <= n and a[i : i + step] == b[i : i + step]:
+        i += step
+    while i < n and a[i] == b[i]:
+        i += 1
+    return i
+
+
+def delta_edit(old: list[int], new: list[int]) -> tuple[int, int, list[int]]:
+    """One edit turning ``old`` into ``new``: (start, delete count, data to insert)."""
+    start = _common_prefix(old, new)
+    limit = min(len(old), len(new)) - start
+    tail = min(_common_prefix(old[::-1], new[::-1]), limit)
+    return start, len(old) - start - tail, new[start : len(new) - tail]
+
+
 class TokenCache:
     """Encoded tokens of one document's lines, by (line, draft line, reference lines)."""
 
@@ -177,6 +197,9 @@ class Tokens:
         self.manager = manager
         #: uri -> (the pair, its cache); a closed document's entry goes at the next request
         self.caches: dict[str, tuple["Pair", TokenCache]] = {}
+        #: uri -> (result id, data) of the last full answer, for delta requests
+        self.sent: dict[str, tuple[str, list[int]]] = {}
+        self._ids = 0
 
     def cache_for(self, pair: "Pair") -> TokenCache:
         entry = self.caches.get(pair.uri)
@@ -184,6 +207,7 @@ class Tokens:
             pairs = self.manager.pairs
             for uri in [u for u, (p, _c) in self.caches.items() if pairs.get(u) is not p]:
                 del self.caches[uri]
+                self.sent.pop(uri, None)
             entry = self.caches[pair.uri] = (pair, TokenCache())
         return entry[1]
 
@@ -212,6 +236,24 @@ class Tokens:
             await asyncio.sleep(0)
         return self.data(uri)  # keys again: the document may have changed meanwhile
 
+    def remember(self, uri: str, data: list[int]) -> types.SemanticTokens:
+        """A full answer with a result id that a later delta request can refer to."""
+        self._ids += 1
+        rid = str(self._ids)
+        self.sent[uri] = (rid, data)
+        return types.SemanticTokens(data=data, result_id=rid)
+
+    async def delta(self, uri: str, previous: str) -> Union[types.SemanticTokens, types.SemanticTokensDelta]:
+        """Only what changed since the answer ``previous`` (a full answer when it is unknown)."""
+        data = await self.full(uri)
+        last = self.sent.get(uri)
+        answer = self.remember(uri, data)
+        if last is None or last[0] != previous:
+            return answer
+        start, count, insert = delta_edit(last[1], data)
+        edits = [types.SemanticTokensEdit(start=start, delete_count=count, data=insert)] if count or insert else []
+        return types.SemanticTokensDelta(edits=edits, result_id=answer.result_id)
+
     def range(self, params: types.SemanticTokensRangeParams) -> types.SemanticTokens:
         rng = params.range
         end = rng.end.line + (1 if rng.end.character > 0 else 0)
@@ -223,7 +265,12 @@ def register(server, manager: "PairManager") -> Tokens:
 
     @server.feature(types.TEXT_DOCUMENT_SEMANTIC_TOKENS_FULL, LEGEND)
     async def _full(ls, params: types.SemanticTokensParams):
-        return types.SemanticTokens(data=await tokens.full(params.text_document.uri))
+        uri = params.text_document.uri
+        return tokens.remember(uri, await tokens.full(uri))
+
+    @server.feature(types.TEXT_DOCUMENT_SEMANTIC_TOKENS_FULL_DELTA, LEGEND)
+    async def _delta(ls, params: types.SemanticTokensDeltaParams):
+        return await tokens.delta(params.text_document.uri, params.previous_result_id)
 
     @server.feature(types.TEXT_DOCUMENT_SEMANTIC_TOKENS_RANGE, LEGEND)
     def _range(ls, params: types.SemanticTokensRangeParams):
