@@ -80,6 +80,16 @@ async def run(n: int, edits: int = 20) -> dict:
         data = await tokens.full(uri)
         warm.append(time.perf_counter() - t0)
         assert cache.built == built + 1, "a one-line edit recomputed more than its line"
+    rid = tokens.remember(uri, data).result_id
+    deltas, sent = [], []
+    for k in range(edits):
+        _edit(manager, uri, rnd.randrange(n), edits + k + 2)
+        t0 = time.perf_counter()
+        answer = await tokens.delta(uri, rid)
+        deltas.append(time.perf_counter() - t0)
+        rid = answer.result_id
+        sent.append(sum(len(e.data) for e in answer.edits))
+    deltas.sort()
     t0 = time.perf_counter()
     tokens.data(uri, n // 2, n // 2 + 60)
     rng = time.perf_counter() - t0
@@ -91,6 +101,8 @@ async def run(n: int, edits: int = 20) -> dict:
         "cold_full_s": cold,
         "full_after_edit_median_ms": 1000 * statistics.median(warm),
         "full_after_edit_max_ms": 1000 * warm[-1],
+        "delta_after_edit_median_ms": 1000 * statistics.median(deltas),
+        "delta_integers_sent_max": max(sent),
         "range_60_lines_ms": 1000 * rng,
     }
 
