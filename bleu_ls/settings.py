@@ -241,6 +241,16 @@ class CompareSettings:
 
 
 @dataclass
+class HighlightSettings:
+    """Semantic highlighting of words in a hypothesis file."""
+
+    #: Mark the words inserted or changed since the draft (needs a draft).
+    changed: bool = True
+    #: Mark the words that match no word of the reference (needs a reference).
+    unmatched: bool = True
+
+
+@dataclass
 class PairRule:
     """A glob rule: hypothesis pattern -> reference pattern(s), source pattern.
 
@@ -257,7 +267,7 @@ class PairRule:
     #: (same placeholders as the references; relative to the workspace root).
     draft: Optional[str] = None
     #: Per-pair overrides, same shape as the top-level settings (bleu, chrf,
-    #: diagnostics, hints).
+    #: diagnostics, hints, highlights).
     options: dict[str, Any] = field(default_factory=dict)
 
 
@@ -269,6 +279,7 @@ class Settings:
     compare: CompareSettings = field(default_factory=CompareSettings)
     diagnostics: DiagnosticsSettings = field(default_factory=DiagnosticsSettings)
     hints: HintSettings = field(default_factory=HintSettings)
+    highlights: HighlightSettings = field(default_factory=HighlightSettings)
     pairs: list[PairRule] = field(default_factory=list)
     #: Pair NAME.hyp / NAME.mt with NAME.ref, NAME.ref2…, NAME.src.
     conventions: bool = True

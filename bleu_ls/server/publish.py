@@ -164,6 +164,8 @@ class Publisher:
                 client.workspace_inlay_hint_refresh(None)
             if manager.workspace_cap("code_lens"):
                 client.workspace_code_lens_refresh(None)
+            if manager.workspace_cap("semantic_tokens"):
+                client.workspace_semantic_tokens_refresh(None)
             if manager.pull_diagnostics and manager.workspace_cap("diagnostics"):
                 client.workspace_diagnostic_refresh(None)
         except Exception as exc:

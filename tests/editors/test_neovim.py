@@ -241,6 +241,53 @@ def test_neovim_filetype_rules(nvim: str, tmp_path: Path) -> None:
     assert got["b.src"] != "mtsrc" and got["d.mt"] != "mthyp" and got["e.ref"] != "mtref"
 
 
+def test_neovim_semantic_tokens_mark_changed_and_unmatched_words(nvim: str, tmp_path: Path) -> None:
+    """The edit's new words are bleuChanged extmarks, the words in no
+    reference bleuUnmatched ones, at the UTF-8 byte columns of the words;
+    both groups link to highlight groups by default."""
+    ws = tmp_path / "tok"
+    ws.mkdir()
+    hyps = ["Grüße aus 😀 Köln", "the cat sat on the mat"]
+    refs = ["Grüße aus Köln", "the cat sat on a mat"]
+    (ws / "talk.hyp").write_text("\n".join(hyps) + "\n", encoding="utf-8")
+    (ws / "talk.ref").write_text("\n".join(refs) + "\n", encoding="utf-8")
+    edited = "the small cat sat on the mat"
+    init = tmp_path / "init.lua"
+    init.write_text(INIT_011.format(path=str(EDITORS / "neovim")), encoding="utf-8")
+    out = tmp_path / "tokens.json"
+    env = editor_env({
+        "BLEU_OUT": str(out), "BLEU_HYP": str(ws / "talk.hyp"), "BLEU_EDIT_LINE": "1",
+        "BLEU_EDIT_TEXT": edited, "BLEU_TIMEOUT_MS": "30000",
+        "XDG_STATE_HOME": str(tmp_path / "state"), "XDG_CACHE_HOME": str(tmp_path / "cache"),
+    })
+    cmd = [nvim, "--clean", "--headless", "-u", str(init), "-c", f"luafile {HERE / 'nvim_tokens.lua'}"]
+    proc = subprocess.run(cmd, cwd=ws, env=env, capture_output=True, text=True, timeout=180)
+    assert out.is_file(), f"nvim wrote no result (rc {proc.returncode}):\n{proc.stdout}\n{proc.stderr}"
+    r = json.loads(out.read_text(encoding="utf-8"))
+    assert "error" not in r, r.get("error")
+    assert r["attached"] and r["before_ready"] and r["after_ready"], r["messages"]
+
+    def span(line: str, word: str, nth: int = 0) -> tuple[int, int]:
+        start = -1
+        for _ in range(nth + 1):
+            start = line.index(word, start + 1)
+        b = len(line[:start].encode("utf-8"))
+        return b, b + len(word.encode("utf-8"))
+
+    def words(marks: list[dict], group: str) -> set[tuple[int, int, int]]:
+        # Neovim names the groups with the filetype appended: @lsp.type.bleuChanged.mthyp
+        return {(m["row"], m["col"], m["end_col"]) for m in marks if m["group"].removesuffix(".mthyp") == group}
+
+    # As opened (the draft): only the words in no reference, at byte columns.
+    assert words(r["before"], "@lsp.type.bleuUnmatched") == {(0, *span(hyps[0], "😀")), (1, *span(hyps[1], "the", 1))}
+    assert words(r["before"], "@lsp.type.bleuChanged") == set()
+    # After the edit: "small" is new (and in no reference), the rest as before.
+    assert words(r["after"], "@lsp.type.bleuChanged") == {(1, *span(edited, "small"))}
+    assert words(r["after"], "@lsp.typemod.bleuChanged.unmatched") == {(1, *span(edited, "small"))}
+    assert words(r["after"], "@lsp.type.bleuUnmatched") == {(0, *span(hyps[0], "😀")), (1, *span(edited, "the", 1))}
+    assert r["links"] == {"@lsp.type.bleuChanged": "DiffText", "@lsp.type.bleuUnmatched": "SpellRare"}
+
+
 def _large_pair(tmp_path: Path, n: int) -> tuple[Path, list[str], list[str]]:
     from benchmarks import corpus
 

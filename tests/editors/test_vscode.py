@@ -321,3 +321,45 @@ def test_vscode_says_how_to_fix_a_server_that_cannot_start(code_server, workspac
     assert "Open Settings" in r["notificationButtons"]
     # No hints without a server.
     assert not any(HINT_RE.match(v.rstrip()) for v in r["lines"].values())
+
+
+def test_vscode_highlights_changed_and_unmatched_words(code_server, workspace: Path, tmp_path: Path) -> None:
+    """The extension's default colours on the server's semantic tokens: the
+    words in no reference italic orange, a typed word bold green (changed
+    since the draft, the text as first opened)."""
+    (workspace / "talk.hyp").write_text("Grüße aus 😀 Köln\nthe cat sat on the mat\n", encoding="utf-8")
+    (workspace / "talk.ref").write_text("Grüße aus Köln\nthe cat sat on a mat\n", encoding="utf-8")
+    ARTIFACTS.mkdir(exist_ok=True)
+    out = ARTIFACTS / "vscode-tokens.json"
+    env = editor_env({
+        "BLEU_URL": f"http://127.0.0.1:{code_server['port']}/?folder={workspace}",
+        "BLEU_FILE": "talk.hyp", "BLEU_MODE": "tokens", "BLEU_EDIT_LINE": "1", "BLEU_EDIT_TEXT": "today",
+        "BLEU_EXPECT_HINTS": "2", "BLEU_OUT": str(out), "BLEU_CHROMIUM": CHROMIUM,
+        "BLEU_SHOT_OPEN": str(ARTIFACTS / "vscode-tokens-open.png"),
+        "BLEU_SHOT_EDIT": str(ARTIFACTS / "vscode-tokens-edited.png"),
+    })
+    proc = subprocess.run(["node", str(HERE / "vscode_driver.mjs")], cwd=HERE, env=env,
+                          capture_output=True, text=True, timeout=300)
+    assert out.is_file(), proc.stdout + proc.stderr
+    r = json.loads(out.read_text(encoding="utf-8"))
+    assert "error" not in r, r["error"] + "\n" + "\n".join(r["events"])
+    assert r["beforeReady"] and r["afterReady"], r["events"]
+    orange, green = "rgb(217, 130, 43)", "rgb(31, 157, 85)"
+
+    def styled(spans: list[dict]) -> set[tuple[int, str, str]]:
+        out = set()
+        for s in spans:
+            kind = "changed" if s["bold"] and s["color"] == green else "unmatched" if s["italic"] and s["color"] == orange else "?"
+            out.add((s["line"], s["text"].strip(), kind))
+        return out
+
+    assert styled(r["before"]) == {(0, "😀", "unmatched"), (1, "the", "unmatched")}
+    assert styled(r["after"]) == {(0, "😀", "unmatched"), (1, "the", "unmatched"), (1, "today", "changed")}
+    # "bleu-ls: Toggle Unmatched-Word Highlighting": the setting reaches the server, the
+    # editor is told to ask again, and only the changed word keeps a style.
+    assert r["unmatchedOff"], r["events"]
+    assert styled(r["whenOff"]) == {(1, "today", "changed")}
+    ws_settings = json.loads((workspace / ".vscode" / "settings.json").read_text(encoding="utf-8"))
+    assert ws_settings["bleuLs.highlights.unmatched"] is False
+    for shot in ("vscode-tokens-open.png", "vscode-tokens-edited.png"):
+        assert (ARTIFACTS / shot).stat().st_size > 10_000

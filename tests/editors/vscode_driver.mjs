@@ -79,6 +79,55 @@ try {
       return el ? el.getAttribute("aria-label") ?? "" : null;
     });
 
+  // Semantic highlighting (BLEU_MODE=tokens): the styled spans of the
+  // visible lines (text, classes, computed colour and font), before and after
+  // typing " $BLEU_EDIT_TEXT" at the end of line $BLEU_EDIT_LINE.
+  const styledSpans = () =>
+    page.evaluate(() => {
+      const editor = document.querySelector(".editor-instance");
+      const numbers = {};
+      for (const n of editor.querySelectorAll(".margin-view-overlays .line-numbers")) {
+        const no = Number(n.textContent.trim());
+        if (no) numbers[parseFloat(n.parentElement.style.top)] = no - 1;
+      }
+      const out = [];
+      for (const v of editor.querySelectorAll(".view-lines .view-line")) {
+        const line = numbers[parseFloat(v.style.top)];
+        for (const span of v.querySelectorAll("span > span")) {
+          const st = getComputedStyle(span);
+          out.push({
+            line, text: span.textContent.replace(/\u00a0/g, " "), cls: span.className,
+            color: st.color, bold: Number(st.fontWeight) >= 600, italic: st.fontStyle === "italic",
+            underline: st.textDecorationLine.includes("underline"),
+          });
+        }
+      }
+      return out;
+    });
+  async function tokensMode() {
+    const marked = async () => (await styledSpans()).filter((s) => s.bold || s.italic);
+    out.beforeReady = Boolean(await waitFor(async () => (await marked()).length >= expectHints));
+    await page.waitForTimeout(1000);
+    out.before = await marked();
+    await page.screenshot({ path: env.BLEU_SHOT_OPEN });
+    await page.locator(".editor-instance .view-lines .view-line").first().click({ force: true });
+    await page.keyboard.press("Control+G");
+    await page.waitForSelector(".quick-input-widget input", { timeout });
+    await page.keyboard.type(String(editLine + 1));
+    await page.keyboard.press("Enter");
+    await page.keyboard.press("End");
+    await page.keyboard.insertText(" " + editText);
+    note("typed");
+    out.afterReady = Boolean(await waitFor(async () => (await marked()).some((s) => s.text.trim() === editText && s.bold)));
+    await page.waitForTimeout(1000);
+    out.after = await marked();
+    await page.screenshot({ path: env.BLEU_SHOT_EDIT });
+    // The palette toggle: the unmatched words lose their style, the changed word keeps its own.
+    await paletteCommand("bleu-ls: Toggle Unmatched-Word Highlighting");
+    out.unmatchedOff = Boolean(await waitFor(async () => !(await marked()).some((s) => s.italic), 30000));
+    out.whenOff = await marked();
+  }
+
   await page.goto(url);
   await page.waitForSelector(".explorer-folders-view .monaco-list-row", { timeout });
   note("workbench");
@@ -99,6 +148,11 @@ try {
     }
     out.lines = await readLines();
     await page.screenshot({ path: env.BLEU_SHOT_OPEN });
+    throw { done: true };
+  }
+
+  if (env.BLEU_MODE === "tokens") {
+    await tokensMode();
     throw { done: true };
   }
 

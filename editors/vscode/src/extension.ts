@@ -18,6 +18,7 @@ import {
   State,
   TransportKind,
 } from "vscode-languageclient/node";
+import { highlightCommands } from "./highlights";
 
 import packageJson from "../package.json";
 import { HostEnv, resolveServerCommand, Resolution, startFailureMessage } from "./serverCommand";
@@ -579,6 +580,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     vscode.commands.registerCommand("bleu-ls.previousFlagged", () => nextFlagged("previous")),
     vscode.commands.registerCommand("bleu-ls.toggleHints", toggleHints),
     vscode.commands.registerCommand("bleu-ls.exportScores", exportScores),
+    ...highlightCommands(),
     vscode.commands.registerCommand("bleu-ls.setDraft", () => draftCommand("bleuLs.setDraft")),
     vscode.commands.registerCommand("bleu-ls.forgetDraft", () => draftCommand("bleuLs.forgetDraft")),
     vscode.commands.registerCommand("bleu-ls.restartServer", async () => {

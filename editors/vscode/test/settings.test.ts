@@ -119,7 +119,17 @@ describe("package.json", () => {
       "bleu-ls.showReport",
       "bleu-ls.statusMenu",
       "bleu-ls.stopComparing",
+      "bleu-ls.toggleChangedWords",
       "bleu-ls.toggleHints",
+      "bleu-ls.toggleUnmatchedWords",
     ]);
+  });
+  it("declares the server's token types and colours them by default in hypothesis files", () => {
+    const c = packageJson.contributes as Record<string, any>;
+    assert.deepEqual(c.semanticTokenTypes.map((t: { id: string }) => t.id), ["bleuChanged", "bleuUnmatched"]);
+    assert.deepEqual(c.semanticTokenModifiers.map((t: { id: string }) => t.id), ["unmatched"]);
+    const rules = c.configurationDefaults["editor.semanticTokenColorCustomizations"].rules;
+    assert.deepEqual(Object.keys(rules).sort(), ["bleuChanged", "bleuChanged.unmatched", "bleuUnmatched"]);
+    assert.equal(c.configurationDefaults["[mt-hypothesis]"]["editor.semanticHighlighting.enabled"], true);
   });
 });

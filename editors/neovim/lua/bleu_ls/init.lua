@@ -348,4 +348,6 @@ function M.setup(overrides)
   end
 end
 
+require('bleu_ls.highlights').setup()
+
 return M
