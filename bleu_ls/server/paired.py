@@ -29,6 +29,7 @@ import numpy as np
 
 from ..engine import PairModel, PairSnapshot
 from ..engine.significance import confidence, paired_bs
+from .scoring import in_worker_processes
 
 if TYPE_CHECKING:
     from .pairs import Pair, PairManager
@@ -62,7 +63,7 @@ def _new_draft_model(metrics, aligned, refs, hyp, current: dict, scores: dict) -
     model.install({k: (current[k], scores[k]) for k in metrics}, PairSnapshot(hyp, refs, metrics, -1))
     if model.stale_count() >= BATCH_LINES:
         try:  # worker processes, as the scorer's batch pass
-            model.full_pass(workers=None, start_method="forkserver")
+            in_worker_processes(lambda: model.full_pass(workers=None, start_method="forkserver"))
         except Exception:
             log.warning("the draft's batch pass in worker processes failed; scoring here", exc_info=True)
     model.refresh()

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import threading
 import time
 import uuid
 from concurrent.futures import ThreadPoolExecutor
@@ -37,6 +38,21 @@ PAUSE_SECONDS = 0.002
 #: At least this many stale lines go through the engine's batch pass.
 BATCH_LINES = 5000
 
+
+
+#: One pass in worker processes at a time (the scorer's and the draft's run
+#: in different threads): the helpers are stopped after a pass, never under
+#: another one.
+PROCESS_PASS = threading.Lock()
+
+
+def in_worker_processes(fn):
+    """Run ``fn`` (a pass in worker processes) alone, then let the helpers exit."""
+    with PROCESS_PASS:
+        try:
+            return fn()
+        finally:
+            stop_helper_processes()
 
 
 def stop_helper_processes() -> None:
@@ -142,12 +158,12 @@ class Scorer:
 
         def run():
             try:
-                return first_pass(snap.metrics, snap.hyp, snap.refs, workers=None, start_method="forkserver")
+                return in_worker_processes(
+                    lambda: first_pass(snap.metrics, snap.hyp, snap.refs, workers=None, start_method="forkserver")
+                )
             except Exception:
                 log.warning("batch scoring in worker processes failed; scoring in this process", exc_info=True)
                 return first_pass(snap.metrics, snap.hyp, snap.refs, workers=1)
-            finally:
-                stop_helper_processes()
 
         if self._pool is None:
             self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="bleu-ls-batch")
