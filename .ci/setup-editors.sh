@@ -26,7 +26,7 @@ if [ "$NODE_MAJOR" != 20 ]; then
 fi
 
 # -- apt ---------------------------------------------------------------------
-APT_PKGS=(chromium ripgrep build-essential python3 pkg-config libkrb5-dev libx11-dev libxkbfile-dev libsecret-1-dev)
+APT_PKGS=(chromium ripgrep tmux build-essential python3 pkg-config libkrb5-dev libx11-dev libxkbfile-dev libsecret-1-dev)
 MISSING=()
 for p in "${APT_PKGS[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || MISSING+=("$p")

@@ -76,10 +76,40 @@ local function clear(bufnr, first, last)
   vim.api.nvim_buf_clear_namespace(bufnr, ns, first, last + 1)
 end
 
+--- Spaces to put before a label of `label_w` cells so that it does not
+--- straddle two screen rows of a wrapping window whose text area is `width`
+--- cells wide, when the line's text before it takes `used` cells: 0 when it
+--- fits on the row, else the rest of the row (the label then starts the next).
+function M.wrap_pad(width, used, label_w)
+  if width <= 0 or label_w >= width then
+    return 0
+  end
+  local avail = width - (used % width)
+  if used > 0 and used % width == 0 then
+    avail = 0
+  end
+  if label_w <= avail then
+    return 0
+  end
+  return avail
+end
+
+--- The text width of the first wrapping window showing the buffer (nil: none wraps).
+local function wrap_width(bufnr)
+  for _, win in ipairs(vim.fn.win_findbuf(bufnr)) do
+    if vim.wo[win].wrap then
+      local info = vim.fn.getwininfo(win)[1]
+      return info.width - info.textoff
+    end
+  end
+  return nil
+end
+
 local function draw(bufnr, client, first, last, hints)
   local st = state[bufnr]
   clear(bufnr, first, last)
   local count = vim.api.nvim_buf_line_count(bufnr)
+  local width = wrap_width(bufnr)
   for _, h in ipairs(hints or {}) do
     local line = h.position.line
     if line >= first and line <= last and line < count then
@@ -91,8 +121,17 @@ local function draw(bufnr, client, first, last, hints)
       col = math.min(col, #text)
       local label = label_text(h.label)
       local vt = {}
-      if h.paddingLeft then
-        table.insert(vt, { ' ' })
+      local lead = h.paddingLeft and ' ' or ''
+      if width then
+        -- in a wrapping window a label never breaks in two: it moves to the next row whole
+        local used = vim.fn.strdisplaywidth(text:sub(1, col)) + #lead
+        local pad = M.wrap_pad(width, used, vim.fn.strdisplaywidth(label))
+        if pad > 0 then
+          lead = lead .. string.rep(' ', pad)
+        end
+      end
+      if lead ~= '' then
+        table.insert(vt, { lead })
       end
       table.insert(vt, { label, 'LspInlayHint' })
       if h.paddingRight then
