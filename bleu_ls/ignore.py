@@ -26,6 +26,7 @@ until the user asks for a new entry (and then only after it reads again).
 from __future__ import annotations
 
 import hashlib
+import itertools
 import json
 import os
 import tempfile
@@ -42,6 +43,7 @@ RELATIVE = f"{FOLDER}/{FILE_NAME}"
 #: what an entry can say
 KINDS = ("code", "line", "reviewed", "off")
 _LISTS = {"line": "lines", "reviewed": "reviewed"}
+_REVISIONS = itertools.count(1)
 
 
 def line_hash(text: str) -> str:
@@ -80,7 +82,7 @@ class Filtered:
     findings: list[Finding]
     #: findings hidden by an entry of this file ("code" or "line")
     ignored: int = 0
-    #: lines of the document whose text is marked reviewed
+    #: lines whose findings were hidden because the line is marked reviewed
     reviewed: int = 0
 
 
@@ -95,6 +97,8 @@ class IgnoreStore:
         self.problem: Optional[str] = None
         #: (mtime_ns, size) of the file when read; None when absent
         self.stamp: Optional[tuple] = None
+        #: changes with every load and entry (a cache key)
+        self.revision = next(_REVISIONS)
 
     @property
     def path(self) -> Path:
@@ -146,13 +150,13 @@ class IgnoreStore:
         except ValueError:
             return p.as_posix()
 
-    def filter(self, path: Path, findings: Iterable[Finding], line_text: Callable[[int], str], n_lines: int = 0) -> Filtered:
+    def filter(self, path: Path, findings: Iterable[Finding], line_text: Callable[[int], str]) -> Filtered:
         """``findings`` of ``path`` without those the entries hide.  Only
-        rule codes are hidden (never a settings or reference problem);
-        ``n_lines`` lines are looked at to count the reviewed ones."""
+        rule codes are hidden (never a settings or reference problem); only
+        the lines with a finding are hashed."""
         entries = self.files.get(self.key_of(path), FileEntries())
         hashes: dict[int, str] = {}
-        kept, ignored = [], 0
+        kept, ignored, reviewed = [], 0, set()
         for f in findings:
             if f.code not in CODES:
                 kept.append(f)
@@ -163,15 +167,13 @@ class IgnoreStore:
             if h is None:
                 h = hashes[f.line] = line_hash(line_text(f.line))
             if h in entries.reviewed:
+                reviewed.add(f.line)
                 continue
             if h in entries.lines or f.code in entries.codes.get(h, ()):
                 ignored += 1
                 continue
             kept.append(f)
-        reviewed = 0
-        if entries.reviewed:
-            reviewed = sum(1 for i in range(n_lines) if line_hash(line_text(i)) in entries.reviewed)
-        return Filtered(kept, ignored, reviewed)
+        return Filtered(kept, ignored, len(reviewed))
 
     # -- writing ---------------------------------------------------------------
     def add(self, path: Path, kind: str, text: str = "", code: Optional[str] = None) -> None:
@@ -180,6 +182,7 @@ class IgnoreStore:
             raise ValueError(f"unknown kind of entry {kind!r}: use one of {', '.join(KINDS)}")
         if kind in ("code", "off") and code not in CODES:
             raise ValueError(f"unknown diagnostic code {code!r}")
+        self.revision = next(_REVISIONS)
         if kind == "off":
             self.off.add(code)
             return
