@@ -9,7 +9,7 @@ from typing import Optional
 
 from ..analysis import Analyzer, unpaired_findings
 from ..engine import InputError, PairModel, TokenizerUnavailable, build_metrics, read_lines
-from ..ignore import IgnoreStore, find_store_root
+from ..ignore import RELATIVE, IgnoreStore, find_store_root
 from ..pairing import CONFIG_NAME, PairSpec, find_pair
 from ..pairstep import pair_names, pair_settings
 from ..settings import Settings
@@ -65,7 +65,7 @@ def _unignored(hyp: Path, lines: list[str], findings: list, report: Report) -> l
         return findings
     store = IgnoreStore.load(root)
     if store.problem is not None:
-        report.warn(f"{display(store.path)}: {store.problem}")
+        report.warn(store.problem.replace(RELATIVE, display(store.path), 1))
         return findings
     text = lambda i: lines[i] if 0 <= i < len(lines) else ""  # noqa: E731
     return store.filter(hyp, findings, text).findings
