@@ -219,6 +219,7 @@ class IgnoreStore:
         try:
             with os.fdopen(fd, "w", encoding="utf-8") as fh:
                 fh.write(body)
+            os.chmod(tmp, _mode(target))
             os.replace(tmp, target)
         except BaseException:
             try:
@@ -235,6 +236,17 @@ def _stamp(path: Path) -> Optional[tuple]:
     except OSError:
         return None
     return (st.st_mtime_ns, st.st_size)
+
+
+def _mode(target: Path) -> int:
+    """The permissions of the file replaced, else read-write for the user
+    and readable by others as the umask allows (not mkstemp's 0600)."""
+    try:
+        return target.stat().st_mode & 0o777
+    except OSError:
+        mask = os.umask(0o022)
+        os.umask(mask)
+        return 0o666 & ~mask
 
 
 def _reason(exc: Exception) -> str:

@@ -63,6 +63,9 @@ def test_save_is_atomic_and_reads_back(tmp_path, monkeypatch):
         "off": ["outlier"],
         "files": {"out/a.hyp": {"codes": {line_hash("the cat sat"): ["repetition"]}, "lines": [line_hash("a dog ran")]}},
     }
+    mask = os.umask(0o022)
+    os.umask(mask)
+    assert (tmp_path / RELATIVE).stat().st_mode & 0o777 == 0o666 & ~mask  # not mkstemp's 0600
     again = IgnoreStore.load(tmp_path)
     assert again.as_json() == data and not again.stale()
     assert find_store_root(hyp) == tmp_path

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Optional
 from lsprotocol import types
 
 from ..analysis import Analyzer, Finding, internal_error, problem_findings, unpaired_findings
-from ..ignore import IgnoreStore
+from ..ignore import IgnoreStore, find_store_root
 from ..pairstep import pair_names
 from . import compare
 from .render import to_diagnostic
@@ -42,11 +42,11 @@ class Publisher:
         self._stores: dict = {}
 
     # -- what is ignored -------------------------------------------------------
-    def ignore_store(self, pair: "Pair") -> Optional[IgnoreStore]:
-        """The ``.bleu-ls/ignore.json`` of the pair's workspace root, if any root."""
-        root = self.manager.root_for(pair.path)
-        if root is None:
-            return None
+    def ignore_store(self, pair: "Pair") -> IgnoreStore:
+        """The ``.bleu-ls/ignore.json`` of the pair's workspace folder; with no
+        workspace folder (a single file), the nearest one at or above the file,
+        else the file's own folder (where ``bleu-ls check`` looks too)."""
+        root = self.manager.root_for(pair.path) or find_store_root(pair.path) or pair.path.parent
         store = self._stores.get(root)
         if store is None or store.stale():
             store = self._stores[root] = IgnoreStore.load(root)
@@ -61,8 +61,8 @@ class Publisher:
                 self.schedule_push(other)
         self.schedule_refresh()
 
-    def _unignored(self, pair: "Pair", store: Optional[IgnoreStore], findings: list[Finding]) -> list[Finding]:
-        if store is None or store.problem is not None:
+    def _unignored(self, pair: "Pair", store: IgnoreStore, findings: list[Finding]) -> list[Finding]:
+        if store.problem is not None:
             pair.ignored = pair.reviewed = 0
             return findings
         doc = self.manager.docs.get(pair.uri)
@@ -77,8 +77,8 @@ class Publisher:
         store = self.ignore_store(pair)
         return self._unignored(pair, store, self._all_findings(pair, store))
 
-    def _all_findings(self, pair: "Pair", store: Optional[IgnoreStore]) -> list[Finding]:
-        store_problems = [store.problem] if store is not None and store.problem else []
+    def _all_findings(self, pair: "Pair", store: IgnoreStore) -> list[Finding]:
+        store_problems = [store.problem] if store.problem else []
         out = problem_findings(pair.problems, pair.settings_problems + store_problems)
         if pair.model is None:
             if pair.spec is None and pair.hypothesis_like:
@@ -111,7 +111,7 @@ class Publisher:
             pair.hypothesis_like,
             doc.line_count if doc is not None else 0,
             id(pair.compare),
-            store.revision if store is not None else None,
+            store.revision,
         )
         cached = pair.diag_cache
         if cached is not None and cached[0] == key:

@@ -103,8 +103,6 @@ def register(server, manager: "PairManager") -> None:
         except (TypeError, ValueError):
             raise IgnoreError("the line must be a number") from None
         store = manager.publisher.ignore_store(pair)
-        if store is None:
-            raise IgnoreError(f"no workspace folder to keep {RELATIVE} in")
         doc = manager.docs.get(pair.uri)
         try:
             store.add(pair.path, kind, doc.line(line) if doc is not None else "", code)
