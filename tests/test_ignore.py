@@ -61,7 +61,9 @@ def test_save_is_atomic_and_reads_back(tmp_path, monkeypatch):
     assert data == {
         "version": 1,
         "off": ["outlier"],
-        "files": {"out/a.hyp": {"codes": {line_hash("the cat sat"): ["repetition"]}, "lines": [line_hash("a dog ran")]}},
+        "files": {
+            "out/a.hyp": {"codes": {line_hash("the cat sat"): ["repetition"]}, "lines": [line_hash("a dog ran")]}
+        },
     }
     mask = os.umask(0o022)
     os.umask(mask)

@@ -58,9 +58,8 @@ def actions_for(uri: str, diagnostics: list[types.Diagnostic]) -> list[types.Cod
             continue
         line = d.range.start.line
         for kind, title in _titles(code):
-            key = (kind, line, code if kind in ("code", "off") else None)
-            if kind == "off":
-                key = (kind, code)
+            # a workspace switch is one action for all lines; the rest are per line
+            key = (kind, code) if kind == "off" else (kind, line, code if kind == "code" else None)
             action = seen.get(key)
             if action is not None:
                 action.diagnostics.append(d)
