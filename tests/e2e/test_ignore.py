@@ -150,3 +150,34 @@ async def test_bad_ignore_file_is_one_sentence_and_never_rewritten(session):
     else:
         raise AssertionError("the command wrote over a file it could not read")
     assert (s.root / RELATIVE).read_text(encoding="utf-8") == nonsense
+
+
+async def test_actions_without_context_and_bad_arguments(session):
+    s = session
+    hyp, ref, _src = crafted()
+    s.write("d.ref", text(ref))
+    uri = s.open("d.hyp", text(hyp))
+    diags, _, _ = await s.diagnostics(uri)
+    # a client that sends no diagnostics in the context: the server's own on those lines
+    res = await s.client.text_document_code_action_async(
+        types.CodeActionParams(
+            text_document=types.TextDocumentIdentifier(uri=uri),
+            range=types.Range(start=types.Position(line=5, character=0), end=types.Position(line=5, character=0)),
+            context=types.CodeActionContext(diagnostics=[]),
+        )
+    )
+    titles = sorted(as_action(x).title for x in res or [])
+    assert "Ignore repetition on this line" in titles and len(titles) == 6
+    for args, words in (
+        ([uri, "forever", 5], "unknown kind"),
+        ([uri, "code", 5, "no-such-code"], "unknown diagnostic code"),
+        ([uri, "line", "five"], "must be a number"),
+        ([s.uri("nope.hyp"), "line", 5], "not an open hypothesis file"),
+    ):
+        try:
+            await s.command("bleuLs.ignore", *args)
+        except Exception as exc:
+            assert words in str(exc), str(exc)
+        else:
+            raise AssertionError(f"bleuLs.ignore{args} was accepted")
+    assert not (s.root / RELATIVE).exists()

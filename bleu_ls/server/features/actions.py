@@ -85,9 +85,14 @@ def register(server, manager: "PairManager") -> None:
         if not _wants_quickfix(params.context.only):
             return None
         uri = params.text_document.uri
-        if manager.pair_for(uri) is None:
+        pair = manager.pair_for(uri)
+        if pair is None:
             return None
-        return actions_for(uri, list(params.context.diagnostics or [])) or None
+        diags = [d for d in params.context.diagnostics or [] if d.source == SOURCE]
+        if not diags:  # a client that sends no context: the server's own, in the range
+            first, last = params.range.start.line, params.range.end.line
+            diags = [d for d in manager.diagnostics(pair)[0] if first <= d.range.start.line <= last]
+        return actions_for(uri, diags) or None
 
     @server.command(IGNORE)
     async def _ignore(ls, *args):
