@@ -46,11 +46,22 @@ _LISTS = {"line": "lines", "reviewed": "reviewed"}
 _REVISIONS = itertools.count(1)
 
 
+#: line text → its hash, for the lines with findings (re-analysis after an
+#: edit hashes the same texts again); emptied when it grows past the bound
+_MEMO: dict[str, str] = {}
+_MEMO_MAX = 200_000
+
+
 def line_hash(text: str) -> str:
     """The key of a line's text: 16 hex digits of its SHA-1 (line breaks
     and trailing spaces are part of the text only as far as the editor
     keeps them; a ``\\r`` at the end is dropped)."""
-    return hashlib.sha1(text.rstrip("\r").encode("utf-8", "surrogatepass")).hexdigest()[:16]
+    h = _MEMO.get(text)
+    if h is None:
+        if len(_MEMO) >= _MEMO_MAX:
+            _MEMO.clear()
+        h = _MEMO[text] = hashlib.sha1(text.rstrip("\r").encode("utf-8", "surrogatepass")).hexdigest()[:16]
+    return h
 
 
 def store_path(root: Path) -> Path:
@@ -154,7 +165,11 @@ class IgnoreStore:
         """``findings`` of ``path`` without those the entries hide.  Only
         rule codes are hidden (never a settings or reference problem); only
         the lines with a finding are hashed."""
-        entries = self.files.get(self.key_of(path), FileEntries())
+        entries = self.files.get(self.key_of(path))
+        if entries is None:
+            if not self.off:
+                return Filtered(list(findings))
+            entries = FileEntries()
         hashes: dict[int, str] = {}
         kept, ignored, reviewed = [], 0, set()
         for f in findings:
