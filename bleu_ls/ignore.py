@@ -43,6 +43,9 @@ RELATIVE = f"{FOLDER}/{FILE_NAME}"
 #: what an entry can say
 KINDS = ("code", "line", "reviewed", "off")
 _LISTS = {"line": "lines", "reviewed": "reviewed"}
+#: the codes an entry can name: the rule table's and the server's comparison
+#: with another system (``bleu_ls.server.compare.CODE``)
+IGNORABLE = (*CODES, "worse-than-other")
 _REVISIONS = itertools.count(1)
 
 
@@ -173,7 +176,7 @@ class IgnoreStore:
         hashes: dict[int, str] = {}
         kept, ignored, reviewed = [], 0, set()
         for f in findings:
-            if f.code not in CODES:
+            if f.code not in IGNORABLE:
                 kept.append(f)
                 continue
             if f.code in self.off:
@@ -195,7 +198,7 @@ class IgnoreStore:
         """Add one entry (in memory; :meth:`save` writes it)."""
         if kind not in KINDS:
             raise ValueError(f"unknown kind of entry {kind!r}: use one of {', '.join(KINDS)}")
-        if kind in ("code", "off") and code not in CODES:
+        if kind in ("code", "off") and code not in IGNORABLE:
             raise ValueError(f"unknown diagnostic code {code!r}")
         self.revision = next(_REVISIONS)
         if kind == "off":
@@ -282,7 +285,7 @@ def _strings(value, what: str) -> set[str]:
 
 def _codes(value, what: str) -> set[str]:
     out = _strings(value, what)
-    unknown = sorted(out - set(CODES))
+    unknown = sorted(out - set(IGNORABLE))
     if unknown:
         raise ValueError(f"{what} names unknown codes ({', '.join(unknown)})")
     return out

@@ -173,6 +173,7 @@ async def test_actions_without_context_and_bad_arguments(session):
         ([uri, "code", 5, "no-such-code"], "unknown diagnostic code"),
         ([uri, "line", "five"], "must be a number"),
         ([s.uri("nope.hyp"), "line", 5], "not an open hypothesis file"),
+        ([uri, "line", 999], "not a line of the document"),
     ):
         try:
             await s.command("bleuLs.ignore", *args)

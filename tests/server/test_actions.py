@@ -37,6 +37,15 @@ def test_one_workspace_switch_for_a_code_on_several_lines():
     assert len([a for a in acts if a.title == "Mark line as reviewed"]) == 2
 
 
+def test_the_comparison_diagnostic_can_be_ignored_too():
+    from bleu_ls.ignore import IGNORABLE
+    from bleu_ls.server import compare
+
+    assert compare.CODE in IGNORABLE
+    acts = actions_for("file:///w/a.hyp", [diag(4, compare.CODE)])
+    assert "Turn worse-than-other off for the workspace" in [a.title for a in acts]
+
+
 def test_only_filter():
     assert _wants_quickfix(None) and _wants_quickfix([])
     assert _wants_quickfix([types.CodeActionKind.QuickFix])

@@ -17,8 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from lsprotocol import types
 
-from ...analysis import CODES
-from ...ignore import RELATIVE
+from ...ignore import IGNORABLE, RELATIVE
 from ..render import SOURCE
 
 if TYPE_CHECKING:
@@ -54,7 +53,7 @@ def actions_for(uri: str, diagnostics: list[types.Diagnostic]) -> list[types.Cod
     seen: dict[tuple, types.CodeAction] = {}
     for d in diagnostics:
         code = d.code if isinstance(d.code, str) else None
-        if d.source != SOURCE or code not in CODES:
+        if d.source != SOURCE or code not in IGNORABLE:
             continue
         line = d.range.start.line
         for kind, title in _titles(code):
@@ -108,8 +107,10 @@ def register(server, manager: "PairManager") -> None:
             raise IgnoreError("the line must be a number") from None
         store = manager.publisher.ignore_store(pair)
         doc = manager.docs.get(pair.uri)
+        if doc is None or not 0 <= line < doc.line_count:
+            raise IgnoreError(f"line {line} is not a line of the document")
         try:
-            store.add(pair.path, kind, doc.line(line) if doc is not None else "", code)
+            store.add(pair.path, kind, doc.line(line), code)
             store.save()
         except (ValueError, OSError) as exc:
             raise IgnoreError(f"could not write {RELATIVE}: {exc}") from None
