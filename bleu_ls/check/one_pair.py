@@ -11,6 +11,7 @@ from ..analysis import Analyzer, unpaired_findings
 from ..engine import InputError, PairModel, TokenizerUnavailable, build_metrics, read_lines
 from ..pairing import PairSpec, find_pair
 from ..workspace_config import CONFIG_NAME
+from ..ignore import RELATIVE, IgnoreStore, find_store_root
 from ..pairstep import pair_names, pair_settings
 from ..settings import Settings
 from .report import Report, display
@@ -46,14 +47,29 @@ def check_pair(hyp: Path, settings: Settings, root: Optional[Path], report: Repo
         report.error("no metric selected")
         return
     try:
-        model = PairModel.from_lines(metrics, read_lines(str(hyp)), [read_lines(str(r)) for r in spec.references])
+        hyp_lines = read_lines(str(hyp))
+        model = PairModel.from_lines(metrics, hyp_lines, [read_lines(str(r)) for r in spec.references])
     except InputError as exc:
         report.error(str(exc))
         return
     source = _source_lines(spec, report)
     findings = Analyzer(settings).analyse(model, source, pair_names(hyp, spec))
+    findings = _unignored(hyp, hyp_lines, findings, report)
     info = _pair_info(shown, spec, model)
     report.emit(shown, findings, info, info)
+
+
+def _unignored(hyp: Path, lines: list[str], findings: list, report: Report) -> list:
+    """The findings the nearest ``.bleu-ls/ignore.json`` does not hide."""
+    root = find_store_root(hyp)
+    if root is None:
+        return findings
+    store = IgnoreStore.load(root)
+    if store.problem is not None:
+        report.warn(store.problem.replace(RELATIVE, display(store.path), 1))
+        return findings
+    text = lambda i: lines[i] if 0 <= i < len(lines) else ""  # noqa: E731
+    return store.filter(hyp, findings, text).findings
 
 
 def _source_lines(spec: PairSpec, report: Report) -> Optional[list[str]]:

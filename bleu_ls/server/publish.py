@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Optional
 from lsprotocol import types
 
 from ..analysis import Analyzer, Finding, internal_error, problem_findings, unpaired_findings
+from ..ignore import IgnoreStore, find_store_root
 from ..pairstep import pair_names
 from . import compare
 from .render import to_diagnostic
@@ -37,10 +38,48 @@ class Publisher:
     def __init__(self, manager: "PairManager") -> None:
         self.manager = manager
         self._refresh_task: Optional[asyncio.Task] = None
+        #: the ignore store of each workspace root (read again when it changes on disk)
+        self._stores: dict = {}
+
+    # -- what is ignored -------------------------------------------------------
+    def ignore_store(self, pair: "Pair") -> IgnoreStore:
+        """The ``.bleu-ls/ignore.json`` of the pair's workspace folder; with no
+        workspace folder (a single file), the nearest one at or above the file,
+        else the file's own folder (where ``bleu-ls check`` looks too)."""
+        root = self.manager.root_for(pair.path) or find_store_root(pair.path) or pair.path.parent
+        store = self._stores.get(root)
+        if store is None or store.stale():
+            store = self._stores[root] = IgnoreStore.load(root)
+        return store
+
+    def republish(self) -> None:
+        """The ignore store changed: send every pair's diagnostics again
+        (pushed, or a refresh request for clients that pull)."""
+        for other in list(self.manager.pairs.values()):
+            other.diag_cache = None
+            if not self.manager.pull_diagnostics:
+                self.schedule_push(other)
+        self.schedule_refresh()
+
+    def _unignored(self, pair: "Pair", store: IgnoreStore, findings: list[Finding]) -> list[Finding]:
+        if store.problem is not None:
+            pair.ignored = pair.reviewed = 0
+            return findings
+        doc = self.manager.docs.get(pair.uri)
+        text = doc.line if doc is not None else (lambda i: "")
+        kept = store.filter(pair.path, findings, text)
+        pair.ignored, pair.reviewed = kept.ignored, kept.reviewed
+        return kept.findings
 
     # -- diagnostics ---------------------------------------------------------
     def findings(self, pair: "Pair") -> list[Finding]:
-        out = problem_findings(pair.problems, pair.settings_problems)
+        """The pair's findings less those its workspace's ignore store hides."""
+        store = self.ignore_store(pair)
+        return self._unignored(pair, store, self._all_findings(pair, store))
+
+    def _all_findings(self, pair: "Pair", store: IgnoreStore) -> list[Finding]:
+        store_problems = [store.problem] if store.problem else []
+        out = problem_findings(pair.problems, pair.settings_problems + store_problems)
         if pair.model is None:
             if pair.spec is None and pair.hypothesis_like:
                 out += unpaired_findings(pair.path.name, pair.settings)
@@ -62,6 +101,7 @@ class Publisher:
         """Diagnostics of the pair's current state and their result id (cached)."""
         model = pair.model
         doc = self.manager.docs.get(pair.uri)
+        store = self.ignore_store(pair)
         key = (
             id(model),
             model.version if model is not None else None,
@@ -71,6 +111,7 @@ class Publisher:
             pair.hypothesis_like,
             doc.line_count if doc is not None else 0,
             id(pair.compare),
+            store.revision,
         )
         cached = pair.diag_cache
         if cached is not None and cached[0] == key:

@@ -259,6 +259,8 @@ def corpus_record(pair: "Pair") -> dict[str, Any]:
         "referenceLines": [len(r) for r in model.refs],
         "metrics": metrics,
         "flagged": len(pair.flagged),
+        "ignored": pair.ignored,
+        "reviewed": pair.reviewed,
         **effort_record(pair),
         **compare.record(pair),
     }

@@ -23,7 +23,7 @@ from ..engine import build_metrics
 from ..workspace_config import CONFIG_NAME
 from .config import SECTION
 from .document import LineDocument
-from .features import commands, diagnostics, hints, hover, lens, tokens
+from .features import actions, commands, diagnostics, hints, hover, lens, tokens
 from .files import path_key, uri_path
 from .pairs import PairManager
 from .protocol import BleuProtocol
@@ -199,6 +199,6 @@ def create_server() -> BleuLanguageServer:
     manager = server.manager
     _register_lifecycle(server, manager)
     _register_documents(server, manager)
-    for feature in (hints, diagnostics, hover, lens, commands, tokens):
+    for feature in (hints, diagnostics, hover, lens, commands, tokens, actions):
         feature.register(server, manager)
     return server

@@ -58,6 +58,9 @@ class Pair:
     #: Diagnostic objects by finding, reused across analyses
     diag_memo: dict = field(default_factory=dict)
     flagged: list[int] = field(default_factory=list)
+    #: findings hidden by .bleu-ls/ignore.json, lines hidden as reviewed (publish.py)
+    ignored: int = 0
+    reviewed: int = 0
     #: an inlay hint answer left lines out (still being scored): refresh when done
     hints_pending: bool = False
     # -- post-editing (see drafts.py): the draft, its line partners, HTER rows

@@ -348,3 +348,35 @@ def test_neovim_large_pair_edit_in_the_middle(nvim: str, tmp_path: Path) -> None
         f"p50 {statistics.median(ms):.1f} ms, p95 {ms[min(len(ms) - 1, int(0.95 * len(ms)))]:.1f} ms, "
         f"max {ms[-1]:.1f} ms over {len(ms)} edits"
     )
+
+
+def test_neovim_code_action_ignores_a_line(nvim: str, workspace: Path, tmp_path: Path) -> None:
+    """vim.lsp.buf.code_action (filtered, applied) on the first flagged line:
+    its diagnostics go, the others stay, .bleu-ls/ignore.json has the entry."""
+    from bleu_ls.ignore import RELATIVE, line_hash
+
+    hyp_path = workspace / "news.hyp"
+    (tmp_path / "init.lua").write_text(INIT_011.format(path=str(EDITORS / "neovim")), encoding="utf-8")
+    out = tmp_path / "nvim-result.json"
+    env = editor_env(
+        {
+            "BLEU_OUT": str(out),
+            "BLEU_HYP": str(hyp_path),
+            "BLEU_ACTION_TITLE": "Ignore this line",
+            "BLEU_TIMEOUT_MS": "30000",
+            "XDG_STATE_HOME": str(tmp_path / "state"),
+            "XDG_CACHE_HOME": str(tmp_path / "cache"),
+        }
+    )
+    init = str(tmp_path / "init.lua")
+    cmd = [nvim, "--clean", "--headless", "-u", init, "-c", f"luafile {HERE / 'nvim_actions_driver.lua'}"]
+    proc = subprocess.run(cmd, cwd=workspace, env=env, capture_output=True, text=True, timeout=180)
+    assert out.is_file(), f"nvim wrote no result (rc {proc.returncode}):\n{proc.stdout}\n{proc.stderr}"
+    r = json.loads(out.read_text(encoding="utf-8"))
+    assert "error" not in r, r.get("error")
+    assert r["attached"] and r["diagnostics_ready"], r["messages"]
+    line = r["line"]
+    assert r["gone"], (r["before"], r["after"], r["messages"])
+    assert r["after"] == [d for d in r["before"] if d["line"] != line]
+    stored = json.loads((workspace / RELATIVE).read_text(encoding="utf-8"))
+    assert stored["files"]["news.hyp"]["lines"] == [line_hash(read_lines(hyp_path)[line])]

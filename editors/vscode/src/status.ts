@@ -32,6 +32,9 @@ export interface CorpusScoreResult {
   flagged?: number;
   /** Findings (diagnostics) in all; a line can carry several. */
   problems?: number;
+  /** Findings hidden by .bleu-ls/ignore.json, and lines hidden as reviewed. */
+  ignored?: number;
+  reviewed?: number;
   corpus?: { score?: number | null; name?: string; error?: string; [k: string]: unknown } | null;
   delta?: number | null;
   lines?: unknown;
@@ -89,6 +92,18 @@ export function describeFlags(flagged?: unknown, problems?: unknown): string | u
     out += `, first ${count(PROBLEMS_SHOWN)} in Problems; bleu-ls: Next Flagged Line walks them all`;
   }
   return out;
+}
+
+/** "Hidden: 3 ignored, 1 reviewed line" (what .bleu-ls/ignore.json hides), or nothing. */
+export function describeHidden(ignored?: unknown, reviewed?: unknown): string | undefined {
+  const parts: string[] = [];
+  if (typeof ignored === "number" && ignored > 0) {
+    parts.push(`${count(ignored)} ignored`);
+  }
+  if (typeof reviewed === "number" && reviewed > 0) {
+    parts.push(`${count(reviewed)} reviewed ${reviewed === 1 ? "line" : "lines"}`);
+  }
+  return parts.length ? `Hidden: ${parts.join(", ")}` : undefined;
 }
 
 function describeLines(lines: unknown, flagged?: unknown, problems?: unknown): string | undefined {
@@ -204,6 +219,10 @@ export function formatStatus(r: CorpusScoreResult | null | undefined, openedAt?:
   const lines = describeLines(r.lines, r.flagged, r.problems);
   if (lines) {
     tip.push(`Lines: ${lines}`);
+  }
+  const hidden = describeHidden(r.ignored, r.reviewed);
+  if (hidden) {
+    tip.push(hidden);
   }
   const sigs = r.metrics
     ? Object.values(r.metrics)

@@ -42,6 +42,12 @@ describe("formatStatus", () => {
     assert.equal(v.text, "BLEU 20.00");
     assert.doesNotMatch(v.tooltip, /\u0394/);
   });
+  it("says what the ignore file hides, and nothing when it hides nothing", () => {
+    const v = formatStatus({ corpus: { score: 20 }, lines: 529, flagged: 90, problems: 100, ignored: 3, reviewed: 1 });
+    assert.match(v.tooltip, /Hidden: 3 ignored, 1 reviewed line$/m);
+    const w = formatStatus({ corpus: { score: 20 }, lines: 529, flagged: 90, ignored: 0, reviewed: 0 });
+    assert.doesNotMatch(w.tooltip, /Hidden/);
+  });
   it("says how many lines are flagged and how many problems they carry", () => {
     const v = formatStatus({ corpus: { score: 20 }, lines: 529, flagged: 97, problems: 113 });
     assert.match(v.tooltip, /529 paired, 97 flagged lines \(113 problems\)/);

@@ -152,7 +152,36 @@ end
 --- would ask for the whole buffer after every change, which at 100k lines
 --- costs seconds per keystroke.  Set vim.g.bleu_ls_native_hints = true to
 --- use vim.lsp.inlay_hint instead.
+--- Pull the diagnostics of every buffer of `client` again (Neovim 0.11 has
+--- no handler for workspace/diagnostic/refresh).
+local function pull_again(client)
+  if not (vim.lsp.diagnostic and vim.lsp.diagnostic.on_diagnostic) then
+    return
+  end
+  for _, b in ipairs(vim.lsp.get_buffers_by_client_id(client.id)) do
+    local params = { textDocument = vim.lsp.util.make_text_document_params(b) }
+    request(client, 'textDocument/diagnostic', params, function(err, result, ctx)
+      vim.lsp.diagnostic.on_diagnostic(err, result, ctx)
+    end, b)
+  end
+end
+
+--- The quick fixes' command (ignore a check or a line, mark reviewed, turn
+--- a check off): run it on the server, then show the diagnostics it left.
+function M.ignore_command(command, ctx)
+  local client = vim.lsp.get_client_by_id(ctx.client_id)
+  if not client then
+    return
+  end
+  exec(client, ctx.bufnr, command.command, command.arguments, function()
+    pull_again(client)
+    M.refresh_score(ctx.bufnr)
+  end)
+end
+
 function M.on_attach(client, bufnr)
+  client.commands = client.commands or {}
+  client.commands['bleuLs.ignore'] = M.ignore_command
   if client.server_capabilities.inlayHintProvider then
     if vim.g.bleu_ls_native_hints and vim.lsp.inlay_hint then
       vim.lsp.inlay_hint.enable(true, { bufnr = bufnr })
