@@ -133,11 +133,13 @@ def _score_parts(pair: "Pair", key: str, metric, s, i: int) -> list[str]:
     if s.error:
         parts.append(f"_{s.error}_")
     if key == "bleu":
-        rows = ["| n | matches / total | precision |", "|---|---|---|"]
+        # a fenced block, not a Markdown table: aligned in every editor
+        # (Neovim's hover shows tables as raw pipes)
+        rows = ["n  matches  precision"]
         for n, (c, t) in enumerate(zip(s.counts, s.totals), start=1):
             p = s.precisions[n - 1] if n - 1 < len(s.precisions) else None
-            rows.append(f"| {n} | {c} / {t} | {fmt(p, 1)}{_smoothed(metric, c, t, p)} |")
-        parts.append("\n".join(rows))
+            rows.append(f"{n}  {f'{c} / {t}':>7}  {fmt(p, 1):>9}{_smoothed(metric, c, t, p)}")
+        parts.append("```text\n" + "\n".join(rows) + "\n```")
         parts.append(f"BP {fmt(s.bp, 4)} · hypothesis {s.sys_len} tokens · reference {s.ref_len} tokens")
     elif s.extra:
         extras = ", ".join(
@@ -156,7 +158,7 @@ def _smoothed(metric, c: int, t: int, p: Optional[float]) -> str:
     if p is None or t <= 0 or abs(p - 100.0 * c / t) < 1e-9:
         return ""
     how = getattr(metric, "smooth", "") or "smoothing"
-    return f" (smoothed, {how}{': no match' if c == 0 else ''})"
+    return f"  smoothed ({how}){': no match' if c == 0 else ''}"
 
 
 def hover_text(pair: "Pair", i: int) -> Optional[str]:
@@ -165,8 +167,8 @@ def hover_text(pair: "Pair", i: int) -> Optional[str]:
     model = pair.model
     effort = effort_hover(pair, i)
     if model is None or not 0 <= i < model.n_paired:
-        return f"### Line {i + 1:,}\n\n{effort}" if effort else None
-    parts = [f"### Line {i + 1:,}"]
+        return f"**Line {i + 1:,}**\n\n{effort}" if effort else None
+    parts = [f"**Line {i + 1:,}**"]
     for key, metric in model.metrics.items():
         s = model.line_score(key, i)
         if s is not None:
