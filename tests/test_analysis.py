@@ -404,3 +404,19 @@ def test_line_memo_after_splices_equals_computing_every_line(edits):
         assert memo.values(lines) == [x.upper() for x in lines]
         assert len(calls) <= len(new)  # only new texts are computed
         memo.trim(lines, len(lines))
+
+
+def test_repetition_quotes_the_phrase_as_the_line_writes_it():
+    """Compared case-folded, quoted as written: “Sprachkurse und”, not “sprachkurse und”."""
+    from bleu_ls.engine import PairModel, build_metrics
+    from bleu_ls.analysis import Analyzer
+    from bleu_ls.settings import Settings
+
+    s = Settings()
+    hyp = ["Sie bietet Sprachkurse und Sprachkurse und Sprachkurse und Sprachkurse an."]
+    ref = ["Sie bietet sprachkurse und Workshops an."]
+    model = PairModel(build_metrics(s), hyp, [ref])
+    found = [f for f in Analyzer(s).analyse(model, None) if f.code == "repetition"]
+    assert len(found) == 1
+    assert "“Sprachkurse und”" in found[0].message
+    assert found[0].data["phrase"] == "Sprachkurse und"

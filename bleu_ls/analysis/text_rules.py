@@ -65,8 +65,8 @@ def repetition(ctx: LineContext, c) -> Iterator[Finding]:
         if best is None:
             continue
         gram, run, ref_count = best
-        phrase = " ".join(gram)
         start, end = phrase_span(ctx.hyp[i], gram, True)
+        phrase = first_occurrence(ctx.hyp[i], gram) or " ".join(gram)  # as written in the line
         data = {"phrase": phrase, "count": run, "referenceCount": ref_count}
         yield Finding(i, "repetition", c.severity, wording.repetition(phrase, run, ref_count), start, end, data)
 
@@ -113,6 +113,15 @@ def find_repetition(
 
 #: among looping candidates, the one to report (checks.repetition.pick)
 pick_repetition = loops.pick
+
+
+def first_occurrence(line: str, gram: Sequence[str]) -> Optional[str]:
+    """The phrase as the line writes it the first time (compared case-folded)."""
+    try:
+        m = re.search(r"\s*".join(re.escape(t) for t in gram), line, re.IGNORECASE)
+    except re.error:
+        return None
+    return " ".join(m.group().split()) if m else None
 
 
 def phrase_span(line: str, gram: Sequence[str], ignore_case: bool) -> tuple[int, Optional[int]]:

@@ -82,7 +82,7 @@ def test_repetition_rule_is_case_insensitive_and_skips_punctuation_phrases():
     ref = ["ding , ding , ding , ding ist das Geräusch .", "Ja ."]
     out = [f for f in run(s, hyp, ref, source=None) if f.code == "repetition"]
     assert [f.line for f in out] == [1]
-    assert out[0].data["phrase"] == "ja ," and hyp[1][out[0].start_col : out[0].end_col].startswith("Ja")
+    assert out[0].data["phrase"] == "Ja ," and hyp[1][out[0].start_col : out[0].end_col].startswith("Ja")
 
 
 def test_length_ratio_with_a_source_blames_the_terse_reference():
