@@ -18,6 +18,8 @@ _WORD = re.compile(r"\S+")
 _EDGE = re.compile(r"^[\W_]+|[\W_]+$")
 
 Span = tuple[int, int]
+#: Lines with more words are not diffed (a word diff is quadratic at worst).
+MAX_DIFF_WORDS = 2000
 
 
 def _words(line: str) -> list[tuple[str, int, int]]:
@@ -27,6 +29,8 @@ def _words(line: str) -> list[tuple[str, int, int]]:
 def changed_spans(draft_line: str, line: str) -> list[Span]:
     """Spans of the words of ``line`` inserted or replaced since ``draft_line``."""
     new = _words(line)
+    if len(new) > MAX_DIFF_WORDS or draft_line.count(" ") > MAX_DIFF_WORDS:
+        return []
     ops = SequenceMatcher(None, draft_line.split(), [w for w, _, _ in new], autojunk=False).get_opcodes()
     spans: list[Span] = []
     for tag, _a0, _a1, b0, b1 in ops:
@@ -39,6 +43,8 @@ def word_diff(draft_line: str, line: str) -> list[tuple[str, str]]:
     """The edit from ``draft_line`` to ``line`` as (op, text) runs: "=", "-", "+"."""
     old, new = draft_line.split(), line.split()
     out: list[tuple[str, str]] = []
+    if max(len(old), len(new)) > MAX_DIFF_WORDS:
+        return [("-", draft_line), ("+", line)]
     for tag, a0, a1, b0, b1 in SequenceMatcher(None, old, new, autojunk=False).get_opcodes():
         if tag == "equal":
             out.append(("=", " ".join(old[a0:a1])))

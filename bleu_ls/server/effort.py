@@ -30,6 +30,10 @@ from ..postedit import DraftTrack
 log = logging.getLogger(__name__)
 
 KINDS = ("insertions", "deletions", "substitutions", "shifts")
+#: Lines longer than this (words, either side) are not aligned live: TER's
+#: search on a 150,000-word line takes minutes and gigabytes.  Such a line
+#: counts no edits and the hover says why.
+MAX_ALIGN_WORDS = 2000
 #: background fill: one slice, then a real pause (seconds), as the scorer does
 SLICE_SECONDS = 0.005
 PAUSE_SECONDS = 0.002
@@ -48,6 +52,8 @@ class EffortRows:
         self.fresh = np.zeros(n, dtype=bool)
         self.totals = np.zeros(7, dtype=np.int64)
         self.version = 0
+        #: lines left unaligned because they are too long (MAX_ALIGN_WORDS)
+        self.too_long: set[int] = set()
 
     # -- counting ---------------------------------------------------------------
     def draft_of(self, i: int) -> str:
@@ -67,7 +73,13 @@ class EffortRows:
         self.fresh[i] = True
 
     def compute(self, i: int) -> None:
-        self._set(i, self._row(self.draft_of(i), self.lines[i]))
+        draft, line = self.draft_of(i), self.lines[i]
+        if draft != line and max(len(draft.split()), len(line.split())) > MAX_ALIGN_WORDS:
+            self.too_long.add(i)
+            self._set(i, [0, len(self.metric.tokens(line)) * UNITS, 1, 0, 0, 0, 0])
+            return
+        self.too_long.discard(i)
+        self._set(i, self._row(draft, line))
 
     def ensure(self, start: int, end: int) -> None:
         for i in range(max(0, start), min(end, len(self.lines))):
@@ -82,6 +94,8 @@ class EffortRows:
         """Current lines [start, end) became ``lines`` (the track was spliced
         already): drop their rows; the new ones are counted by the background
         fill (or on demand by :meth:`line`), off the edit path."""
+        shift = len(lines) - (end - start)
+        self.too_long = {j if j < start else j + shift for j in self.too_long if j < start or j >= end}
         old = self.rows[start:end][self.fresh[start:end]]
         if len(old):
             self.totals -= old.sum(axis=0)
@@ -123,6 +137,7 @@ class EffortRows:
             "pending": pending,
             "lines": len(self.lines),
             "linesEdited": self.track.edited_count(),
+            "linesTooLongToAlign": len(self.too_long),
             "linesNew": self.track.new_count(),
             "draftLinesDeleted": self.track.deleted_count(),
             "signature": "HTER " + self.metric.signature(1),

@@ -53,8 +53,12 @@ def effort_hover(pair: "Pair", i: int) -> Optional[str]:
         f"{rec['substitutions']} sub, {rec['shifts']} shifts · {rec['ref_length']:g} words"
     )
     parts = [f"**HTER {_num(rec['score'])}** vs draft ({edits})"]
+    if i in pair.effort.too_long:
+        parts = ["_Too long to align with its draft while you edit (over 2,000 words): no HTER for this line._"]
     if draft_line is None:
         parts.append("_New line: it has no draft line (inserted after the draft was taken)._")
+    elif i in pair.effort.too_long:
+        pass
     elif draft_line == pair.effort.lines[i]:
         parts.append("_Unchanged from the draft._")
     else:

@@ -136,8 +136,10 @@ def test_reads_runs_and_writes_only_what_it_should(world, tmp_path: Path) -> Non
         c.request("workspace/executeCommand", {"command": "bleuLs.showReport", "arguments": [uris["doc.hyp"]]})
         time.sleep(0.5)
         n_before_export = len(read_log(log))
-        assert not any(is_write(r) and not r["path"].startswith(("/dev/", "/proc/")) for r in read_log(log)), \
-            [r for r in read_log(log) if is_write(r)]
+        # drafts are kept in the user's cache folder (bleu-ls/drafts), never in the workspace
+        allowed = ("/dev/", "/proc/")
+        writes = [r for r in read_log(log) if is_write(r) and not r["path"].startswith(allowed)]
+        assert all("/bleu-ls/drafts/" in r["path"] and not r["path"].startswith(str(ws)) for r in writes), writes
         # the one write: the export, beside the file
         exported = c.result("workspace/executeCommand", {"command": "bleuLs.exportScores", "arguments": [uris["doc.hyp"], "tsv"]})
         time.sleep(0.3)
@@ -166,7 +168,10 @@ def test_reads_runs_and_writes_only_what_it_should(world, tmp_path: Path) -> Non
         assert not (r.get("filename") and under(r["filename"], ws)), r
     assert not any((ws / f).exists() or Path(f).exists() for f in ("PWNED_PY", "PWNED_SH", "PWNED_TICK"))
     # -- writes: only the export, only after it was asked for
-    writes = [(i, r) for i, r in enumerate(records) if is_write(r) and not r["path"].startswith(("/dev/", "/proc/"))]
+    writes = [
+        (i, r) for i, r in enumerate(records)
+        if is_write(r) and not r["path"].startswith(("/dev/", "/proc/")) and "/bleu-ls/drafts/" not in r["path"]
+    ]
     assert writes, "the export wrote nothing"
     assert all(i >= n_before_export for i, _ in writes), writes
     assert {os.path.realpath(r["path"]) for _, r in writes} == {os.path.realpath(exported)}
