@@ -10,6 +10,7 @@ import re
 import shutil
 import signal
 import socket
+import statistics
 import subprocess
 import sys
 import time
@@ -84,11 +85,14 @@ def code_server(vsix: Path, tmp_path_factory: pytest.TempPathFactory):
         "workbench.tips.enabled": False,
         "telemetry.telemetryLevel": "off",
         "editor.minimap.enabled": False,
+        # a 100k-line pair is ~13 MB: open it without the "Open anyway?" prompt
+        "workbench.editorLargeFileConfirmation": 1024,
         "extensions.autoCheckUpdates": False,
         "extensions.autoUpdate": False,
         # VS Code's extension host takes PATH from a login shell, so point
         # the extension at the server explicitly (the setting users have too).
-        "bleuLs.server.path": str(Path(server_bin_dir()) / "bleu-ls"),
+        # (BLEU_LS_VSCODE_SERVER: another command, e.g. a wrapper that logs with -vv)
+        "bleuLs.server.path": os.environ.get("BLEU_LS_VSCODE_SERVER") or str(Path(server_bin_dir()) / "bleu-ls"),
     }
     (user / "User" / "settings.json").write_text(json.dumps(settings, indent=1), encoding="utf-8")
     env = editor_env({"XDG_CONFIG_HOME": str(xdg), "XDG_DATA_HOME": str(base / "data")})
@@ -363,3 +367,77 @@ def test_vscode_highlights_changed_and_unmatched_words(code_server, workspace: P
     assert ws_settings["bleuLs.highlights.unmatched"] is False
     for shot in ("vscode-tokens-open.png", "vscode-tokens-edited.png"):
         assert (ARTIFACTS / shot).stat().st_size > 10_000
+
+
+def test_vscode_large_pair_typing_burst_mid_line(code_server, tmp_path: Path) -> None:
+    """A large pair (BLEU_LS_VSCODE_LINES, default 3,000; the issue's figure
+    is 100,000): go to the middle line right after opening, then type bursts
+    of keys in the middle of that line at 8 keys/s.  After each burst the
+    line's hint shows sacrebleu's score of the text typed so far."""
+    from benchmarks import corpus
+
+    n = int(os.environ.get("BLEU_LS_VSCODE_LINES", "3000"))
+    k = int(os.environ.get("BLEU_LS_VSCODE_BURSTS", "6"))
+    hyp_src, ref_src = corpus.ensure(n)
+    ws = tmp_path / "large"
+    ws.mkdir()
+    shutil.copyfile(hyp_src, ws / "big.hyp")
+    shutil.copyfile(ref_src, ws / "big.ref")
+    hyps, refs = read_lines(ws / "big.hyp"), read_lines(ws / "big.ref")
+    def plan(i: int):
+        """Bursts typed before the last word of line i, and the hint after each."""
+        left = len(hyps[i].split()[-1]) + 1
+        head, tail = hyps[i][: len(hyps[i]) - left], hyps[i][len(hyps[i]) - left :]
+        bursts, labels, typed = [], [], ""
+        for j in range(k):  # each burst adds one new word
+            bursts.append(f" zq{j}xw")
+            typed += bursts[-1]
+            labels.append(oracle_label(head + typed + tail, [refs[i]]))
+        return left, head, tail, bursts, labels, typed
+
+    # the middle line, or the first after it whose hint changes with every burst
+    line = n // 2
+    while True:
+        if len(hyps[line].split()) >= 6:
+            left, head, tail, bursts, labels, typed = plan(line)
+            if len({oracle_label(hyps[line], [refs[line]]), *labels}) == k + 1:
+                break
+        line += 1
+    assert all(a != b for a, b in zip(labels, labels[1:])), labels
+
+    ARTIFACTS.mkdir(exist_ok=True)
+    out = tmp_path / "large.json"
+    env = editor_env(
+        {
+            "BLEU_URL": f"http://127.0.0.1:{code_server['port']}/?folder={ws}",
+            "BLEU_FILE": "big.hyp",
+            "BLEU_MODE": "large",
+            "BLEU_JUMP_LINE": str(line),
+            "BLEU_JUMP_LABEL": oracle_label(hyps[line], [refs[line]]),
+            "BLEU_COLUMN": str(len(head.encode("utf-16-le")) // 2 + 1),
+            "BLEU_BURSTS": json.dumps(bursts),
+            "BLEU_BURST_LABELS": json.dumps(labels),
+            "BLEU_KEY_DELAY_MS": "125",
+            "BLEU_TIMEOUT_MS": str(60000 + n // 2),
+            "BLEU_OUT": str(out),
+            "BLEU_CHROMIUM": CHROMIUM,
+            "BLEU_SHOT_EDIT": str(ARTIFACTS / "vscode-large-typed.png"),
+        }
+    )
+    proc = subprocess.run(["node", str(HERE / "vscode_driver.mjs")], cwd=HERE, env=env,
+                          capture_output=True, text=True, timeout=300 + n // 200)
+    assert out.is_file(), proc.stdout + proc.stderr
+    r = json.loads(out.read_text(encoding="utf-8"))
+    assert "error" not in r, r["error"] + "\n" + "\n".join(r["events"])
+    assert r["jumpOk"], (r["jumpLabel"], r["events"])
+    assert r["burstLabels"] == labels, (r["lineText"], r["burstMs"], r["events"])
+    assert all(ms is not None for ms in r["burstMs"]), r["burstMs"]
+    text, label = split_hint(r["lineText"])
+    assert text == head + typed + tail and label == labels[-1]
+    ms = sorted(r["burstMs"])
+    print(
+        f"\nvscode {n:,} lines: editor shown -> first hints {r['firstHintsMs']} ms (server start included); "
+        f"jump -> hint {r['jumpMs']} ms; last key of a burst -> new hint "
+        f"p50 {statistics.median(ms):.0f} ms, p95 {ms[min(len(ms) - 1, int(0.95 * len(ms)))]:.0f} ms "
+        f"over {len(ms)} bursts; {r['events']}"
+    )

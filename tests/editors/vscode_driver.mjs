@@ -128,6 +128,64 @@ try {
     out.whenOff = await marked();
   }
 
+  // A large pair (BLEU_MODE=large): right after the file opens, go to line
+  // $BLEU_JUMP_LINE and time its hint; then type bursts of keys mid-line at
+  // $BLEU_KEY_DELAY_MS between keys and time, from the last key of each
+  // burst, until the line's hint shows $BLEU_BURST_LABELS[j].
+  async function largeMode() {
+    const jumpLine = Number(env.BLEU_JUMP_LINE);
+    const bursts = JSON.parse(env.BLEU_BURSTS);
+    const labels = JSON.parse(env.BLEU_BURST_LABELS);
+    const delay = Number(env.BLEU_KEY_DELAY_MS ?? "125");
+    const labelOf = async (line) => {
+      const t = (await readLines())[line];
+      const m = t ? t.match(/BLEU (\d+\.\d|n\/a)\s*$/) : null;
+      return m ? m[0].trim() : null;
+    };
+    await page.waitForSelector(".editor-instance .view-lines .view-line", { timeout });
+    note("editor shown");
+    // open -> the first screen's hints (the server starts with the first file)
+    let start = Date.now();
+    await waitFor(async () => Object.values(await readLines()).some((t) => HINT.test(t)), timeout, 10);
+    out.firstHintsMs = Date.now() - start;
+    note("first hints");
+    await page.locator(".editor-instance .view-lines .view-line").first().click({ force: true });
+    await page.keyboard.press("Control+G");
+    await page.waitForSelector(".quick-input-widget input", { timeout });
+    await page.keyboard.type(String(jumpLine + 1));
+    start = Date.now();
+    await page.keyboard.press("Enter");
+    const jumped = await waitFor(async () => (await labelOf(jumpLine)) === env.BLEU_JUMP_LABEL, timeout, 10);
+    out.jumpMs = Date.now() - start;
+    out.jumpLabel = await labelOf(jumpLine);
+    out.jumpOk = Boolean(jumped);
+    note(`jump ${out.jumpOk}`);
+    // Mid-line: Go to Line/Column $BLEU_JUMP_LINE:$BLEU_COLUMN (1-based UTF-16
+    // column; End would stop at the end of a wrapped row).
+    await page.keyboard.press("Control+G");
+    await page.waitForSelector(".quick-input-widget input", { timeout });
+    await page.keyboard.type(`${jumpLine + 1}:${env.BLEU_COLUMN}`);
+    await page.keyboard.press("Enter");
+    await page.waitForTimeout(500);
+    out.burstMs = [];
+    out.burstLabels = [];
+    for (let j = 0; j < bursts.length; j++) {
+      const keys = [...bursts[j]];
+      for (let k = 0; k < keys.length; k++) {
+        if (k) await page.waitForTimeout(delay);
+        await page.keyboard.type(keys[k]);
+      }
+      start = Date.now(); // the burst's last key
+      const ok = await waitFor(async () => (await labelOf(jumpLine)) === labels[j], 30000, 10);
+      out.burstMs.push(ok ? Date.now() - start : null);
+      out.burstLabels.push(await labelOf(jumpLine));
+      await page.waitForTimeout(400);
+    }
+    out.lineText = (await readLines())[jumpLine];
+    await page.screenshot({ path: env.BLEU_SHOT_EDIT });
+    note("bursts done");
+  }
+
   await page.goto(url);
   await page.waitForSelector(".explorer-folders-view .monaco-list-row", { timeout });
   note("workbench");
@@ -148,6 +206,11 @@ try {
     }
     out.lines = await readLines();
     await page.screenshot({ path: env.BLEU_SHOT_OPEN });
+    throw { done: true };
+  }
+
+  if (env.BLEU_MODE === "large") {
+    await largeMode();
     throw { done: true };
   }
 

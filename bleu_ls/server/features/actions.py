@@ -80,7 +80,7 @@ def register(server, manager: "PairManager") -> None:
         types.TEXT_DOCUMENT_CODE_ACTION,
         types.CodeActionOptions(code_action_kinds=[QUICKFIX]),
     )
-    def _code_action(ls, params: types.CodeActionParams):
+    async def _code_action(ls, params: types.CodeActionParams):
         if not _wants_quickfix(params.context.only):
             return None
         uri = params.text_document.uri
@@ -89,6 +89,12 @@ def register(server, manager: "PairManager") -> None:
             return None
         diags = [d for d in params.context.diagnostics or [] if d.source == SOURCE]
         if not diags:  # a client that sends no context: the server's own, in the range
+            # The analysis needs every line scored: wait for that without
+            # holding the event loop (VS Code asks for actions at every
+            # cursor move, also while a large file is still being scored).
+            await manager.wait_scored(pair)
+            if manager.pair_for(uri) is not pair:
+                return None
             first, last = params.range.start.line, params.range.end.line
             diags = [d for d in manager.diagnostics(pair)[0] if first <= d.range.start.line <= last]
         return actions_for(uri, diags) or None
