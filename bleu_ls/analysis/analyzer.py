@@ -8,6 +8,7 @@ a new check is one function in the module of its family and one row in
 
 from __future__ import annotations
 
+import threading
 from typing import Any, Callable, Iterable, NamedTuple, Optional, Sequence
 
 import numpy as np
@@ -70,6 +71,8 @@ class Analyzer:
         #: pass's lines differ from them (shared by the memos)
         self._last_hyp: Optional[list] = None
         self._splice: Optional[Splice] = None
+        #: held for a whole pass: a server may run one in a worker thread
+        self.lock = threading.Lock()
         self._reset()
 
     def _reset(self) -> None:
@@ -182,6 +185,26 @@ class Analyzer:
         return hl, length_rules.closest_lengths(hl, ref_lens)
 
     # -- the pass --------------------------------------------------------------
+    def unanalysed(self, model) -> int:
+        """How many of ``model``'s lines the next :meth:`analyse` works out
+        afresh (every line on the first pass and after a settings change
+        that drops the per-line memos; else the lines changed since the
+        previous pass).  The server runs a pass with many such lines in a
+        worker thread first."""
+        hyp = model.hyp
+        if self._last_hyp is None or self._text_key != self._text_key_of(model):
+            return len(hyp)
+        start, end_old, new = common_splice(self._last_hyp, hyp)
+        return len(new)
+
+    def _text_key_of(self, model) -> tuple:
+        """What the per-line memos depend on (they are dropped when it changes)."""
+        s = self.settings
+        metrics = model.metrics
+        tok_metric = metrics.get("bleu") or metrics.get("chrf")
+        sig = None if tok_metric is None else tok_metric.signature(1)
+        return (repr(s.diagnostics.repetition), s.bleu.lowercase, sig)
+
     def _prepare(self, model) -> None:
         """Forget what depends on settings that changed."""
         s = self.settings
@@ -189,7 +212,7 @@ class Analyzer:
         metrics = model.metrics
         tok_metric = metrics.get("bleu") or metrics.get("chrf")
         self.tokens = tok_metric.tokens if tok_metric is not None else str.split
-        text_key = (repr(d.repetition), s.bleu.lowercase, None if tok_metric is None else tok_metric.signature(1))
+        text_key = self._text_key_of(model)
         if text_key != self._text_key:
             self._text_key = text_key
             self._reset()

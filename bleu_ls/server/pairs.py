@@ -328,6 +328,13 @@ class PairManager:
         """Until every paired line of the pair is scored (other requests go on)."""
         await self.scorer.wait(pair)
 
+    async def wait_analysed(self, pair: Pair) -> None:
+        """Until the pair is scored and a large analysis (the first pass over
+        a big file) has run off the event loop: reading its findings then
+        costs the changed lines only."""
+        await self.scorer.wait(pair)
+        await self.publisher.settle(pair)
+
     def score_rest_later(self, pair: Pair) -> None:
         """Lines were left out of an answer: score them in the background and
         ask the editor for inlay hints again when done."""

@@ -11,8 +11,8 @@ answers *unchanged*.
 from __future__ import annotations
 
 import asyncio
-import uuid
 import logging
+import uuid
 from typing import TYPE_CHECKING, Optional
 
 from lsprotocol import types
@@ -32,6 +32,11 @@ log = logging.getLogger(__name__)
 _RUN = uuid.uuid4().hex[:8]
 #: Pause before a refresh request, to coalesce a burst of changes into one.
 REFRESH_DELAY = 0.03
+#: An analysis that has more lines than this to work out afresh (the first
+#: pass over a large file, a settings change, a large paste) runs in a
+#: worker thread on a copy of the model first, so that the event loop keeps
+#: answering; the pass on the loop then finds the per-line work memoised.
+THREAD_LINES = 2000
 
 
 class Publisher:
@@ -77,6 +82,42 @@ class Publisher:
         store = self.ignore_store(pair)
         return self._unignored(pair, store, self._all_findings(pair, store))
 
+    def _analyzer(self, pair: "Pair") -> Analyzer:
+        analyzers = self.manager.analyzers
+        analyzer = analyzers.get(pair.uri)
+        if analyzer is None:
+            analyzer = analyzers[pair.uri] = Analyzer(pair.settings)
+        analyzer.set_settings(pair.settings)
+        return analyzer
+
+    async def settle(self, pair: "Pair") -> None:
+        """Before the pair's findings are read: when the next analysis has
+        many lines to work out afresh, run it in a worker thread over a copy
+        of the model (requests keep being answered meanwhile)."""
+        task = pair.settle_task
+        if task is None or task.done():
+            model = pair.model
+            if model is None or len(model.hyp) <= THREAD_LINES:
+                return
+            analyzer = self._analyzer(pair)
+            if analyzer.unanalysed(model) <= THREAD_LINES:
+                return
+            copy = model.copy()
+            source = list(pair.source_lines) if pair.source_lines is not None else None
+            names = pair_names(pair.path, pair.spec)
+
+            def run() -> None:
+                with analyzer.lock:
+                    analyzer.analyse(copy, source, names)
+
+            task = pair.settle_task = asyncio.ensure_future(asyncio.to_thread(run))
+        try:
+            await asyncio.shield(task)
+        except asyncio.CancelledError:
+            raise
+        except Exception:  # the pass on the loop says what went wrong
+            log.exception("analysis in a worker thread failed")
+
     def _all_findings(self, pair: "Pair", store: IgnoreStore) -> list[Finding]:
         store_problems = [store.problem] if store.problem else []
         out = problem_findings(pair.problems, pair.settings_problems + store_problems)
@@ -84,13 +125,10 @@ class Publisher:
             if pair.spec is None and pair.hypothesis_like:
                 out += unpaired_findings(pair.path.name, pair.settings)
             return out
-        analyzers = self.manager.analyzers
-        analyzer = analyzers.get(pair.uri)
-        if analyzer is None:
-            analyzer = analyzers[pair.uri] = Analyzer(pair.settings)
-        analyzer.set_settings(pair.settings)
+        analyzer = self._analyzer(pair)
         try:
-            out += analyzer.analyse(pair.model, pair.source_lines, pair_names(pair.path, pair.spec))
+            with analyzer.lock:
+                out += analyzer.analyse(pair.model, pair.source_lines, pair_names(pair.path, pair.spec))
             out += compare.findings(pair)
         except Exception as exc:  # never let a rule take the server down
             log.exception("analysis failed")
@@ -179,7 +217,7 @@ class Publisher:
             await asyncio.sleep(delay)
             if pair.push_dirty:
                 continue  # edits still arriving: wait for the newest version
-            await manager.wait_scored(pair)
+            await manager.wait_analysed(pair)
             if pair.push_dirty:
                 continue
             if pair.uri not in manager.pairs:

@@ -53,6 +53,8 @@ class Pair:
     diag_json_rid: Optional[str] = None
     bg_task: Optional[asyncio.Task] = None
     push_task: Optional[asyncio.Task] = None
+    #: a first (or large) analysis running in a worker thread (publish.settle)
+    settle_task: Optional[asyncio.Future] = None
     push_dirty: bool = False
     diag_cache: Optional[tuple[Any, list, str]] = None
     #: Diagnostic objects by finding, reused across analyses

@@ -505,3 +505,53 @@ async def test_real_mt_output_per_line_and_corpus_equal_sacrebleu(session):
     for rec, h, r in zip(per_line, hyp, ref):
         assert rec["bleu"] == sacrebleu.sentence_bleu(h, [r]).score
         assert rec["chrf"] == sacrebleu.sentence_chrf(h, [r]).score
+
+
+async def test_first_analysis_of_a_large_file_in_a_worker_thread_equals_check(session, tmp_path):
+    """Over publish.THREAD_LINES lines, the first analysis (and one after a
+    large paste) runs in a worker thread on a copy of the model; the
+    diagnostics pulled then, and after an edit, equal `bleu-ls check`'s
+    from-scratch analysis of the same text."""
+    import subprocess
+    import sys
+
+    from bleu_ls.server.publish import THREAD_LINES
+
+    s = session
+    base_hyp, base_ref, base_src = crafted()
+    n = 2 * THREAD_LINES + 500
+    rnd = random.Random(11)
+    idx = [rnd.randrange(len(base_hyp)) for _ in range(n)]
+    hyp = [base_hyp[i] + (f" w{j % 97}" if base_hyp[i] else "") for j, i in enumerate(idx)]
+    ref = [base_ref[i] + f" w{j % 89}" for j, i in enumerate(idx)]
+    src = [base_src[i] for i in idx]
+    s.write("big.ref", text(ref))
+    s.write("big.src", text(src))
+    uri = s.open("big.hyp", text(hyp))
+
+    def pulled(diags):
+        return sorted((d.range.start.line, d.code, d.message) for d in diags)
+
+    def checked(lines):
+        (s.root / "check").mkdir(exist_ok=True)
+        for name, body in (("big.hyp", lines), ("big.ref", ref), ("big.src", src)):
+            (s.root / "check" / name).write_text(text(body), encoding="utf-8")
+        proc = subprocess.run(
+            [sys.executable, "-m", "bleu_ls", "check", str(s.root / "check" / "big.hyp"), "--format", "json"],
+            capture_output=True, text=True,
+        )
+        assert proc.returncode in (0, 1), proc.stderr
+        [pair] = json.loads(proc.stdout)["pairs"]
+        return sorted((d["line"] - 1, d["code"], d["message"]) for d in pair["diagnostics"])
+
+    diags, _, _ = await s.diagnostics(uri)
+    want = checked(hyp)
+    assert len(want) > 100
+    assert pulled(diags) == want
+    # an edit: the next analysis is on the loop, from the memos
+    k = n // 2
+    s.change(uri, [{"range": ((k, 0), (k, len(hyp[k]))), "text": src[k]}])
+    hyp[k] = src[k]
+    diags, _, _ = await s.diagnostics(uri)
+    assert pulled(diags) == checked(hyp)
+    assert (k, "untranslated") in {(ln, code) for ln, code, _ in pulled(diags)}

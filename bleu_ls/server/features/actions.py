@@ -92,7 +92,7 @@ def register(server, manager: "PairManager") -> None:
             # The analysis needs every line scored: wait for that without
             # holding the event loop (VS Code asks for actions at every
             # cursor move, also while a large file is still being scored).
-            await manager.wait_scored(pair)
+            await manager.wait_analysed(pair)
             if manager.pair_for(uri) is not pair:
                 return None
             first, last = params.range.start.line, params.range.end.line

@@ -139,7 +139,7 @@ def register(server, manager: "PairManager") -> None:
         from ...report import render_report
 
         pair = _pair(manager, args)
-        await manager.wait_scored(pair)
+        await manager.wait_analysed(pair)
         inp = report_input(pair, manager.findings(pair))
         html, _data = await asyncio.get_running_loop().run_in_executor(None, render_report, inp)
         return html
@@ -162,7 +162,7 @@ def register(server, manager: "PairManager") -> None:
     @server.command(SHOW_REPORT)
     async def _report(ls, *args):
         pair = _pair(manager, args)
-        await manager.wait_scored(pair)
+        await manager.wait_analysed(pair)
         diags, _rid = manager.diagnostics(pair)
         return report_text(pair, diags)
 
@@ -172,7 +172,7 @@ def register(server, manager: "PairManager") -> None:
         pos = args[1] if len(args) > 1 else {"line": 0, "character": 0}
         line = int(pos.get("line", 0)) if isinstance(pos, dict) else int(getattr(pos, "line", 0))
         direction = args[2] if len(args) > 2 and isinstance(args[2], str) else "next"
-        await manager.wait_scored(pair)
+        await manager.wait_analysed(pair)
         manager.diagnostics(pair)
         target = next_flagged(pair, line, direction)
         if target is None:
@@ -183,7 +183,7 @@ def register(server, manager: "PairManager") -> None:
     async def _export(ls, *args):
         pair = _pair(manager, args)
         fmt = args[1] if len(args) > 1 and isinstance(args[1], str) else "tsv"
-        await manager.wait_scored(pair)
+        await manager.wait_analysed(pair)
         return str(export(pair, fmt))
 
     @server.command(SET_DRAFT)

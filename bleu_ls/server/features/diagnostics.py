@@ -31,7 +31,7 @@ async def pull(
         if params.previous_result_id == "none":
             return types.RelatedUnchangedDocumentDiagnosticReport(result_id="none")
         return types.RelatedFullDocumentDiagnosticReport(items=[], result_id="none")
-    await manager.wait_scored(pair)
+    await manager.wait_analysed(pair)
     items, rid = manager.publisher.encoded(pair)
     if params.previous_result_id == rid:
         return unchanged_report(rid)

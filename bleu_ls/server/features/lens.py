@@ -42,7 +42,7 @@ async def corpus_score(manager: "PairManager", params: Any) -> Optional[dict[str
     pair = manager.pair_for(uri) if uri else None
     if pair is None or (pair.model is None and pair.effort is None):
         return None
-    await manager.wait_scored(pair)  # effort.pending says how many HTER rows are still to count
+    await manager.wait_analysed(pair)  # effort.pending says how many HTER rows are still to count
     if pair.model is None and pair.effort is None:
         return None
     # the diagnostics of this version (cached): flagged lines and problems, counted apart
