@@ -40,6 +40,57 @@ def _percentile(x: np.ndarray) -> np.ndarray:
     return rank / max(len(x), 1)
 
 
+class StableRanks:
+    """:func:`_percentile`'s ranks of an array, kept up to date when a few
+    values change (an edit): each changed value is taken out of the sorted
+    order and put back where it now belongs (ties in line order), and only
+    the ranks between its old and new place move, instead of sorting the
+    document again (two sorts of 100,000 values cost ~18 ms)."""
+
+    #: more changed values than this: sort again
+    MAX_MOVES = 32
+
+    def __init__(self) -> None:
+        self.x: np.ndarray = np.empty(0)
+
+    def percentile(self, x: np.ndarray) -> np.ndarray:
+        x = np.asarray(x, dtype=float)
+        n = len(x)
+        if len(self.x) != n:
+            self._sort(x)
+        else:
+            changed = np.flatnonzero(self.x != x)
+            if len(changed) > self.MAX_MOVES:
+                self._sort(x)
+            else:
+                for p in changed.tolist():
+                    self._move(p, float(x[p]))
+                self.x = x.copy()
+        return self.rank / max(n, 1)
+
+    def _sort(self, x: np.ndarray) -> None:
+        self.order = np.argsort(x, kind="stable")
+        self.values = x[self.order]
+        self.rank = np.empty(len(x), dtype=np.int64)
+        self.rank[self.order] = np.arange(len(x))
+        self.x = x.copy()
+
+    def _move(self, p: int, v: float) -> None:
+        old = int(self.rank[p])
+        order = np.delete(self.order, old)
+        values = np.delete(self.values, old)
+        lo, hi = np.searchsorted(values, v, "left"), np.searchsorted(values, v, "right")
+        new = int(lo + np.searchsorted(order[lo:hi], p))  # equal values stay in line order
+        order = np.insert(order, new, p)
+        values = np.insert(values, new, v)
+        if new > old:
+            self.rank[order[old:new]] -= 1
+        elif new < old:
+            self.rank[order[new + 1 : old + 1]] += 1
+        self.rank[p] = new
+        self.order, self.values = order, values
+
+
 def adequacy(ctx: LineContext, c) -> Iterator[Finding]:
     if ctx.source is None or ctx.n < max(c.min_lines, 1):
         return
@@ -56,9 +107,11 @@ def adequacy(ctx: LineContext, c) -> Iterator[Finding]:
     ok = ~np.isnan(sims)
     if not ok.any():
         return
-    score = _percentile(np.where(ok, sims, np.inf))
+    # the ranks of the previous pass, kept by the analyser (per document)
+    ranks = vars(ctx.analyzer).setdefault("adequacy_ranks", (StableRanks(), StableRanks()))
+    score = ranks[0].percentile(np.where(ok, sims, np.inf))
     if refs and not np.isnan(chrf).all():
-        score = score + _percentile(np.nan_to_num(chrf, nan=np.inf))
+        score = score + ranks[1].percentile(np.nan_to_num(chrf, nan=np.inf))
     ref_lens = ctx.lengths[1]
     ranked = np.where(ok, score, np.nan)
     if ref_lens is not None and c.min_tokens > 0:
