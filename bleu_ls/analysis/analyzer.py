@@ -61,8 +61,12 @@ class Analyzer:
     when they grow past ``cache_limit`` and three times the document.
     """
 
-    def __init__(self, settings: Optional[Settings] = None, cache_limit: int = 20000) -> None:
+    def __init__(self, settings: Optional[Settings] = None, cache_limit: int = 20000, adequacy=None) -> None:
         self.settings = settings or Settings()
+        #: where the adequacy rule's values come from (``line_values``, ``error``):
+        #: None = encoded here, synchronously (``bleu-ls check``); the server
+        #: passes its worker process (checks.qe_background.BackgroundAdequacy)
+        self._adequacy = adequacy
         self.cache_limit = cache_limit
         self.tokens: Callable[[str], list] = str.split
         self._text_key: Any = None
@@ -110,7 +114,7 @@ class Analyzer:
         return found
 
     def adequacy_model(self) -> Adequacy:
-        model = self.__dict__.get("_adequacy")
+        model = self._adequacy
         if model is None:
             model = self._adequacy = Adequacy()
         return model

@@ -25,18 +25,24 @@ _WORDS_IN_ENGLISH = {1: "one", 2: "two"}
 
 
 @lru_cache(maxsize=1 << 16)
-def _bag(text: str) -> Counter:
-    return Counter(_WORD_RE.findall(text.casefold()))
+def _bag(text: str) -> tuple[Counter, int]:
+    """(word counts, word total) of a line."""
+    words = _WORD_RE.findall(text.casefold())
+    return Counter(words), len(words)
 
 
 def overlap(a: Counter, b: Counter) -> float:
     """Bag-of-words F1 of two lines (0 when either has no words)."""
-    if not a or not b:
+    return _overlap(a, sum(a.values()), b, sum(b.values()))
+
+
+def _overlap(a: Counter, total_a: int, b: Counter, total_b: int) -> float:
+    """:func:`overlap` with the word totals known: only the words the two
+    share are visited (their key sets intersect in C)."""
+    if not total_a or not total_b:
         return 0.0
-    if len(a) > len(b):
-        a, b = b, a
-    common = sum(min(v, b[k]) for k, v in a.items() if k in b)
-    return 2.0 * common / (sum(a.values()) + sum(b.values()))
+    common = sum(min(a[k], b[k]) for k in a.keys() & b.keys())
+    return 2.0 * common / (total_a + total_b)
 
 
 @dataclass
@@ -88,14 +94,14 @@ def lean(key: tuple, margin: float = 0.2, min_overlap: float = 0.3) -> Optional[
     whose reference line matches it better than its own by ``margin`` and at
     least ``min_overlap``; 0 when its own line is best; None when no line
     matches (too short, no words)."""
-    hyp = _bag(key[0])
+    hyp, total = _bag(key[0])
     window = key[1:]
     reach = len(window) // 2
-    own = overlap(hyp, _bag(window[reach]))
+    own = _overlap(hyp, total, *_bag(window[reach]))
     best_d, best = 0, own
     for k, ref in enumerate(window):
         if k != reach and ref is not None:
-            s = overlap(hyp, _bag(ref))
+            s = _overlap(hyp, total, *_bag(ref))
             if s > best:
                 best_d, best = k - reach, s
     if best_d and best >= min_overlap and best >= own + margin:

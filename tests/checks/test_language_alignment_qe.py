@@ -157,3 +157,19 @@ def test_adequacy_is_cached_per_text_pair():
     a.error = "unloaded"
     again = a.similarities(["The cat sleeps."], ["Die Katze schläft."])
     assert again[0] == first[0]
+
+
+@needs_data
+def test_no_system_of_the_shared_data_is_shifted():
+    """Searched for the misaligned stretch the issue expected in real WMT data:
+    none of the 13 TED en-de systems has one against the reference (the only
+    line leaning to a neighbour, 432 "Das ist eine Geisteskrankheit." in six
+    systems, matches the line above by "das ist" and is alone)."""
+    ref = (DATA / "ref.txt").read_text(encoding="utf-8").splitlines()
+    leaning = {}
+    for path in sorted(DATA.glob("*.hyp")):
+        hyp = path.read_text(encoding="utf-8").splitlines()
+        assert find_stretches(hyp, ref) == [], path.name
+        leaning[path.name] = [i + 1 for i, d in enumerate(leanings(hyp, ref)) if d]
+    assert len(leaning) == 13
+    assert all(set(lines) <= {432, 449} for lines in leaning.values())

