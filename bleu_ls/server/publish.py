@@ -3,15 +3,16 @@ clients without pull support, and refresh requests (inlay hints, code
 lenses, pulled diagnostics) after a change the editor cannot see.
 
 Also the diagnostics themselves: :mod:`bleu_ls.analysis` findings of a pair
-as LSP objects, cached by the pair's state.  The ``resultId`` is a hash of
-the diagnostics, so a pull after a change that altered no diagnostic also
-answers *unchanged*.
+as LSP objects, cached by the pair's state.  They are kept per line
+(:mod:`.diaglines`): after an edit only the lines whose findings changed
+are filtered and encoded again, and the ``resultId`` changes only when a
+diagnostic did, so a pull after a change that altered none answers
+*unchanged*.
 """
 
 from __future__ import annotations
 
 import asyncio
-import uuid
 import logging
 from typing import TYPE_CHECKING, Optional
 
@@ -21,15 +22,13 @@ from ..analysis import Analyzer, Finding, internal_error, problem_findings, unpa
 from ..ignore import IgnoreStore, find_store_root
 from ..pairstep import pair_names
 from . import compare
-from .render import to_diagnostic
+from .diaglines import DiagnosticLines
 
 if TYPE_CHECKING:
     from .pairs import Pair, PairManager
 
 log = logging.getLogger(__name__)
 
-#: This server process's token in every diagnostics resultId.
-_RUN = uuid.uuid4().hex[:8]
 #: Pause before a refresh request, to coalesce a burst of changes into one.
 REFRESH_DELAY = 0.03
 
@@ -77,6 +76,14 @@ class Publisher:
         store = self.ignore_store(pair)
         return self._unignored(pair, store, self._all_findings(pair, store))
 
+    def _analyzer(self, pair: "Pair") -> Analyzer:
+        analyzers = self.manager.analyzers
+        analyzer = analyzers.get(pair.uri)
+        if analyzer is None:
+            analyzer = analyzers[pair.uri] = Analyzer(pair.settings)
+        analyzer.set_settings(pair.settings)
+        return analyzer
+
     def _all_findings(self, pair: "Pair", store: IgnoreStore) -> list[Finding]:
         store_problems = [store.problem] if store.problem else []
         out = problem_findings(pair.problems, pair.settings_problems + store_problems)
@@ -84,11 +91,7 @@ class Publisher:
             if pair.spec is None and pair.hypothesis_like:
                 out += unpaired_findings(pair.path.name, pair.settings)
             return out
-        analyzers = self.manager.analyzers
-        analyzer = analyzers.get(pair.uri)
-        if analyzer is None:
-            analyzer = analyzers[pair.uri] = Analyzer(pair.settings)
-        analyzer.set_settings(pair.settings)
+        analyzer = self._analyzer(pair)
         try:
             out += analyzer.analyse(pair.model, pair.source_lines, pair_names(pair.path, pair.spec))
             out += compare.findings(pair)
@@ -97,12 +100,10 @@ class Publisher:
             out.append(internal_error(exc))
         return out
 
-    def compute(self, pair: "Pair") -> tuple[list[types.Diagnostic], str]:
-        """Diagnostics of the pair's current state and their result id (cached)."""
+    def _key(self, pair: "Pair", store: IgnoreStore) -> tuple:
         model = pair.model
         doc = self.manager.docs.get(pair.uri)
-        store = self.ignore_store(pair)
-        key = (
+        return (
             id(model),
             model.version if model is not None else None,
             id(pair.settings),
@@ -113,48 +114,53 @@ class Publisher:
             id(pair.compare),
             store.revision,
         )
-        cached = pair.diag_cache
-        if cached is not None and cached[0] == key:
-            return cached[1], cached[2]
-        memo = pair.diag_memo
-        fresh: dict = {}
-        diags = []
-        for f in self.findings(pair):
-            text = doc.line(f.line) if doc is not None else ""
-            fkey = (f.line, f.code, f.severity, f.message, f.start_col, f.end_col, text)
-            d = memo.get(fkey)
-            if d is None:
-                d = to_diagnostic(doc, f)
-            fresh[fkey] = d
-            diags.append(d)
-        pair.diag_memo = fresh
-        pair.flagged = sorted({d.range.start.line for d in diags})
-        # Python's hash of the finding keys (C speed: ~2 ms for 10k keys,
-        # where a sha1 of their reprs took ~30-60 ms), prefixed with a
-        # token of this server process, so that an id from another run of
-        # the server never matches.
-        rid = f"{_RUN}-{hash(tuple(fresh)) & 0xFFFFFFFFFFFFFFFF:016x}"
-        pair.diag_cache = (key, diags, rid)
-        pair.diag_keys = list(fresh)
-        return diags, rid
+
+    def update(self, pair: "Pair") -> DiagnosticLines:
+        """The pair's diagnostics, brought up to date: after an edit, only the
+        lines whose findings changed are filtered and encoded again."""
+        store = self.ignore_store(pair)
+        key = self._key(pair, store)
+        view = pair.diag_cache
+        if view is not None and view.key == key:
+            return view
+        if view is None or view.base != key[:1] + key[2:6] + key[7:]:
+            view = pair.diag_cache = DiagnosticLines(key[:1] + key[2:6] + key[7:])
+        view.key = key
+        doc = self.manager.docs.get(pair.uri)
+        store_problems = [store.problem] if store.problem else []
+        head = problem_findings(pair.problems, pair.settings_problems + store_problems)
+        tail: list[Finding] = []
+        analyzer = None
+        if pair.model is None:
+            if pair.spec is None and pair.hypothesis_like:
+                head += unpaired_findings(pair.path.name, pair.settings)
+        else:
+            analyzer = self._analyzer(pair)
+            try:
+                if not analyzer.analyse_lines(pair.model, pair.source_lines, pair_names(pair.path, pair.spec)):
+                    analyzer = None
+            except Exception as exc:  # never let a rule take the server down
+                log.exception("analysis failed")
+                analyzer, tail = None, [internal_error(exc)]
+            else:
+                try:
+                    tail = compare.findings(pair)
+                except Exception as exc:
+                    log.exception("analysis failed")
+                    tail = [internal_error(exc)]
+        view.refresh(pair, store, doc, analyzer, head, tail)
+        return view
+
+    def compute(self, pair: "Pair") -> tuple[list[types.Diagnostic], str]:
+        """Diagnostics of the pair's current state and their result id (cached)."""
+        view = self.update(pair)
+        return view.diagnostics(self.manager.docs.get(pair.uri)), view.rid
 
     def encoded(self, pair: "Pair") -> tuple[list[str], str]:
-        """:meth:`compute` as the JSON text of each diagnostic; a diagnostic
-        unchanged since the last reply (same line, text and finding) re-uses
-        its text instead of being unstructured and encoded again."""
-        diags, rid = self.compute(pair)
-        if pair.diag_json_rid == rid:
-            return pair.diag_json_items, rid
-        encode = self.manager.client.protocol.encode
-        old = pair.diag_json
-        fresh = {}
-        for k, d in zip(pair.diag_keys, diags):
-            text = old.get(k)
-            fresh[k] = text if text is not None else encode(d)
-        pair.diag_json = fresh
-        pair.diag_json_items = list(fresh.values())
-        pair.diag_json_rid = rid
-        return pair.diag_json_items, rid
+        """:meth:`compute` as the JSON text of each diagnostic (kept per line:
+        only the lines whose findings changed are encoded again)."""
+        view = self.update(pair)
+        return view.items(), view.rid
 
     # -- push ----------------------------------------------------------------
     def clear(self, uri: str) -> None:
