@@ -8,6 +8,8 @@ a new check is one function in the module of its family and one row in
 
 from __future__ import annotations
 
+from bisect import bisect_left
+from itertools import compress, count
 from typing import Any, Callable, Iterable, NamedTuple, Optional, Sequence
 
 import numpy as np
@@ -161,12 +163,19 @@ class Analyzer:
             lo, hi = max(0, start - pad), min(n, end_old + pad)
             values = last[2]  # changed in place: only this analyser holds it
             values[lo:hi] = [memo[key_of(i)] for i in range(lo, hi)]
+            marked = last[3]
+            marked[bisect_left(marked, lo) : bisect_left(marked, hi)] = [i for i in range(lo, hi) if values[i]]
         else:
             keys = [key_of(i) for i in range(n)]
             values = [memo[k] for k in keys]
             memo.trim(keys, n)
-        self._windows[slot] = (hyp, others, values)
+            marked = list(compress(count(), values))
+        self._windows[slot] = (hyp, others, values, marked)
         return values
+
+    def marked(self, slot: str) -> list:
+        """The lines whose value is true in the last ``_by_window`` answer of ``slot``, in order."""
+        return self._windows[slot][3]
 
     # -- per-line facts (memoised by text) ---------------------------------------
     def _line_facts(self, line: str):
@@ -243,6 +252,7 @@ class Analyzer:
         n = ctx.n
         key = (id(model), tuple((k, id(m)) for k, m in model.metrics.items()), self._findings_key, self._text_key)
         inputs = Inputs(n, ctx.hyp, [r[:n] for r in ctx.refs], None if source is None else list(source[:n]), key)
+        ctx.ref_lines, ctx.source_lines = inputs.refs, inputs.source
         last, self._inputs = self._inputs, inputs
         scope, hyp_splice = dirty_lines(last, inputs)
         if scope is not None and (scope[1] - scope[0]) > FULL_SHARE * max(n, 1):

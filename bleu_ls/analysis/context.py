@@ -44,6 +44,9 @@ class LineContext:
         #: the lines a line rule reports on in this call: (lo, hi), or None
         #: for every line (set by the analyser before each line rule)
         self.scope: Optional[tuple[int, int]] = None
+        #: the references' and source's first ``n`` lines (copies), when the analyser made them
+        self.ref_lines: Optional[list] = None
+        self.source_lines: Optional[list] = None
         self._special: dict = {}
         self._source_special: dict = {}
 
@@ -116,8 +119,8 @@ class LineContext:
 
     @cached_property
     def _source_values(self) -> list:
-        refs = [r[: self.n] for r in self.refs]
-        source = list(self.source[: self.n])
+        refs = self.ref_lines if self.ref_lines is not None else [r[: self.n] for r in self.refs]
+        source = list(self.source_lines if self.source_lines is not None else self.source[: self.n])
         source += [None] * (self.n - len(source))  # lines past the source's end: nothing to compare
         return self.analyzer.source_issues(self.hyp, source, refs)
 

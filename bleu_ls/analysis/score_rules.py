@@ -76,14 +76,20 @@ def outlier(ctx: LineContext, c) -> tuple[dict, Optional[list]]:
     if key is None:
         return {}, None
     vals = np.array(ctx.model.values(key), dtype=float)
-    try:
-        mask = outlier_select(vals, ctx.lengths[1], c) & ~ctx.empty
-    except ValueError:
-        return {}, None
+    nan = np.isnan(vals)
+    order = state.pop("order", None)
+    if c.rule == "bottom-percent":
+        order = SortedScores.follow(order, vals, nan, ctx.lengths[1], c.min_tokens)
+        state["order"] = order
+        mask = order.bottom_percent(c.value) & ~ctx.empty
+    else:
+        try:
+            mask = outlier_select(vals, ctx.lengths[1], c) & ~ctx.empty
+        except ValueError:
+            return {}, None
     if not mask.any():
         return {}, None
-    nan = np.isnan(vals)
-    med = float(np.median(vals[~nan]))
+    med = order.median_all() if order is not None else float(np.median(vals[~nan]))
     name = metrics[key].name
     sig = (key, name, c.severity, c.rule, c.value)
 
@@ -107,6 +113,71 @@ def outlier(ctx: LineContext, c) -> tuple[dict, Optional[list]]:
         changed = None
     state["prev"] = OutlierState(sig, med, vals, mask, by_line)
     return by_line, changed
+
+
+def _median_sorted(s: np.ndarray) -> float:
+    """``np.median`` of sorted values, read off (the same arithmetic: the
+    mean of the two middle values when their number is even)."""
+    m = len(s)
+    return float(np.mean(s[(m - 1) // 2 : m // 2 + 1]))
+
+
+def _resort(s: np.ndarray, old: np.ndarray, new: np.ndarray) -> np.ndarray:
+    """Sorted ``s`` with the values ``old`` taken out and ``new`` put in (NaN: none)."""
+    old, new = old[~np.isnan(old)], new[~np.isnan(new)]
+    for v in old.tolist():
+        s = np.delete(s, np.searchsorted(s, v))
+    for v in new.tolist():
+        s = np.insert(s, np.searchsorted(s, v), v)
+    return s
+
+
+class SortedScores:
+    """The line scores kept sorted between passes (all of them, and those
+    ranked by the outlier rule), so the bottom-percent threshold and the
+    medians are read off instead of partitioning the document every pass:
+    after an edit, the changed lines' scores move (O(log n) search, one
+    vectorised shift each)."""
+
+    #: more changed lines than this: sort again
+    MOVES = 64
+
+    def __init__(self, vals: np.ndarray, ranked: np.ndarray) -> None:
+        self.vals, self.ranked = vals, ranked
+        self.all_sorted = np.sort(vals[~np.isnan(vals)])
+        self.ranked_sorted = np.sort(ranked[~np.isnan(ranked)])
+
+    @classmethod
+    def follow(cls, prev: Optional["SortedScores"], vals: np.ndarray, nan: np.ndarray, ref_lens, min_tokens: int) -> "SortedScores":
+        ranked = vals.copy()
+        if ref_lens is not None and min_tokens > 0:
+            ranked[np.asarray(ref_lens) < min_tokens] = np.nan
+        if prev is None or len(prev.vals) != len(vals):
+            return cls(vals, ranked)
+        out = cls.__new__(cls)
+        out.vals, out.ranked = vals, ranked
+        for name, new, old_sorted, old in (("all_sorted", vals, prev.all_sorted, prev.vals),
+                                           ("ranked_sorted", ranked, prev.ranked_sorted, prev.ranked)):
+            moved = np.flatnonzero(~((new == old) | (np.isnan(new) & np.isnan(old))))
+            if len(moved) > cls.MOVES:
+                setattr(out, name, np.sort(new[~np.isnan(new)]))
+            else:
+                setattr(out, name, _resort(old_sorted, old[moved], new[moved]))
+        return out
+
+    def median_all(self) -> float:
+        return _median_sorted(self.all_sorted)
+
+    def bottom_percent(self, value: float) -> np.ndarray:
+        """``outlier_mask(ranked, "bottom-percent", value)``."""
+        s = self.ranked_sorted
+        m = len(s)
+        if m == 0:
+            return np.zeros(len(self.ranked), dtype=bool)
+        k = min(max(1, int(math.floor(m * value / 100.0))), m)
+        t, med = float(s[k - 1]), _median_sorted(s)
+        with np.errstate(invalid="ignore"):
+            return (self.ranked <= t) & (self.ranked < med)
 
 
 def outlier_select(values: np.ndarray, ref_lens: Optional[np.ndarray], o) -> np.ndarray:

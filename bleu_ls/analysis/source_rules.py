@@ -118,17 +118,19 @@ def misaligned(ctx: LineContext, c) -> Iterator[Finding]:
     """One finding per stretch of lines shifted against the (first) reference."""
     if not ctx.refs:
         return
-    lean = ctx.analyzer.leanings(ctx.hyp, ctx.refs[0][: ctx.n])
-    for st in sparse_stretches(lean, c.min_run):
+    ref = ctx.ref_lines[0] if ctx.ref_lines is not None else ctx.refs[0][: ctx.n]
+    lean = ctx.analyzer.leanings(ctx.hyp, ref)
+    for st in sparse_stretches(lean, c.min_run, ctx.analyzer.marked("lean")):
         issue = st.issue()
         yield Finding(st.start, "misaligned", c.severity, issue.message, 0, None, dict(issue.data))
 
 
-def sparse_stretches(lean_of_line: list, min_run: int = 3, max_gap: int = 3) -> list:
-    """``alignment.stretches_from`` visiting only the leaning lines (found
-    at C speed): the same stretches, without a Python step per line."""
+def sparse_stretches(lean_of_line: list, min_run: int = 3, leaning: Optional[list] = None, max_gap: int = 3) -> list:
+    """``alignment.stretches_from`` visiting only the leaning lines
+    (``leaning``, in order; found here at C speed when not given): the same
+    stretches, without a Python step per line."""
     runs: list[list[int]] = []  # [start, last, shift, leaning lines]
-    for i in compress(count(), lean_of_line):
+    for i in leaning if leaning is not None else compress(count(), lean_of_line):
         d = lean_of_line[i]
         if runs and runs[-1][2] == d and i - runs[-1][1] - 1 <= max_gap:
             runs[-1][1] = i

@@ -19,7 +19,7 @@ import itertools
 import json
 import uuid
 from bisect import bisect_left
-from itertools import chain
+from itertools import chain, compress
 from typing import TYPE_CHECKING, Any, Callable, Optional
 
 from lsprotocol import types
@@ -115,14 +115,13 @@ class DiagnosticLines:
             todo: Any = final
         else:
             todo = set(analyzer.changed)
-            if lc != self.line_count:  # the last line's diagnostics are clamped to it
-                first = max(0, min(lc, self.line_count) - 1)
-                todo.update(lines[bisect_left(lines, first):])
-                todo.update(i for i in self.enc if i >= first)
-            # past the paired lines the analysis does not follow the text
-            paired = max(0, pair.model.n_paired - 1) if pair.model is not None else 0
-            todo.update(lines[bisect_left(lines, paired):])
-            todo.update(i for i in self.enc if i >= paired)
+            # the last line's diagnostics are clamped to it; past the paired
+            # lines the analysis does not follow the text: look again
+            first = max(0, pair.model.n_paired - 1) if pair.model is not None else 0
+            if lc != self.line_count:
+                first = min(first, max(0, min(lc, self.line_count) - 1))
+            todo.update(lines[bisect_left(lines, first):])
+            todo.update(self.lines[bisect_left(self.lines, first):])  # the keys of self.enc
         self.analyzer = analyzer
         self.passes = analyzer.passes if analyzer is not None else -1
         self.filter_key, self.line_count = filter_key, lc
@@ -138,13 +137,17 @@ class DiagnosticLines:
         if head_enc != self.head_enc or tail_enc != self.tail_enc:
             moved = True
         self.head_kept, self.tail_kept, self.head_enc, self.tail_enc = head_kept, tail_kept, head_enc, tail_enc
+        self.lines = list(lines)
         if moved:
-            self.lines = list(lines)
             self.rid = f"{_RUN}-{next(_IDS)}"
             self._items = None
             clamp = (lambda i: max(0, min(i, lc - 1))) if doc is not None else (lambda i: 0)
             flagged = {clamp(f.line) for f in chain(head_kept, tail_kept)}
-            flagged.update(clamp(i) for i in self.lines if self.enc[i])
+            enc = self.enc
+            shown = list(compress(self.lines, map(enc.__getitem__, self.lines)))
+            last = bisect_left(shown, lc - 1)
+            flagged.update(shown[:last])
+            flagged.update(map(clamp, shown[last:]))
             pair.flagged = sorted(flagged)
         pair.ignored = self.ignored + self.extra_ignored
         pair.reviewed = len(self.reviewed | self.extra_reviewed)
@@ -227,4 +230,4 @@ def _filter_of(pair: "Pair", store: "IgnoreStore", doc) -> tuple[Optional[Callab
         got = store.filter(pair.path, findings, text)
         return got.findings, got.ignored, bool(got.reviewed)
 
-    return hide, ("store", store.revision, id(doc))
+    return hide, ("store", store.revision)
