@@ -251,9 +251,12 @@ class Analyzer:
         ctx = LineContext(self, model, source, names or {})
         n = ctx.n
         key = (id(model), tuple((k, id(m)) for k, m in model.metrics.items()), self._findings_key, self._text_key)
-        inputs = Inputs(n, ctx.hyp, [r[:n] for r in ctx.refs], None if source is None else list(source[:n]), key)
+        last = self._inputs
+        inputs = Inputs(n, ctx.hyp, [_copy(r, n, last.refs[k] if last is not None and k < len(last.refs) else None)
+                                     for k, r in enumerate(ctx.refs)],
+                        None if source is None else _copy(source, n, last.source if last is not None else None), key)
         ctx.ref_lines, ctx.source_lines = inputs.refs, inputs.source
-        last, self._inputs = self._inputs, inputs
+        self._inputs = inputs
         scope, hyp_splice = dirty_lines(last, inputs)
         if scope is not None and (scope[1] - scope[0]) > FULL_SHARE * max(n, 1):
             scope = None
@@ -344,6 +347,15 @@ class Analyzer:
                 diff_into(old, new, changed)
                 by_code[code] = new
         self.changed = store.settle(changed, scope)
+
+
+def _copy(lines: Sequence[str], n: int, previous: Optional[list]) -> list:
+    """``list(lines[:n])``; the previous pass's copy when the lines equal it
+    (compared at C speed, mostly by identity), so unchanged references cost
+    no copy."""
+    if previous is not None and len(previous) == n and len(lines) == n and previous == lines:
+        return previous
+    return list(lines[:n])
 
 
 def analyse(model, settings: Settings, source: Optional[Sequence[str]] = None, names: Optional[dict] = None) -> list[Finding]:

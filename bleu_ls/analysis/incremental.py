@@ -63,7 +63,7 @@ def dirty_lines(old: Optional[Inputs], new: Inputs) -> tuple[Optional[tuple[int,
         pairs.append((old.source, new.source))
     hyp_splice = None
     for a, b in pairs:
-        if a == b:  # C speed: the lines are mostly the very same objects
+        if a is b or a == b:  # C speed: the lines are mostly the very same objects
             splice = (len(a), len(a), [])
         else:
             splice = common_splice(a, b)

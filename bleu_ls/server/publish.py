@@ -13,6 +13,8 @@ diagnostic did, so a pull after a change that altered none answers
 from __future__ import annotations
 
 import asyncio
+import gc
+import json
 import logging
 from typing import TYPE_CHECKING, Optional
 
@@ -29,6 +31,8 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
+#: A full analysis of a document this long freezes the heap (gc.freeze).
+FREEZE_LINES = 20000
 #: Pause before a refresh request, to coalesce a burst of changes into one.
 REFRESH_DELAY = 0.03
 
@@ -149,6 +153,10 @@ class Publisher:
                     log.exception("analysis failed")
                     tail = [internal_error(exc)]
         view.refresh(pair, store, doc, analyzer, head, tail)
+        if analyzer is not None and analyzer.changed is None and pair.model.n_paired >= FREEZE_LINES:
+            # a large document fully analysed: what is on the heap now stays
+            # (lines, rows, findings); full collections need not walk it
+            gc.freeze()
         return view
 
     def compute(self, pair: "Pair") -> tuple[list[types.Diagnostic], str]:
@@ -190,13 +198,28 @@ class Publisher:
                 continue
             if pair.uri not in manager.pairs:
                 return
-            diags, _rid = self.compute(pair)
+            items, _rid = self.encoded(pair)
             doc = manager.docs.get(pair.uri)
-            manager.client.text_document_publish_diagnostics(
-                types.PublishDiagnosticsParams(uri=pair.uri, diagnostics=diags, version=doc.version if doc else None)
-            )
+            self._publish_encoded(pair.uri, items, doc.version if doc else None)
             if not pair.push_dirty:
                 return
+
+    def _publish_encoded(self, uri: str, items: list[str], version: Optional[int]) -> None:
+        """``textDocument/publishDiagnostics`` from the kept JSON of each
+        diagnostic (no lsprotocol objects unstructured per push)."""
+        client = self.manager.client
+        protocol = getattr(client, "protocol", None)
+        write = getattr(protocol, "_write_body", None)
+        if write is None:  # not our protocol class: the plain way
+            client.text_document_publish_diagnostics(
+                types.PublishDiagnosticsParams(uri=uri, diagnostics=self.compute(self.manager.pairs[uri])[0], version=version)
+            )
+            return
+        params = '{"uri":' + json.dumps(uri)
+        if version is not None:
+            params += ',"version":' + json.dumps(version)
+        write('{"jsonrpc":"2.0","method":"textDocument/publishDiagnostics","params":' + params
+              + ',"diagnostics":[' + ",".join(items) + "]}}")
 
     # -- refresh requests ------------------------------------------------------
     def schedule_refresh(self) -> None:
