@@ -423,3 +423,135 @@ def test_repetition_quotes_the_phrase_as_the_line_writes_it():
     assert len(found) == 1
     assert "“Sprachkurse und”" in found[0].message
     assert found[0].data["phrase"] == "Sprachkurse und"
+
+
+# -- incremental analysis against from-scratch ------------------------------------
+INC_WORDS = ["the", "cat", "sat", "on", "mat", "a", "dog", "thank", "you", "Haus", "3", "4.5", "(", ")", "<b>", "</b>",
+             "der", "Hund", "ist", "nicht", "hier", "."]
+inc_line = st.lists(st.sampled_from(INC_WORDS), max_size=10).map(" ".join)
+inc_loop = st.tuples(st.sampled_from(INC_WORDS[:10]), st.integers(3, 5)).map(lambda t: " ".join([t[0]] * t[1]))
+inc_text = st.one_of(inc_line, inc_line, inc_loop)
+inc_settings = st.fixed_dictionaries(
+    {
+        "chrf": st.booleans(),
+        "rule": st.sampled_from(["bottom-percent", "robust-z", "below-median"]),
+        "value": st.sampled_from([1.0, 10.0, 30.0]),
+        "metric": st.sampled_from(["bleu", "chrf"]),
+        "min_tokens": st.sampled_from([0, 3]),
+        "misaligned": st.booleans(),
+        "low": st.sampled_from([10.0, 40.0]),
+        "language": st.booleans(),
+    }
+)
+
+
+def _inc_settings(p: dict) -> Settings:
+    return Settings.from_dict(
+        {
+            "chrf": {"enabled": p["chrf"]},
+            "diagnostics": {
+                "outlier": {"minLines": 3, "rule": p["rule"], "value": p["value"], "metric": p["metric"],
+                            "minTokens": p["min_tokens"]},
+                "repetition": {"minCount": 3},
+                "lowScore": {"bleuThreshold": p["low"]},
+                "misaligned": {"enabled": p["misaligned"], "minRun": 2},
+                "endPunctuation": {"enabled": True},
+                "wrongLanguage": {"enabled": p["language"], "minLetters": 6},
+            },
+        }
+    )
+
+
+inc_step = st.one_of(
+    st.tuples(st.just("hyp"), st.integers(0, 40), st.integers(0, 2), st.lists(inc_text, max_size=3)),
+    st.tuples(st.just("hyp1"), st.integers(0, 40), st.just(1), inc_text.map(lambda x: [x])),  # in place
+    st.tuples(st.just("ref"), st.integers(0, 40), st.integers(0, 2), st.lists(inc_text, max_size=3)),
+    st.tuples(st.just("src"), st.integers(0, 40), st.integers(0, 2), st.lists(inc_text, max_size=2)),
+    st.tuples(st.just("settings"), inc_settings, st.just(0), st.just([])),
+    st.tuples(st.just("source-off"), st.just(0), st.just(0), st.just([])),
+)
+
+
+@hsettings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(
+    hyp=st.lists(inc_text, min_size=0, max_size=40),
+    ref=st.lists(inc_text, min_size=0, max_size=40),
+    src=st.one_of(st.none(), st.lists(inc_text, min_size=0, max_size=40)),
+    first=inc_settings,
+    steps=st.lists(inc_step, max_size=12),
+    share=st.sampled_from([None, 2.0]),
+)
+def test_incremental_analysis_equals_from_scratch(hyp, ref, src, first, steps, share):
+    """After every step of a random edit script (in-place edits, inserted
+    and deleted lines, reference and source edits, settings switched, the
+    source dropped) the analyser kept across passes gives exactly the
+    findings of a fresh ``analyse()`` — line, code, severity, message,
+    columns, data — and every line whose findings differ from the previous
+    pass's is among the lines it says it changed (what the server re-encodes).
+    ``share`` 2.0: no pass falls back to a full one for touching many lines."""
+    from bleu_ls.analysis import analyzer as analyzer_module
+
+    saved = analyzer_module.FULL_SHARE
+    analyzer_module.FULL_SHARE = share or saved
+    try:
+        _incremental_script(hyp, ref, src, first, steps)
+    finally:
+        analyzer_module.FULL_SHARE = saved
+
+
+def _incremental_script(hyp, ref, src, first, steps):
+    s = _inc_settings(first)
+    model = PairModel(build_metrics(s), hyp, [ref])
+    a = Analyzer(s)
+    names = {"hypothesis": "h", "references": ["r"]}
+    source = src
+
+    def by_line(findings):
+        out: dict = {}
+        for f in findings:
+            out.setdefault(f.line, []).append(f)
+        return out
+
+    previous = by_line(a.analyse(model, source, names))
+    assert a.changed is None
+    for kind, at, width, lines in steps:
+        if kind in ("hyp", "hyp1"):
+            at = min(at, model.n_hyp)
+            model.splice_hyp(at, min(at + width, model.n_hyp), lines)
+        elif kind == "ref":
+            at = min(at, len(model.refs[0]))
+            model.splice_ref(0, at, min(at + width, len(model.refs[0])), lines)
+        elif kind == "src":
+            source = list(source or [])
+            at = min(at, len(source))
+            source[at : at + width] = lines
+        elif kind == "settings":
+            s = _inc_settings(at)
+            a.set_settings(s)
+            model.set_metrics(build_metrics(s))
+        else:
+            source = None
+        got = a.analyse(model, source, names)
+        assert got == analyse(model, s, source, names)
+        now = by_line(got)
+        if a.changed is not None:
+            moved = {i for i in set(now) | set(previous) if now.get(i) != previous.get(i)}
+            assert moved <= a.changed
+        previous = now
+
+
+def test_one_line_edit_changes_only_that_line_among_10k():
+    """A one-line in-place edit in a 10,000-line document: the pass reports
+    only lines near the edit as changed, and the findings equal a fresh pass."""
+    s = Settings.from_dict({"diagnostics": {"wrongLanguage": {"enabled": False}}})
+    hyp = [f"{GOOD} {i % 7}" if i % 5 else f"a dog {i}" for i in range(10_000)]
+    ref = [f"{GOOD} {i % 7}" for i in range(10_000)]
+    model = PairModel(build_metrics(s), hyp, [ref])
+    a = Analyzer(s)
+    a.analyse(model, None)
+    model.splice_hyp(5_000, 5_001, ["thank you thank you thank you thank you"])
+    got = a.analyse(model, None)
+    assert got == analyse(model, s, None)
+    assert a.changed is not None and 5_000 in a.changed
+    assert all(f.line == 5_000 for f in got if f.code == "repetition")
+    assert len(a.changed) < 100  # the outlier median may move: then every outlier line is in it

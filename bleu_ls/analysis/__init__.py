@@ -20,11 +20,18 @@ family (:mod:`.score_rules`, :mod:`.text_rules`, :mod:`.length_rules`,
 :mod:`.file_rules`), every sentence (:mod:`.wording`), the memo by line
 text (:mod:`.memo`).
 
-Cost.  What is vectorised over ``model.values()`` / the BLEU statistics
-(low-score, outlier, length-ratio) costs array operations.  The checks that
-read the text (empty, untranslated, repetition) are cached by line content
-in :class:`Analyzer`, so re-analysing a 100k-line document after an edit
-costs one dictionary lookup per line plus the edited lines.
+Cost.  :class:`Analyzer` keeps its findings by rule and by line between
+passes (:mod:`.incremental`).  After an edit it finds the changed lines
+(the hypothesis, reference and source lines compared at C speed), runs the
+line rules on those lines only, recomputes the document-relative ones
+vectorised (outlier: thresholds and medians read off sorted scores kept
+between passes; misaligned: from the leaning lines kept between passes;
+length-ratio, line-count: few findings) and rebuilds only the lines whose
+findings moved; ``Analyzer.changed`` names them for the server, which
+re-encodes just those (``bleu_ls.server.diaglines``).  An inserted or
+deleted hypothesis line re-pairs every later line: that pass costs the
+lines after it (as their scores do).  The per-line text work (tokenizing,
+loops, normalising) is memoised by line content.
 """
 
 from ..settings import SEVERITY_RANK

@@ -9,6 +9,8 @@ a new check is one function in the module of its family and one row in
 from __future__ import annotations
 
 import threading
+from bisect import bisect_left
+from itertools import compress, count
 from typing import Any, Callable, Iterable, NamedTuple, Optional, Sequence
 
 import numpy as np
@@ -17,7 +19,8 @@ from ..engine import common_splice
 from ..settings import Settings
 from . import file_rules, length_rules, qe_rules, score_rules, source_rules, text_rules
 from .context import LineContext
-from .findings import ORDER, Finding
+from .findings import Finding
+from .incremental import DELTA, DOC, FULL_SHARE, LINE, FindingStore, Inputs, diff_into, dirty_lines, drop_range, group
 from .memo import LineMemo, Splice
 from ..checks import alignment
 from ..checks.language import LanguageIdentifier
@@ -29,21 +32,28 @@ class Rule(NamedTuple):
     check: Callable[[LineContext, Any], Iterable[Finding]]
     #: also run on a pair with no paired line
     file_level: bool = False
+    #: how it is run after an edit (see :mod:`.incremental`): "line" rules
+    #: report on the lines in ``ctx.scope``; "doc" rules on the whole
+    #: document every pass; "delta" rules return (findings by line, changed lines)
+    kind: str = DOC
+    #: "line" rules: what every line's verdict depends on besides the line
+    #: (when it changes, the rule reports on every line again)
+    params: Optional[Callable[[LineContext, Any], Any]] = None
 
 
 RULES: tuple[Rule, ...] = (
-    Rule("empty-hypothesis", text_rules.empty_hypothesis),
-    Rule("repetition", text_rules.repetition),
-    Rule("untranslated", text_rules.untranslated),
-    Rule("low-score", score_rules.low_score),
-    Rule("outlier", score_rules.outlier),
+    Rule("empty-hypothesis", text_rules.empty_hypothesis, kind=LINE),
+    Rule("repetition", text_rules.repetition, kind=LINE),
+    Rule("untranslated", text_rules.untranslated, kind=LINE),
+    Rule("low-score", score_rules.low_score, kind=LINE),
+    Rule("outlier", score_rules.outlier, kind=DELTA),
     Rule("length-ratio", length_rules.length_ratio),
     Rule("line-count-mismatch", file_rules.line_count_mismatch, file_level=True),
-    Rule("number-mismatch", source_rules.number_mismatch),
-    Rule("markup-mismatch", source_rules.markup_mismatch),
-    Rule("unbalanced", source_rules.unbalanced),
-    Rule("end-punctuation", source_rules.end_punctuation),
-    Rule("wrong-language", source_rules.wrong_language),
+    Rule("number-mismatch", source_rules.number_mismatch, kind=LINE),
+    Rule("markup-mismatch", source_rules.markup_mismatch, kind=LINE),
+    Rule("unbalanced", source_rules.unbalanced, kind=LINE),
+    Rule("end-punctuation", source_rules.end_punctuation, kind=LINE),
+    Rule("wrong-language", source_rules.wrong_language, kind=LINE, params=source_rules.language_params),
     Rule("misaligned", source_rules.misaligned),
     Rule("adequacy", qe_rules.adequacy),
 )
@@ -77,6 +87,17 @@ class Analyzer:
         self._splice: Optional[Splice] = None
         #: held for a whole pass: a server may run one in a worker thread
         self.lock = threading.Lock()
+        #: (the previous pass's hypothesis lines, how this pass's differ)
+        self._hyp_splice: Optional[tuple] = None
+        #: the findings of the previous pass by rule and by line, what it read,
+        #: and the lines the last pass changed (None: any)
+        self.store = FindingStore()
+        self._inputs: Optional[Inputs] = None
+        self._params: dict = {}
+        self.rule_state: dict = {}
+        self.changed: Optional[set] = None
+        #: passes run (a reader of ``changed`` checks it saw every one)
+        self.passes = 0
         self._reset()
 
     def _reset(self) -> None:
@@ -95,6 +116,7 @@ class Analyzer:
         self._source: Optional[list] = None
         self._source_norm: list = []
         self.previous_findings: dict = {}
+        self._inputs = None
 
     def set_settings(self, settings: Settings) -> None:
         self.settings = settings
@@ -143,15 +165,24 @@ class Analyzer:
         last = self._windows.get(slot)
         n = len(hyp)
         if last is not None and len(last[0]) == n and last[1] == others:
-            start, end_old, _new = common_splice(last[0], hyp)
+            known = self._hyp_splice
+            start, end_old, _new = known[1] if known is not None and known[0] is last[0] else common_splice(last[0], hyp)
             lo, hi = max(0, start - pad), min(n, end_old + pad)
-            values = last[2][:lo] + [memo[key_of(i)] for i in range(lo, hi)] + last[2][hi:]
+            values = last[2]  # changed in place: only this analyser holds it
+            values[lo:hi] = [memo[key_of(i)] for i in range(lo, hi)]
+            marked = last[3]
+            marked[bisect_left(marked, lo) : bisect_left(marked, hi)] = [i for i in range(lo, hi) if values[i]]
         else:
             keys = [key_of(i) for i in range(n)]
             values = [memo[k] for k in keys]
             memo.trim(keys, n)
-        self._windows[slot] = (hyp, others, values)
+            marked = list(compress(count(), values))
+        self._windows[slot] = (hyp, others, values, marked)
         return values
+
+    def marked(self, slot: str) -> list:
+        """The lines whose value is true in the last ``_by_window`` answer of ``slot``, in order."""
+        return self._windows[slot][3]
 
     # -- per-line facts (memoised by text) ---------------------------------------
     def _line_facts(self, line: str):
@@ -224,28 +255,134 @@ class Analyzer:
         if findings_key != self._findings_key:
             self._findings_key = findings_key
             self.previous_findings = {}
+            self.rule_state = {}
+            self._inputs = None
 
     def analyse(self, model, source: Optional[Sequence[str]] = None, names: Optional[dict] = None) -> list[Finding]:
         """All findings for the pair, sorted by line."""
-        if not self.settings.diagnostics.enabled:
+        if not self.analyse_lines(model, source, names):
             return []
+        return self.store.findings()
+
+    def analyse_lines(self, model, source: Optional[Sequence[str]] = None, names: Optional[dict] = None) -> bool:
+        """Analyse the pair; the findings by line are then in :attr:`store`
+        (``final``, ``lines``) and the lines whose findings may have changed
+        since the previous call in :attr:`changed` (None: any line).  False
+        when diagnostics are off (no findings)."""
+        if not self.settings.diagnostics.enabled:
+            self.passes += 1
+            self.store, self._inputs, self.changed = FindingStore(), None, None
+            return False
+        self.passes += 1
         self._prepare(model)
         ctx = LineContext(self, model, source, names or {})
+        n = ctx.n
+        key = (id(model), tuple((k, id(m)) for k, m in model.metrics.items()), self._findings_key, self._text_key)
+        last = self._inputs
+        inputs = Inputs(n, ctx.hyp, [_copy(r, n, last.refs[k] if last is not None and k < len(last.refs) else None)
+                                     for k, r in enumerate(ctx.refs)],
+                        None if source is None else _copy(source, n, last.source if last is not None else None), key)
+        ctx.ref_lines, ctx.source_lines = inputs.refs, inputs.source
+        self._inputs = inputs
+        scope, hyp_splice = dirty_lines(last, inputs)
+        if scope is not None and (scope[1] - scope[0]) > FULL_SHARE * max(n, 1):
+            scope = None
         self._splice = None
-        findings: list[Finding] = []
-        for rule in RULES:
-            if not (ctx.n or rule.file_level):
-                continue
-            c = ctx.check(rule.code)
-            if c is not None:
-                findings.extend(rule.check(ctx, c))
-        if ctx.n:
+        if hyp_splice is not None and last.hyp is self._last_hyp:
+            self._splice = hyp_splice  # the memos' splice, found once
+        self._hyp_splice = (last.hyp, hyp_splice) if hyp_splice is not None else None
+        try:
+            if scope is None:
+                self._full(ctx)
+            else:
+                self._incremental(ctx, scope)
+        except BaseException:
+            self._inputs = None  # the next pass starts over
+            raise
+        if n:
             self.previous_findings = ctx.kept
         if any(m.follows(ctx.hyp) for m in (self.facts, self.norm, getattr(self, "languages_memo", self.facts))):
             self._last_hyp = ctx.hyp
-        findings = source_rules.drop_shifted(findings)
-        findings.sort(key=lambda f: (f.line, ORDER[f.code]))
-        return findings
+        return True
+
+    def _active(self, ctx: LineContext, rule: Rule) -> Any:
+        if not (ctx.n or rule.file_level):
+            return None
+        return ctx.check(rule.code)
+
+    def _full(self, ctx: LineContext) -> None:
+        results = []
+        self._params = {}
+        for rule in RULES:
+            c = self._active(ctx, rule)
+            if c is None:
+                continue
+            if rule.params is not None:
+                self._params[rule.code] = rule.params(ctx, c)
+            if rule.kind == DELTA:
+                by_line, _changed = rule.check(ctx, c)
+                found = [f for i in sorted(by_line) for f in by_line[i]]
+            else:
+                found = list(rule.check(ctx, c))
+            results.append((rule.code, found))
+        self.store.full(results)
+        self.changed = None
+
+    def _incremental(self, ctx: LineContext, scope: tuple[int, int]) -> None:
+        store, changed = self.store, set()
+        by_code = store.by_code
+        lo, hi = scope
+        for rule in RULES:
+            code = rule.code
+            c = self._active(ctx, rule)
+            old = by_code.get(code)
+            if c is None:
+                if old:
+                    changed.update(old)
+                by_code.pop(code, None)
+                continue
+            if rule.kind == LINE:
+                rscope: Optional[tuple[int, int]] = scope
+                if rule.params is not None:
+                    p = rule.params(ctx, c)
+                    if self._params.get(code, self) != p:
+                        self._params[code], rscope = p, None
+                if old is None:
+                    rscope = None
+                ctx.scope = rscope
+                try:
+                    new = group(rule.check(ctx, c))
+                finally:
+                    ctx.scope = None
+                if rscope is None:
+                    changed.update(old or ())
+                    changed.update(new)
+                    by_code[code] = new
+                else:
+                    drop_range(old, lo, hi)
+                    old.update(new)
+            elif rule.kind == DELTA:
+                by_line, moved = rule.check(ctx, c)
+                if moved is None:
+                    changed.update(old or ())
+                    changed.update(by_line)
+                else:
+                    changed.update(moved)
+                by_code[code] = by_line
+            else:
+                new = group(rule.check(ctx, c))
+                diff_into(old, new, changed)
+                by_code[code] = new
+        self.changed = store.settle(changed, scope)
+
+
+def _copy(lines: Sequence[str], n: int, previous: Optional[list]) -> list:
+    """``list(lines[:n])``; the previous pass's copy when the lines equal it
+    (compared at C speed, mostly by identity), so unchanged references cost
+    no copy."""
+    if previous is not None and len(previous) == n and len(lines) == n and previous == lines:
+        return previous
+    return list(lines[:n])
 
 
 def analyse(model, settings: Settings, source: Optional[Sequence[str]] = None, names: Optional[dict] = None) -> list[Finding]:

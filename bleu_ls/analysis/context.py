@@ -41,6 +41,22 @@ class LineContext:
         self.tokens: Callable[[str], list] = analyzer.tokens
         #: Finding objects of this pass by key, for reuse by the next one
         self.kept: dict = {}
+        #: the lines a line rule reports on in this call: (lo, hi), or None
+        #: for every line (set by the analyser before each line rule)
+        self.scope: Optional[tuple[int, int]] = None
+        #: the references' and source's first ``n`` lines (copies), when the analyser made them
+        self.ref_lines: Optional[list] = None
+        self.source_lines: Optional[list] = None
+        self._special: dict = {}
+        self._source_special: dict = {}
+
+    @property
+    def span(self) -> tuple[int, int]:
+        """The lines [lo, hi) the current rule reports on (all when no scope)."""
+        if self.scope is None:
+            return 0, self.n
+        lo, hi = self.scope
+        return max(0, lo), min(self.n, hi)
 
     def check(self, code: str) -> Any:
         """The settings of ``code`` when it is switched on, else None."""
@@ -53,6 +69,11 @@ class LineContext:
         reused rather than built again; pass it (or the new one) to :meth:`keep`."""
         return self.analyzer.previous_findings.get(key)
 
+    def state(self, code: str) -> dict:
+        """A rule's own state, kept from pass to pass (dropped with the
+        analyser's findings when the settings change)."""
+        return self.analyzer.rule_state.setdefault(code, {})
+
     def keep(self, key: tuple, finding: Finding) -> Finding:
         self.kept[key] = finding
         return finding
@@ -62,10 +83,15 @@ class LineContext:
         """Per line: EMPTY, PLAIN or the looping candidates (see text_rules)."""
         return self.analyzer.line_facts(self.hyp)
 
-    @cached_property
+    @property
     def special(self) -> list[int]:
-        """Lines whose facts are not PLAIN (empty, or with looping candidates)."""
-        return list(compress(count(), map(is_not, self.info, repeat(PLAIN))))
+        """Lines in :attr:`span` whose facts are not PLAIN (empty, or with
+        looping candidates)."""
+        lo, hi = self.span
+        got = self._special.get((lo, hi))
+        if got is None:
+            got = self._special[(lo, hi)] = list(compress(count(lo), map(is_not, self.info[lo:hi], repeat(PLAIN))))
+        return got
 
     @cached_property
     def lengths(self) -> tuple[Optional[np.ndarray], Optional[np.ndarray]]:
@@ -92,17 +118,26 @@ class LineContext:
         return self.analyzer.normalised(self.hyp, list(self.source[: self.n]))
 
     @cached_property
-    def source_issues(self) -> "SourceIssues":
-        """The per-line source checks' issues (needs a source; see source_rules)."""
-        refs = [r[: self.n] for r in self.refs]
-        source = list(self.source[: self.n])
+    def _source_values(self) -> list:
+        refs = self.ref_lines if self.ref_lines is not None else [r[: self.n] for r in self.refs]
+        source = list(self.source_lines if self.source_lines is not None else self.source[: self.n])
         source += [None] * (self.n - len(source))  # lines past the source's end: nothing to compare
-        values = self.analyzer.source_issues(self.hyp, source, refs)
-        return SourceIssues(values, [i for i, v in enumerate(values) if v])
+        return self.analyzer.source_issues(self.hyp, source, refs)
+
+    @property
+    def source_issues(self) -> "SourceIssues":
+        """The per-line source checks' issues (needs a source; see source_rules);
+        ``special``: the lines in :attr:`span` with at least one."""
+        values = self._source_values
+        lo, hi = self.span
+        got = self._source_special.get((lo, hi))
+        if got is None:
+            got = self._source_special[(lo, hi)] = list(compress(count(lo), values[lo:hi]))
+        return SourceIssues(values, got)
 
 
 class SourceIssues(NamedTuple):
     #: per line: ((code, Issue), ...)
     values: list
-    #: lines with at least one issue
+    #: lines (in the rule's span) with at least one issue
     special: list

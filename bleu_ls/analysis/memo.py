@@ -53,7 +53,8 @@ class LineMemo:
         if old is not None:
             start, end_old, new = splice if splice is not None else common_splice(old, lines)
             if end_old - start <= len(lines) // 2:
-                values = self._values[:start] + list(map(get, new)) + self._values[end_old:]
+                values = self._values  # changed in place: callers read it during one pass only
+                values[start:end_old] = list(map(get, new))
                 self._lines, self._values = lines, values
                 return values
         values = list(map(get, lines))

@@ -11,6 +11,7 @@ lines matching neighbouring reference lines better than their own).
 
 from __future__ import annotations
 
+from itertools import compress, count
 from typing import Iterator, Optional
 
 from ..checks import Issue, alignment, markup, numbers, punctuation
@@ -73,6 +74,25 @@ def document_language(identifier: LanguageIdentifier, lines: list[str]) -> Optio
     return identifier.document_language(lines[::step])
 
 
+def language_params(ctx: LineContext, c) -> tuple:
+    """What every line's ``wrong-language`` verdict depends on besides the
+    line itself: the identifier's state and the expected language."""
+    lid = ctx.analyzer.language_identifier(c.min_letters)
+    if not lid.load():
+        return ("error", lid.error)
+    return ("ok", _expected_language(ctx, c, lid))
+
+
+def _expected_language(ctx: LineContext, c, lid: LanguageIdentifier) -> Optional[str]:
+    got = ctx.__dict__.get("_expected_language", ctx)
+    if got is ctx:
+        step = max(1, ctx.n // LANGUAGE_SAMPLE)  # document_language's sample, without copying the lines
+        got = ctx.__dict__["_expected_language"] = c.language or (
+            lid.document_language(ctx.refs[0][0 : ctx.n : step]) if ctx.refs else None
+        )
+    return got
+
+
 def wrong_language(ctx: LineContext, c) -> Iterator[Finding]:
     """Lines confidently in another language than the document's (the
     setting's ``language``, else the language most reference lines are in)."""
@@ -80,12 +100,13 @@ def wrong_language(ctx: LineContext, c) -> Iterator[Finding]:
     if not lid.load():
         yield Finding(0, "wrong-language", "information", f"{lid.error[0].upper()}{lid.error[1:]}.")
         return
-    expected = c.language or (document_language(lid, ctx.refs[0][: ctx.n]) if ctx.refs else None)
+    expected = _expected_language(ctx, c, lid)
     if not expected:
         return
     found = ctx.analyzer.languages(ctx.hyp)
     refs = ctx.refs
-    for i, hit in enumerate(found):
+    lo, hi = ctx.span
+    for i, hit in enumerate(found[lo:hi], lo):
         if hit is None or hit[1] < c.min_probability or hit[0] == expected:
             continue
         issue = check_language(ctx.hyp[i], expected, lid, [r[i] for r in refs], c.min_probability)
@@ -97,10 +118,26 @@ def misaligned(ctx: LineContext, c) -> Iterator[Finding]:
     """One finding per stretch of lines shifted against the (first) reference."""
     if not ctx.refs:
         return
-    lean = ctx.analyzer.leanings(ctx.hyp, ctx.refs[0][: ctx.n])
-    for st in alignment.stretches_from(lean, c.min_run):
+    ref = ctx.ref_lines[0] if ctx.ref_lines is not None else ctx.refs[0][: ctx.n]
+    lean = ctx.analyzer.leanings(ctx.hyp, ref)
+    for st in sparse_stretches(lean, c.min_run, ctx.analyzer.marked("lean")):
         issue = st.issue()
         yield Finding(st.start, "misaligned", c.severity, issue.message, 0, None, dict(issue.data))
+
+
+def sparse_stretches(lean_of_line: list, min_run: int = 3, leaning: Optional[list] = None, max_gap: int = 3) -> list:
+    """``alignment.stretches_from`` visiting only the leaning lines
+    (``leaning``, in order; found here at C speed when not given): the same
+    stretches, without a Python step per line."""
+    runs: list[list[int]] = []  # [start, last, shift, leaning lines]
+    for i in leaning if leaning is not None else compress(count(), lean_of_line):
+        d = lean_of_line[i]
+        if runs and runs[-1][2] == d and i - runs[-1][1] - 1 <= max_gap:
+            runs[-1][1] = i
+            runs[-1][3] += 1
+        else:
+            runs.append([i, i, d, 1])
+    return [alignment.Stretch(a, b, d) for a, b, d, count_ in runs if count_ >= min_run]
 
 
 #: codes that compare line i with source or reference line i: meaningless

@@ -44,6 +44,8 @@ def empty_hypothesis(ctx: LineContext, c) -> Iterator[Finding]:
 
 
 _UNSEEN = object()
+#: repetition verdicts kept between passes
+VERDICT_LIMIT = 20000
 
 
 def repetition(ctx: LineContext, c) -> Iterator[Finding]:
@@ -52,8 +54,8 @@ def repetition(ctx: LineContext, c) -> Iterator[Finding]:
     # the verdict per (candidates, reference lines): an edit elsewhere
     # leaves every other looping line's reference untokenized
     memo = ctx.analyzer.repetition_verdicts
-    if len(memo) > 4 * len(ctx.special) + 1000:
-        memo.clear()
+    if len(memo) > VERDICT_LIMIT:
+        memo.clear()  # verdicts are recomputed as needed: only a cost
     for i in ctx.special:
         cands = info[i]
         if cands is EMPTY:
@@ -78,7 +80,8 @@ def untranslated(ctx: LineContext, c) -> Iterator[Finding]:
         return
     hyp_norm, src_norm = ctx.normalised
     norm = ctx.analyzer.norm
-    for i in compress(count(), map(eq, hyp_norm, src_norm)):
+    lo, hi = ctx.span
+    for i in compress(count(lo), map(eq, hyp_norm[lo:hi], src_norm[lo:hi])):
         h = hyp_norm[i]
         if not h or not any(ch.isalpha() for ch in h):
             continue

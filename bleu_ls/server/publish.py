@@ -3,16 +3,19 @@ clients without pull support, and refresh requests (inlay hints, code
 lenses, pulled diagnostics) after a change the editor cannot see.
 
 Also the diagnostics themselves: :mod:`bleu_ls.analysis` findings of a pair
-as LSP objects, cached by the pair's state.  The ``resultId`` is a hash of
-the diagnostics, so a pull after a change that altered no diagnostic also
-answers *unchanged*.
+as LSP objects, cached by the pair's state.  They are kept per line
+(:mod:`.diaglines`): after an edit only the lines whose findings changed
+are filtered and encoded again, and the ``resultId`` changes only when a
+diagnostic did, so a pull after a change that altered none answers
+*unchanged*.
 """
 
 from __future__ import annotations
 
 import asyncio
+import gc
+import json
 import logging
-import uuid
 from typing import TYPE_CHECKING, Optional
 
 from lsprotocol import types
@@ -21,15 +24,15 @@ from ..analysis import Analyzer, Finding, internal_error, problem_findings, unpa
 from ..ignore import IgnoreStore, find_store_root
 from ..pairstep import pair_names
 from . import compare
-from .render import to_diagnostic
+from .diaglines import DiagnosticLines
 
 if TYPE_CHECKING:
     from .pairs import Pair, PairManager
 
 log = logging.getLogger(__name__)
 
-#: This server process's token in every diagnostics resultId.
-_RUN = uuid.uuid4().hex[:8]
+#: A full analysis of a document this long freezes the heap (gc.freeze).
+FREEZE_LINES = 20000
 #: Pause before a refresh request, to coalesce a burst of changes into one.
 REFRESH_DELAY = 0.03
 #: An analysis that has more lines than this to work out afresh (the first
@@ -135,12 +138,10 @@ class Publisher:
             out.append(internal_error(exc))
         return out
 
-    def compute(self, pair: "Pair") -> tuple[list[types.Diagnostic], str]:
-        """Diagnostics of the pair's current state and their result id (cached)."""
+    def _key(self, pair: "Pair", store: IgnoreStore) -> tuple:
         model = pair.model
         doc = self.manager.docs.get(pair.uri)
-        store = self.ignore_store(pair)
-        key = (
+        return (
             id(model),
             model.version if model is not None else None,
             id(pair.settings),
@@ -151,48 +152,57 @@ class Publisher:
             id(pair.compare),
             store.revision,
         )
-        cached = pair.diag_cache
-        if cached is not None and cached[0] == key:
-            return cached[1], cached[2]
-        memo = pair.diag_memo
-        fresh: dict = {}
-        diags = []
-        for f in self.findings(pair):
-            text = doc.line(f.line) if doc is not None else ""
-            fkey = (f.line, f.code, f.severity, f.message, f.start_col, f.end_col, text)
-            d = memo.get(fkey)
-            if d is None:
-                d = to_diagnostic(doc, f)
-            fresh[fkey] = d
-            diags.append(d)
-        pair.diag_memo = fresh
-        pair.flagged = sorted({d.range.start.line for d in diags})
-        # Python's hash of the finding keys (C speed: ~2 ms for 10k keys,
-        # where a sha1 of their reprs took ~30-60 ms), prefixed with a
-        # token of this server process, so that an id from another run of
-        # the server never matches.
-        rid = f"{_RUN}-{hash(tuple(fresh)) & 0xFFFFFFFFFFFFFFFF:016x}"
-        pair.diag_cache = (key, diags, rid)
-        pair.diag_keys = list(fresh)
-        return diags, rid
+
+    def update(self, pair: "Pair") -> DiagnosticLines:
+        """The pair's diagnostics, brought up to date: after an edit, only the
+        lines whose findings changed are filtered and encoded again."""
+        store = self.ignore_store(pair)
+        key = self._key(pair, store)
+        view = pair.diag_cache
+        if view is not None and view.key == key:
+            return view
+        if view is None or view.base != key[:1] + key[2:6] + key[7:]:
+            view = pair.diag_cache = DiagnosticLines(key[:1] + key[2:6] + key[7:])
+        view.key = key
+        doc = self.manager.docs.get(pair.uri)
+        store_problems = [store.problem] if store.problem else []
+        head = problem_findings(pair.problems, pair.settings_problems + store_problems)
+        tail: list[Finding] = []
+        analyzer = None
+        if pair.model is None:
+            if pair.spec is None and pair.hypothesis_like:
+                head += unpaired_findings(pair.path.name, pair.settings)
+        else:
+            analyzer = self._analyzer(pair)
+            try:
+                if not analyzer.analyse_lines(pair.model, pair.source_lines, pair_names(pair.path, pair.spec)):
+                    analyzer = None
+            except Exception as exc:  # never let a rule take the server down
+                log.exception("analysis failed")
+                analyzer, tail = None, [internal_error(exc)]
+            else:
+                try:
+                    tail = compare.findings(pair)
+                except Exception as exc:
+                    log.exception("analysis failed")
+                    tail = [internal_error(exc)]
+        view.refresh(pair, store, doc, analyzer, head, tail)
+        if analyzer is not None and analyzer.changed is None and pair.model.n_paired >= FREEZE_LINES:
+            # a large document fully analysed: what is on the heap now stays
+            # (lines, rows, findings); full collections need not walk it
+            gc.freeze()
+        return view
+
+    def compute(self, pair: "Pair") -> tuple[list[types.Diagnostic], str]:
+        """Diagnostics of the pair's current state and their result id (cached)."""
+        view = self.update(pair)
+        return view.diagnostics(self.manager.docs.get(pair.uri)), view.rid
 
     def encoded(self, pair: "Pair") -> tuple[list[str], str]:
-        """:meth:`compute` as the JSON text of each diagnostic; a diagnostic
-        unchanged since the last reply (same line, text and finding) re-uses
-        its text instead of being unstructured and encoded again."""
-        diags, rid = self.compute(pair)
-        if pair.diag_json_rid == rid:
-            return pair.diag_json_items, rid
-        encode = self.manager.client.protocol.encode
-        old = pair.diag_json
-        fresh = {}
-        for k, d in zip(pair.diag_keys, diags):
-            text = old.get(k)
-            fresh[k] = text if text is not None else encode(d)
-        pair.diag_json = fresh
-        pair.diag_json_items = list(fresh.values())
-        pair.diag_json_rid = rid
-        return pair.diag_json_items, rid
+        """:meth:`compute` as the JSON text of each diagnostic (kept per line:
+        only the lines whose findings changed are encoded again)."""
+        view = self.update(pair)
+        return view.items(), view.rid
 
     # -- push ----------------------------------------------------------------
     def clear(self, uri: str) -> None:
@@ -222,13 +232,28 @@ class Publisher:
                 continue
             if pair.uri not in manager.pairs:
                 return
-            diags, _rid = self.compute(pair)
+            items, _rid = self.encoded(pair)
             doc = manager.docs.get(pair.uri)
-            manager.client.text_document_publish_diagnostics(
-                types.PublishDiagnosticsParams(uri=pair.uri, diagnostics=diags, version=doc.version if doc else None)
-            )
+            self._publish_encoded(pair.uri, items, doc.version if doc else None)
             if not pair.push_dirty:
                 return
+
+    def _publish_encoded(self, uri: str, items: list[str], version: Optional[int]) -> None:
+        """``textDocument/publishDiagnostics`` from the kept JSON of each
+        diagnostic (no lsprotocol objects unstructured per push)."""
+        client = self.manager.client
+        protocol = getattr(client, "protocol", None)
+        write = getattr(protocol, "_write_body", None)
+        if write is None:  # not our protocol class: the plain way
+            client.text_document_publish_diagnostics(
+                types.PublishDiagnosticsParams(uri=uri, diagnostics=self.compute(self.manager.pairs[uri])[0], version=version)
+            )
+            return
+        params = '{"uri":' + json.dumps(uri)
+        if version is not None:
+            params += ',"version":' + json.dumps(version)
+        write('{"jsonrpc":"2.0","method":"textDocument/publishDiagnostics","params":' + params
+              + ',"diagnostics":[' + ",".join(items) + "]}}")
 
     # -- refresh requests ------------------------------------------------------
     def schedule_refresh(self) -> None:

@@ -45,20 +45,13 @@ class Pair:
     #: corpus scores and per-line scores when first fully scored
     baseline: Optional[dict[str, Optional[float]]] = None
     baseline_lines: dict[str, np.ndarray] = field(default_factory=dict)
-    #: the finding keys of ``diag_cache``'s diagnostics, in order, and the
-    #: JSON text of each (re-used while the diagnostic does not change)
-    diag_keys: list = field(default_factory=list)
-    diag_json: dict = field(default_factory=dict)
-    diag_json_items: list = field(default_factory=list)
-    diag_json_rid: Optional[str] = None
     bg_task: Optional[asyncio.Task] = None
     push_task: Optional[asyncio.Task] = None
     #: a first (or large) analysis running in a worker thread (publish.settle)
     settle_task: Optional[asyncio.Future] = None
     push_dirty: bool = False
-    diag_cache: Optional[tuple[Any, list, str]] = None
-    #: Diagnostic objects by finding, reused across analyses
-    diag_memo: dict = field(default_factory=dict)
+    #: the diagnostics kept per line (publish.py / diaglines.py); None: build again
+    diag_cache: Any = None
     flagged: list[int] = field(default_factory=list)
     #: findings hidden by .bleu-ls/ignore.json, lines hidden as reviewed (publish.py)
     ignored: int = 0

@@ -22,7 +22,9 @@ every hypothesis splice.  After every step:
   metrics — sacrebleu's ``corpus_score`` on the paired lines, and one
   touched line's score equals sacrebleu's ``sentence_score``;
 * the touched line's HTER and the corpus HTER equal sacrebleu's
-  ``TER(case_sensitive=True)`` of the draft partners against the lines.
+  ``TER(case_sensitive=True)`` of the draft partners against the lines;
+* the diagnostics analysis kept across the steps (incremental) equals a
+  fresh ``analyse()`` of the model.
 
 1,000 edit scripts in a normal run; 10,000 under the ``fuzz`` profile (see
 conftest.py).
@@ -37,6 +39,7 @@ from hypothesis import HealthCheck, settings, strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
 from sacrebleu.metrics import BLEU, CHRF, TER
 
+from bleu_ls.analysis import Analyzer, analyse
 from bleu_ls.engine import PairModel, build_metrics
 from bleu_ls.engine.ter import TerMetric
 from bleu_ls.postedit import DraftTrack
@@ -159,6 +162,12 @@ config_strategy = st.fixed_dictionaries(
     }
 ).filter(lambda c: not (c["preset"] == "nltk" and c["tokenize"] != "13a"))
 
+#: diagnostics on tiny documents: outliers ranked from 3 lines, loops from 2 repeats
+ANALYSIS_SETTINGS = Settings.from_dict(
+    {"diagnostics": {"outlier": {"minLines": 3, "minTokens": 0}, "repetition": {"minCount": 2},
+                     "misaligned": {"minRun": 2}, "wrongLanguage": {"enabled": False}}}
+)
+
 DEFAULT_CONFIG = {"bleu": True, "chrf": True, "tokenize": "13a", "lowercase": False, "preset": "sacrebleu", "word_order": 0,
                   "ter": False, "ter_case": False}
 
@@ -191,6 +200,8 @@ class DocumentAndModel(RuleBasedStateMachine):
         lines = self.doc.engine_lines()
         self.track = DraftTrack(lines, lines)
         self.effort = EffortRows(TerMetric(case_sensitive=True), self.track, lines)
+        # the diagnostics analysis, kept across the steps as the server keeps it
+        self.analyzer = Analyzer(ANALYSIS_SETTINGS)
 
     def _splice_hyp(self, splice) -> None:
         self.model.splice_hyp(splice.start, splice.end, splice.lines)
@@ -381,6 +392,21 @@ class DocumentAndModel(RuleBasedStateMachine):
                 assert line_got == line_want or (line_got is None and math.isnan(line_want)), (key, i)
         if model.metrics:
             assert model.stale_count() == 0
+
+    @invariant()
+    def analysis_matches_fresh_analysis(self):
+        """The analyser kept across the edits (it looks again only at the
+        lines that changed) finds exactly what a fresh ``analyse()`` finds;
+        every line whose findings moved is among those it says changed."""
+        before = self.__dict__.get("_findings_by_line", {})
+        got = self.analyzer.analyse(self.model)
+        assert got == analyse(self.model, ANALYSIS_SETTINGS)
+        now: dict = {}
+        for f in got:
+            now.setdefault(f.line, []).append(f)
+        if self.analyzer.changed is not None:
+            assert {i for i in set(now) | set(before) if now.get(i) != before.get(i)} <= self.analyzer.changed
+        self._findings_by_line = now
 
     @invariant()
     def hter_matches_fresh_computation(self):
