@@ -175,18 +175,21 @@ class Publisher:
         else:
             analyzer = self._analyzer(pair)
             try:
+                tail = compare.findings(pair)
+            except Exception as exc:
+                log.exception("analysis failed")
+                tail = [internal_error(exc)]
+        if analyzer is None:
+            view.refresh(pair, store, doc, None, head, tail)
+            return view
+        with analyzer.lock:  # (a worker thread may be in a pass: see settle)
+            try:
                 if not analyzer.analyse_lines(pair.model, pair.source_lines, pair_names(pair.path, pair.spec)):
                     analyzer = None
             except Exception as exc:  # never let a rule take the server down
                 log.exception("analysis failed")
                 analyzer, tail = None, [internal_error(exc)]
-            else:
-                try:
-                    tail = compare.findings(pair)
-                except Exception as exc:
-                    log.exception("analysis failed")
-                    tail = [internal_error(exc)]
-        view.refresh(pair, store, doc, analyzer, head, tail)
+            view.refresh(pair, store, doc, analyzer, head, tail)
         if analyzer is not None and analyzer.changed is None and pair.model.n_paired >= FREEZE_LINES:
             # a large document fully analysed: what is on the heap now stays
             # (lines, rows, findings); full collections need not walk it
