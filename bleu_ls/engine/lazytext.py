@@ -41,7 +41,8 @@ class LazyLines:
         self._starts: list[int] = []
         self._ends: list[int] = []
         self._pos = 0  # where the next line starts
-        self._read_more()
+        while len(self._data) < len(BOM) and self._read_more():
+            pass
         if self._data.startswith(BOM):
             self._pos = len(BOM)
 
@@ -90,6 +91,8 @@ class LazyLines:
             if brk is None:
                 if self._read_more():
                     continue
+                brk = self._next_break(pos)  # at the end now: a last "\r" is a break
+            if brk is None:
                 if pos < len(self._data):  # a last line without a break
                     self._starts.append(pos)
                     self._ends.append(len(self._data))

@@ -125,9 +125,10 @@ class LineDocument:
         self._ends: list[str] = []
         if lazy:
             self._text = text
-            self._head: list[int] = [0]  # starts of the lines found so far
-            self._simple = "\r" not in text
-            self._count: Optional[int] = None  # of "\n"
+            #: starts and content ends of the lines found so far
+            self._head: list[int] = [0]
+            self._head_ends: list[int] = []
+            self._count: Optional[int] = None  # of line breaks
         else:
             self._lines, self._ends = split_lines(text)
 
@@ -197,17 +198,23 @@ class LineDocument:
 
     def _head_line(self, i: int) -> Optional[str]:
         """Line ``i`` of a text not split yet, found from the start (None:
-        no such line).  Only for a ``\r``-free text and lines near the top."""
-        text, head = self._text, self._head
-        while len(head) <= i + 1:
-            start = head[-1]
-            if start > len(text):
-                break
-            nl = text.find("\n", start)
-            head.append(len(text) + 1 if nl < 0 else nl + 1)
-        if i + 1 >= len(head):
+        no such line).  For lines near the top (:data:`HEAD_LINES`)."""
+        text, starts, ends = self._text, self._head, self._head_ends
+        while len(ends) <= i and len(starts) > len(ends):
+            pos = starts[-1]
+            nl = text.find("\n", pos)
+            cr = text.find("\r", pos, nl if nl >= 0 else len(text))
+            if cr >= 0:
+                ends.append(cr)
+                starts.append(cr + (2 if text.startswith("\n", cr + 1) else 1))
+            elif nl >= 0:
+                ends.append(nl)
+                starts.append(nl + 1)
+            else:  # the last line (empty after a final break)
+                ends.append(len(text))
+        if i >= len(ends):
             return None
-        return text[head[i] : head[i + 1] - 1]
+        return text[starts[i] : ends[i]]
 
     # -- reading ---------------------------------------------------------------
     @property
@@ -222,37 +229,42 @@ class LineDocument:
         return "".join(c + e for c, e in zip(self.lines, self.ends))
 
     def line(self, i: int) -> str:
-        if self._text is not None and self._simple and i < HEAD_LINES:
+        if self._text is not None and i < HEAD_LINES:
             found = self._head_line(i) if i >= 0 else None
             return "" if found is None else found
         lines = self.lines
         return lines[i] if 0 <= i < len(lines) else ""
 
+    def ready(self, i: int) -> bool:
+        """Can line ``i`` be read without splitting the whole text first?"""
+        return self._text is None or i < HEAD_LINES
+
     def has_line(self, i: int) -> bool:
         """Is ``i`` a scored line (below :attr:`n_lines`)?  Near the top of a
         text not split yet, found without counting the whole text."""
-        if self._text is not None and self._simple and 0 <= i < HEAD_LINES:
+        if self._text is not None and 0 <= i < HEAD_LINES:
             if self._head_line(i) is None:
                 return False
-            last = self._head[i + 1] > len(self._text)
+            last = len(self._head) == len(self._head_ends) and i == len(self._head_ends) - 1
             return not (last and self._head[i] == len(self._text))
         return 0 <= i < self.n_lines
 
     @property
     def line_count(self) -> int:
         """Lines as the editor counts them (a final break opens an empty line)."""
-        if self._text is not None and self._simple:
+        if self._text is not None:
             if self._count is None:
-                self._count = self._text.count("\n")
+                t = self._text
+                self._count = t.count("\n") + (t.count("\r") - t.count("\r\n") if "\r" in t else 0)
             return self._count + 1
         return len(self.lines)
 
     @property
     def n_lines(self) -> int:
         """Lines as scored (a final line break adds no line)."""
-        if self._text is not None and self._simple:
+        if self._text is not None:
             text = self._text
-            return self.line_count - (1 if not text or text.endswith("\n") else 0)
+            return self.line_count - (1 if not text or text.endswith(("\n", "\r")) else 0)
         return len(self.lines) - (1 if self.lines[-1] == "" else 0)
 
     def engine_lines(self) -> list[str]:

@@ -47,46 +47,74 @@ LAZY_OPEN_CHARS = 1 << 20
 START_DELAY = 0.05
 SLICE_SECONDS = 0.005
 PAUSE_SECONDS = 0.002
+#: A request for lines the preview cannot answer yet builds the model at
+#: once below this size (characters; ~0.3 s at 100k lines); above it, the
+#: lines at hand are answered and the editor is asked again once built.
+BUILD_NOW_CHARS = 32 << 20
 #: Lines right-stripped per step.
 STRIP_STEP = 20_000
 
 
 class Preview:
-    """Line scores of a pair whose model is not built yet, read from the
-    document's text and the references' first lines (the lines asked for)."""
+    """Line scores of a pair whose model is not built yet: the lines asked
+    for, from the document's text and the references' first lines, or from
+    the lists the background steps have read so far."""
 
-    def __init__(self, metrics: dict, doc: "LineDocument", refs: list[LazyLines]) -> None:
+    def __init__(self, metrics: dict, doc: "LineDocument", refs: list[LazyLines], paths: list) -> None:
         self.metrics = metrics
         self.doc = doc
         self.refs = refs
+        self.paths = paths  # the references' path keys, in order
+        self.chars = doc.size
+        #: filled by the background steps: path key -> lines (or the error)
+        self.files: dict = {}
         self._rows: dict[int, Optional[dict]] = {}
 
     def close(self) -> None:
         for r in self.refs:
             r.close()
 
-    def covers(self, start: int) -> bool:
-        """Can lines from ``start`` on be previewed (else the model is built first)?"""
-        return start + 1000 <= HEAD_LINES
+    def wait_is_short(self) -> bool:
+        """Is building the model now short enough to do it for a request
+        (rather than answer the lines at hand and refresh later)?"""
+        return self.chars < BUILD_NOW_CHARS
+
+    def _hyp_line(self, i: int) -> Optional[str]:
+        doc = self.doc
+        if not doc.ready(i) or not doc.has_line(i):
+            return None
+        return doc.line(i)
+
+    def _ref_line(self, k: int, i: int) -> Optional[str]:
+        lines = self.files.get(self.paths[k])
+        if isinstance(lines, list):
+            return lines[i] if 0 <= i < len(lines) else None
+        return self.refs[k].line(i) if i < HEAD_LINES else None
+
+    def known(self, i: int) -> bool:
+        """Can line ``i`` be answered now (paired or not)?"""
+        if not self.doc.ready(i):
+            return False
+        return all(isinstance(self.files.get(p), list) or i < HEAD_LINES for p in self.paths)
 
     def hyp(self, i: int) -> Optional[str]:
-        """Hypothesis line ``i`` right-stripped (None: not a paired line)."""
+        """Hypothesis line ``i`` right-stripped (None: not a paired line, or
+        not known yet: see :meth:`known`)."""
         row = self._row(i)
         return None if row is None else row["hyp"]
 
     def _row(self, i: int) -> Optional[dict]:
         if i in self._rows:
             return self._rows[i]
-        row = None
-        if self.doc.has_line(i):
-            refs = [r.line(i) for r in self.refs]
-            if all(x is not None for x in refs):
-                hyp = self.doc.line(i).rstrip()
-                refs = [x.rstrip() for x in refs]
-                row = {"hyp": hyp}
-                for key, metric in self.metrics.items():
-                    stats = metric.line_stats(hyp, refs)
-                    row[key] = [int(v) for v in stats]
+        hyp = self._hyp_line(i)
+        refs = [self._ref_line(k, i) for k in range(len(self.refs))] if hyp is not None else []
+        if hyp is None or any(x is None for x in refs):
+            return None  # not kept: a line not known yet may be known later
+        hyp = hyp.rstrip()
+        refs = [x.rstrip() for x in refs]
+        row = {"hyp": hyp}
+        for key, metric in self.metrics.items():
+            row[key] = [int(v) for v in metric.line_stats(hyp, refs)]
         self._rows[i] = row
         return row
 
@@ -130,7 +158,7 @@ def begin(manager: "PairManager", pair: "Pair") -> bool:
             r.close()
         return False  # said by the ordinary build, at once
     pair.hypothesis_like = True
-    pair.preview = Preview(metrics, doc, refs)
+    pair.preview = Preview(metrics, doc, refs, [path_key(p) for p in spec.references])
     pair.opening = _complete(manager, pair)
     pair.open_task = asyncio.ensure_future(_drive(manager, pair, pair.opening))
     return True
@@ -210,6 +238,8 @@ def _complete(manager: "PairManager", pair: "Pair") -> Generator[None, None, Non
     spec = pair.spec
     yield from doc.split_sliced()
     prepared = binding.Prepared()
+    if pair.preview is not None:
+        pair.preview.files = prepared.files  # read lines answer the preview at once
     for path in [*spec.references, *([spec.source] if spec.source is not None else [])]:
         key = path_key(path)
         if key in prepared.files:
@@ -233,3 +263,6 @@ def _complete(manager: "PairManager", pair: "Pair") -> Generator[None, None, Non
     drafts.bind(manager, pair)
     _done(pair)
     manager.after_change(pair, external=False)
+    if pair.hints_pending:  # some lines were left out of an answer meanwhile
+        pair.hints_pending = False
+        manager.publisher.schedule_refresh()

@@ -36,17 +36,23 @@ def _preview_hints(manager: "PairManager", pair, doc, params: types.InlayHintPar
     preview = pair.preview
     start = max(0, params.range.start.line)
     end = params.range.end.line + 1
-    if hs.hter or pair.compare is not None or not preview.covers(start):
+    if hs.hter or pair.compare is not None:
         return None
     if not hs.enabled:
         return []
     lazy_tooltip = _resolve_tooltip(manager)
     out = []
-    stop = start + ENSURE_LIMIT
-    if end > stop and doc.has_line(stop):
+    stop = min(end, start + ENSURE_LIMIT)
+    if start >= stop:
+        return []
+    if not all(preview.known(i) for i in (start, stop - 1)):
+        if preview.wait_is_short():
+            return None
+        pair.hints_pending = True  # asked again once the model is built
+    if end > stop and preview.known(stop) and doc.has_line(stop):
         pair.hints_pending = True  # the rest once the model is built and scored
-    for i in range(start, min(end, stop)):
-        if not doc.has_line(i):
+    for i in range(start, stop):
+        if preview.known(i) and not doc.has_line(i):
             break
         hyp = preview.hyp(i)
         if hyp is None or (not hyp.strip() and not hs.show_on_empty):
