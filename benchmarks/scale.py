@@ -151,6 +151,81 @@ def open_vs_floor(n: int, repeat: int) -> dict[str, Any]:
     return {"ours": statistics.median(ours), "floor": statistics.median(floor), "hints": count}
 
 
+def _scoring_ended(c, since: int) -> bool:
+    """Has the server ended a scoring progress (``bleu-ls/score/…``) since ``since``?"""
+    for msg in c.notifications[since:]:
+        p = msg.get("params") or {}
+        if msg.get("method") == "$/progress" and str(p.get("token", "")).startswith("bleu-ls/score"):
+            if (p.get("value") or {}).get("kind") == "end":
+                return True
+    return False
+
+
+def big_open(n: int, probes: int, edits: int, seed: int = 5, limit: float = 900.0) -> dict[str, Any]:
+    """A pair of ``n`` lines (1M: ~130 MB) opened by a client that shows
+    progress: the first hints (lines 0–60); then, until the scoring progress
+    ends, a hint request for 60 lines and a hover at random places every
+    0.1 s (latency, and how many hint answers came back empty because the
+    lines were not read yet); the same ``probes`` times once scored; the
+    process-tree RSS (peak while scoring, and scored); ``edits`` one-line
+    edits each followed by a hint request."""
+    from .lsp_client import CLOCK, RawClient
+
+    ws, path, text = workspace(n)
+    c = RawClient(cwd=ROOT, argv=_server_argv())
+    out: dict[str, Any] = {"n": n}
+    rng = random.Random(seed)
+
+    def hint_req(i: int) -> tuple[float, int]:
+        res, dt = c.timed("textDocument/inlayHint", {"textDocument": {"uri": uri}, "range": _range(i, i + 60)}, timeout=600)
+        return dt, len(res or [])
+
+    def hover_req(i: int) -> float:
+        return c.timed("textDocument/hover", {"textDocument": {"uri": uri}, "position": {"line": i, "character": 0}}, timeout=600)[1]
+
+    try:
+        c.initialize(ws, pull=True, configuration=True, progress=True)
+        since = c.mark()
+        uri, t0 = _open(c, path, text)
+        rid = c.request_async("textDocument/inlayHint", {"textDocument": {"uri": uri}, "range": _range(0, 60)})
+        out["first_hint"] = c.answer(rid, timeout=600)["_t"] - t0
+        del text
+        during_h, during_v, empty, peak = [], [], 0, 0
+        while not _scoring_ended(c, since) and CLOCK() - t0 < limit:
+            i = rng.randrange(n - 60)
+            dt, k = hint_req(i)
+            during_h.append(dt)
+            empty += k == 0
+            during_v.append(hover_req(i + 5))
+            peak = max(peak, tree_rss(c.proc.pid)[0])
+            time.sleep(0.1)
+        out["scored_after"] = CLOCK() - t0
+        out["during_hint"], out["during_hover"], out["during_empty"] = during_h, during_v, empty
+        time.sleep(0.5)
+        out["rss_tree"], out["processes"] = tree_rss(c.proc.pid)
+        out["rss_peak"] = max(peak, out["rss_tree"])
+        after_h, after_v = [], []
+        for _ in range(probes):
+            i = rng.randrange(n - 60)
+            after_h.append(hint_req(i)[0])
+            after_v.append(hover_req(i + 5))
+        out["after_hint"], out["after_hover"] = after_h, after_v
+        lines = path.read_text(encoding="utf-8").split("\n")
+        lat = []
+        w0 = n // 2
+        for v in range(2, edits + 2):
+            i = w0 + rng.randrange(60)
+            lines[i] = _mutate(lines[i], rng)
+            t_edit = c.notify("textDocument/didChange", {"textDocument": {"uri": uri, "version": v},
+                              "contentChanges": [{"range": _range(i, i + 1), "text": lines[i] + "\n"}]})
+            rid = c.request_async("textDocument/inlayHint", {"textDocument": {"uri": uri}, "range": _range(w0, w0 + 60)})
+            lat.append(c.answer(rid, timeout=120)["_t"] - t_edit)
+        out["edit_hint"] = lat
+    finally:
+        c.close()
+    return out
+
+
 def long_line(mb: float, edits: int, seed: int = 3) -> dict[str, Any]:
     """A pair of 200 ordinary lines whose line 100 is ``mb`` MB long: the
     time to the first hints, an edit on the long line followed at once by a

@@ -146,10 +146,21 @@ class EffortRows:
     async def fill(self, alive) -> None:
         """Count every stale line in the background, a few milliseconds at a
         time between real pauses (``alive()`` False: stop)."""
+        pos = 0  # stale lines are looked for from here on, a block at a time:
+        # listing every stale line of a 1M-line document for each slice cost
+        # more than the slice itself
         while alive() and self.stale_count():
             deadline = time.perf_counter() + SLICE_SECONDS
-            for j in np.flatnonzero(~self.fresh).tolist():
-                self.compute(j)
-                if time.perf_counter() > deadline:
-                    break
+            while time.perf_counter() < deadline:
+                if pos >= len(self.fresh):
+                    pos = 0  # edits meanwhile left stale lines behind
+                block = np.flatnonzero(~self.fresh[pos : pos + 256])
+                for j in (pos + block).tolist():
+                    self.compute(j)
+                    if time.perf_counter() > deadline:
+                        break
+                else:
+                    pos += 256
+                    if not self.stale_count():
+                        break
             await asyncio.sleep(PAUSE_SECONDS)
