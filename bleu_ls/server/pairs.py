@@ -14,6 +14,7 @@ Everything runs on the event loop thread, so no locks are needed.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from pathlib import Path
 from typing import Any, Optional
@@ -104,6 +105,20 @@ class PairManager:
         if pair is not None and pair.opening is not None:
             opening.finish(self, pair)
         return pair
+
+    async def wait_opened(self, uri: str) -> None:
+        """Until a large document being opened is built in the background
+        (other requests go on; :meth:`pair_for` would build it at once)."""
+        pair = self.pairs.get(uri)
+        task = pair.open_task if pair is not None else None
+        if task is None or task.done():
+            return
+        try:
+            await asyncio.shield(task)
+        except asyncio.CancelledError:
+            me = asyncio.current_task()
+            if me is not None and me.cancelling():
+                raise  # this request was cancelled, not the opening
 
     def peek(self, uri: str) -> Optional[Pair]:
         """The pair of ``uri`` as it is: maybe still being opened (``pair.preview``)."""
