@@ -57,11 +57,12 @@ class DraftTrack:
 
     def splice(self, start: int, end: int, lines: Sequence[str]) -> None:
         """Current lines [start, end) became ``lines``: partners follow the edit."""
-        keep = min(end - start, len(lines))
-        old = self.partner
-        middle = np.concatenate((old[start : start + keep], np.full(len(lines) - keep, NONE, np.int64)))
-        self.partner = np.concatenate((old[:start], middle, old[end:]))
-        self.changed = np.concatenate((self.changed[:start], np.zeros(len(lines), bool), self.changed[end:]))
+        if len(lines) != end - start:  # (lines replaced in place keep their partners: no copy)
+            keep = min(end - start, len(lines))
+            old = self.partner
+            middle = np.concatenate((old[start : start + keep], np.full(len(lines) - keep, NONE, np.int64)))
+            self.partner = np.concatenate((old[:start], middle, old[end:]))
+            self.changed = np.concatenate((self.changed[:start], np.zeros(len(lines), bool), self.changed[end:]))
         self.changed[start : start + len(lines)] = self._changed(start, lines)
 
     def draft_line(self, i: int) -> Optional[str]:

@@ -101,8 +101,12 @@ class EffortRows:
             self.totals -= old.sum(axis=0)
         width = len(lines)
         self.lines[start:end] = list(lines)
-        self.rows = np.concatenate((self.rows[:start], np.zeros((width, 7), np.int64), self.rows[end:]))
-        self.fresh = np.concatenate((self.fresh[:start], np.zeros(width, bool), self.fresh[end:]))
+        if width == end - start:  # lines replaced in place (typing): no copy of the arrays
+            self.rows[start:end] = 0
+            self.fresh[start:end] = False
+        else:
+            self.rows = np.concatenate((self.rows[:start], np.zeros((width, 7), np.int64), self.rows[end:]))
+            self.fresh = np.concatenate((self.fresh[:start], np.zeros(width, bool), self.fresh[end:]))
         self.version += 1
 
     # -- the document ---------------------------------------------------------------
