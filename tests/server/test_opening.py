@@ -209,3 +209,25 @@ def test_a_bad_reference_is_said_in_the_same_words(tmp_path, monkeypatch, late):
         assert await problems(True) == eager
 
     asyncio.run(run())
+
+
+def test_hover_on_a_huge_document_being_read_shows_the_scores(tmp_path, monkeypatch):
+    hyp, ref = _pair_text(3_000, seed=6)
+    (tmp_path / "big.ref").write_text("\n".join(ref) + "\n", encoding="utf-8")
+    uri = (tmp_path / "big.hyp").as_uri()
+
+    async def run():
+        from bleu_ls.server.features.hover import hover
+
+        manager, _client = _manager(tmp_path, monkeypatch)
+        monkeypatch.setattr(opening, "BUILD_NOW_CHARS", 0)
+        manager.open(uri, "\n".join(hyp) + "\n", 1)
+        params = types.HoverParams(text_document=types.TextDocumentIdentifier(uri=uri), position=types.Position(line=12, character=0))
+        h = hover(manager, params)
+        assert manager.peek(uri).model is None  # answered without building the model
+        expected = sacrebleu.sentence_bleu(hyp[12].rstrip(), [ref[12]])
+        assert f"BLEU {expected.score:.2f}" in h.contents.value
+        assert "still reading" in h.contents.value
+        manager.shutdown()
+
+    asyncio.run(run())
