@@ -289,7 +289,8 @@ def _median_run(fn, repeat: int, key: str, *args) -> dict[str, Any]:
     return runs[len(runs) // 2]
 
 
-def scale_rows(report: Report, sizes: list[int], edits: int, repeat: int, million: bool, long_mb: float) -> None:
+def scale_rows(report: Report, sizes: list[int], edits: int, repeat: int, million: int, long_mb: float) -> None:
+    """``million``: the size of the big pair (0: none)."""
     small, big = min(sizes), max(sizes)
     res = {}
     for n in sizes:
@@ -314,17 +315,17 @@ def scale_rows(report: Report, sizes: list[int], edits: int, repeat: int, millio
                    f"{r['rss_tree'] / 2**20:.0f} MB in {r['processes']} process(es) ({r['rss_tree'] / big:.0f} B/line)",
                    f"server alone {r['rss_server'] / 2**20:.0f} MB", "", "≤ 200 MB" if big >= 100_000 else "",
                    r["rss_tree"] <= 200 * 2**20 if big >= 100_000 else None))
-    opens = [big] + ([1_000_000] if million else [])
+    opens = [big] + ([million] if million else [])
     for n in opens:
         print(f"scale: open → first hints, {n:,} lines x {repeat}", file=sys.stderr, flush=True)
         o = open_vs_floor(n, repeat)
-        budget = 50 if n < 1_000_000 else 100
+        budget = 100 if n >= 1_000_000 else 50
         ours, floor = o["ours"] * 1000, o["floor"] * 1000
         report.add(Row(SEC, "open → first inlay hints (lines 0–60) vs do-nothing pygls server", f"{n:,}", f"{ours:.0f} ms",
                        f"floor {floor:.0f} ms", f"+{ours - floor:.0f} ms", f"≤ floor + {budget} ms", ours <= floor + budget,
                        f"{o['hints']} hints"))
     if million:
-        million_rows(report, 1_000_000, probes=max(20, edits // 2), edits=max(20, edits // 2))
+        million_rows(report, million, probes=max(3, edits // 2), edits=max(3, edits // 2))
     if long_mb > 0:
         print(f"scale: a {long_mb:g} MB line", file=sys.stderr, flush=True)
         lr = long_line(long_mb, max(3, edits // 10))
