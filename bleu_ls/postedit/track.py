@@ -10,6 +10,7 @@ block the lines pair in order; the rest are new.
 
 from __future__ import annotations
 
+import operator
 from difflib import SequenceMatcher
 from typing import Optional, Sequence
 
@@ -45,7 +46,10 @@ class DraftTrack:
     def __init__(self, draft: Sequence[str], current: Sequence[str]) -> None:
         self.draft: list[str] = list(draft)
         self.partner = align(self.draft, current)
-        self.changed = self._changed(0, current)
+        if len(self.draft) == len(current):  # partners are the same line numbers: compared in C
+            self.changed = np.fromiter(map(operator.ne, self.draft, current), dtype=bool, count=len(current))
+        else:
+            self.changed = self._changed(0, current)
 
     def _changed(self, start: int, lines: Sequence[str]) -> np.ndarray:
         out = np.ones(len(lines), dtype=bool)
