@@ -158,6 +158,8 @@ class EffortRows:
             while time.perf_counter() < deadline:
                 if pos >= len(self.fresh):
                     pos = 0  # edits meanwhile left stale lines behind
+                    if not self.stale_count():  # (counting a 1M-line array costs ms: once a round)
+                        break
                 block = np.flatnonzero(~self.fresh[pos : pos + 256])
                 for j in (pos + block).tolist():
                     self.compute(j)
@@ -165,6 +167,4 @@ class EffortRows:
                         break
                 else:
                     pos += 256
-                    if not self.stale_count():
-                        break
             await asyncio.sleep(PAUSE_SECONDS)
