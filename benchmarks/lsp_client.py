@@ -215,13 +215,16 @@ class RawClient:
             return len(self.notifications)
 
     # -- session helpers -----------------------------------------------------------
-    def initialize(self, root: Path, init_options: Any = None, pull: bool = False, configuration: bool = False) -> dict:
+    def initialize(
+        self, root: Path, init_options: Any = None, pull: bool = False, configuration: bool = False, progress: bool = False
+    ) -> dict:
         """``initialize`` + ``initialized``; ``pull``: the client pulls
         diagnostics; ``configuration``: it answers workspace/configuration
-        (with ``self.configuration``) and lists workspace folders."""
+        (with ``self.configuration``) and lists workspace folders;
+        ``progress``: it shows work-done progress (``$/progress``)."""
         caps: dict = {
             "general": {"positionEncodings": ["utf-16"]},
-            "window": {"showMessage": {}, "workDoneProgress": False},
+            "window": {"showMessage": {}, "workDoneProgress": progress},
             "workspace": {"configuration": configuration, "didChangeWatchedFiles": {"dynamicRegistration": False}},
             "textDocument": {
                 "synchronization": {"didSave": True},

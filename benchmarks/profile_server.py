@@ -1,4 +1,6 @@
-"""Profile the server's edit path: ``python -m benchmarks.profile_server [LINES] [EDITS]``.
+"""Profile the server's edit path: ``python -m benchmarks.profile_server [LINES] [EDITS]``,
+or its open path: ``python -m benchmarks.profile_server open [LINES]`` (didOpen → the
+first inlay hints of lines 0–60, then the background open and scoring until done).
 
 Runs ``bleu-ls serve`` under cProfile, opens a pair of LINES lines, waits for
 full diagnostics, then makes EDITS one-line edits, each followed by an
@@ -17,7 +19,35 @@ from .lsp_client import RawClient
 from .run import PY, ROOT, _mutate, _range, workspace
 
 
+def profile_open(n: int) -> int:
+    """didOpen → first hints for lines 0–60, then until the background
+    scoring ends (the client shows progress); prints where the time went."""
+    from .scale import _scoring_ended
+
+    out = ROOT / "benchmarks" / ".cache" / f"server-open-{n}.prof"
+    ws, path, text = workspace(n)
+    c = RawClient(cwd=ROOT, argv=[PY, "-m", "cProfile", "-o", str(out), "-m", "bleu_ls", "serve", "--stdio"])
+    c.initialize(ws, pull=True, configuration=True, progress=True)
+    since = c.mark()
+    uri = path.as_uri()
+    t0 = c.notify("textDocument/didOpen", {"textDocument": {"uri": uri, "languageId": "plaintext", "version": 1, "text": text}})
+    rid = c.request_async("textDocument/inlayHint", {"textDocument": {"uri": uri}, "range": _range(0, 60)})
+    first = c.answer(rid, timeout=600)["_t"] - t0
+    while not _scoring_ended(c, since):
+        time.sleep(0.2)
+    done = time.monotonic() - t0
+    c.close()
+    time.sleep(1)
+    print(f"open -> first hints {first * 1000:.0f} ms; scored after {done:.1f} s")
+    st = pstats.Stats(str(out))
+    st.sort_stats("cumulative").print_stats(40)
+    st.sort_stats("tottime").print_stats(20)
+    return 0
+
+
 def main(argv: list[str]) -> int:
+    if argv and argv[0] == "open":
+        return profile_open(int(argv[1]) if len(argv) > 1 else 100_000)
     n = int(argv[0]) if argv else 100_000
     edits = int(argv[1]) if len(argv) > 1 else 100
     out = ROOT / "benchmarks" / ".cache" / f"server-{n}.prof"

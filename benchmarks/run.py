@@ -476,7 +476,8 @@ def main(argv: Optional[list[str]] = None) -> int:
     p.add_argument("--skip-real", action="store_true", help="skip the WMT21 real-data row")
     p.add_argument("--skip-scale", action="store_true", help="skip the issue-12 rows (pull after every edit, process tree, long line)")
     p.add_argument("--scale-sizes", default=None, help="document sizes for the scale rows (default 1000,100000)")
-    p.add_argument("--million", action="store_true", help="also open a 1M-line pair (scale rows)")
+    p.add_argument("--million", nargs="?", type=int, const=1_000_000, default=0, metavar="LINES",
+                   help="also open a 1M-line pair (or LINES lines): open, scoring in the background, probes, edits, RSS")
     p.add_argument("--long-line-mb", type=float, default=None, help="size of the single long line (default 10; 0 skips)")
     p.add_argument("--write-results", action="store_true", help="write benchmarks/RESULTS.md")
     p.add_argument("--output", type=Path, default=None, help="also write the table (markdown) here")

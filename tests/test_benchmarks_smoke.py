@@ -107,3 +107,26 @@ def test_tree_rss_counts_children():
     finally:
         child.kill()
         child.wait()
+
+
+def test_big_pair_rows_smoke(tmp_path):
+    """The 1M-line rows on a 12k-line pair (opened lazily, over 1 MiB):
+    every row is there; the first reply carried the hints of lines 0–60."""
+    out = tmp_path / "big.md"
+    code = run.main([
+        "--quick", "--skip-batch", "--skip-server", "--scale-sizes", "300", "--edits", "6",
+        "--long-line-mb", "0", "--million", "12000", "--output", str(out),
+    ])
+    text = out.read_text(encoding="utf-8")
+    assert code == 0, text
+    for expected in (
+        "open → first inlay hints (lines 0–60) vs do-nothing pygls server | 12,000",
+        "while scoring in the background: inlay hints (60 lines at random) p50 / p95 | 12,000",
+        "while scoring in the background: hover p50 / p95 | 12,000",
+        "scored: inlay hints (60 lines at random) p50 / p95 | 12,000",
+        "scored: hover p50 / p95 | 12,000",
+        "edit → inlay hints (60 lines) p50 / p95 | 12,000",
+        "process-tree RSS, pair open and scored | 12,000",
+    ):
+        assert expected in text, (expected, text)
+    assert "B/line" in text

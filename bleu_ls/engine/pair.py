@@ -82,12 +82,15 @@ class PairModel:
         refs: Sequence[Sequence[str]] = ((),),
         *,
         lazy: bool = False,
+        normalized: bool = False,
     ) -> None:
+        """``normalized``: the lines are right-stripped already, and the
+        lists (new ones, not shared with the caller) are taken as they are."""
         if not refs:
             raise ValueError("a pair needs at least one reference")
         self.metrics: dict[str, Metric] = dict(metrics)
-        self.hyp: list[str] = _norm(hyp)
-        self.refs: list[list[str]] = [_norm(r) for r in refs]
+        self.hyp: list[str] = hyp if normalized else _norm(hyp)  # type: ignore[assignment]
+        self.refs: list[list[str]] = list(refs) if normalized else [_norm(r) for r in refs]  # type: ignore[arg-type]
         self.version = 0
         self._alloc()
         if not lazy:

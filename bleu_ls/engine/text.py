@@ -49,42 +49,64 @@ def split_file_lines(text: str) -> list[str]:
     return [line.rstrip() for line in lines]
 
 
+def not_utf8(data: bytes, start: int, name: str) -> InputError:
+    """The error for the first byte of ``data`` at ``start`` that is not UTF-8."""
+    line = data.count(b"\n", 0, start) + 1
+    col = start - (data.rfind(b"\n", 0, start) + 1)
+    return InputError(
+        f"{name}: not UTF-8 text: byte 0x{data[start]:02x} at line {line}, "
+        f"byte offset {start} (column byte {col + 1}); "
+        "re-save the file as UTF-8"
+    )
+
+
+def looks_binary(line: int, name: str) -> InputError:
+    """The error for a NUL character on ``line`` (1-based)."""
+    return InputError(f"{name}: looks binary (NUL byte on line {line}); expected a text file, one segment per line")
+
+
 def decode_utf8(data: bytes, name: str) -> str:
     """Decode UTF-8 (a leading BOM is dropped) or say where it is not UTF-8."""
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
-        line = data.count(b"\n", 0, exc.start) + 1
-        col = exc.start - (data.rfind(b"\n", 0, exc.start) + 1)
-        raise InputError(
-            f"{name}: not UTF-8 text: byte 0x{data[exc.start]:02x} at line {line}, "
-            f"byte offset {exc.start} (column byte {col + 1}); "
-            "re-save the file as UTF-8"
-        ) from None
+        raise not_utf8(data, exc.start, name) from None
     if text.startswith("\ufeff"):
         text = text[1:]
     if "\x00" in text:
-        line = text.count("\n", 0, text.index("\x00")) + 1
-        raise InputError(f"{name}: looks binary (NUL byte on line {line}); expected a text file, one segment per line")
+        raise looks_binary(text.count("\n", 0, text.index("\x00")) + 1, name)
     return text
+
+
+def open_binary(path: str):
+    """Open a file for reading bytes, with a clear error for every failure."""
+    name = os.fspath(path)
+    try:
+        if os.path.isdir(name):
+            raise InputError(f"{name}: is a folder, not a file")
+        return open(name, "rb")
+    except InputError:
+        raise
+    except OSError as exc:
+        raise read_error(exc, name) from None
+
+
+def read_error(exc: OSError, name: str) -> InputError:
+    if isinstance(exc, FileNotFoundError):
+        return InputError(f"{name}: no such file")
+    if isinstance(exc, PermissionError):
+        return InputError(f"{name}: permission denied (cannot read the file)")
+    return InputError(f"{name}: cannot read: {exc.strerror or exc}")
 
 
 def read_text(path: str, max_bytes: Optional[int] = None) -> str:
     """Read a whole file as UTF-8 text, with a clear error for every failure."""
     name = os.fspath(path)
-    try:
-        if os.path.isdir(name):
-            raise InputError(f"{name}: is a folder, not a file")
-        with open(name, "rb") as fh:
+    with open_binary(name) as fh:
+        try:
             data = fh.read() if max_bytes is None else fh.read(max_bytes + 1)
-    except InputError:
-        raise
-    except FileNotFoundError:
-        raise InputError(f"{name}: no such file") from None
-    except PermissionError:
-        raise InputError(f"{name}: permission denied (cannot read the file)") from None
-    except OSError as exc:
-        raise InputError(f"{name}: cannot read: {exc.strerror or exc}") from None
+        except OSError as exc:
+            raise read_error(exc, name) from None
     if max_bytes is not None and len(data) > max_bytes:
         raise InputError(f"{name}: larger than {max_bytes} bytes; not read")
     return decode_utf8(data, name)

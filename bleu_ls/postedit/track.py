@@ -10,6 +10,7 @@ block the lines pair in order; the rest are new.
 
 from __future__ import annotations
 
+import operator
 from difflib import SequenceMatcher
 from typing import Optional, Sequence
 
@@ -45,7 +46,10 @@ class DraftTrack:
     def __init__(self, draft: Sequence[str], current: Sequence[str]) -> None:
         self.draft: list[str] = list(draft)
         self.partner = align(self.draft, current)
-        self.changed = self._changed(0, current)
+        if len(self.draft) == len(current):  # partners are the same line numbers: compared in C
+            self.changed = np.fromiter(map(operator.ne, self.draft, current), dtype=bool, count=len(current))
+        else:
+            self.changed = self._changed(0, current)
 
     def _changed(self, start: int, lines: Sequence[str]) -> np.ndarray:
         out = np.ones(len(lines), dtype=bool)
@@ -57,11 +61,12 @@ class DraftTrack:
 
     def splice(self, start: int, end: int, lines: Sequence[str]) -> None:
         """Current lines [start, end) became ``lines``: partners follow the edit."""
-        keep = min(end - start, len(lines))
-        old = self.partner
-        middle = np.concatenate((old[start : start + keep], np.full(len(lines) - keep, NONE, np.int64)))
-        self.partner = np.concatenate((old[:start], middle, old[end:]))
-        self.changed = np.concatenate((self.changed[:start], np.zeros(len(lines), bool), self.changed[end:]))
+        if len(lines) != end - start:  # (lines replaced in place keep their partners: no copy)
+            keep = min(end - start, len(lines))
+            old = self.partner
+            middle = np.concatenate((old[start : start + keep], np.full(len(lines) - keep, NONE, np.int64)))
+            self.partner = np.concatenate((old[:start], middle, old[end:]))
+            self.changed = np.concatenate((self.changed[:start], np.zeros(len(lines), bool), self.changed[end:]))
         self.changed[start : start + len(lines)] = self._changed(start, lines)
 
     def draft_line(self, i: int) -> Optional[str]:

@@ -9,6 +9,7 @@ lifecycle hooks.
 from __future__ import annotations
 
 import logging
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Optional
 
@@ -48,15 +49,38 @@ def effective_settings(manager: "PairManager", spec: Optional[PairSpec]):
     return merged.settings, metrics, problems
 
 
-def _read(manager: "PairManager", path: Path, root: Optional[Path], pair: "Pair", what: str) -> Optional[list[str]]:
+@dataclass
+class Prepared:
+    """Files read beforehand (in slices, off the first-hint path) for one
+    :func:`build`: lines or the reading error by path key, and right-stripped
+    copies of the hypothesis and of each reference for the new model."""
+
+    files: dict[Path, object] = field(default_factory=dict)
+    norm: dict[Path, list[str]] = field(default_factory=dict)
+    hyp: Optional[list[str]] = None
+
+
+def allowed(path: Path, root: Optional[Path], pair: "Pair", what: str) -> bool:
+    """May ``pair`` read ``path``?  (When not, the problem is said.)"""
     manual = pair.spec is not None and pair.spec.origin == "command"
     if not manual and not path_allowed(path, root, pair.settings):
         pair.problems.append(
             f"{what} {path} is outside the workspace; name it with an absolute path in a pairing rule to allow it"
         )
+        return False
+    return True
+
+
+def _read(
+    manager: "PairManager", path: Path, root: Optional[Path], pair: "Pair", what: str, prepared: Optional[Prepared] = None
+) -> Optional[list[str]]:
+    if not allowed(path, root, pair, what):
         return None
     try:
-        lines = read_lines_from(path, manager.open_paths())
+        read = prepared.files.get(path_key(path)) if prepared is not None else None
+        if isinstance(read, InputError):
+            raise read
+        lines = read if read is not None else read_lines_from(path, manager.open_paths())
     except InputError as exc:
         pair.problems.append(f"{what}: {exc}")
         return None
@@ -64,11 +88,11 @@ def _read(manager: "PairManager", path: Path, root: Optional[Path], pair: "Pair"
     return lines
 
 
-def _ref_label(spec: PairSpec, k: int) -> str:
+def ref_label(spec: PairSpec, k: int) -> str:
     return "reference" if len(spec.references) == 1 else f"reference {k + 1}"
 
 
-def build(manager: "PairManager", pair: "Pair", *, keep_model: bool = True) -> None:
+def build(manager: "PairManager", pair: "Pair", *, keep_model: bool = True, prepared: Optional[Prepared] = None) -> None:
     """(Re)pair ``pair`` and bring its model up to date.
 
     A model whose metrics and reference count are unchanged is updated by
@@ -91,12 +115,12 @@ def build(manager: "PairManager", pair: "Pair", *, keep_model: bool = True) -> N
         return
     refs: list[list[str]] = []
     for k, ref in enumerate(spec.references):
-        lines = _read(manager, ref, root, pair, _ref_label(spec, k))
+        lines = _read(manager, ref, root, pair, ref_label(spec, k), prepared)
         if lines is not None:
             refs.append(lines)
     pair.source_lines = None
     if spec.source is not None:
-        pair.source_lines = _read(manager, spec.source, root, pair, "source")
+        pair.source_lines = _read(manager, spec.source, root, pair, "source", prepared)
     if len(refs) != len(spec.references) or not refs:
         if not spec.references:
             pair.problems.append("the pairing rule names no reference file")
@@ -118,10 +142,30 @@ def build(manager: "PairManager", pair: "Pair", *, keep_model: bool = True) -> N
         model.set_refs(refs)
     else:
         lazy = max(len(hyp), *(len(r) for r in refs)) > LAZY_LINES
-        pair.model = PairModel(metrics, hyp, refs, lazy=lazy)
+        ready = _prepared_lines(prepared, spec, hyp, refs)
+        if ready is not None:
+            pair.model = PairModel(metrics, ready[0], ready[1], lazy=lazy, normalized=True)
+        else:
+            pair.model = PairModel(metrics, hyp, refs, lazy=lazy)
         pair.baseline = None
         pair.baseline_lines = {}
     pair.diag_cache = None
+
+
+def _prepared_lines(prepared: Optional[Prepared], spec: PairSpec, hyp: list[str], refs: list[list[str]]):
+    """The prepared right-stripped (hypothesis, references) when they are
+    the lines being paired, else None (they are stripped here then)."""
+    if prepared is None or prepared.hyp is None or len(prepared.hyp) != len(hyp):
+        return None
+    out, seen = [], set()
+    for ref, lines in zip(spec.references, refs):
+        key = path_key(ref)
+        norm = prepared.norm.get(key)
+        if norm is None or len(norm) != len(lines) or prepared.files.get(key) is not lines:
+            return None
+        out.append(list(norm) if key in seen else norm)  # a file named twice: two lists
+        seen.add(key)
+    return prepared.hyp, out
 
 
 def drop_model(pair: "Pair") -> None:
@@ -147,7 +191,7 @@ def reload_file(manager: "PairManager", pair: "Pair", path: Path) -> bool:
     root = manager.root_for(pair.path)
     for k, ref in enumerate(spec.references):
         if path_key(ref) == key:
-            lines = _read(manager, ref, root, pair, _ref_label(spec, k))
+            lines = _read(manager, ref, root, pair, ref_label(spec, k))
             if lines is None:
                 drop_model(pair)
             else:

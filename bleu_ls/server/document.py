@@ -21,6 +21,10 @@ from typing import Optional
 
 UTF8, UTF16, UTF32 = "utf-8", "utf-16", "utf-32"
 
+#: A document not split yet answers lines above this one by finding them from
+#: the start; a line further down splits the whole text first.
+HEAD_LINES = 5000
+
 _BREAK = re.compile(r"\r\n|\r|\n")
 _SPLIT = re.compile(r"(\r\n|\r|\n)")
 
@@ -58,7 +62,7 @@ def units(s: str, encoding: str = UTF16) -> int:
         return len(s)
     if encoding == UTF8:
         return len(s.encode("utf-8", "surrogatepass"))
-    return len(s) + sum(1 for c in s if ord(c) > 0xFFFF)
+    return len(s.encode("utf-16-le", "surrogatepass")) // 2
 
 
 def to_units(line: str, index: int, encoding: str = UTF16) -> int:
@@ -110,10 +114,107 @@ class LineDocument:
     strings themselves, which the pair model shares (``engine_lines``).
     """
 
-    def __init__(self, text: str = "", version: Optional[int] = None, encoding: str = UTF16) -> None:
-        self.lines, self.ends = split_lines(text)
+    def __init__(self, text: str = "", version: Optional[int] = None, encoding: str = UTF16, *, lazy: bool = False) -> None:
         self.version = version
         self.encoding = encoding
+        #: the text not split yet (``lazy``): lines are found from the start
+        #: as far as they are asked for, and the whole text is split on the
+        #: first edit or full read, or in slices by :meth:`split_sliced`
+        self._text: Optional[str] = None
+        self._lines: list[str] = []
+        self._ends: list[str] = []
+        if lazy:
+            self._text = text
+            #: starts and content ends of the lines found so far
+            self._head: list[int] = [0]
+            self._head_ends: list[int] = []
+            self._count: Optional[int] = None  # of line breaks
+        else:
+            self._lines, self._ends = split_lines(text)
+
+    # -- the lines, split when first needed -----------------------------------
+    @property
+    def lines(self) -> list[str]:
+        if self._text is not None:
+            self._split_now()
+        return self._lines
+
+    @lines.setter
+    def lines(self, value: list[str]) -> None:
+        self._text = None
+        self._lines = value
+
+    @property
+    def ends(self) -> list[str]:
+        if self._text is not None:
+            self._split_now()
+        return self._ends
+
+    @ends.setter
+    def ends(self, value: list[str]) -> None:
+        self._text = None
+        self._ends = value
+
+    @property
+    def is_split(self) -> bool:
+        return self._text is None
+
+    @property
+    def size(self) -> int:
+        """Characters of a text not split yet (0 once split)."""
+        return len(self._text) if self._text is not None else 0
+
+    def _split_now(self) -> None:
+        text, self._text = self._text, None
+        self._lines, self._ends = split_lines(text or "")
+
+    def split_sliced(self, chunk: int = 1 << 20):
+        """Split the text in blocks of about ``chunk`` characters, yielding
+        between blocks (a generator; a no-op once split).  Each block but the
+        last ends just after a ``\n``, so no line break straddles two."""
+        text = self._text
+        if text is None:
+            return
+        lines: list[str] = []
+        ends: list[str] = []
+        n, a = len(text), 0
+        while a < n:
+            b = text.find("\n", min(a + chunk, n) - 1)
+            b = n if b < 0 else b + 1
+            part_lines, part_ends = split_lines(text[a:b])
+            if b < n:  # the block ends with its break: no empty line after it
+                part_lines.pop()
+                part_ends.pop()
+            lines.extend(part_lines)
+            ends.extend(part_ends)
+            a = b
+            yield
+            if self._text is not text:
+                return  # split (or replaced) meanwhile
+        if not lines:
+            lines, ends = [""], [""]
+        self._text = None
+        self._lines, self._ends = lines, ends
+
+    def _head_line(self, i: int) -> Optional[str]:
+        """Line ``i`` of a text not split yet, found from the start (None:
+        no such line).  For lines near the top (:data:`HEAD_LINES`)."""
+        text, starts, ends = self._text, self._head, self._head_ends
+        while len(ends) <= i and len(starts) > len(ends):
+            pos = starts[-1]
+            nl = text.find("\n", pos)
+            cr = text.find("\r", pos, nl if nl >= 0 else len(text))
+            if cr >= 0:
+                ends.append(cr)
+                starts.append(cr + (2 if text.startswith("\n", cr + 1) else 1))
+            elif nl >= 0:
+                ends.append(nl)
+                starts.append(nl + 1)
+            else:  # the last line (empty after a final break)
+                ends.append(len(text))
+        if i >= len(ends):
+            return None
+        return text[starts[i] : ends[i]]
 
     # -- reading ---------------------------------------------------------------
     @property
@@ -123,19 +224,47 @@ class LineDocument:
 
     @property
     def text(self) -> str:
+        if self._text is not None:
+            return self._text
         return "".join(c + e for c, e in zip(self.lines, self.ends))
 
     def line(self, i: int) -> str:
-        return self.lines[i] if 0 <= i < len(self.lines) else ""
+        if self._text is not None and i < HEAD_LINES:
+            found = self._head_line(i) if i >= 0 else None
+            return "" if found is None else found
+        lines = self.lines
+        return lines[i] if 0 <= i < len(lines) else ""
+
+    def ready(self, i: int) -> bool:
+        """Can line ``i`` be read without splitting the whole text first?"""
+        return self._text is None or i < HEAD_LINES
+
+    def has_line(self, i: int) -> bool:
+        """Is ``i`` a scored line (below :attr:`n_lines`)?  Near the top of a
+        text not split yet, found without counting the whole text."""
+        if self._text is not None and 0 <= i < HEAD_LINES:
+            if self._head_line(i) is None:
+                return False
+            last = len(self._head) == len(self._head_ends) and i == len(self._head_ends) - 1
+            return not (last and self._head[i] == len(self._text))
+        return 0 <= i < self.n_lines
 
     @property
     def line_count(self) -> int:
         """Lines as the editor counts them (a final break opens an empty line)."""
+        if self._text is not None:
+            if self._count is None:
+                t = self._text
+                self._count = t.count("\n") + (t.count("\r") - t.count("\r\n") if "\r" in t else 0)
+            return self._count + 1
         return len(self.lines)
 
     @property
     def n_lines(self) -> int:
         """Lines as scored (a final line break adds no line)."""
+        if self._text is not None:
+            text = self._text
+            return self.line_count - (1 if not text or text.endswith(("\n", "\r")) else 0)
         return len(self.lines) - (1 if self.lines[-1] == "" else 0)
 
     def engine_lines(self) -> list[str]:

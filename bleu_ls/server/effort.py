@@ -101,8 +101,12 @@ class EffortRows:
             self.totals -= old.sum(axis=0)
         width = len(lines)
         self.lines[start:end] = list(lines)
-        self.rows = np.concatenate((self.rows[:start], np.zeros((width, 7), np.int64), self.rows[end:]))
-        self.fresh = np.concatenate((self.fresh[:start], np.zeros(width, bool), self.fresh[end:]))
+        if width == end - start:  # lines replaced in place (typing): no copy of the arrays
+            self.rows[start:end] = 0
+            self.fresh[start:end] = False
+        else:
+            self.rows = np.concatenate((self.rows[:start], np.zeros((width, 7), np.int64), self.rows[end:]))
+            self.fresh = np.concatenate((self.fresh[:start], np.zeros(width, bool), self.fresh[end:]))
         self.version += 1
 
     # -- the document ---------------------------------------------------------------
@@ -146,10 +150,21 @@ class EffortRows:
     async def fill(self, alive) -> None:
         """Count every stale line in the background, a few milliseconds at a
         time between real pauses (``alive()`` False: stop)."""
+        pos = 0  # stale lines are looked for from here on, a block at a time:
+        # listing every stale line of a 1M-line document for each slice cost
+        # more than the slice itself
         while alive() and self.stale_count():
             deadline = time.perf_counter() + SLICE_SECONDS
-            for j in np.flatnonzero(~self.fresh).tolist():
-                self.compute(j)
-                if time.perf_counter() > deadline:
-                    break
+            while time.perf_counter() < deadline:
+                if pos >= len(self.fresh):
+                    pos = 0  # edits meanwhile left stale lines behind
+                    if not self.stale_count():  # (counting a 1M-line array costs ms: once a round)
+                        break
+                block = np.flatnonzero(~self.fresh[pos : pos + 256])
+                for j in (pos + block).tolist():
+                    self.compute(j)
+                    if time.perf_counter() > deadline:
+                        break
+                else:
+                    pos += 256
             await asyncio.sleep(PAUSE_SECONDS)

@@ -42,7 +42,12 @@ def read_lines_from(path: Path, open_docs: Mapping[Path, LineDocument]) -> list[
     doc = open_docs.get(path_key(path))
     if doc is not None:
         return doc.engine_lines()
-    if path.exists() and not path.is_file() and not path.is_dir():
-        # opening a FIFO would block the whole server until someone writes to it
-        raise InputError(f"{path}: not a regular file (a pipe, socket or device); expected a text file")
+    check_regular(path)
     return split_lsp_lines(read_text(str(path)))
+
+
+def check_regular(path: Path) -> None:
+    """Raise InputError for a pipe, socket or device: opening a FIFO would
+    block the whole server until someone writes to it."""
+    if path.exists() and not path.is_file() and not path.is_dir():
+        raise InputError(f"{path}: not a regular file (a pipe, socket or device); expected a text file")

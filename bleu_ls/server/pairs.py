@@ -27,7 +27,7 @@ from ..pairing import PairSpec
 from ..workspace_config import CONFIG_NAME
 from ..settings import Settings
 from ..postedit import DraftStore
-from . import binding, drafts
+from . import binding, drafts, opening
 from .compare import CompareTests, OtherSystem
 from .state import Pair
 from .compare import attach as attach_other
@@ -103,7 +103,39 @@ class PairManager:
         return {path_key(self.doc_paths[u]): d for u, d in self.docs.items()}
 
     def pair_for(self, uri: str) -> Optional[Pair]:
+        """The pair of ``uri``, built (a large document still being opened
+        is finished first)."""
+        pair = self.pairs.get(uri)
+        if pair is not None and pair.opening is not None:
+            opening.finish(self, pair)
+        return pair
+
+    async def wait_opened(self, uri: str) -> None:
+        """Until a large document being opened is built in the background
+        (other requests go on; :meth:`pair_for` would build it at once)."""
+        pair = self.pairs.get(uri)
+        task = pair.open_task if pair is not None else None
+        if task is None or task.done():
+            return
+        try:
+            await asyncio.shield(task)
+        except asyncio.CancelledError:
+            me = asyncio.current_task()
+            if me is not None and me.cancelling():
+                raise  # this request was cancelled, not the opening
+
+    def peek(self, uri: str) -> Optional[Pair]:
+        """The pair of ``uri`` as it is: maybe still being opened (``pair.preview``)."""
         return self.pairs.get(uri)
+
+    def settle(self, path: Optional[Path] = None) -> None:
+        """Finish opening the documents still being opened (those that read
+        ``path``, or all): before a change that may touch what they read."""
+        for pair in list(self.pairs.values()):
+            if pair.opening is None:
+                continue
+            if path is None or path_key(path) in opening.reads(pair):
+                opening.finish(self, pair)
 
     def show(self, message: str, kind: types.MessageType = types.MessageType.Info) -> None:
         log.info("%s", message)
@@ -129,6 +161,7 @@ class PairManager:
         """Settings changed: re-read them, re-pair every open document and
         rescore what changed."""
         self.reload_settings()
+        self.settle()
         for uri in list(self.docs):
             pair = self.pairs.get(uri) or Pair(uri=uri, path=self.doc_paths[uri])
             self.analyzers.pop(uri, None)
@@ -150,11 +183,16 @@ class PairManager:
                 self._loop = asyncio.get_running_loop()
             except RuntimeError:  # not on an event loop (a test driving the manager)
                 pass
-        self.docs[uri] = LineDocument(text, version, self.encoding)
+        lazy = len(text) >= opening.LAZY_OPEN_CHARS
+        self.docs[uri] = LineDocument(text, version, self.encoding, lazy=lazy)
         path = uri_path(uri)
         self.doc_paths[uri] = path
         self._dependents_changed(path)
         pair = Pair(uri=uri, path=path)
+        if opening.begin(self, pair):
+            self.pairs[uri] = pair  # built in the background (opening.py)
+            self.update_watch_list()
+            return
         binding.build(self, pair)
         drafts.bind(self, pair)
         if pair.spec is not None or pair.hypothesis_like:
@@ -168,6 +206,9 @@ class PairManager:
         if doc is None:
             return
         pair = self.pairs.get(uri)
+        if pair is not None and pair.opening is not None:
+            opening.finish(self, pair)
+        self.settle(self.doc_paths[uri])
         dependents = self._dependents(self.doc_paths[uri])
         for change in params.content_changes:
             splice = doc.apply(change)
@@ -196,6 +237,7 @@ class PairManager:
         pair = self.pairs.pop(uri, None)
         self.analyzers.pop(uri, None)
         if pair is not None:
+            opening.cancel(pair)
             for task in (pair.bg_task, pair.push_task, pair.paired_task):
                 if task is not None:
                     task.cancel()
@@ -211,6 +253,7 @@ class PairManager:
         scoring and the worker pool."""
         self.watcher.stop()
         for pair in self.pairs.values():
+            opening.cancel(pair)
             for task in (pair.bg_task, pair.push_task, pair.paired_task, pair.effort_task):
                 if task is not None:
                     task.cancel()
@@ -221,6 +264,7 @@ class PairManager:
 
     def compare_with(self, pair: Pair, other: Optional[str]) -> Optional[OtherSystem]:
         """Compare ``pair`` with another system's file (None: stop comparing)."""
+        self.settle()
         detach_other(pair)
         result = attach_other(self, pair, arg_path(other)) if other else None
         pair.diag_cache = None
@@ -229,6 +273,7 @@ class PairManager:
 
     def pair_with(self, uri: str, refs: list[str], source: Optional[str] = None) -> tuple[PairSpec, Optional[Pair]]:
         """Pair ``uri`` with reference file(s) by hand (``bleuLs.pairWith``)."""
+        self.settle()
         hyp = uri_path(uri)
         src = arg_path(source) if source else None
         spec = PairSpec(hyp, [arg_path(r) for r in refs], src, {}, "command")
@@ -260,6 +305,7 @@ class PairManager:
 
     def _dependents_changed(self, path: Path) -> None:
         """``path`` was opened/closed/changed on disk: re-read it where it is used."""
+        self.settle(path)
         seen = set()
         for pair in list(self.pairs.values()):
             if drafts.uses_path(pair, path):
@@ -342,11 +388,13 @@ class PairManager:
         await drafts.wait_effort(self, pair)
 
     def set_draft(self, pair: Pair) -> str:
+        self.settle()
         message = drafts.set_to_current(self, pair)
         self.after_change(pair, external=True)
         return message
 
     def forget_draft(self, pair: Pair) -> str:
+        self.settle()
         message = drafts.forget(self, pair)
         self.after_change(pair, external=True)
         return message

@@ -88,7 +88,12 @@ def line_delta(pair: "Pair", key: str, i: int) -> Optional[float]:
 
 def breakdown(pair: "Pair", i: int) -> str:
     """A compact breakdown (inlay hint tooltip)."""
-    model = pair.model
+    return breakdown_of(pair.model, i)
+
+
+def breakdown_of(model, i: int) -> str:
+    """The breakdown of line ``i`` of ``model`` (a pair model, or anything
+    with its ``metrics`` and ``line_score``)."""
     out = []
     for key, metric in model.metrics.items():
         s = model.line_score(key, i)

@@ -78,6 +78,11 @@ class Pair:
     paired_gen: int = 0
     #: the model version ``paired`` was computed on (shown only while it is current)
     paired_version: int = -1
+    #: a large document being opened (opening.py): line scores before the
+    #: model is built, the remaining steps (a generator) and their task
+    preview: Any = None
+    opening: Any = None
+    open_task: Optional[asyncio.Task] = None
     #: another system's output compared with this one (bleuLs.compareWith; compare.py)
     compare: Optional[OtherSystem] = None
 

@@ -86,3 +86,79 @@ async def test_100k_lines(kind, tmp_path):
         assert len(hs2) == 1 and t_edit < 1.0
     finally:
         await _close(s)
+
+
+def _lazy_pair(n: int, seed: int) -> tuple[list[str], list[str]]:
+    rnd = random.Random(seed)
+    ref = [" ".join(rnd.choices(W, k=rnd.randint(10, 24))) + " ." for _ in range(n)]
+    hyp = []
+    for r in ref:
+        toks = r.split()
+        toks[rnd.randrange(len(toks))] = rnd.choice(W)
+        hyp.append(" ".join(toks))
+    return hyp, ref
+
+
+def _bleu_of(label: str) -> float:
+    return float(label.split("BLEU ")[1].split()[0])
+
+
+@pytest.mark.parametrize("kind", ["vscode", "neovim"])
+async def test_large_document_opened_lazily(kind, tmp_path):
+    """A document over 1 MiB is opened lazily (its first hints come from the
+    lines asked for, the rest is read in the background): every answer —
+    the first hints, far lines, the corpus, after an edit — is sacrebleu's."""
+    n = 16_000
+    hyp, ref = _lazy_pair(n, 7)
+    text = "\n".join(hyp) + "\n"
+    assert len(text) > 1 << 20
+    (tmp_path / "big.ref").write_text("\n".join(ref) + "\n", encoding="utf-8")
+    s = await _session(kind, tmp_path)
+    try:
+        uri = s.open("big.hyp", text)
+        first = await s.hints(uri, 0, 60)  # sent at once: before the background read ends
+        far = await s.hints(uri, 12_000, 12_030)
+        for hs in (first, far):
+            assert hs
+            for h in hs:
+                i = h.position.line
+                assert _bleu_of(h.label) == round(sacrebleu.sentence_bleu(hyp[i], [ref[i]]).score, 1)
+                assert h.position.character == len(hyp[i])
+        assert len(first) == 61 and len(far) == 31
+        c = await s.corpus(uri)
+        assert c["corpus"]["score"] == sacrebleu.corpus_bleu(hyp, [ref]).score
+        s.change(uri, [{"range": ((5, 0), (5, 0)), "text": "the "}])
+        hyp[5] = "the " + hyp[5]
+        (h5,) = await s.hints(uri, 5, 5)
+        assert _bleu_of(h5.label) == round(sacrebleu.sentence_bleu(hyp[5], [ref[5]]).score, 1)
+        assert (await s.corpus(uri))["corpus"]["score"] == sacrebleu.corpus_bleu(hyp, [ref]).score
+    finally:
+        await _close(s)
+
+
+async def test_large_document_with_a_reference_broken_late(tmp_path):
+    """A reference that stops being UTF-8 near its end: the first lines are
+    answered meanwhile, then the user is told in the same words as for a
+    small file (an error diagnostic on line 1 naming the file and the byte)."""
+    n = 16_000
+    hyp, ref = _lazy_pair(n, 8)
+    data = ("\n".join(ref[: n - 10]) + "\n").encode("utf-8") + b"caf\xe9 au lait\n" + ("\n".join(ref[n - 9 :]) + "\n").encode("utf-8")
+    (tmp_path / "big.ref").write_bytes(data)
+    s = await _session("vscode", tmp_path)
+    try:
+        uri = s.open("big.hyp", "\n".join(hyp) + "\n")
+        first = await s.hints(uri, 0, 10)
+        assert all(
+            _bleu_of(h.label) == round(sacrebleu.sentence_bleu(hyp[h.position.line], [ref[h.position.line]]).score, 1)
+            for h in first
+        )
+        diags, _rid, _ = await s.diagnostics(uri)
+        errors = [d for d in diags if d.severity == types.DiagnosticSeverity.Error]
+        assert errors and errors[0].range.start.line == 0
+        message = errors[0].message
+        offset = data.index(b"\xe9")
+        assert "big.ref" in message and "not UTF-8" in message and f"byte offset {offset}" in message
+        assert f"line {n - 9}" in message
+        assert await s.hints(uri, 0, 10) == []  # no pair model: no scores
+    finally:
+        await _close(s)

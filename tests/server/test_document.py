@@ -117,3 +117,26 @@ def test_single_kind_of_break_fast_path(segments, brk, enc, data):
     assert d.text == expected
     assert d.engine_lines() == split_lsp_lines(expected)
     assert LineDocument(expected, encoding=enc).entries == d.entries
+
+
+@settings(max_examples=200, deadline=None)
+@given(TEXT, ENC, st.integers(1, 9), st.data())
+def test_lazy_document_reads_like_the_split_one(text, enc, chunk, data):
+    """A document opened lazily answers lines, counts and columns as the split
+    one, before and after it is split in slices (blocks of ``chunk``)."""
+    eager = LineDocument(text, 1, enc)
+    lazy = LineDocument(text, 1, enc, lazy=True)
+    probe = data.draw(st.lists(st.integers(-1, len(eager.lines) + 1), max_size=6))
+    for i in probe:
+        if lazy.ready(i):
+            assert lazy.line(i) == eager.line(i)
+            assert lazy.has_line(i) == (0 <= i < eager.n_lines)
+            assert lazy.end_column(i) == eager.end_column(i)
+    assert (lazy.n_lines, lazy.line_count) == (eager.n_lines, eager.line_count)
+    assert not lazy.is_split  # found and counted without splitting the text
+    steps = lazy.split_sliced(chunk)
+    for _ in steps:
+        pass
+    assert lazy.is_split
+    assert (lazy.lines, lazy.ends) == (eager.lines, eager.ends)
+    assert lazy.engine_lines() == split_lsp_lines(text)

@@ -84,6 +84,7 @@ def register(server, manager: "PairManager") -> None:
         if not _wants_quickfix(params.context.only):
             return None
         uri = params.text_document.uri
+        await manager.wait_opened(uri)  # a large document: built in the background first
         pair = manager.pair_for(uri)
         if pair is None:
             return None

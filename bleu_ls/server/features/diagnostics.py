@@ -26,6 +26,7 @@ async def pull(
     manager: "PairManager", params: types.DocumentDiagnosticParams
 ) -> Union[types.RelatedFullDocumentDiagnosticReport, types.RelatedUnchangedDocumentDiagnosticReport, Encoded]:
     await asyncio.sleep(YIELD_SECONDS)
+    await manager.wait_opened(params.text_document.uri)  # a large document: built in the background first
     pair = manager.pair_for(params.text_document.uri)
     if pair is None:
         if params.previous_result_id == "none":

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Optional
 
 from lsprotocol import types
 
 from ..compare import hint_part
 from ..effort_render import hter_label
-from ..render import breakdown, label_for
+from ..render import breakdown, breakdown_of, label_for
 
 if TYPE_CHECKING:
     from ..pairs import PairManager
@@ -29,10 +29,57 @@ def _resolve_tooltip(manager: "PairManager") -> bool:
     return bool(rs and "tooltip" in (rs.properties or []))
 
 
+def _preview_hints(manager: "PairManager", pair, doc, params: types.InlayHintParams) -> Optional[list[types.InlayHint]]:
+    """Hints of a large document still being opened, from its preview (the
+    lines asked for only); None when the model must be built first."""
+    hs = pair.settings.hints
+    preview = pair.preview
+    start = max(0, params.range.start.line)
+    end = params.range.end.line + 1
+    if hs.hter or pair.compare is not None:
+        return None
+    if not hs.enabled:
+        return []
+    lazy_tooltip = _resolve_tooltip(manager)
+    out = []
+    stop = min(end, start + ENSURE_LIMIT)
+    if start >= stop:
+        return []
+    if not all(preview.known(i) for i in (start, stop - 1)):
+        if preview.wait_is_short():
+            return None
+        pair.hints_pending = True  # asked again once the model is built
+    if end > stop and preview.known(stop) and doc.has_line(stop):
+        pair.hints_pending = True  # the rest once the model is built and scored
+    for i in range(start, stop):
+        if preview.known(i) and not doc.has_line(i):
+            break
+        hyp = preview.hyp(i)
+        if hyp is None or (not hyp.strip() and not hs.show_on_empty):
+            continue
+        label = label_for(preview, i, hs)
+        if label is None:
+            continue
+        hint = types.InlayHint(
+            position=types.Position(line=i, character=doc.end_column(i)), label=label, padding_left=True
+        )
+        if lazy_tooltip:
+            hint.data = {"uri": params.text_document.uri, "line": i, "version": 0}
+        else:
+            hint.tooltip = types.MarkupContent(kind=types.MarkupKind.Markdown, value=breakdown_of(preview, i))
+        out.append(hint)
+    return out
+
+
 def inlay_hints(manager: "PairManager", params: types.InlayHintParams) -> list[types.InlayHint]:
     uri = params.text_document.uri
-    pair = manager.pair_for(uri)
     doc = manager.docs.get(uri)
+    pair = manager.peek(uri)
+    if pair is not None and pair.preview is not None and doc is not None:
+        answer = _preview_hints(manager, pair, doc, params)
+        if answer is not None:
+            return answer
+    pair = manager.pair_for(uri)
     if pair is None or pair.model is None or doc is None:
         return []
     hs = pair.settings.hints

@@ -8,13 +8,28 @@ from typing import TYPE_CHECKING, Optional
 
 from lsprotocol import types
 
-from ..render import hover_text
+from ..render import breakdown_of, hover_text
 
 if TYPE_CHECKING:
     from ..pairs import PairManager
 
 
+def _preview_hover(pair, i: int) -> Optional[str]:
+    """The hover of a line of a huge document still being read: its scores
+    only (the rest once the file is read; building it now would keep every
+    other request waiting for seconds)."""
+    preview = pair.preview
+    if preview is None or preview.wait_is_short() or not preview.known(i) or preview.hyp(i) is None:
+        return None
+    return f"**Line {i + 1:,}**\n\n{breakdown_of(preview, i)}\n\n_(still reading the files: more here in a moment)_"
+
+
 def hover(manager: "PairManager", params: types.HoverParams) -> Optional[types.Hover]:
+    early = manager.peek(params.text_document.uri)
+    if early is not None and early.preview is not None:
+        text = _preview_hover(early, params.position.line)
+        if text is not None:
+            return types.Hover(contents=types.MarkupContent(kind=types.MarkupKind.Markdown, value=text))
     pair = manager.pair_for(params.text_document.uri)
     if pair is None or (pair.model is None and pair.effort is None and not pair.draft_problem):
         return None

@@ -17,6 +17,7 @@ CORPUS_SCORE = "bleuLs/corpusScore"
 
 async def code_lens(manager: "PairManager", params: types.CodeLensParams) -> list[types.CodeLens]:
     uri = params.text_document.uri
+    await manager.wait_opened(uri)  # a large document: built in the background first
     pair = manager.pair_for(uri)
     if pair is None or (pair.model is None and pair.effort is None and not pair.draft_problem):
         return []
@@ -39,6 +40,8 @@ async def code_lens(manager: "PairManager", params: types.CodeLensParams) -> lis
 async def corpus_score(manager: "PairManager", params: Any) -> Optional[dict[str, Any]]:
     td = params.get("textDocument") if isinstance(params, dict) else getattr(params, "textDocument", None)
     uri = td.get("uri") if isinstance(td, dict) else getattr(td, "uri", None)
+    if uri:
+        await manager.wait_opened(uri)
     pair = manager.pair_for(uri) if uri else None
     if pair is None or (pair.model is None and pair.effort is None):
         return None
