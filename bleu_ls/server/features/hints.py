@@ -48,8 +48,9 @@ def inlay_hints(manager: "PairManager", params: types.InlayHintParams) -> list[t
         model.ensure(start, end)  # the requested lines first, before the rest of the file
     else:
         model.ensure(start, min(end, start + ENSURE_LIMIT))
-        manager.score_rest_later(pair)
     scored = model.scored_mask(start, end)
+    if not scored.all():  # heavy lines (never scored here) or more than the limit
+        manager.score_rest_later(pair)
     lazy_tooltip = _resolve_tooltip(manager)
     out = []
     for i in range(start, end):
