@@ -69,6 +69,8 @@ class PairModel:
         #: never counted by an edit or ``ensure`` (None: no cap)
         self.long_line_bytes = long_line_bytes
         self.metrics: dict[str, Metric] = dict(metrics)
+        #: counts changes of the references (any splice, reload or new set)
+        self.ref_version = 0
         self.hyp: list[str] = _norm(hyp)
         self.refs: list[list[str]] = [_norm(r) for r in refs]
         self.version = 0
@@ -113,6 +115,7 @@ class PairModel:
         other.hyp = list(self.hyp)
         other.refs = [list(r) for r in self.refs]
         other.version = self.version
+        other.ref_version = self.ref_version
         other._fresh = self._fresh.copy()
         other._stats = {k: v.copy() for k, v in self._stats.items()}
         other._scores = {k: v.copy() for k, v in self._scores.items()}
@@ -356,6 +359,7 @@ class PairModel:
         self._unfresh_from(0)
         self.refs = [_norm(r) for r in refs]
         self.version += 1
+        self.ref_version += 1
 
     def _splice(self, k: Optional[int], start: int, end: int, lines: list[str]) -> None:
         target = self.hyp if k is None else self.refs[k]
@@ -363,6 +367,8 @@ class PairModel:
         if not (0 <= start <= end <= n):
             raise IndexError(f"splice [{start}, {end}) outside 0..{n}")
         self.version += 1
+        if k is not None:
+            self.ref_version += 1
         if len(lines) == end - start:
             target[start:end] = lines
             paired_end = min(end, self.n_paired)

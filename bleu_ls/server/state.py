@@ -19,6 +19,7 @@ from ..postedit import DraftTrack
 from ..settings import Settings
 from .compare import OtherSystem
 from .effort import EffortRows
+from .token_lines import TokenLines
 
 
 @dataclass
@@ -52,6 +53,8 @@ class Pair:
     diag_json_items: list = field(default_factory=list)
     diag_json_rid: Optional[str] = None
     bg_task: Optional[asyncio.Task] = None
+    #: the semantic tokens of the document's lines, kept in step by the manager's splices
+    token_lines: TokenLines = field(default_factory=TokenLines)
     push_task: Optional[asyncio.Task] = None
     push_dirty: bool = False
     diag_cache: Optional[tuple[Any, list, str]] = None
