@@ -50,11 +50,13 @@ def delta_edit(old: list[int], new: list[int]) -> tuple[int, int, list[int]]:
 class _Block:
     """Consecutive lines' encodings, with their JSON text once built."""
 
-    __slots__ = ("encs", "_built")
+    __slots__ = ("encs", "_built", "todo")
 
     def __init__(self, encs: list) -> None:
         self.encs = encs
         self._built: Optional[tuple] = None
+        #: how many of ``encs`` are None
+        self.todo = encs.count(None)
 
     def built(self) -> tuple:
         """(first token line, last token line, integer count with the first
@@ -159,7 +161,7 @@ class TokenLines:
         base = 0
         for b in self.blocks:
             encs = b.encs
-            if None in encs:
+            if b.todo:
                 out.extend(base + j for j, e in enumerate(encs) if e is None)
             base += len(encs)
         return out
@@ -172,6 +174,8 @@ class TokenLines:
         encs = list(compute(want))
         pos = self._positions(want)
         for (b, j), e in zip(pos, encs):
+            if b.encs[j] is None:
+                b.todo -= 1
             b.encs[j] = e
             b._built = None
         self.built += len(want)
