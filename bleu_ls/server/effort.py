@@ -34,6 +34,9 @@ KINDS = ("insertions", "deletions", "substitutions", "shifts")
 #: search on a 150,000-word line takes minutes and gigabytes.  Such a line
 #: counts no edits and the hover says why.
 MAX_ALIGN_WORDS = 2000
+#: at least this many lines to count go through the engine's TER batch in
+#: worker processes (every core) before the slices count the rest
+BATCH_LINES = 2000
 #: background fill: one slice, then a real pause (seconds), as the scorer does
 SLICE_SECONDS = 0.005
 PAUSE_SECONDS = 0.002
@@ -104,6 +107,34 @@ class EffortRows:
         self.rows = np.concatenate((self.rows[:start], np.zeros((width, 7), np.int64), self.rows[end:]))
         self.fresh = np.concatenate((self.fresh[:start], np.zeros(width, bool), self.fresh[end:]))
         self.version += 1
+
+    # -- counting elsewhere --------------------------------------------------------------
+    def batch_job(self) -> tuple[list[int], list[str], list[str]]:
+        """The stale lines to count elsewhere: (indices, draft lines, current
+        lines); lines too long to align stay for :meth:`fill`."""
+        idx, drafts, lines = [], [], []
+        for i in np.flatnonzero(~self.fresh).tolist():
+            draft, line = self.draft_of(i), self.lines[i]
+            if draft != line and max(len(draft.split()), len(line.split())) > MAX_ALIGN_WORDS:
+                continue
+            idx.append(i)
+            drafts.append(draft)
+            lines.append(line)
+        return idx, drafts, lines
+
+    def install(self, job: tuple[list[int], list[str], list[str]], results: Sequence) -> int:
+        """Take the alignments (``TerResult`` per job line, the draft line as
+        hypothesis and the current line as reference) of the lines still stale
+        whose draft and current line equal the job's; returns how many."""
+        done = 0
+        n = len(self.lines)
+        for i, draft, line, r in zip(*job, results):
+            if i >= n or self.fresh[i] or self.lines[i] != line or self.draft_of(i) != draft:
+                continue
+            self.too_long.discard(i)
+            self._set(i, [r.edits, r.ref_len * UNITS, 1, r.insertions, r.deletions, r.substitutions, r.shifts])
+            done += 1
+        return done
 
     # -- the document ---------------------------------------------------------------
     def line(self, i: int) -> Optional[dict]:

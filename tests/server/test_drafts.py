@@ -192,3 +192,60 @@ def test_a_draft_file_of_another_line_count_is_aligned(tmp_path):
         manager.shutdown()
 
     asyncio.run(run())
+
+
+def test_a_draft_differing_on_many_lines_is_counted_in_worker_processes(tmp_path, monkeypatch):
+    """Many lines to count: the TER batch in worker processes counts them
+    (while an edit lands meanwhile, whose line is counted afresh); every row
+    and the corpus equal sacrebleu's TER(case_sensitive=True), the draft line
+    as hypothesis and the current line as reference."""
+    import random
+
+    from bleu_ls.server import drafts, effort as effort_mod
+
+    monkeypatch.setattr(effort_mod, "BATCH_LINES", 50)
+    monkeypatch.setattr(drafts, "BATCH_LINES", 50)
+    rnd = random.Random(4)
+    words = "the cat sat on a mat dog barked It rains today birds sing in trees".split()
+    draft = [" ".join(rnd.choice(words) for _ in range(rnd.randrange(1, 14))) for _ in range(120)]
+    post = [" ".join(rnd.choice(words) for _ in range(rnd.randrange(0, 14))) if i % 3 else d for i, d in enumerate(draft)]
+    (tmp_path / "m.hyp").write_text("\n".join(post) + "\n", encoding="utf-8")
+    (tmp_path / "m.draft").write_text("\n".join(draft) + "\n", encoding="utf-8")
+    uri = (tmp_path / "m.hyp").as_uri()
+    calls = []
+    real_batch = drafts._batch
+
+    async def counting_batch(pair, effort):
+        calls.append(effort.stale_count())
+        await real_batch(pair, effort)
+
+    monkeypatch.setattr(drafts, "_batch", counting_batch)
+
+    async def run():
+        from bleu_ls.engine.ter_batch import ter_alignments
+
+        manager = _manager(tmp_path)
+        manager.open(uri, "\n".join(post) + "\n", 1)
+        pair = manager.pair_for(uri)
+        # a batch counted elsewhere while line 5 is edited: its row is not taken
+        job = pair.effort.batch_job()
+        results = ter_alignments(pair.effort.metric, job[1], [job[2]], workers=2, start_method="forkserver")
+        _edit(manager, uri, 2, 5, len(post[5]), "a brand new line")
+        post[5] = "a brand new line"
+        assert pair.effort.install(job, results) == len(job[0]) - 1
+        assert not pair.effort.fresh[5]
+        _edit(manager, uri, 3, 7, len(post[7]), "")  # more rows to count: the batch path again
+        post[7] = ""
+        pair.effort.fresh[:] = False  # as if none were counted
+        pair.effort.totals[:] = 0
+        await manager.wait_effort(pair)
+        assert calls and calls[0] >= 50
+        ter = TER(case_sensitive=True)
+        for i in range(len(post)):
+            got = pair.effort.line(i)
+            want = ter.sentence_score(draft[i], [post[i]])
+            assert (got["score"], got["num_edits"]) == (want.score, want.num_edits), i
+        assert pair.effort.corpus()["score"] == ter.corpus_score(draft, [post]).score
+        manager.shutdown()
+
+    asyncio.run(run())
