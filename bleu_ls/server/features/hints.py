@@ -8,7 +8,7 @@ from lsprotocol import types
 
 from ..compare import hint_part
 from ..effort_render import hter_label
-from ..render import breakdown, label_for
+from ..render import breakdown, label_for, pending_sentence
 
 if TYPE_CHECKING:
     from ..pairs import PairManager
@@ -87,6 +87,9 @@ def resolve(manager: "PairManager", hint: types.InlayHint) -> types.InlayHint:
     pair = manager.pair_for(data.get("uri", ""))
     line = data.get("line")
     if pair is None or pair.model is None or not isinstance(line, int) or not 0 <= line < pair.model.n_paired:
+        return hint
+    if not pair.model.scored_mask(line, line + 1).all() and pair.model.is_heavy(line):  # never scored here
+        hint.tooltip = pending_sentence(pair.model, line)
         return hint
     hint.tooltip = types.MarkupContent(kind=types.MarkupKind.Markdown, value=breakdown(pair, line))
     return hint
