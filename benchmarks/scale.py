@@ -183,7 +183,7 @@ def long_line(mb: float, edits: int, seed: int = 3) -> dict[str, Any]:
         doc = {"uri": uri}
         rid = c.request_async("textDocument/inlayHint", {"textDocument": doc, "range": _range(0, 60)})
         out["first_hint"] = c.answer(rid, timeout=600)["_t"] - t0
-        waits, hovers = [], []
+        waits, hovers, meanwhile, settle = [], [], [], []
         for v in range(2, edits + 2):
             t_edit = c.notify("textDocument/didChange", {"textDocument": {"uri": uri, "version": v},
                               "contentChanges": [{"range": {"start": {"line": 100, "character": 0},
@@ -193,7 +193,19 @@ def long_line(mb: float, edits: int, seed: int = 3) -> dict[str, Any]:
             waits.append(c.answer(rid, timeout=600)["_t"] - t_edit)
             _, dt = c.timed("textDocument/hover", {"textDocument": doc, "position": {"line": 100, "character": 0}}, timeout=600)
             hovers.append(dt)
-        out["other_wait"], out["hover"] = waits, hovers
+            # until the long line's new score shows: other lines' hints and hovers meanwhile
+            deadline = time.monotonic() + 600
+            while time.monotonic() < deadline:
+                _, dt = c.timed("textDocument/inlayHint", {"textDocument": doc, "range": _range(0, 60)}, timeout=600)
+                meanwhile.append(dt)
+                _, dt = c.timed("textDocument/hover", {"textDocument": doc, "position": {"line": 5, "character": 0}}, timeout=600)
+                meanwhile.append(dt)
+                msg = c.answer(c.request_async("textDocument/inlayHint", {"textDocument": doc, "range": _range(100, 101)}), 600)
+                if msg.get("result"):
+                    settle.append(msg["_t"] - t_edit)
+                    break
+                time.sleep(0.01)
+        out["other_wait"], out["hover"], out["meanwhile"], out["settle"] = waits, hovers, meanwhile, settle
     finally:
         c.close()
     return out
@@ -302,6 +314,9 @@ def scale_rows(report: Report, sizes: list[int], edits: int, repeat: int, millio
         report.add(Row(SEC, f"a {long_mb:g} MB line: edit on it → hints of lines 0–60 (p50 / p95); hover on it", "200",
                        _p(lr["other_wait"]), f"hover {_p(lr['hover'])}; open → first hints {lr['first_hint'] * 1000:.0f} ms",
                        "", "≤ 50 ms", pct(lr["other_wait"], .95) <= 0.050))
+        report.add(Row(SEC, f"a {long_mb:g} MB line being scored: other lines' hints / hover (p50 / p95)", "200",
+                       _p(lr["meanwhile"]), f"{len(lr['meanwhile'])} requests; edit → its new hint {_p(lr['settle'])}",
+                       "", "≤ 50 ms", pct(lr["meanwhile"], .95) <= 0.050))
 
 
 def ter_rows(report: Report, sizes: list[int], edits: int, repeat: int) -> None:

@@ -17,7 +17,6 @@ touches one block, never the ones after it.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Callable, Iterable, Optional, Sequence
 
 #: Lines per block (a block grows to twice this before it is split).
@@ -89,14 +88,31 @@ class _Block:
         return out
 
 
-@dataclass(frozen=True)
 class Answer:
-    """A full answer as sent: its blocks, their first line deltas and integer counts."""
+    """A full answer: its blocks, their first line deltas and integer counts;
+    its JSON text (``{"resultId", "data"}``) is made when first asked for."""
 
-    blocks: tuple
-    firsts: tuple
-    counts: tuple
-    json: str
+    __slots__ = ("result_id", "blocks", "firsts", "counts", "_bodies", "_json")
+
+    def __init__(self, result_id: str, blocks: tuple, firsts: tuple, counts: tuple, bodies: list) -> None:
+        self.result_id, self.blocks, self.firsts, self.counts = result_id, blocks, firsts, counts
+        self._bodies = bodies
+        self._json: Optional[str] = None
+
+    @property
+    def json(self) -> str:
+        if self._json is None:
+            rid = self.result_id.replace("\\", "\\\\").replace('"', '\\"')
+            parts = ['{"resultId":"', rid, '","data":[']
+            for d0, body in zip(self.firsts, self._bodies):
+                if d0 is not None:
+                    parts += (str(d0), ",", body, ",")
+            if parts[-1] == ",":
+                parts.pop()
+            parts.append("]}")
+            self._json = "".join(parts)
+            self._bodies = []
+        return self._json
 
 
 class TokenLines:
@@ -205,8 +221,8 @@ class TokenLines:
 
     # -- answers -----------------------------------------------------------------------
     def answer(self, result_id: str) -> Answer:
-        """The full answer's JSON (``{"resultId", "data"}``); every line computed."""
-        pieces, firsts, counts = [], [], []
+        """The full answer (every line computed)."""
+        firsts, counts, bodies = [], [], []
         prev, start = 0, 0
         for b in self.blocks:
             first, last, count, body = b.built()
@@ -214,15 +230,12 @@ class TokenLines:
                 firsts.append(None)
                 counts.append(0)
             else:
-                d0 = start + first - prev
-                pieces.append(f"{d0},{body}")
-                firsts.append(d0)
+                firsts.append(start + first - prev)
                 counts.append(count)
                 prev = start + last
+            bodies.append(body)
             start += len(b.encs)
-        rid = result_id.replace("\\", "\\\\").replace('"', '\\"')
-        text = '{"resultId":"' + rid + '","data":[' + ",".join(pieces) + "]}"
-        return Answer(tuple(self.blocks), tuple(firsts), tuple(counts), text)
+        return Answer(result_id, tuple(self.blocks), tuple(firsts), tuple(counts), bodies)
 
     @staticmethod
     def delta(old: Answer, new: Answer) -> tuple[int, int, list[int]]:

@@ -255,8 +255,7 @@ class _Same:
 
 
 def _result_id(answer: Answer) -> str:
-    head = answer.json[: answer.json.index('","data"')]
-    return head[len('{"resultId":"') :]
+    return answer.result_id
 
 
 def register(server, manager: "PairManager") -> Tokens:
