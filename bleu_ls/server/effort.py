@@ -9,8 +9,10 @@ line to measure against).
 Rows are integers like the pair model's (``[edits, ref words * UNITS, 1]``)
 plus the four edit kinds, with running sums: an edit recounts the edited
 lines only, in the background pass (:meth:`EffortRows.fill`) that also counts
-the document when it is opened — never on the edit path itself (a heavily
-edited 150-word line takes a few milliseconds).  The numbers are the engine's
+the document when it is opened — never on the edit path itself, and a line
+expensive to align (``TerMetric.cheap``) never on the event loop: it is
+aligned in a worker thread.  Many lines at once go through the engine's TER
+batch in worker processes (:data:`BATCH_LINES`).  The numbers are the engine's
 TER with ``case_sensitive`` as set (sacrebleu's ``TER(case_sensitive=True)``
 by default).
 """
@@ -37,6 +39,8 @@ MAX_ALIGN_WORDS = 2000
 #: at least this many lines to count go through the engine's TER batch in
 #: worker processes (every core) before the slices count the rest
 BATCH_LINES = 2000
+#: lines expensive to align, aligned together in one worker-thread job
+HEAVY_JOB = 16
 #: background fill: one slice, then a real pause (seconds), as the scorer does
 SLICE_SECONDS = 0.005
 PAUSE_SECONDS = 0.002
@@ -174,13 +178,34 @@ class EffortRows:
             "signature": "HTER " + self.metric.signature(1),
         }
 
+    def _heavy(self, i: int) -> bool:
+        """Aligning line ``i`` with its draft line is not cheap (TER's shift
+        search on long lines): it is aligned in a worker thread."""
+        draft, line = self.draft_of(i), self.lines[i]
+        if draft == line or max(len(draft.split()), len(line.split())) > MAX_ALIGN_WORDS:
+            return False
+        return not self.metric.cheap(draft, [line])
+
     async def fill(self, alive) -> None:
         """Count every stale line in the background, a few milliseconds at a
-        time between real pauses (``alive()`` False: stop)."""
+        time between real pauses (``alive()`` False: stop); lines expensive to
+        align are aligned in a worker thread, never on the event loop."""
         while alive() and self.stale_count():
             deadline = time.perf_counter() + SLICE_SECONDS
+            heavy: list[int] = []
             for j in np.flatnonzero(~self.fresh).tolist():
+                if self._heavy(j):
+                    heavy.append(j)
+                    if len(heavy) >= HEAVY_JOB:
+                        break
+                    continue
                 self.compute(j)
                 if time.perf_counter() > deadline:
                     break
+            if heavy:
+                job = (heavy, [self.draft_of(i) for i in heavy], [self.lines[i] for i in heavy])
+                metric = self.metric
+                results = await asyncio.to_thread(lambda: [metric.best(d, [x]) for d, x in zip(job[1], job[2])])
+                if alive():
+                    self.install(job, results)
             await asyncio.sleep(PAUSE_SECONDS)

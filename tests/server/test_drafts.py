@@ -249,3 +249,40 @@ def test_a_draft_differing_on_many_lines_is_counted_in_worker_processes(tmp_path
         manager.shutdown()
 
     asyncio.run(run())
+
+
+def test_a_line_expensive_to_align_is_aligned_off_the_event_loop(tmp_path, monkeypatch):
+    """A long, heavily edited line: its HTER row is counted in a worker thread
+    (installed afterwards, not computed in the slices) and equals sacrebleu's."""
+    import threading
+
+
+    (tmp_path / "h.hyp").write_text("\n".join(DRAFT) + "\n", encoding="utf-8")
+    (tmp_path / "h.ref").write_text("\n".join(REF) + "\n", encoding="utf-8")
+    uri = (tmp_path / "h.hyp").as_uri()
+    long_line = " ".join(f"w{(i * 7) % 23}" for i in range(60))
+    where = []
+
+    async def run():
+        manager = _manager(tmp_path)
+        manager.open(uri, "\n".join(DRAFT) + "\n", 1)
+        pair = manager.pair_for(uri)
+        await manager.wait_effort(pair)
+        metric = pair.effort.metric
+        best = metric.best
+
+        def spy(h, rs):
+            where.append(threading.current_thread() is threading.main_thread())
+            return best(h, rs)
+
+        monkeypatch.setattr(metric, "best", spy)
+        _edit(manager, uri, 2, 1, len(DRAFT[1]), long_line)
+        await manager.wait_effort(pair)
+        assert where and not any(where)  # aligned in a worker thread only
+        post = [DRAFT[0], long_line, *DRAFT[2:]]
+        ter = TER(case_sensitive=True)
+        assert pair.effort.line(1)["score"] == ter.sentence_score(DRAFT[1], [long_line]).score
+        assert pair.effort.corpus()["score"] == ter.corpus_score(DRAFT, [post]).score
+        manager.shutdown()
+
+    asyncio.run(run())
