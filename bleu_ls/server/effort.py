@@ -46,6 +46,22 @@ SLICE_SECONDS = 0.005
 PAUSE_SECONDS = 0.002
 
 
+#: a draft line and current line longer than this together (characters) are
+#: counted in a worker thread (even splitting them into words takes long)
+LONG_CHARS = 200_000
+
+
+def row_for(metric: TerMetric, draft: str, line: str) -> tuple[list[int], bool]:
+    """The HTER row of ``line`` against its draft line, and whether the line
+    is too long to align (``MAX_ALIGN_WORDS``: no edits counted)."""
+    if draft != line and max(len(draft.split()), len(line.split())) > MAX_ALIGN_WORDS:
+        return [0, len(metric.tokens(line)) * UNITS, 1, 0, 0, 0, 0], True
+    if draft == line:  # unchanged: no edits (most lines of a fresh post-edit)
+        return [0, len(metric.tokens(line)) * UNITS, 1, 0, 0, 0, 0], False
+    (r,) = metric.alignments(draft, [line])
+    return [r.edits, r.ref_len * UNITS, 1, r.insertions, r.deletions, r.substitutions, r.shifts], False
+
+
 class EffortRows:
     """HTER rows of every current line of one document."""
 
@@ -66,11 +82,6 @@ class EffortRows:
     def draft_of(self, i: int) -> str:
         return self.track.draft_line(i) or ""
 
-    def _row(self, draft: str, line: str) -> list[int]:
-        if draft == line:  # unchanged: no edits (most lines of a fresh post-edit)
-            return [0, len(self.metric.tokens(line)) * UNITS, 1, 0, 0, 0, 0]
-        (r,) = self.metric.alignments(draft, [line])
-        return [r.edits, r.ref_len * UNITS, 1, r.insertions, r.deletions, r.substitutions, r.shifts]
 
     def _set(self, i: int, row: Sequence[int]) -> None:
         if self.fresh[i]:
@@ -80,13 +91,15 @@ class EffortRows:
         self.fresh[i] = True
 
     def compute(self, i: int) -> None:
-        draft, line = self.draft_of(i), self.lines[i]
-        if draft != line and max(len(draft.split()), len(line.split())) > MAX_ALIGN_WORDS:
+        self._put(i, row_for(self.metric, self.draft_of(i), self.lines[i]))
+
+    def _put(self, i: int, counted: tuple[list[int], bool]) -> None:
+        row, too_long = counted
+        if too_long:
             self.too_long.add(i)
-            self._set(i, [0, len(self.metric.tokens(line)) * UNITS, 1, 0, 0, 0, 0])
-            return
-        self.too_long.discard(i)
-        self._set(i, self._row(draft, line))
+        else:
+            self.too_long.discard(i)
+        self._set(i, row)
 
     def ensure(self, start: int, end: int) -> None:
         for i in range(max(0, start), min(end, len(self.lines))):
@@ -178,10 +191,13 @@ class EffortRows:
             "signature": "HTER " + self.metric.signature(1),
         }
 
-    def _heavy(self, i: int) -> bool:
-        """Aligning line ``i`` with its draft line is not cheap (TER's shift
-        search on long lines): it is aligned in a worker thread."""
+    def heavy(self, i: int) -> bool:
+        """Counting line ``i`` is not cheap (TER's shift search on a long
+        line, or a line so long that even counting its words takes long): it
+        is counted in a worker thread."""
         draft, line = self.draft_of(i), self.lines[i]
+        if len(draft) + len(line) > LONG_CHARS:
+            return True
         if draft == line or max(len(draft.split()), len(line.split())) > MAX_ALIGN_WORDS:
             return False
         return not self.metric.cheap(draft, [line])
@@ -194,7 +210,7 @@ class EffortRows:
             deadline = time.perf_counter() + SLICE_SECONDS
             heavy: list[int] = []
             for j in np.flatnonzero(~self.fresh).tolist():
-                if self._heavy(j):
+                if self.heavy(j):
                     heavy.append(j)
                     if len(heavy) >= HEAVY_JOB:
                         break
@@ -205,7 +221,9 @@ class EffortRows:
             if heavy:
                 job = (heavy, [self.draft_of(i) for i in heavy], [self.lines[i] for i in heavy])
                 metric = self.metric
-                results = await asyncio.to_thread(lambda: [metric.best(d, [x]) for d, x in zip(job[1], job[2])])
+                rows = await asyncio.to_thread(lambda: [row_for(metric, d, x) for d, x in zip(job[1], job[2])])
                 if alive():
-                    self.install(job, results)
+                    for i, draft, line, counted in zip(*job, rows):
+                        if i < len(self.lines) and not self.fresh[i] and self.lines[i] == line and self.draft_of(i) == draft:
+                            self._put(i, counted)
             await asyncio.sleep(PAUSE_SECONDS)

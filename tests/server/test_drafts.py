@@ -269,13 +269,13 @@ def test_a_line_expensive_to_align_is_aligned_off_the_event_loop(tmp_path, monke
         pair = manager.pair_for(uri)
         await manager.wait_effort(pair)
         metric = pair.effort.metric
-        best = metric.best
+        best = metric.alignments
 
         def spy(h, rs):
             where.append(threading.current_thread() is threading.main_thread())
             return best(h, rs)
 
-        monkeypatch.setattr(metric, "best", spy)
+        monkeypatch.setattr(metric, "alignments", spy)
         _edit(manager, uri, 2, 1, len(DRAFT[1]), long_line)
         await manager.wait_effort(pair)
         assert where and not any(where)  # aligned in a worker thread only
