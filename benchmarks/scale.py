@@ -330,3 +330,29 @@ def ter_rows(report: Report, sizes: list[int], edits: int, repeat: int) -> None:
                        f"floor {_p(f['lat'])}", "", "p95 ≤ 10 ms" if n == big else "",
                        pct(r["lat"], .95) <= 0.010 if n == big else None,
                        f"{r['heavy']}/{len(r['lat'])} edited lines over 24 words; hint requests per edit max {max(r['polls'])}"))
+
+
+def main(argv: list[str]) -> int:
+    """``python -m benchmarks.scale ter N [EDITS]``: the TER edit → hint row
+    alone (three runs and the floor, medians); ``python -m benchmarks.scale
+    long MB``: the long-line rows alone."""
+    if len(argv) >= 2 and argv[0] == "ter":
+        n, edits = int(argv[1]), int(argv[2]) if len(argv) > 2 else 40
+        runs = [ter_edit_to_hint(n, edits) for _ in range(3)]
+        floor = ter_edit_to_hint(n, edits, floor=True)
+        p50 = statistics.median(pct(r["lat"], .5) for r in runs) * 1000
+        p95 = statistics.median(pct(r["lat"], .95) for r in runs) * 1000
+        print(f"{n:,} lines, TER on, edit → hint: p50 {p50:.1f} ms, p95 {p95:.1f} ms (medians of 3); floor {_p(floor['lat'])}")
+        return 0
+    if len(argv) >= 2 and argv[0] == "long":
+        lr = long_line(float(argv[1]), 3)
+        print(f"{argv[1]} MB line: edit → hints of lines 0–60 {_p(lr['other_wait'])}; hover on it {_p(lr['hover'])}; "
+              f"other lines' hints / hover while it is scored {_p(lr['meanwhile'])} ({len(lr['meanwhile'])} requests); "
+              f"edit → its new hint {_p(lr['settle'])}")
+        return 0
+    print(main.__doc__)
+    return 2
+
+
+if __name__ == "__main__":
+    raise SystemExit(main(sys.argv[1:]))
