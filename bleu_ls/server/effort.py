@@ -62,6 +62,11 @@ def row_for(metric: TerMetric, draft: str, line: str) -> tuple[list[int], bool]:
     return [r.edits, r.ref_len * UNITS, 1, r.insertions, r.deletions, r.substitutions, r.shifts], False
 
 
+def rows_for(metric: TerMetric, drafts: Sequence[str], lines: Sequence[str]) -> list[tuple[list[int], bool]]:
+    """``row_for`` of each (draft line, line)."""
+    return [row_for(metric, d, x) for d, x in zip(drafts, lines)]
+
+
 class EffortRows:
     """HTER rows of every current line of one document."""
 
@@ -221,7 +226,12 @@ class EffortRows:
             if heavy:
                 job = (heavy, [self.draft_of(i) for i in heavy], [self.lines[i] for i in heavy])
                 metric = self.metric
-                rows = await asyncio.to_thread(lambda: [row_for(metric, d, x) for d, x in zip(job[1], job[2])])
+                if any(len(d) + len(x) > LONG_CHARS for d, x in zip(job[1], job[2])):
+                    from .scoring import run_in_process  # a very long line: not even in this process
+
+                    rows = await asyncio.to_thread(run_in_process, rows_for, metric, job[1], job[2])
+                else:
+                    rows = await asyncio.to_thread(rows_for, metric, job[1], job[2])
                 if alive():
                     for i, draft, line, counted in zip(*job, rows):
                         if i < len(self.lines) and not self.fresh[i] and self.lines[i] == line and self.draft_of(i) == draft:

@@ -80,13 +80,23 @@ def stop_helper_processes() -> None:
         except Exception:  # pragma: no cover - best effort
             log.debug("could not stop %r", helper, exc_info=True)
 
-def _in_process(job):
-    """``job.run()`` in a worker process (one line over the length cap)."""
+def run_in_process(fn, *args):
+    """``fn(*args)`` in one worker process (a line so long that even a regular
+    expression over it would hold this process's interpreter lock too long).
+    Call it from a worker thread; ``fn`` and ``args`` must pickle."""
     import multiprocessing as mp
     from concurrent.futures import ProcessPoolExecutor
 
-    with ProcessPoolExecutor(max_workers=1, mp_context=mp.get_context("forkserver")) as pool:
-        return pool.submit(job.run).result()
+    def call():
+        with ProcessPoolExecutor(max_workers=1, mp_context=mp.get_context("forkserver")) as pool:
+            return pool.submit(fn, *args).result()
+
+    return in_worker_processes(call)
+
+
+def _in_process(job):
+    """``job.run()`` in a worker process (one line over the length cap)."""
+    return run_in_process(job.run)
 
 
 class Scorer:
@@ -199,7 +209,7 @@ class Scorer:
         """Count heavy ``lines`` off the event loop; install what still applies."""
         long = [i for i in lines if model.is_long(i)]
         job = model.line_job(long[:1] if long else lines[:JOB_LINES])
-        run = (lambda: in_worker_processes(lambda: _in_process(job))) if long else job.run
+        run = (lambda: _in_process(job)) if long else job.run
         try:
             result = await asyncio.get_running_loop().run_in_executor(self._executor(), run)
         except Exception:
