@@ -1,6 +1,7 @@
 """Semantic tokens at scale: a full request over a cold cache, then a full
-request after each one-line edit (which must compute that line only), and a
-60-line range request.
+request after each one-line edit (which must compute that line only; timed
+up to the JSON text that goes out), a delta request after each one-line
+edit, and a 60-line range request.
 
 Input: the synthetic corpus of :mod:`benchmarks.corpus` (N lines; hypothesis,
 reference) with a draft that differs from the hypothesis on every third
@@ -12,6 +13,7 @@ line (its first word dropped), so both token kinds occur.
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import random
 import statistics
@@ -50,6 +52,18 @@ def _edit(manager: PairManager, uri: str, line: int, version: int) -> None:
     )
 
 
+async def _full(tokens, uri: str) -> tuple[str, str]:
+    """A full answer as the JSON text that goes out, and its result id
+    (the answer of servers before the per-line blocks is encoded here)."""
+    if hasattr(tokens, "remember"):  # a list of integers, encoded as pygls would
+        data = await tokens.full(uri)
+        answer = tokens.remember(uri, data)
+        return json.dumps({"resultId": answer.result_id, "data": data}, separators=(",", ":")), answer.result_id
+    encoded = await tokens.full(uri)
+    head = encoded.json[: encoded.json.index(",")]  # {"resultId":"N"
+    return encoded.json, json.loads(head + "}")["resultId"]
+
+
 async def run(n: int, edits: int = 20) -> dict:
     hyp_path, ref_path = corpus.ensure(n)
     hyp = hyp_path.read_text(encoding="utf-8").splitlines()[:n]
@@ -68,7 +82,7 @@ async def run(n: int, edits: int = 20) -> dict:
     pair.draft = DraftTrack(draft, hyp)
     tokens = Tokens(manager)
     t0 = time.perf_counter()
-    data = await tokens.full(uri)
+    body, rid = await _full(tokens, uri)
     cold = time.perf_counter() - t0
     cache = tokens.cache_for(pair)
     rnd = random.Random(7)
@@ -77,15 +91,15 @@ async def run(n: int, edits: int = 20) -> dict:
         _edit(manager, uri, rnd.randrange(n), k + 2)
         built = cache.built
         t0 = time.perf_counter()
-        data = await tokens.full(uri)
+        body, rid = await _full(tokens, uri)
         warm.append(time.perf_counter() - t0)
         assert cache.built == built + 1, "a one-line edit recomputed more than its line"
-    rid = tokens.remember(uri, data).result_id
     deltas, sent = [], []
     for k in range(edits):
         _edit(manager, uri, rnd.randrange(n), edits + k + 2)
         t0 = time.perf_counter()
         answer = await tokens.delta(uri, rid)
+        json.dumps(answer.edits[0].data if answer.edits else [])  # what goes out
         deltas.append(time.perf_counter() - t0)
         rid = answer.result_id
         sent.append(sum(len(e.data) for e in answer.edits))
@@ -97,7 +111,8 @@ async def run(n: int, edits: int = 20) -> dict:
     warm.sort()
     return {
         "lines": n,
-        "tokens": len(data) // 5,
+        "tokens": body.count(",") // 5,
+        "full_answer_mb": len(body) / 1e6,
         "cold_full_s": cold,
         "full_after_edit_median_ms": 1000 * statistics.median(warm),
         "full_after_edit_max_ms": 1000 * warm[-1],

@@ -186,6 +186,10 @@ class Settings:
     #: Watch paired reference files for changes on disk ourselves when the
     #: client cannot register file watchers (ms between polls).
     watch_interval_ms: int = 500
+    #: A line longer than this (UTF-8 bytes, in the hypothesis or a reference)
+    #: is never scored while you type: it is scored in the background, in
+    #: another process, and its hint appears once known (0: no cap).
+    max_line_bytes: int = 1_000_000
 
     # -- (de)serialisation -------------------------------------------------
     @classmethod
@@ -247,6 +251,9 @@ class Settings:
             out.append(
                 f"diagnostics.outlier.metric must be {' or '.join(OUTLIER_METRICS)}, not {d.outlier.metric!r}"
             )
+        if self.max_line_bytes < 0:
+            out.append(f"maxLineBytes must be 0 (no cap) or more, not {self.max_line_bytes}")
+            self.max_line_bytes = Settings.max_line_bytes
         for i, rule in enumerate(self.pairs):
             if not rule.hypothesis or not rule.references:
                 out.append(f"pairs[{i}] needs a hypothesis pattern and at least one reference pattern")

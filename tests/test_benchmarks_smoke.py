@@ -67,7 +67,7 @@ def test_benchmark_smoke_run(tmp_path, capsys):
 
 def test_scale_rows_smoke(tmp_path):
     """The issue-12 rows (pull after every edit, process-tree RSS, open vs
-    floor, a long line) on small sizes: every row is there and every reply
+    floor, a long line, edit → hint with TER on) on small sizes: every row is there and every reply
     was read."""
     out = tmp_path / "scale.md"
     code = run.main([
@@ -83,6 +83,9 @@ def test_scale_rows_smoke(tmp_path):
         "process-tree RSS, pair open and scored (server + workers) | 300",
         "open → first inlay hints (lines 0–60) vs do-nothing pygls server | 300",
         "a 0.1 MB line: edit on it → hints of lines 0–60",
+        "a 0.1 MB line being scored: other lines' hints / hover (p50 / p95)",
+        "TER on: edit → hint showing the edited line's new score, p50 / p95 | 300",
+        "TER on: edit → hint showing the edited line's new score, p50 / p95 | 120",
     ):
         assert expected in text, (expected, text)
     assert "61 hints" in text  # the first reply carried the hints of lines 0–60

@@ -71,6 +71,12 @@ class Metric:
         """Statistics of one hypothesis line against its reference line(s)."""
         raise NotImplementedError
 
+    def cheap(self, hyp: str, refs: Sequence[str]) -> bool:
+        """Whether ``line_stats(hyp, refs)`` is cheap enough to count inside
+        an edit (well under a millisecond or two).  The pair model, when it
+        defers slow lines, leaves the others to be counted in the background."""
+        return True
+
     def sentence_score(self, stats: Sequence[int]) -> Score:
         """The per-line score (sacrebleu's sentence_* semantics)."""
         raise NotImplementedError

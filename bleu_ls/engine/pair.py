@@ -16,6 +16,17 @@ tables.  What an edit costs:
   (``ensure``), in slices in the background (``refresh``), or all before a
   corpus score is given.
 
+Expensive lines.  A model built with ``defer_slow=True`` and/or
+``long_line_bytes`` never counts an expensive line inside an edit: a line
+is *heavy* when one of its metrics says its count is not cheap
+(``Metric.cheap``: TER of a long line costs tens of milliseconds) or when
+the hypothesis or a reference line is longer than ``long_line_bytes``
+(UTF-8).  An edit leaves heavy lines stale, ``ensure`` skips them, and the
+owner of the model finishes them elsewhere: ``line_job`` copies what they
+need, ``LineJob.run`` counts them in any thread or process, and
+``install_lines`` takes back the rows of the lines unchanged meanwhile.
+The numbers do not depend on where a row was counted.
+
 Invariant: ``totals[m]`` is the sum of the rows that are fresh; a fresh row
 is always a paired line (index < ``n_paired``).
 """
@@ -23,56 +34,22 @@ is always a paired line (index < ``n_paired``).
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 from typing import Iterable, Mapping, Optional, Sequence
 
 import numpy as np
 
 from .base import Metric, Score
+from .pair_heavy import HeavyLines
+from .pair_parts import LineJob, PairSnapshot, common_splice
+
+__all__ = ["PairModel", "PairSnapshot", "LineJob", "common_splice"]
 
 
 def _norm(lines: Iterable[str]) -> list[str]:
     return [line.rstrip() for line in lines]
 
 
-def common_splice(old: Sequence[str], new: Sequence[str], block: int = 512) -> tuple[int, int, list[str]]:
-    """The smallest (start, end, lines) with old[:start] + lines + old[end:] == new.
-
-    The common head and tail are first compared ``block`` lines at a time
-    (slice equality runs in C, and lines shared by both lists compare by
-    identity), then line by line: ~30 ms -> ~2 ms at 100k lines.
-    """
-    n_old, n_new = len(old), len(new)
-    limit = min(n_old, n_new)
-    start = 0
-    while start + block <= limit and old[start : start + block] == new[start : start + block]:
-        start += block
-    while start < limit and old[start] == new[start]:
-        start += 1
-    tail, limit = 0, limit - start
-    while tail + block <= limit and old[n_old - tail - block : n_old - tail] == new[n_new - tail - block : n_new - tail]:
-        tail += block
-    while tail < limit and old[n_old - tail - 1] == new[n_new - tail - 1]:
-        tail += 1
-    return start, n_old - tail, list(new[start : n_new - tail])
-
-
-@dataclass(frozen=True)
-class PairSnapshot:
-    """What a batch pass needs, copied from a model at one version.
-
-    The batch pass (``batch.first_pass(snap.metrics, snap.hyp, snap.refs)``)
-    may run elsewhere while the model is edited; ``PairModel.install`` then
-    takes back the rows of the lines that did not change meanwhile.
-    """
-
-    hyp: list[str]
-    refs: list[list[str]]
-    metrics: dict[str, Metric]
-    version: int
-
-
-class PairModel:
+class PairModel(HeavyLines):
     """Hypothesis + references + per-line statistics, kept up to date by splices."""
 
     def __init__(
@@ -83,18 +60,27 @@ class PairModel:
         *,
         lazy: bool = False,
         normalized: bool = False,
+        defer_slow: bool = False,
+        long_line_bytes: Optional[int] = None,
     ) -> None:
         """``normalized``: the lines are right-stripped already, and the
         lists (new ones, not shared with the caller) are taken as they are."""
         if not refs:
             raise ValueError("a pair needs at least one reference")
+        #: leave lines whose count a metric says is not cheap to ``line_job``
+        self.defer_slow = defer_slow
+        #: lines longer than this (UTF-8 bytes, hypothesis or a reference) are
+        #: never counted by an edit or ``ensure`` (None: no cap)
+        self.long_line_bytes = long_line_bytes
         self.metrics: dict[str, Metric] = dict(metrics)
+        #: counts changes of the references (any splice, reload or new set)
+        self.ref_version = 0
         self.hyp: list[str] = hyp if normalized else _norm(hyp)  # type: ignore[assignment]
         self.refs: list[list[str]] = list(refs) if normalized else [_norm(r) for r in refs]  # type: ignore[arg-type]
         self.version = 0
         self._alloc()
         if not lazy:
-            self.refresh()
+            self.refresh(light_only=True)
 
     @classmethod
     def from_lines(
@@ -127,10 +113,13 @@ class PairModel:
     def copy(self) -> "PairModel":
         """An independent copy — lines, rows, scores and totals — to read elsewhere
         (another thread) while this model goes on taking edits."""
-        other = PairModel(self.metrics, lazy=True)
+        other = PairModel(
+            self.metrics, lazy=True, defer_slow=self.defer_slow, long_line_bytes=self.long_line_bytes
+        )
         other.hyp = list(self.hyp)
         other.refs = [list(r) for r in self.refs]
         other.version = self.version
+        other.ref_version = self.ref_version
         other._fresh = self._fresh.copy()
         other._stats = {k: v.copy() for k, v in self._stats.items()}
         other._scores = {k: v.copy() for k, v in self._scores.items()}
@@ -219,6 +208,13 @@ class PairModel:
             self._scores[key][i] = math.nan if score is None else score
         self._fresh[i] = True
 
+    def _unfresh(self, i: int) -> None:
+        """Mark row ``i`` stale, taking it out of the totals."""
+        if self._fresh[i]:
+            for key in self.metrics:
+                self._totals[key] -= self._stats[key][i]
+            self._fresh[i] = False
+
     def _unfresh_from(self, start: int) -> None:
         """Mark rows [start, n_paired) stale, taking them out of the totals."""
         stop = self.n_paired
@@ -241,24 +237,40 @@ class PairModel:
         return int(p - np.count_nonzero(self._fresh[:p]))
 
     def ensure(self, start: int, end: int) -> int:
-        """Count the stale paired lines in [start, end); returns how many."""
+        """Count the stale paired lines in [start, end) that are not heavy
+        (see ``is_heavy``); returns how many were counted."""
         end = min(end, self.n_paired)
         start = max(start, 0)
         if start >= end:
             return 0
         stale = np.flatnonzero(~self._fresh[start:end])
-        for j in stale:
-            self._compute(start + int(j))
-        return len(stale)
+        done = 0
+        for j in stale.tolist():
+            if not self.is_heavy(start + j):
+                self._compute(start + j)
+                done += 1
+        return done
 
-    def refresh(self, max_lines: Optional[int] = None) -> int:
-        """Count up to ``max_lines`` stale lines (all when None); returns how many stay stale."""
+    def refresh(self, max_lines: Optional[int] = None, *, light_only: bool = False) -> int:
+        """Count up to ``max_lines`` stale lines (all when None) — with
+        ``light_only``, only lines that are not heavy, among the first
+        ``4 * max_lines`` stale ones; returns how many lines stay stale
+        (heavy ones included)."""
         p = self.n_paired
         stale = np.flatnonzero(~self._fresh[:p])
-        todo = stale if max_lines is None else stale[:max_lines]
-        for j in todo:
-            self._compute(int(j))
-        return len(stale) - len(todo)
+        if max_lines is not None and light_only:
+            stale_n, stale = len(stale), stale[: 4 * max_lines]  # look at a bounded number of lines
+        else:
+            stale_n = len(stale)
+        done = 0
+        for j in stale.tolist():
+            if max_lines is not None and done >= max_lines:
+                break
+            if light_only and self.is_heavy(j):
+                continue
+            self._compute(j)
+            done += 1
+        return stale_n - done
 
     # -- edits ---------------------------------------------------------------
     def splice_hyp(self, start: int, end: int, lines: Sequence[str]) -> None:
@@ -292,6 +304,7 @@ class PairModel:
         self._unfresh_from(0)
         self.refs = [_norm(r) for r in refs]
         self.version += 1
+        self.ref_version += 1
 
     def _splice(self, k: Optional[int], start: int, end: int, lines: list[str]) -> None:
         target = self.hyp if k is None else self.refs[k]
@@ -299,11 +312,16 @@ class PairModel:
         if not (0 <= start <= end <= n):
             raise IndexError(f"splice [{start}, {end}) outside 0..{n}")
         self.version += 1
+        if k is not None:
+            self.ref_version += 1
         if len(lines) == end - start:
             target[start:end] = lines
             paired_end = min(end, self.n_paired)
             for i in range(start, paired_end):
-                self._compute(i)
+                if self.is_heavy(i):
+                    self._unfresh(i)
+                else:
+                    self._compute(i)
             return
         # The pairing of every line from `start` on changes.
         self._unfresh_from(start)
@@ -335,7 +353,10 @@ class PairModel:
         return True
 
     def line_score(self, key: str, i: int) -> Optional[Score]:
-        """The line's score with its breakdown, or None when the line is unpaired."""
+        """The line's score with its breakdown, or None when the line is unpaired.
+
+        A stale row is counted now, a heavy one too: where waiting matters,
+        look at ``scored_mask`` / ``is_heavy`` first."""
         if not self._ready(key, i):
             return None
         return self.metrics[key].sentence_score(self._stats[key][i].tolist())

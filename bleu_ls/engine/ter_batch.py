@@ -43,7 +43,14 @@ def _workers(n: int, workers: Optional[int]) -> int:
     return default_workers(n)
 
 
-def _run(fn, metric: TerMetric, hyp: Sequence[str], refs: Sequence[Sequence[str]], workers: Optional[int]):
+def _run(
+    fn,
+    metric: TerMetric,
+    hyp: Sequence[str],
+    refs: Sequence[Sequence[str]],
+    workers: Optional[int],
+    start_method: Optional[str] = None,
+):
     n = min(len(hyp), *(len(r) for r in refs))
     workers = _workers(n, workers)
     if workers <= 1:
@@ -51,7 +58,7 @@ def _run(fn, metric: TerMetric, hyp: Sequence[str], refs: Sequence[Sequence[str]
     n_chunks = min(n, workers * CHUNKS_PER_WORKER)
     bounds = [round(n * i / n_chunks) for i in range(n_chunks + 1)]
     jobs = [(metric, list(hyp[a:b]), [list(r[a:b]) for r in refs]) for a, b in zip(bounds, bounds[1:])]
-    method = "fork" if sys.platform.startswith("linux") else None
+    method = start_method or ("fork" if sys.platform.startswith("linux") else None)
     with mp.get_context(method).Pool(workers) as pool:
         return pool.map(fn, jobs, chunksize=1)
 
@@ -66,10 +73,16 @@ def ter_stats(
 
 
 def ter_alignments(
-    metric: TerMetric, hyp: Sequence[str], refs: Sequence[Sequence[str]], workers: Optional[int] = None
+    metric: TerMetric,
+    hyp: Sequence[str],
+    refs: Sequence[Sequence[str]],
+    workers: Optional[int] = None,
+    start_method: Optional[str] = None,
 ) -> list[TerResult]:
-    """Per line, the counted alignment (edits by kind) against its best reference."""
+    """Per line, the counted alignment (edits by kind) against its best reference;
+    ``start_method``: how worker processes start (default: fork on Linux; a
+    process with threads should use "forkserver")."""
     out: list[TerResult] = []
-    for part in _run(_align_part, metric, hyp, refs, workers):
+    for part in _run(_align_part, metric, hyp, refs, workers, start_method):
         out.extend(part)
     return out

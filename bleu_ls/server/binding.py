@@ -137,16 +137,19 @@ def build(manager: "PairManager", pair: "Pair", *, keep_model: bool = True, prep
         and old_settings.ter == settings.ter
         and model.n_refs == len(refs)
     )
+    cap = settings.max_line_bytes or None  # scored off the event loop above it
     if same_metrics:
+        model.long_line_bytes = cap
         model.set_hyp(hyp)
         model.set_refs(refs)
     else:
         lazy = max(len(hyp), *(len(r) for r in refs)) > LAZY_LINES
         ready = _prepared_lines(prepared, spec, hyp, refs)
         if ready is not None:
-            pair.model = PairModel(metrics, ready[0], ready[1], lazy=lazy, normalized=True)
+            pair.model = PairModel(metrics, ready[0], ready[1], lazy=lazy, normalized=True,
+                                   defer_slow=True, long_line_bytes=cap)
         else:
-            pair.model = PairModel(metrics, hyp, refs, lazy=lazy)
+            pair.model = PairModel(metrics, hyp, refs, lazy=lazy, defer_slow=True, long_line_bytes=cap)
         pair.baseline = None
         pair.baseline_lines = {}
     pair.diag_cache = None

@@ -25,7 +25,7 @@ from ..engine import InputError
 from ..engine.ter import TerMetric
 from ..pairing import find_draft, path_allowed
 from ..postedit import DraftTrack
-from .effort import EffortRows
+from .effort import BATCH_LINES, EffortRows
 from .files import path_key, read_lines_from
 
 if TYPE_CHECKING:
@@ -183,9 +183,37 @@ def start_effort(manager: "PairManager", pair: "Pair") -> None:
 
 async def _fill(manager: "PairManager", pair: "Pair", effort: EffortRows) -> None:
     big = effort.stale_count() > 1
+    if effort.stale_count() >= BATCH_LINES:
+        await _batch(pair, effort)
     await effort.fill(lambda: pair.effort is effort)
     if big and pair.effort is effort and not effort.stale_count():
         manager.publisher.schedule_refresh()  # the lens said "counting"
+
+
+async def _batch(pair: "Pair", effort: EffortRows) -> None:
+    """Count the stale HTER rows with the engine's TER batch in worker
+    processes (off the event loop, every core), then install the rows of the
+    lines whose draft and text did not change meanwhile."""
+    from ..engine.ter_batch import ter_alignments
+    from .scoring import in_worker_processes
+
+    job = effort.batch_job()
+    if not job[0]:
+        return
+    metric = effort.metric
+
+    def run():
+        return in_worker_processes(
+            lambda: ter_alignments(metric, job[1], [job[2]], workers=None, start_method="forkserver")
+        )
+
+    try:
+        results = await asyncio.to_thread(run)
+    except Exception:
+        log.warning("HTER batch in worker processes failed; counting in slices", exc_info=True)
+        return
+    if pair.effort is effort:
+        effort.install(job, results)
 
 
 async def wait_effort(manager: "PairManager", pair: "Pair") -> None:

@@ -9,8 +9,10 @@ line to measure against).
 Rows are integers like the pair model's (``[edits, ref words * UNITS, 1]``)
 plus the four edit kinds, with running sums: an edit recounts the edited
 lines only, in the background pass (:meth:`EffortRows.fill`) that also counts
-the document when it is opened — never on the edit path itself (a heavily
-edited 150-word line takes a few milliseconds).  The numbers are the engine's
+the document when it is opened — never on the edit path itself, and a line
+expensive to align (``TerMetric.cheap``) never on the event loop: it is
+aligned in a worker thread.  Many lines at once go through the engine's TER
+batch in worker processes (:data:`BATCH_LINES`).  The numbers are the engine's
 TER with ``case_sensitive`` as set (sacrebleu's ``TER(case_sensitive=True)``
 by default).
 """
@@ -34,9 +36,35 @@ KINDS = ("insertions", "deletions", "substitutions", "shifts")
 #: search on a 150,000-word line takes minutes and gigabytes.  Such a line
 #: counts no edits and the hover says why.
 MAX_ALIGN_WORDS = 2000
+#: at least this many lines to count go through the engine's TER batch in
+#: worker processes (every core) before the slices count the rest
+BATCH_LINES = 2000
+#: lines expensive to align, aligned together in one worker-thread job
+HEAVY_JOB = 16
 #: background fill: one slice, then a real pause (seconds), as the scorer does
 SLICE_SECONDS = 0.005
 PAUSE_SECONDS = 0.002
+
+
+#: a draft line and current line longer than this together (characters) are
+#: counted in a worker thread (even splitting them into words takes long)
+LONG_CHARS = 200_000
+
+
+def row_for(metric: TerMetric, draft: str, line: str) -> tuple[list[int], bool]:
+    """The HTER row of ``line`` against its draft line, and whether the line
+    is too long to align (``MAX_ALIGN_WORDS``: no edits counted)."""
+    if draft != line and max(len(draft.split()), len(line.split())) > MAX_ALIGN_WORDS:
+        return [0, len(metric.tokens(line)) * UNITS, 1, 0, 0, 0, 0], True
+    if draft == line:  # unchanged: no edits (most lines of a fresh post-edit)
+        return [0, len(metric.tokens(line)) * UNITS, 1, 0, 0, 0, 0], False
+    (r,) = metric.alignments(draft, [line])
+    return [r.edits, r.ref_len * UNITS, 1, r.insertions, r.deletions, r.substitutions, r.shifts], False
+
+
+def rows_for(metric: TerMetric, drafts: Sequence[str], lines: Sequence[str]) -> list[tuple[list[int], bool]]:
+    """``row_for`` of each (draft line, line)."""
+    return [row_for(metric, d, x) for d, x in zip(drafts, lines)]
 
 
 class EffortRows:
@@ -59,11 +87,6 @@ class EffortRows:
     def draft_of(self, i: int) -> str:
         return self.track.draft_line(i) or ""
 
-    def _row(self, draft: str, line: str) -> list[int]:
-        if draft == line:  # unchanged: no edits (most lines of a fresh post-edit)
-            return [0, len(self.metric.tokens(line)) * UNITS, 1, 0, 0, 0, 0]
-        (r,) = self.metric.alignments(draft, [line])
-        return [r.edits, r.ref_len * UNITS, 1, r.insertions, r.deletions, r.substitutions, r.shifts]
 
     def _set(self, i: int, row: Sequence[int]) -> None:
         if self.fresh[i]:
@@ -73,13 +96,15 @@ class EffortRows:
         self.fresh[i] = True
 
     def compute(self, i: int) -> None:
-        draft, line = self.draft_of(i), self.lines[i]
-        if draft != line and max(len(draft.split()), len(line.split())) > MAX_ALIGN_WORDS:
+        self._put(i, row_for(self.metric, self.draft_of(i), self.lines[i]))
+
+    def _put(self, i: int, counted: tuple[list[int], bool]) -> None:
+        row, too_long = counted
+        if too_long:
             self.too_long.add(i)
-            self._set(i, [0, len(self.metric.tokens(line)) * UNITS, 1, 0, 0, 0, 0])
-            return
-        self.too_long.discard(i)
-        self._set(i, self._row(draft, line))
+        else:
+            self.too_long.discard(i)
+        self._set(i, row)
 
     def ensure(self, start: int, end: int) -> None:
         for i in range(max(0, start), min(end, len(self.lines))):
@@ -108,6 +133,34 @@ class EffortRows:
             self.rows = np.concatenate((self.rows[:start], np.zeros((width, 7), np.int64), self.rows[end:]))
             self.fresh = np.concatenate((self.fresh[:start], np.zeros(width, bool), self.fresh[end:]))
         self.version += 1
+
+    # -- counting elsewhere --------------------------------------------------------------
+    def batch_job(self) -> tuple[list[int], list[str], list[str]]:
+        """The stale lines to count elsewhere: (indices, draft lines, current
+        lines); lines too long to align stay for :meth:`fill`."""
+        idx, drafts, lines = [], [], []
+        for i in np.flatnonzero(~self.fresh).tolist():
+            draft, line = self.draft_of(i), self.lines[i]
+            if draft != line and max(len(draft.split()), len(line.split())) > MAX_ALIGN_WORDS:
+                continue
+            idx.append(i)
+            drafts.append(draft)
+            lines.append(line)
+        return idx, drafts, lines
+
+    def install(self, job: tuple[list[int], list[str], list[str]], results: Sequence) -> int:
+        """Take the alignments (``TerResult`` per job line, the draft line as
+        hypothesis and the current line as reference) of the lines still stale
+        whose draft and current line equal the job's; returns how many."""
+        done = 0
+        n = len(self.lines)
+        for i, draft, line, r in zip(*job, results):
+            if i >= n or self.fresh[i] or self.lines[i] != line or self.draft_of(i) != draft:
+                continue
+            self.too_long.discard(i)
+            self._set(i, [r.edits, r.ref_len * UNITS, 1, r.insertions, r.deletions, r.substitutions, r.shifts])
+            done += 1
+        return done
 
     # -- the document ---------------------------------------------------------------
     def line(self, i: int) -> Optional[dict]:
@@ -147,24 +200,63 @@ class EffortRows:
             "signature": "HTER " + self.metric.signature(1),
         }
 
+    def heavy(self, i: int) -> bool:
+        """Counting line ``i`` is not cheap (TER's shift search on a long
+        line, or a line so long that even counting its words takes long): it
+        is counted in a worker thread."""
+        draft, line = self.draft_of(i), self.lines[i]
+        if len(draft) + len(line) > LONG_CHARS:
+            return True
+        if draft == line or max(len(draft.split()), len(line.split())) > MAX_ALIGN_WORDS:
+            return False
+        return not self.metric.cheap(draft, [line])
+
     async def fill(self, alive) -> None:
         """Count every stale line in the background, a few milliseconds at a
-        time between real pauses (``alive()`` False: stop)."""
+        time between real pauses (``alive()`` False: stop); lines expensive to
+        align are aligned in a worker thread, never on the event loop."""
         pos = 0  # stale lines are looked for from here on, a block at a time:
         # listing every stale line of a 1M-line document for each slice cost
         # more than the slice itself
         while alive() and self.stale_count():
             deadline = time.perf_counter() + SLICE_SECONDS
-            while time.perf_counter() < deadline:
+            heavy: list[int] = []
+            while time.perf_counter() < deadline and len(heavy) < HEAVY_JOB:
                 if pos >= len(self.fresh):
                     pos = 0  # edits meanwhile left stale lines behind
                     if not self.stale_count():  # (counting a 1M-line array costs ms: once a round)
                         break
                 block = np.flatnonzero(~self.fresh[pos : pos + 256])
+                stopped = False
                 for j in (pos + block).tolist():
+                    if self.heavy(j):
+                        if j not in heavy:
+                            heavy.append(j)
+                        if len(heavy) >= HEAVY_JOB:
+                            stopped = True
+                            break
+                        continue
                     self.compute(j)
                     if time.perf_counter() > deadline:
+                        stopped = True
                         break
-                else:
+                if not stopped:
                     pos += 256
+                elif not heavy:
+                    break
+                if heavy and pos >= len(self.fresh):
+                    break  # send the heavy lines found this round
+            if heavy:
+                job = (heavy, [self.draft_of(i) for i in heavy], [self.lines[i] for i in heavy])
+                metric = self.metric
+                if any(len(d) + len(x) > LONG_CHARS for d, x in zip(job[1], job[2])):
+                    from .scoring import run_in_process  # a very long line: not even in this process
+
+                    rows = await asyncio.to_thread(run_in_process, rows_for, metric, job[1], job[2])
+                else:
+                    rows = await asyncio.to_thread(rows_for, metric, job[1], job[2])
+                if alive():
+                    for i, draft, line, counted in zip(*job, rows):
+                        if i < len(self.lines) and not self.fresh[i] and self.lines[i] == line and self.draft_of(i) == draft:
+                            self._put(i, counted)
             await asyncio.sleep(PAUSE_SECONDS)

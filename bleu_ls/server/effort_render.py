@@ -44,7 +44,10 @@ def effort_hover(pair: "Pair", i: int) -> Optional[str]:
         if pair.draft_problem:
             return f"**Draft:** {pair.draft_problem}" + (f" — {pair.draft_detail}" if pair.draft_detail else "")
         return None
-    rec = pair.effort.line(i)
+    effort = pair.effort
+    if 0 <= i < len(effort.lines) and not effort.fresh[i] and effort.heavy(i):
+        return "_HTER of this line against its draft: being counted in the background._"
+    rec = effort.line(i)
     if rec is None:
         return None
     draft_line = pair.draft.draft_line(i)
@@ -138,7 +141,10 @@ def hter_label(pair: "Pair", i: int, template: str, default: str) -> Optional[st
     """The optional HTER part of a hint label."""
     if pair.effort is None:
         return None
-    rec = pair.effort.line(i)
+    effort = pair.effort
+    if 0 <= i < len(effort.lines) and not effort.fresh[i] and effort.heavy(i):
+        return "_HTER of this line against its draft: being counted in the background._"
+    rec = effort.line(i)
     if rec is None:
         return None
     try:

@@ -222,6 +222,7 @@ class PairManager:
                     pair.model.set_hyp(doc.engine_lines())
             if pair is not None:
                 drafts.splice(pair, splice.start, splice.end, splice.lines)
+                pair.token_lines.splice(splice.start, splice.end, len(splice.lines))
             for dep, k in dependents:
                 binding.splice_dependent(dep, k, doc, splice)
         doc.version = params.text_document.version

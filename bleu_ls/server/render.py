@@ -174,10 +174,16 @@ def hover_text(pair: "Pair", i: int) -> Optional[str]:
     if model is None or not 0 <= i < model.n_paired:
         return f"**Line {i + 1:,}**\n\n{effort}" if effort else None
     parts = [f"**Line {i + 1:,}**"]
-    for key, metric in model.metrics.items():
-        s = model.line_score(key, i)
-        if s is not None:
-            parts += _score_parts(pair, key, metric, s, i)
+    long, scored = model.is_long(i), bool(model.scored_mask(i, i + 1).all())
+    if not scored and model.is_heavy(i):  # never scored on the event loop
+        parts.append(pending_sentence(model, i))
+    else:
+        for key, metric in model.metrics.items():
+            s = model.line_score(key, i)
+            if s is not None:
+                parts += _score_parts(pair, key, metric, s, i)
+        if long:
+            parts.append(f"_This line is over the {_size(model.long_line_bytes)} line-length cap: it is scored in the background, not live._")
     refs = model.ref_lines(i)
     for k, r in enumerate(refs):
         name = "Reference" if len(refs) == 1 else f"Reference {k + 1}"
@@ -185,7 +191,7 @@ def hover_text(pair: "Pair", i: int) -> Optional[str]:
     if pair.source_lines is not None and i < len(pair.source_lines):
         parts.append(f"**Source:** {_quote(pair.source_lines[i])}")
     metric = model.metrics.get("bleu") or next(iter(model.metrics.values()))
-    missing = missing_ngrams(metric, model.hyp[i], refs)
+    missing = [] if long else missing_ngrams(metric, model.hyp[i], refs)
     if missing:
         shown = ", ".join(f"`{m}`" for m in missing[:MAX_MISSING])
         more = f" (+{len(missing) - MAX_MISSING} more)" if len(missing) > MAX_MISSING else ""
@@ -195,7 +201,32 @@ def hover_text(pair: "Pair", i: int) -> Optional[str]:
     return "\n\n".join(parts)
 
 
+def pending_sentence(model, i: int) -> str:
+    """The hover's one sentence for a heavy line whose score is not known yet."""
+    if model.is_long(i):
+        return (
+            f"_This line is over the {_size(model.long_line_bytes)} line-length cap: it is scored in the "
+            "background, not live, and its score shows once known._"
+        )
+    return "_This line is being scored in the background; its score shows once known._"
+
+
+def _size(n: Optional[int]) -> str:
+    if not n:
+        return "0 B"
+    for unit, k in (("MB", 1_000_000), ("KB", 1_000)):
+        if n >= k:
+            return f"{n / k:g} {unit}"
+    return f"{n:,} B"
+
+
+#: A quoted line in the hover is cut at this many characters.
+MAX_QUOTE = 2000
+
+
 def _quote(text: str) -> str:
+    if len(text) > MAX_QUOTE:
+        text = text[:MAX_QUOTE] + " …"
     text = text.replace("`", "\\`").replace("*", "\\*").replace("_", "\\_")
     return text if text.strip() else "_(empty)_"
 

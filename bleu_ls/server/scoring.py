@@ -5,6 +5,12 @@ inserted) runs as a background task: big backlogs through the engine's
 vectorised batch pass in a worker (processes, off the event loop), the rest
 in slices of a few milliseconds separated by real pauses, so pygls' reader
 keeps handing over messages and requests are answered meanwhile.
+
+Heavy lines (the model's ``is_heavy``: TER of a long line, a line over the
+``maxLineBytes`` cap) are never counted on the event loop: they go to the
+worker thread as a ``LineJob`` (a line over the cap to a worker process,
+where even one long regular-expression call cannot hold this process's
+lock), and their rows are installed when the lines did not change meanwhile.
 """
 
 from __future__ import annotations
@@ -37,6 +43,8 @@ SLICE_SECONDS = 0.005
 PAUSE_SECONDS = 0.002
 #: At least this many stale lines go through the engine's batch pass.
 BATCH_LINES = 5000
+#: Heavy lines counted by one job in the worker thread.
+JOB_LINES = 32
 
 
 
@@ -71,6 +79,25 @@ def stop_helper_processes() -> None:
             stop()
         except Exception:  # pragma: no cover - best effort
             log.debug("could not stop %r", helper, exc_info=True)
+
+def run_in_process(fn, *args):
+    """``fn(*args)`` in one worker process (a line so long that even a regular
+    expression over it would hold this process's interpreter lock too long).
+    Call it from a worker thread; ``fn`` and ``args`` must pickle."""
+    import multiprocessing as mp
+    from concurrent.futures import ProcessPoolExecutor
+
+    def call():
+        with ProcessPoolExecutor(max_workers=1, mp_context=mp.get_context("forkserver")) as pool:
+            return pool.submit(fn, *args).result()
+
+    return in_worker_processes(call)
+
+
+def _in_process(job):
+    """``job.run()`` in a worker process (one line over the length cap)."""
+    return run_in_process(job.run)
+
 
 class Scorer:
     """One background task per pair; one worker thread for batch passes."""
@@ -165,15 +192,31 @@ class Scorer:
                 log.warning("batch scoring in worker processes failed; scoring in this process", exc_info=True)
                 return first_pass(snap.metrics, snap.hyp, snap.refs, workers=1)
 
-        if self._pool is None:
-            self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="bleu-ls-batch")
         try:
-            result = await loop.run_in_executor(self._pool, run)
+            result = await loop.run_in_executor(self._executor(), run)
         except Exception:
             log.exception("batch scoring failed; scoring line by line")
             return
         if pair.model is model:
             model.install(result, snap)
+
+    def _executor(self) -> ThreadPoolExecutor:
+        if self._pool is None:
+            self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="bleu-ls-batch")
+        return self._pool
+
+    async def _heavy_job(self, pair: "Pair", model, lines: list[int]) -> None:
+        """Count heavy ``lines`` off the event loop; install what still applies."""
+        long = [i for i in lines if model.is_long(i)]
+        job = model.line_job(long[:1] if long else lines[:JOB_LINES])
+        run = (lambda: _in_process(job)) if long else job.run
+        try:
+            result = await asyncio.get_running_loop().run_in_executor(self._executor(), run)
+        except Exception:
+            log.exception("scoring lines %s off the event loop failed; scoring them here", job.lines[:5])
+            result = job.run()
+        if pair.model is model:
+            model.install_lines(job, result)
 
     async def _sliced_pass(self, pair: "Pair", model, token: Optional[str], total: int) -> None:
         last_report = time.perf_counter()
@@ -182,8 +225,15 @@ class Scorer:
             if not left:
                 break
             deadline = time.perf_counter() + SLICE_SECONDS
+            before = left
             while left and time.perf_counter() < deadline:
-                left = model.refresh(max_lines=64)
+                left = model.refresh(max_lines=64, light_only=True)
+                if left == before:
+                    break  # only heavy lines are left
+                before = left
+            if left and left == before:
+                await self._heavy_job(pair, model, model.stale_lines(JOB_LINES * 4))
+                left = model.stale_count()
             now = time.perf_counter()
             if token is not None and now - last_report > 0.2:
                 last_report = now

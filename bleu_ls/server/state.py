@@ -19,6 +19,7 @@ from ..postedit import DraftTrack
 from ..settings import Settings
 from .compare import OtherSystem
 from .effort import EffortRows
+from .token_lines import TokenLines
 
 
 @dataclass
@@ -46,6 +47,8 @@ class Pair:
     baseline: Optional[dict[str, Optional[float]]] = None
     baseline_lines: dict[str, np.ndarray] = field(default_factory=dict)
     bg_task: Optional[asyncio.Task] = None
+    #: the semantic tokens of the document's lines, kept in step by the manager's splices
+    token_lines: TokenLines = field(default_factory=TokenLines)
     push_task: Optional[asyncio.Task] = None
     #: a first (or large) analysis running in a worker thread (publish.settle)
     settle_task: Optional[asyncio.Future] = None

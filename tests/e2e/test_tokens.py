@@ -109,3 +109,79 @@ async def test_a_delta_request_sends_only_what_changed(session):
         data[edit.start : edit.start + edit.delete_count] = list(edit.data or [])
     assert data == await _full(session, uri)
     assert sum(len(e.data or []) for e in delta.edits) <= 10  # one line's tokens, not the document's
+
+
+@pytest.mark.parametrize("kind", ["vscode", "neovim"])
+async def test_full_and_delta_after_many_edits_equal_tokens_from_scratch(tmp_path, kind):
+    """Random edits (in-line changes, lines inserted and deleted, across the
+    server's blocks of lines): every full answer equals the tokens computed
+    afresh for the text as it is now, and each delta applied to the previous
+    answer gives the same integers."""
+    import random
+
+    from bleu_ls.server.features.tokens import _encode, line_tokens
+
+    from .conftest import _close, _session
+
+    session = await _session(kind, tmp_path, init_options={"bleuLs": {"highlights": {"changed": False}}})
+    try:
+        await _many_edits(session, random, _encode, line_tokens)
+    finally:
+        await _close(session)
+
+
+async def _many_edits(session, random, _encode, line_tokens):
+    rnd = random.Random(9)
+    words = ["the", "cat", "Köln", "über", "😀", "Straße", "sat", "on", "a", "mat", "laut", "Hund"]
+    n = 700  # several blocks of lines
+    refs = [" ".join(rnd.choice(words) for _ in range(rnd.randrange(0, 6))) for _ in range(n)]
+    lines = [" ".join(rnd.choice(words) for _ in range(rnd.randrange(0, 6))) for _ in range(n)]
+    session.write("big.ref", "\n".join(refs) + "\n")
+    session.write("big.hyp", "\n".join(lines) + "\n")
+    uri = session.open("big.hyp")
+    enc = session.encoding
+
+    def scratch(cur):  # the unmatched words (changed words are switched off)
+        out, prev = [], 0
+        for i, line in enumerate(cur):
+            r = [refs[i]] if i < len(refs) else None
+            toks = _encode(line, line_tokens(line, None, r), enc) if line else ()
+            if toks:
+                out += [i - prev, *toks]
+                prev = i
+        return out
+
+    res = await session.client.text_document_semantic_tokens_full_async(
+        types.SemanticTokensParams(text_document=types.TextDocumentIdentifier(uri=uri))
+    )
+    data, rid = list(res.data), res.result_id
+    assert data == scratch(lines)
+    for step in range(25):
+        i = rnd.randrange(len(lines))
+        kind = rnd.random()
+        if kind < 0.5:  # a word typed in place
+            w = rnd.choice(words) + " "
+            session.change(uri, [{"range": ((i, 0), (i, 0)), "text": w}])
+            lines[i] = w + lines[i]
+        elif kind < 0.75:  # lines inserted
+            new = [" ".join(rnd.choice(words) for _ in range(3)) for _ in range(rnd.randrange(1, 4))]
+            session.change(uri, [{"range": ((i, 0), (i, 0)), "text": "".join(x + "\n" for x in new)}])
+            lines[i:i] = new
+        else:  # lines deleted
+            j = min(len(lines) - 1, i + rnd.randrange(1, 4))
+            session.change(uri, [{"range": ((i, 0), (j, 0)), "text": ""}])
+            del lines[i:j]
+        if step % 2:
+            delta = await session.client.text_document_semantic_tokens_full_delta_async(
+                types.SemanticTokensDeltaParams(text_document=types.TextDocumentIdentifier(uri=uri), previous_result_id=rid)
+            )
+            assert isinstance(delta, types.SemanticTokensDelta)
+            for edit in sorted(delta.edits, key=lambda e: -e.start):
+                data[edit.start : edit.start + edit.delete_count] = list(edit.data or [])
+            rid = delta.result_id
+        else:
+            res = await session.client.text_document_semantic_tokens_full_async(
+                types.SemanticTokensParams(text_document=types.TextDocumentIdentifier(uri=uri))
+            )
+            data, rid = list(res.data), res.result_id
+        assert data == scratch(lines), step

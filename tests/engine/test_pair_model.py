@@ -272,3 +272,102 @@ def test_copy_is_independent_and_equal():
     assert twin.hyp == ["a b c", "d e f", "g h"]
     assert_matches_scratch(twin)
     assert_matches_scratch(model)
+
+
+# -- heavy lines: never counted by an edit, finished by jobs ---------------------------
+class _Recording:
+    """Wraps a metric and records which hypothesis lines it counted."""
+
+    def __init__(self, metric):
+        self.metric, self.seen = metric, []
+
+    def __getattr__(self, name):
+        return getattr(self.metric, name)
+
+    def line_stats(self, hyp, refs):
+        self.seen.append((hyp, list(refs)))
+        return self.metric.line_stats(hyp, refs)
+
+
+def _over(text: str, cap) -> bool:
+    return cap is not None and len(text.encode("utf-8")) > cap
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    hyp=st.lists(sentence, max_size=10),
+    ref=st.lists(sentence, max_size=10),
+    cap=st.sampled_from([None, 4, 12, 30]),
+    script=st.lists(edit, max_size=6),
+    job_sizes=st.lists(st.integers(1, 5), max_size=6),
+)
+def test_heavy_lines_are_left_to_jobs_and_settle_to_scratch(hyp, ref, cap, script, job_sizes):
+    from bleu_ls.engine import TerMetric
+
+    rec = {"bleu": _Recording(BleuMetric()), "ter": _Recording(TerMetric())}
+    ter = rec["ter"].metric
+    model = PairModel(rec, hyp, [list(ref)], defer_slow=True, long_line_bytes=cap)
+    pending = []
+    for (side, start, removed, lines, peek), size in zip(script, job_sizes + [1] * len(script)):
+        target = model.hyp if side < 0 else model.refs[0]
+        s = start % (len(target) + 1)
+        e = min(len(target), s + removed)
+        for r in rec.values():
+            r.seen.clear()
+        if side < 0:
+            model.splice_hyp(s, e, lines)
+        else:
+            model.splice_ref(0, s, e, lines)
+        if peek and model.n_paired:
+            model.ensure(0, model.n_paired)
+        model.refresh(max_lines=3, light_only=True)
+        # nothing over the cap, and no TER-expensive line, was counted by the edit
+        for r in rec.values():
+            for h, rs in r.seen:
+                assert not any(_over(t, cap) for t in (h, *rs))
+                assert ter.cheap(h, rs)
+        pending.append(model.line_job(model.stale_lines(size)))
+    for job in pending:  # jobs run late: rows of lines edited meanwhile are not taken
+        model.install_lines(job, job.run())
+    while model.stale_count():
+        job = model.line_job(model.stale_lines(4))
+        assert model.install_lines(job, job.run()) == len(job.lines)
+    plain = {k: r.metric for k, r in rec.items()}
+    scratch = PairModel(plain, model.hyp, model.refs)
+    for key in plain:
+        assert model.stale_count() == 0
+        assert model._stats[key][: model.n_paired].tolist() == scratch._stats[key][: scratch.n_paired].tolist()
+        assert model.totals(key) == scratch.totals(key)
+        assert model.corpus(key).score == scratch.corpus(key).score
+
+
+def test_a_ter_expensive_edit_is_left_stale_and_a_job_finishes_it():
+    from sacrebleu.metrics import TER
+
+    from bleu_ls.engine import TerMetric
+
+    long_hyp = " ".join(f"w{i % 37}" for i in range(60))
+    long_ref = " ".join(f"w{(i * 7) % 41}" for i in range(60))
+    model = PairModel({"ter": TerMetric()}, ["a b", "c d"], [["a b", long_ref]], defer_slow=True)
+    assert model.stale_count() == 1 and model.is_heavy(1)  # open: the cheap line only
+    model.splice_hyp(0, 1, ["a c"])
+    assert model.scored_mask(0, 1).all()  # a cheap line is counted by the edit
+    model.splice_hyp(1, 2, [long_hyp])
+    assert not model.scored_mask(1, 2).any() and model.ensure(0, 2) == 0
+    job = model.line_job(model.stale_lines())
+    assert job.lines == (1,)
+    assert model.install_lines(job, job.run()) == 1
+    want = TER().sentence_score(long_hyp, [long_ref]).score
+    assert model.line_value("ter", 1) == want
+    assert model.corpus("ter").score == TER().corpus_score(["a c", long_hyp], [["a b", long_ref]]).score
+
+
+def test_install_lines_skips_lines_changed_or_counted_meanwhile():
+    model = PairModel(metrics(), ["a b", "c d", "e f"], [["a b", "c", "e f"]], long_line_bytes=2)
+    assert model.stale_count() == 3  # every line is over the 2-byte cap
+    job = model.line_job([0, 1, 2])
+    model.splice_hyp(1, 2, ["c x"])  # changed meanwhile
+    model.line_value("bleu", 2)  # counted on demand meanwhile
+    assert model.install_lines(job, job.run()) == 1  # line 0 only
+    assert model.stale_count() == 1 and model.is_long(1)
+    assert_matches_scratch(model)

@@ -188,14 +188,19 @@ class DocumentAndModel(RuleBasedStateMachine):
         encoding=st.sampled_from(ENCODINGS),
         cfg=config_strategy,
         lazy=st.booleans(),
+        cap=st.sampled_from([None, None, 6, 16]),
     )
-    def open_document(self, text, refs, encoding, cfg, lazy):
+    def open_document(self, text, refs, encoding, cfg, lazy, cap):
         self.text = text
         self.encoding = encoding
         self.refs = [list(r) for r in refs]
         self.cfg = cfg
         self.doc = LineDocument(text, 1, encoding)
-        self.model = PairModel(fresh_metrics(cfg), self.doc.engine_lines(), self.refs, lazy=lazy)
+        # as the server builds it: slow lines (TER) and lines over a (here tiny) length
+        # cap are left stale by edits and counted by background jobs
+        self.model = PairModel(
+            fresh_metrics(cfg), self.doc.engine_lines(), self.refs, lazy=lazy, defer_slow=True, long_line_bytes=cap
+        )
         # the draft: the text as first seen; HTER rows follow every edit (drafts.splice)
         lines = self.doc.engine_lines()
         self.track = DraftTrack(lines, lines)
@@ -333,9 +338,23 @@ class DocumentAndModel(RuleBasedStateMachine):
         self.cfg = cfg
         self.model.set_metrics(fresh_metrics(cfg))
 
-    @rule(n=st.integers(0, 5))
-    def background_slice(self, n):
-        self.model.refresh(max_lines=n)
+    @rule(n=st.integers(0, 5), light=st.booleans())
+    def background_slice(self, n, light):
+        self.model.refresh(max_lines=n, light_only=light)
+
+    @rule(data=st.data())
+    def edit_while_a_job_runs(self, data):
+        """An edit leaves rows stale; a background job copies some of them and
+        counts them (as the scorer's worker does) while more edits land; then
+        its rows are installed where the lines did not change meanwhile."""
+        self._edit(data)
+        job = self.model.line_job(self.model.stale_lines(data.draw(st.integers(0, 6), label="job lines")))
+        for _ in range(data.draw(st.integers(0, 2), label="edits meanwhile")):
+            if data.draw(st.booleans(), label="line edit"):
+                self._edit(data)
+            else:
+                self.insert_or_delete_lines(data)
+        self.model.install_lines(job, job.run())
 
     @precondition(lambda self: self.model.n_paired > 0)
     @rule(data=st.data())

@@ -192,3 +192,97 @@ def test_a_draft_file_of_another_line_count_is_aligned(tmp_path):
         manager.shutdown()
 
     asyncio.run(run())
+
+
+def test_a_draft_differing_on_many_lines_is_counted_in_worker_processes(tmp_path, monkeypatch):
+    """Many lines to count: the TER batch in worker processes counts them
+    (while an edit lands meanwhile, whose line is counted afresh); every row
+    and the corpus equal sacrebleu's TER(case_sensitive=True), the draft line
+    as hypothesis and the current line as reference."""
+    import random
+
+    from bleu_ls.server import drafts, effort as effort_mod
+
+    monkeypatch.setattr(effort_mod, "BATCH_LINES", 50)
+    monkeypatch.setattr(drafts, "BATCH_LINES", 50)
+    rnd = random.Random(4)
+    words = "the cat sat on a mat dog barked It rains today birds sing in trees".split()
+    draft = [" ".join(rnd.choice(words) for _ in range(rnd.randrange(1, 14))) for _ in range(120)]
+    post = [" ".join(rnd.choice(words) for _ in range(rnd.randrange(0, 14))) if i % 3 else d for i, d in enumerate(draft)]
+    (tmp_path / "m.hyp").write_text("\n".join(post) + "\n", encoding="utf-8")
+    (tmp_path / "m.draft").write_text("\n".join(draft) + "\n", encoding="utf-8")
+    uri = (tmp_path / "m.hyp").as_uri()
+    calls = []
+    real_batch = drafts._batch
+
+    async def counting_batch(pair, effort):
+        calls.append(effort.stale_count())
+        await real_batch(pair, effort)
+
+    monkeypatch.setattr(drafts, "_batch", counting_batch)
+
+    async def run():
+        from bleu_ls.engine.ter_batch import ter_alignments
+
+        manager = _manager(tmp_path)
+        manager.open(uri, "\n".join(post) + "\n", 1)
+        pair = manager.pair_for(uri)
+        # a batch counted elsewhere while line 5 is edited: its row is not taken
+        job = pair.effort.batch_job()
+        results = ter_alignments(pair.effort.metric, job[1], [job[2]], workers=2, start_method="forkserver")
+        _edit(manager, uri, 2, 5, len(post[5]), "a brand new line")
+        post[5] = "a brand new line"
+        assert pair.effort.install(job, results) == len(job[0]) - 1
+        assert not pair.effort.fresh[5]
+        _edit(manager, uri, 3, 7, len(post[7]), "")  # more rows to count: the batch path again
+        post[7] = ""
+        pair.effort.fresh[:] = False  # as if none were counted
+        pair.effort.totals[:] = 0
+        await manager.wait_effort(pair)
+        assert calls and calls[0] >= 50
+        ter = TER(case_sensitive=True)
+        for i in range(len(post)):
+            got = pair.effort.line(i)
+            want = ter.sentence_score(draft[i], [post[i]])
+            assert (got["score"], got["num_edits"]) == (want.score, want.num_edits), i
+        assert pair.effort.corpus()["score"] == ter.corpus_score(draft, [post]).score
+        manager.shutdown()
+
+    asyncio.run(run())
+
+
+def test_a_line_expensive_to_align_is_aligned_off_the_event_loop(tmp_path, monkeypatch):
+    """A long, heavily edited line: its HTER row is counted in a worker thread
+    (installed afterwards, not computed in the slices) and equals sacrebleu's."""
+    import threading
+
+
+    (tmp_path / "h.hyp").write_text("\n".join(DRAFT) + "\n", encoding="utf-8")
+    (tmp_path / "h.ref").write_text("\n".join(REF) + "\n", encoding="utf-8")
+    uri = (tmp_path / "h.hyp").as_uri()
+    long_line = " ".join(f"w{(i * 7) % 23}" for i in range(60))
+    where = []
+
+    async def run():
+        manager = _manager(tmp_path)
+        manager.open(uri, "\n".join(DRAFT) + "\n", 1)
+        pair = manager.pair_for(uri)
+        await manager.wait_effort(pair)
+        metric = pair.effort.metric
+        best = metric.alignments
+
+        def spy(h, rs):
+            where.append(threading.current_thread() is threading.main_thread())
+            return best(h, rs)
+
+        monkeypatch.setattr(metric, "alignments", spy)
+        _edit(manager, uri, 2, 1, len(DRAFT[1]), long_line)
+        await manager.wait_effort(pair)
+        assert where and not any(where)  # aligned in a worker thread only
+        post = [DRAFT[0], long_line, *DRAFT[2:]]
+        ter = TER(case_sensitive=True)
+        assert pair.effort.line(1)["score"] == ter.sentence_score(DRAFT[1], [long_line]).score
+        assert pair.effort.corpus()["score"] == ter.corpus_score(DRAFT, [post]).score
+        manager.shutdown()
+
+    asyncio.run(run())

@@ -1,5 +1,6 @@
 """After the first pass in worker processes, the server is alone again: the
-forkserver and the resource tracker it started have exited."""
+forkserver and the resource tracker it started have exited (after a scoring
+pass and after a pass counting HTER rows)."""
 
 from __future__ import annotations
 
@@ -38,6 +39,16 @@ def test_batch_pass_leaves_no_helper_processes(tmp_path: Path) -> None:
                                             "contentChanges": [{"text": "\n".join(reversed(hyps)) + "\n"}]})
         again = c.result("textDocument/diagnostic", {"textDocument": {"uri": uri}}, timeout=300)
         assert again["kind"] == "full" and again["items"] != report["items"]
+        # every line now differs from the draft (the text as first seen): its HTER
+        # rows are counted in worker processes too; once counted, they exit as well
+        deadline = time.monotonic() + 600
+        while time.monotonic() < deadline:
+            rec = c.result("bleuLs/corpusScore", {"textDocument": {"uri": uri}}, timeout=300)
+            effort = (rec or {}).get("effort") or {}
+            if effort.get("pending") == 0:
+                break
+            time.sleep(0.2)
+        assert effort.get("pending") == 0
         assert_alone(c)
     finally:
         c.close()

@@ -8,7 +8,7 @@ from lsprotocol import types
 
 from ..compare import hint_part
 from ..effort_render import hter_label
-from ..render import breakdown, breakdown_of, label_for
+from ..render import breakdown, breakdown_of, label_for, pending_sentence
 
 if TYPE_CHECKING:
     from ..pairs import PairManager
@@ -95,8 +95,9 @@ def inlay_hints(manager: "PairManager", params: types.InlayHintParams) -> list[t
         model.ensure(start, end)  # the requested lines first, before the rest of the file
     else:
         model.ensure(start, min(end, start + ENSURE_LIMIT))
-        manager.score_rest_later(pair)
     scored = model.scored_mask(start, end)
+    if not scored.all():  # heavy lines (never scored here) or more than the limit
+        manager.score_rest_later(pair)
     lazy_tooltip = _resolve_tooltip(manager)
     out = []
     for i in range(start, end):
@@ -133,6 +134,9 @@ def resolve(manager: "PairManager", hint: types.InlayHint) -> types.InlayHint:
     pair = manager.pair_for(data.get("uri", ""))
     line = data.get("line")
     if pair is None or pair.model is None or not isinstance(line, int) or not 0 <= line < pair.model.n_paired:
+        return hint
+    if not pair.model.scored_mask(line, line + 1).all() and pair.model.is_heavy(line):  # never scored here
+        hint.tooltip = pending_sentence(pair.model, line)
         return hint
     hint.tooltip = types.MarkupContent(kind=types.MarkupKind.Markdown, value=breakdown(pair, line))
     return hint

@@ -7,26 +7,26 @@ modifier (tokens may not overlap).  The words and spans come from
 :mod:`bleu_ls.postedit.diff`; this module turns them into LSP's relative
 integer encoding, in the negotiated position encoding.
 
-Cost: every line's encoded tokens are cached by what decides them (the
-line's text, its draft line, its reference lines), so after an edit a full
-request rebuilds only the lines whose inputs changed; lines that merely
-moved (inserted lines above them) are found again by content.  A range
-request looks at its lines only; a delta request (``full/delta``) answers
-with the one stretch of integers that differs from the previous answer.
+Cost: each line's encoded tokens are kept in ``pair.token_lines``
+(:mod:`bleu_ls.server.token_lines`), in step with the document through the
+manager's splices, so after an edit a full request computes the edited lines
+and joins the blocks' ready JSON text; a delta request (``full/delta``)
+answers with the blocks that changed since the answer it names; a range
+request looks at its lines only.
 """
 
 from __future__ import annotations
 
 import asyncio
 import re
-from itertools import chain, compress, repeat
-from operator import sub
-from typing import TYPE_CHECKING, Iterable, Optional, Sequence, Union
+from typing import TYPE_CHECKING, Optional, Sequence, Union
 
 from lsprotocol import types
 
 from ...postedit import changed_spans, unmatched_spans
 from ..document import UTF8, UTF16
+from ..protocol import Encoded
+from ..token_lines import Answer, TokenLines, delta_edit
 
 if TYPE_CHECKING:
     from ..document import LineDocument
@@ -102,157 +102,136 @@ def _encode(line: str, toks: list[tuple[int, int, int, int]], encoding: str) -> 
     return tuple(out)
 
 
-def _draft_lines(draft, start: int, end: int) -> list[str]:
-    """The draft partner of lines [start, end), "" for a line new since the draft."""
-    partner, lines = getattr(draft, "partner", None), getattr(draft, "draft", None)
-    if partner is None or lines is None or len(partner) < end:
-        return [draft.draft_line(i) or "" for i in range(start, end)]
-    return [lines[j] if j >= 0 else "" for j in partner[start:end].tolist()]
-
-
-def _common_prefix(a: list[int], b: list[int], step: int = 4096) -> int:
-    """Length of the common prefix of two integer lists (compared in C-level chunks)."""
-    n = min(len(a), len(b))
-    i = 0
-    while i + step <= n and a[i : i + step] == b[i : i + step]:
-        i += step
-    while i < n and a[i] == b[i]:
-        i += 1
-    return i
-
-
-def delta_edit(old: list[int], new: list[int]) -> tuple[int, int, list[int]]:
-    """One edit turning ``old`` into ``new``: (start, delete count, data to insert)."""
-    start = _common_prefix(old, new)
-    limit = min(len(old), len(new)) - start
-    tail = min(_common_prefix(old[::-1], new[::-1]), limit)
-    return start, len(old) - start - tail, new[start : len(new) - tail]
-
-
-class TokenCache:
-    """Encoded tokens of one document's lines, by (line, draft line, reference lines)."""
-
-    def __init__(self) -> None:
-        self.config: tuple = ()
-        self.lines: dict[tuple, tuple[int, ...]] = {}
-        self.lowercase = False
-        self.built = 0  # lines computed (not found in the cache), for tests and benchmarks
-
-    def keys(self, pair: "Pair", doc: "LineDocument", start: int, end: int, encoding: str) -> Optional[list[tuple]]:
-        """What decides the tokens of each line in [start, end); None: nothing to mark."""
-        hl = pair.settings.highlights
-        draft = getattr(pair, "draft", None) if hl.changed else None
-        model = pair.model if hl.unmatched else None
-        self.lowercase = bool(pair.settings.bleu.lowercase)
-        config = (encoding, draft is not None, model is not None, self.lowercase)
-        if config != self.config:
-            self.config, self.lines = config, {}
-        if (draft is None and model is None) or start >= end:
-            return None
-        lines = doc.lines[start:end]
-        drafts = _draft_lines(draft, start, end) if draft is not None else repeat(None)
-        refs: Iterable = repeat(None)
-        if model is not None:
-            paired = max(start, min(end, model.n_paired))
-            refs = chain(zip(*(r[start:paired] for r in model.refs)), repeat(None, end - paired))
-        return list(zip(lines, drafts, refs))
-
-    def missing(self, keys: list[tuple]) -> tuple[list, list[tuple]]:
-        """The cached tokens per key (None where not cached) and the keys not cached."""
-        encs = list(map(self.lines.get, keys))
-        return encs, [k for k, v in zip(keys, encs) if v is None]
-
-    def compute(self, keys: Iterable[tuple]) -> None:
-        """Compute and cache the tokens of lines not in the cache."""
-        cache, encoding, lowercase = self.lines, self.config[0], self.lowercase
-        for key in keys:
-            line, d, r = key
-            cache[key] = _encode(line, line_tokens(line, d, r, lowercase), encoding) if line else _EMPTY
-            self.built += 1
-
-    def assemble(self, keys: list[tuple], start: int, whole: bool) -> list[int]:
-        """The LSP ``data`` of lines ``start``… (first delta from line 0)."""
-        encs, todo = self.missing(keys)
-        if todo:
-            self.compute(todo)
-            encs = list(map(self.lines.__getitem__, keys))
-        if whole and len(self.lines) > 2 * len(keys) + 4096:
-            self.lines = dict(zip(keys, encs))  # forget lines no longer in the document
-        rows = list(compress(range(start, start + len(keys)), encs))
-        deltas = map(sub, rows, chain((0,), rows))
-        return list(chain.from_iterable(chain.from_iterable(zip(zip(deltas), filter(None, encs)))))
-
-    def data(self, pair: "Pair", doc: "LineDocument", start: int, end: int, encoding: str) -> list[int]:
-        """The LSP ``data`` array for lines [start, end), computed at once."""
-        keys = self.keys(pair, doc, start, end, encoding)
-        if keys is None:
-            return []
-        return self.assemble(keys, start, start == 0 and end >= doc.n_lines)
+def _inputs(pair: "Pair", draft, model, doc: "LineDocument", lines: list[int]):
+    """(line, draft line, reference lines) of each of ``lines``: what decides its tokens."""
+    partner = getattr(draft, "partner", None)
+    dlines = getattr(draft, "draft", None)
+    paired = model.n_paired if model is not None else 0
+    for i in lines:
+        line = doc.lines[i]
+        if draft is None:
+            d = None
+        elif partner is not None and dlines is not None and i < len(partner):
+            j = int(partner[i])
+            d = dlines[j] if j >= 0 else ""
+        else:
+            d = draft.draft_line(i) or ""
+        r = [ref[i] for ref in model.refs] if model is not None and i < paired else None
+        yield line, d, r
 
 
 class Tokens:
-    """The semantic token answers of a server, with a cache per pair."""
+    """The semantic token answers of a server.  Each pair's encoded lines
+    (:class:`~bleu_ls.server.token_lines.TokenLines`, ``pair.token_lines``)
+    are kept in step with the document by the manager's splices; this class
+    computes the lines that wait, assembles answers and deltas."""
 
     def __init__(self, manager: "PairManager") -> None:
         self.manager = manager
-        #: uri -> (the pair, its cache); a closed document's entry goes at the next request
-        self.caches: dict[str, tuple["Pair", TokenCache]] = {}
-        #: uri -> (result id, data) of the last full answer, for delta requests
-        self.sent: dict[str, tuple[str, list[int]]] = {}
+        #: uri -> the last full answer (``token_lines.Answer``), for delta requests
+        self.sent: dict[str, Answer] = {}
         self._ids = 0
 
-    def cache_for(self, pair: "Pair") -> TokenCache:
-        entry = self.caches.get(pair.uri)
-        if entry is None or entry[0] is not pair:
-            pairs = self.manager.pairs
-            for uri in [u for u, (p, _c) in self.caches.items() if pairs.get(u) is not p]:
-                del self.caches[uri]
-                self.sent.pop(uri, None)
-            entry = self.caches[pair.uri] = (pair, TokenCache())
-        return entry[1]
+    def _setup(self, pair: "Pair", doc: "LineDocument") -> Optional[tuple]:
+        """Bring ``pair.token_lines`` to the document's state (reset when what
+        every line depends on changed); None: nothing to mark."""
+        hl = pair.settings.highlights
+        draft = getattr(pair, "draft", None) if hl.changed else None
+        model = pair.model if hl.unmatched else None
+        if draft is None and model is None:
+            return None
+        encoding = self.manager.encoding
+        lowercase = bool(pair.settings.bleu.lowercase)
+        config = (encoding, _Same(draft), _Same(model), model.ref_version if model is not None else -1, lowercase)
+        tl = pair.token_lines
+        if not tl.valid(doc.n_lines, config):
+            tl.reset(doc.n_lines, config, shifts=model is not None)
+        return draft, model, lowercase, encoding
+
+    def cache_for(self, pair: "Pair") -> TokenLines:
+        return pair.token_lines
+
+    def _fill(self, pair: "Pair", doc: "LineDocument", setup: tuple, lines: list[int]) -> None:
+        draft, model, lowercase, encoding = setup
+
+        def compute(idx: list[int]):
+            for line, d, r in _inputs(pair, draft, model, doc, idx):
+                yield _encode(line, line_tokens(line, d, r, lowercase), encoding) if line else _EMPTY
+
+        pair.token_lines.fill(lines, compute)
 
     def data(self, uri: str, start: int = 0, end: Optional[int] = None) -> list[int]:
-        pair = self.manager.pair_for(uri)
-        doc = self.manager.docs.get(uri)
-        if pair is None or doc is None:
-            return []
-        n = doc.n_lines
-        stop = n if end is None else max(0, min(end, n))
-        return self.cache_for(pair).data(pair, doc, max(0, start), stop, self.manager.encoding)
-
-    async def full(self, uri: str) -> list[int]:
-        """The whole document's ``data``; lines not cached are computed in
-        slices, letting other requests and edits through in between."""
+        """The LSP ``data`` array for lines [start, end) (all when ``end`` is None)."""
         pair, doc = self.manager.pair_for(uri), self.manager.docs.get(uri)
         if pair is None or doc is None:
             return []
-        cache = self.cache_for(pair)
-        keys = cache.keys(pair, doc, 0, doc.n_lines, self.manager.encoding)
-        if keys is None:
+        setup = self._setup(pair, doc)
+        n = doc.n_lines
+        start, stop = max(0, start), n if end is None else max(0, min(end, n))
+        if setup is None or start >= stop:
             return []
-        _encs, todo = cache.missing(keys)
-        for k in range(0, len(todo) if len(todo) > SLICE else 0, SLICE):
-            cache.compute(todo[k : k + SLICE])
+        tl = pair.token_lines
+        encs = tl.line_encs(start, stop)
+        todo = [start + k for k, e in enumerate(encs) if e is None]
+        if todo:
+            self._fill(pair, doc, setup, todo)
+            encs = tl.line_encs(start, stop)
+        out: list[int] = []
+        prev = 0
+        for k, e in enumerate(encs):
+            if e:
+                out.append(start + k - prev)
+                out.extend(e)
+                prev = start + k
+        return out
+
+    async def _complete(self, uri: str):
+        """Compute every line still waiting, in slices (other requests and
+        edits go on in between); the pair and document, or None."""
+        while True:
+            pair, doc = self.manager.pair_for(uri), self.manager.docs.get(uri)
+            if pair is None or doc is None:
+                return None
+            setup = self._setup(pair, doc)
+            if setup is None:
+                return None
+            todo = pair.token_lines.missing()
+            if len(todo) <= SLICE:
+                self._fill(pair, doc, setup, todo)
+                return pair
+            self._fill(pair, doc, setup, todo[:SLICE])
             await asyncio.sleep(0)
-        return self.data(uri)  # keys again: the document may have changed meanwhile
 
-    def remember(self, uri: str, data: list[int]) -> types.SemanticTokens:
-        """A full answer with a result id that a later delta request can refer to."""
+    async def answer(self, uri: str) -> Optional[Answer]:
+        """The whole document's answer (None: no tokens to give)."""
+        pair = await self._complete(uri)
+        if pair is None:
+            return None
         self._ids += 1
-        rid = str(self._ids)
-        self.sent[uri] = (rid, data)
-        return types.SemanticTokens(data=data, result_id=rid)
+        answer = pair.token_lines.answer(str(self._ids))
+        self.sent[uri] = answer
+        for gone in [u for u in self.sent if u not in self.manager.pairs]:
+            del self.sent[gone]
+        return answer
 
-    async def delta(self, uri: str, previous: str) -> Union[types.SemanticTokens, types.SemanticTokensDelta]:
+    async def full(self, uri: str) -> Encoded:
+        """A full answer (JSON text made from the blocks' texts)."""
+        answer = await self.answer(uri)
+        if answer is None:
+            return Encoded('{"data":[]}')
+        return Encoded(answer.json)
+
+    async def delta(self, uri: str, previous: str) -> Union[Encoded, types.SemanticTokensDelta]:
         """Only what changed since the answer ``previous`` (a full answer when it is unknown)."""
-        data = await self.full(uri)
         last = self.sent.get(uri)
-        answer = self.remember(uri, data)
-        if last is None or last[0] != previous:
-            return answer
-        start, count, insert = delta_edit(last[1], data)
+        answer = await self.answer(uri)
+        if answer is None:
+            return Encoded('{"data":[]}')
+        if last is None or _result_id(last) != previous:
+            return Encoded(answer.json)
+        start, count, insert = TokenLines.delta(last, answer)
         edits = [types.SemanticTokensEdit(start=start, delete_count=count, data=insert)] if count or insert else []
-        return types.SemanticTokensDelta(edits=edits, result_id=answer.result_id)
+        return types.SemanticTokensDelta(edits=edits, result_id=_result_id(answer))
 
     def range(self, params: types.SemanticTokensRangeParams) -> types.SemanticTokens:
         rng = params.range
@@ -260,13 +239,31 @@ class Tokens:
         return types.SemanticTokens(data=self.data(params.text_document.uri, rng.start.line, end))
 
 
+class _Same:
+    """Compares by identity (a draft or model in a cache key)."""
+
+    __slots__ = ("obj",)
+
+    def __init__(self, obj) -> None:
+        self.obj = obj
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, _Same) and other.obj is self.obj
+
+    def __hash__(self) -> int:
+        return id(self.obj)
+
+
+def _result_id(answer: Answer) -> str:
+    return answer.result_id
+
+
 def register(server, manager: "PairManager") -> Tokens:
     tokens = Tokens(manager)
 
     @server.feature(types.TEXT_DOCUMENT_SEMANTIC_TOKENS_FULL, LEGEND)
     async def _full(ls, params: types.SemanticTokensParams):
-        uri = params.text_document.uri
-        return tokens.remember(uri, await tokens.full(uri))
+        return await tokens.full(params.text_document.uri)
 
     @server.feature(types.TEXT_DOCUMENT_SEMANTIC_TOKENS_FULL_DELTA, LEGEND)
     async def _delta(ls, params: types.SemanticTokensDeltaParams):
