@@ -66,6 +66,7 @@ class Recorder:
         self.registrations: list[types.Registration] = []
         self.inlay_refresh = 0
         self.lens_refresh = 0
+        self.tokens_refresh = 0
 
 
 def make_client() -> LanguageClient:
@@ -99,6 +100,11 @@ def make_client() -> LanguageClient:
     @client.feature(types.WORKSPACE_CODE_LENS_REFRESH)
     def _lens_refresh(ls, params):
         rec.lens_refresh += 1
+        return None
+
+    @client.feature(types.WORKSPACE_SEMANTIC_TOKENS_REFRESH)
+    def _tokens_refresh(ls, params):
+        rec.tokens_refresh += 1
         return None
 
     return client

@@ -185,3 +185,46 @@ async def _many_edits(session, random, _encode, line_tokens):
             )
             data, rid = list(res.data), res.result_id
         assert data == scratch(lines), step
+
+
+async def test_a_large_files_first_full_answer_comes_at_once_and_the_rest_follows(session):
+    """Over COLD_LINES lines still to compute, the full answer is given with
+    the lines computed so far (here: those of a range request); the rest is
+    computed in the background, the editor is asked to refresh, and the next
+    full answer equals the tokens computed afresh."""
+    import random
+
+    from bleu_ls.server.features.tokens import COLD_LINES, _encode, line_tokens
+
+    from .conftest import eventually
+
+    rnd = random.Random(4)
+    words = ["the", "cat", "Köln", "über", "😀", "Straße", "sat", "on", "a", "mat"]
+    n = 2 * COLD_LINES + 300
+    refs = [" ".join(rnd.choice(words) for _ in range(rnd.randrange(1, 6))) for _ in range(n)]
+    lines = [" ".join(rnd.choice(words) for _ in range(rnd.randrange(1, 6))) for _ in range(n)]
+    session.write("big.ref", "\n".join(refs) + "\n")
+    session.write("big.hyp", "\n".join(lines) + "\n")
+    uri = session.open("big.hyp")
+    enc = session.encoding
+
+    def scratch(rows):
+        out, prev = [], 0
+        for i in rows:
+            toks = _encode(lines[i], line_tokens(lines[i], None, [refs[i]]), enc)
+            if toks:
+                out += [i - prev, *toks]
+                prev = i
+        return out
+
+    want_range = scratch(range(100, 160))
+    assert want_range
+    assert await _range(session, uri, 100, 160) == want_range
+    first = await _full(session, uri)
+    everything = scratch(range(n))
+    assert 0 < len(first) < len(everything)
+    async def refreshed():
+        return session.rec.tokens_refresh > 0
+
+    assert await eventually(refreshed, timeout=120)
+    assert await _full(session, uri) == everything

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import asyncio
 import re
+import time
 from typing import TYPE_CHECKING, Optional, Sequence, Union
 
 from lsprotocol import types
@@ -42,6 +43,14 @@ LEGEND = types.SemanticTokensLegend(token_types=TOKEN_TYPES, token_modifiers=TOK
 
 #: A full request computes this many uncached lines between two looks at the event loop.
 SLICE = 400
+#: A full answer with more lines than this still to compute (a large file's
+#: first answer) is given at once with the lines computed so far (the range
+#: requests of the visible lines compute theirs); the rest is computed in the
+#: background, a few milliseconds at a time, and the editor asked to refresh.
+COLD_LINES = 2000
+#: the background fill's work between pauses, and its pause (seconds)
+FILL_SECONDS = 0.004
+FILL_PAUSE = 0.003
 
 _WORD = re.compile(r"\S+")
 _EMPTY: tuple = ()
@@ -131,6 +140,8 @@ class Tokens:
         #: uri -> the last full answer (``token_lines.Answer``), for delta requests
         self.sent: dict[str, Answer] = {}
         self._ids = 0
+        #: uri -> the background fill of a large document's lines
+        self.filling: dict[str, asyncio.Task] = {}
 
     def _setup(self, pair: "Pair", doc: "LineDocument") -> Optional[tuple]:
         """Bring ``pair.token_lines`` to the document's state (reset when what
@@ -202,9 +213,39 @@ class Tokens:
             self._fill(pair, doc, setup, todo[:SLICE])
             await asyncio.sleep(0)
 
+    async def _fill_in_background(self, uri: str) -> None:
+        """Compute every line still waiting, FILL_SECONDS at a time between
+        real pauses; then ask the editor for the tokens again."""
+        while True:
+            pair, doc = self.manager.pair_for(uri), self.manager.docs.get(uri)
+            if pair is None or doc is None:
+                return
+            setup = self._setup(pair, doc)
+            if setup is None:
+                return
+            todo = pair.token_lines.missing()
+            if not todo:
+                break
+            deadline = time.perf_counter() + FILL_SECONDS
+            for k in range(0, len(todo), 16):
+                self._fill(pair, doc, setup, todo[k : k + 16])
+                if time.perf_counter() > deadline:
+                    break
+            await asyncio.sleep(FILL_PAUSE)
+        if self.manager.workspace_cap("semantic_tokens"):
+            self.manager.client.workspace_semantic_tokens_refresh(None)
+
     async def answer(self, uri: str) -> Optional[Answer]:
         """The whole document's answer (None: no tokens to give)."""
-        pair = await self._complete(uri)
+        await self.manager.wait_opened(uri)  # a large document: built in the background first
+        pair, doc = self.manager.pair_for(uri), self.manager.docs.get(uri)
+        setup = self._setup(pair, doc) if pair is not None and doc is not None else None
+        if setup is not None and len(pair.token_lines.missing()) > COLD_LINES:
+            task = self.filling.get(uri)
+            if task is None or task.done():
+                self.filling[uri] = asyncio.ensure_future(self._fill_in_background(uri))
+        else:
+            pair = await self._complete(uri)
         if pair is None:
             return None
         self._ids += 1
