@@ -84,6 +84,11 @@ async def run(n: int, edits: int = 20) -> dict:
     t0 = time.perf_counter()
     body, rid = await _full(tokens, uri)
     cold = time.perf_counter() - t0
+    fill = getattr(tokens, "filling", {}).get(uri)
+    if fill is not None:  # a large file: the rest is computed in the background
+        await fill
+        body, rid = await _full(tokens, uri)
+    cold_all = time.perf_counter() - t0
     cache = tokens.cache_for(pair)
     rnd = random.Random(7)
     warm = []
@@ -113,7 +118,8 @@ async def run(n: int, edits: int = 20) -> dict:
         "lines": n,
         "tokens": body.count(",") // 5,
         "full_answer_mb": len(body) / 1e6,
-        "cold_full_s": cold,
+        "cold_full_first_answer_s": cold,
+        "cold_full_all_lines_s": cold_all,
         "full_after_edit_median_ms": 1000 * statistics.median(warm),
         "full_after_edit_max_ms": 1000 * warm[-1],
         "delta_after_edit_median_ms": 1000 * statistics.median(deltas),

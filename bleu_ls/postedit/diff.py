@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from difflib import SequenceMatcher
+from functools import lru_cache
 from typing import Sequence
 
 _WORD = re.compile(r"\S+")
@@ -56,6 +57,7 @@ def word_diff(draft_line: str, line: str) -> list[tuple[str, str]]:
     return out
 
 
+@lru_cache(maxsize=1 << 16)
 def _core(word: str, lowercase: bool) -> str:
     core = _EDGE.sub("", word) or word
     return core.casefold() if lowercase else core

@@ -182,6 +182,21 @@ class TokenLines:
             base += len(encs)
         return out
 
+    def missing_from(self, start: int, limit: int) -> list[int]:
+        """Up to ``limit`` lines not computed yet, from line ``start`` on
+        (blocks with nothing to compute are stepped over whole)."""
+        out: list[int] = []
+        base = 0
+        for b in self.blocks:
+            n = len(b.encs)
+            if b.todo and base + n > start:
+                lo = max(0, start - base)
+                out.extend(base + j for j in range(lo, n) if b.encs[j] is None)
+                if len(out) >= limit:
+                    return out[:limit]
+            base += n
+        return out
+
     def fill(self, lines: Sequence[int], compute: Callable[[list[int]], Iterable[tuple]]) -> None:
         """Compute the encodings of ``lines`` (still missing) with ``compute``."""
         want = [i for i in lines if 0 <= i < self.n]

@@ -160,6 +160,12 @@ try {
     out.jumpLabel = await labelOf(jumpLine);
     out.jumpOk = Boolean(jumped);
     note(`jump ${out.jumpOk}`);
+    // Typing is timed once the file is scored (the status item shows the
+    // corpus score): right after opening, the first pass has both cores.
+    start = Date.now();
+    out.statusReady = Boolean(await waitFor(async () => HINT.test((await statusItem())?.text ?? ""), timeout, 50));
+    out.scoredMs = Date.now() - start;
+    note("scored");
     // Mid-line: Go to Line/Column $BLEU_JUMP_LINE:$BLEU_COLUMN (1-based UTF-16
     // column; End would stop at the end of a wrapped row).
     await page.keyboard.press("Control+G");

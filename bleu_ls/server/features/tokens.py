@@ -216,6 +216,7 @@ class Tokens:
     async def _fill_in_background(self, uri: str) -> None:
         """Compute every line still waiting, FILL_SECONDS at a time between
         real pauses; then ask the editor for the tokens again."""
+        pos = 0  # lines before this are done (edits meanwhile: found in the next round)
         while True:
             pair, doc = self.manager.pair_for(uri), self.manager.docs.get(uri)
             if pair is None or doc is None:
@@ -223,14 +224,20 @@ class Tokens:
             setup = self._setup(pair, doc)
             if setup is None:
                 return
-            todo = pair.token_lines.missing()
-            if not todo:
-                break
+            tl = pair.token_lines
             deadline = time.perf_counter() + FILL_SECONDS
-            for k in range(0, len(todo), 16):
-                self._fill(pair, doc, setup, todo[k : k + 16])
-                if time.perf_counter() > deadline:
+            while time.perf_counter() < deadline:
+                todo = tl.missing_from(pos, 16)
+                if not todo:
                     break
+                self._fill(pair, doc, setup, todo)
+                pos = todo[-1] + 1
+            else:
+                await asyncio.sleep(FILL_PAUSE)
+                continue
+            if pos == 0:
+                break  # a whole round found nothing left
+            pos = 0
             await asyncio.sleep(FILL_PAUSE)
         if self.manager.workspace_cap("semantic_tokens"):
             self.manager.client.workspace_semantic_tokens_refresh(None)
