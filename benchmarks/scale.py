@@ -18,6 +18,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+from bleu_ls.engine.ter import CHEAP_WORDS
+
 from . import corpus
 from .corpus import CACHE
 from .run import ROOT, Report, Row, _floor_argv, _mutate, _range, _server_argv, pct, workspace
@@ -316,7 +318,7 @@ def ter_edit_to_hint(n: int, edits: int, floor: bool = False, seed: int = 5, ter
             i = w0 + rng.randrange(min(60, n - w0 - 1))
             lines[i] = _mutate(lines[i], rng)
             want = f"TER {ter.sentence_score(lines[i].rstrip(), [refs[i].rstrip()]).score:.1f}"
-            heavy += len(lines[i].split()) > 24
+            heavy += len(lines[i].split()) > CHEAP_WORDS
             t_edit = c.notify("textDocument/didChange", {"textDocument": {"uri": uri, "version": v},
                               "contentChanges": [{"range": _range(i, i + 1), "text": lines[i] + "\n"}]})
             for k in range(10_000):
@@ -430,7 +432,7 @@ def ter_rows(report: Report, sizes: list[int], edits: int, repeat: int) -> None:
         report.add(Row(SEC, "TER on: edit → hint showing the edited line's new score, p50 / p95", f"{n:,}", _p(r["lat"]),
                        f"floor {_p(f['lat'])}", "", "p95 ≤ 10 ms" if n == big else "",
                        pct(r["lat"], .95) <= 0.010 if n == big else None,
-                       f"{r['heavy']}/{len(r['lat'])} edited lines over 24 words; hint requests per edit max {max(r['polls'])}"))
+                       f"{r['heavy']}/{len(r['lat'])} edited lines over {CHEAP_WORDS} TER tokens; hint requests per edit max {max(r['polls'])}"))
 
 
 def main(argv: list[str]) -> int:
