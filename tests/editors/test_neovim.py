@@ -377,6 +377,11 @@ def test_neovim_code_action_ignores_a_line(nvim: str, workspace: Path, tmp_path:
     assert r["attached"] and r["diagnostics_ready"], r["messages"]
     line = r["line"]
     assert r["gone"], (r["before"], r["after"], r["messages"])
-    assert r["after"] == [d for d in r["before"] if d["line"] != line]
+    # (adequacy findings come later, from a worker process: compared apart)
+    def others(diags):
+        return [d for d in diags if d["code"] != "adequacy"]
+
+    assert others(r["after"]) == [d for d in others(r["before"]) if d["line"] != line]
+    assert all(d["line"] != line for d in r["after"])
     stored = json.loads((workspace / RELATIVE).read_text(encoding="utf-8"))
     assert stored["files"]["news.hyp"]["lines"] == [line_hash(read_lines(hyp_path)[line])]
