@@ -27,6 +27,7 @@ from ..pairing import find_draft, path_allowed
 from ..postedit import DraftTrack
 from .effort import BATCH_LINES, EffortRows
 from .files import path_key, read_lines_from
+from .tasks import outlive
 
 if TYPE_CHECKING:
     from .pairs import Pair, PairManager
@@ -222,14 +223,8 @@ async def wait_effort(manager: "PairManager", pair: "Pair") -> None:
         task = pair.effort_task
         if task is None:
             return
-        try:
-            await asyncio.shield(task)
-        except asyncio.CancelledError:
-            me = asyncio.current_task()
-            if me is not None and me.cancelling():
-                raise
-            if pair.uri not in manager.pairs:
-                return
+        if not await outlive(task) and pair.uri not in manager.pairs:
+            return
 
 
 def uses_path(pair: "Pair", path: Path) -> bool:

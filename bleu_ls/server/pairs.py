@@ -38,6 +38,7 @@ from .document import LineDocument
 from .files import arg_path, path_key, uri_path
 from .publish import Publisher
 from .scoring import Scorer
+from .tasks import outlive
 from .watching import FileWatcher
 
 log = logging.getLogger(__name__)
@@ -117,12 +118,7 @@ class PairManager:
         task = pair.open_task if pair is not None else None
         if task is None or task.done():
             return
-        try:
-            await asyncio.shield(task)
-        except asyncio.CancelledError:
-            me = asyncio.current_task()
-            if me is not None and me.cancelling():
-                raise  # this request was cancelled, not the opening
+        await outlive(task)
 
     def peek(self, uri: str) -> Optional[Pair]:
         """The pair of ``uri`` as it is: maybe still being opened (``pair.preview``)."""

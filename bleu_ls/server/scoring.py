@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Optional
 from lsprotocol import types
 
 from ..engine.batch import first_pass
+from .tasks import outlive
 
 if TYPE_CHECKING:
     from .pairs import Pair, PairManager
@@ -115,14 +116,8 @@ class Scorer:
         """Until every paired line of the pair is scored (other requests go on)."""
         while pair.model is not None and pair.model.stale_count():
             task = self.start(pair)
-            try:
-                await asyncio.shield(task)
-            except asyncio.CancelledError:
-                me = asyncio.current_task()
-                if me is not None and me.cancelling():
-                    raise  # this request was cancelled, not the scoring
-                if pair.uri not in self.manager.pairs:
-                    return
+            if not await outlive(task) and pair.uri not in self.manager.pairs:
+                return
 
     @property
     def pool_running(self) -> bool:
