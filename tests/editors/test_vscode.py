@@ -435,10 +435,12 @@ def test_vscode_large_pair_typing_burst_mid_line(code_server, tmp_path: Path) ->
     assert all(ms is not None for ms in r["burstMs"]), r["burstMs"]
     text, label = split_hint(r["lineText"])
     assert text == head + typed + tail and label == labels[-1]
+    # the words typed are new against the draft: each carries the changed-word style
+    assert r["typedHighlighted"], (r["changedWords"], r["typedStyles"])
     ms = sorted(r["burstMs"])
     print(
         f"\nvscode {n:,} lines: editor shown -> first hints {r['firstHintsMs']} ms (server start included); "
         f"jump -> hint {r['jumpMs']} ms; scored {r['scoredMs']} ms later; last key of a burst -> new hint "
         f"p50 {statistics.median(ms):.0f} ms, p95 {ms[min(len(ms) - 1, int(0.95 * len(ms)))]:.0f} ms "
-        f"over {len(ms)} bursts; {r['events']}"
+        f"over {len(ms)} bursts; typed words highlighted {r['highlightMs']} ms after the last burst's check; {r['events']}"
     )

@@ -91,8 +91,13 @@ try {
         if (no) numbers[parseFloat(n.parentElement.style.top)] = no - 1;
       }
       const out = [];
-      for (const v of editor.querySelectorAll(".view-lines .view-line")) {
-        const line = numbers[parseFloat(v.style.top)];
+      // a wrapped line's further rows carry no number: they belong to the row above
+      const rows = [...editor.querySelectorAll(".view-lines .view-line")]
+        .sort((a, b) => parseFloat(a.style.top) - parseFloat(b.style.top));
+      let line;
+      for (const v of rows) {
+        const top = parseFloat(v.style.top);
+        if (top in numbers) line = numbers[top];
         for (const span of v.querySelectorAll("span > span")) {
           const st = getComputedStyle(span);
           out.push({
@@ -188,6 +193,19 @@ try {
       await page.waitForTimeout(400);
     }
     out.lineText = (await readLines())[jumpLine];
+    // The typed words are new against the draft (the text as first opened):
+    // each shows in the changed-word style.
+    const typed = bursts.map((b) => b.trim());
+    const changed = async () =>
+      new Set((await styledSpans()).filter((s) => s.line === jumpLine && s.bold).map((s) => s.text.trim()));
+    start = Date.now();
+    out.typedHighlighted = Boolean(await waitFor(async () => {
+      const words = await changed();
+      return typed.every((w) => words.has(w));
+    }, 60000, 50));
+    out.highlightMs = Date.now() - start;
+    out.changedWords = [...(await changed())];
+    out.typedStyles = (await styledSpans()).filter((s) => s.line === jumpLine && typed.includes(s.text.trim()));
     await page.screenshot({ path: env.BLEU_SHOT_EDIT });
     note("bursts done");
   }
