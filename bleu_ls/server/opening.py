@@ -260,7 +260,7 @@ def _complete(manager: "PairManager", pair: "Pair") -> Generator[None, None, Non
         pair.preview = None
     binding.build(manager, pair, prepared=prepared)
     yield
-    drafts.bind(manager, pair)
+    yield from drafts.bind_steps(manager, pair)
     _done(pair)
     manager.after_change(pair, external=False)
     if pair.hints_pending:  # some lines were left out of an answer meanwhile
