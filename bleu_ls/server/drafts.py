@@ -28,6 +28,7 @@ from ..pairing import find_draft, path_allowed
 from ..postedit import DraftTrack
 from .effort import BATCH_LINES, PAUSE_SECONDS, EffortRows
 from .files import path_key, read_lines_from
+from . import heap
 from .tasks import outlive
 
 if TYPE_CHECKING:
@@ -229,6 +230,7 @@ async def _batch(pair: "Pair", effort: EffortRows) -> None:
         if pair.effort is not effort:
             return
         await asyncio.sleep(PAUSE_SECONDS)
+    heap.settle(len(effort.lines))
 
 
 async def wait_effort(manager: "PairManager", pair: "Pair") -> None:
