@@ -19,7 +19,7 @@ import numpy as np
 from ..engine import common_splice
 
 NONE = -1
-#: lines compared between two yields of :func:`track_steps`
+#: lines compared between two yields of :meth:`DraftTrack.steps`
 STEP_LINES = 100_000
 
 

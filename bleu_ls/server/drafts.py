@@ -215,14 +215,14 @@ async def _batch(pair: "Pair", effort: EffortRows) -> None:
         return
     metric = effort.metric
 
-    def run():
+    def count_all():
         results = in_worker_processes(
             lambda: ter_alignments(metric, job[1], [job[2]], workers=None, start_method="forkserver")
         )
         return result_rows(results)
 
     try:
-        rows = await asyncio.to_thread(run)
+        rows = await asyncio.to_thread(count_all)
     except Exception:
         log.warning("HTER batch in worker processes failed; counting in slices", exc_info=True)
         return
