@@ -19,7 +19,6 @@ one JSON object) are still read, also in slices; a line holding a line break
 
 from __future__ import annotations
 
-import codecs
 import hashlib
 import json
 import logging
@@ -227,19 +226,18 @@ def _parse_text(data: bytes, key: str) -> Steps:
     count = head["lines"]
     if not isinstance(count, int) or count < 0:
         raise ValueError("no line count")
-    decoder = codecs.getincrementaldecoder("utf-8")("surrogatepass")
     lines: list[str] = []
-    tail = ""
-    pos = nl + 1
-    while pos < len(data):
-        text = tail + decoder.decode(data[pos : pos + CHUNK])
-        pos += CHUNK
-        parts = text.split("\n")
-        tail = parts.pop()
+    pos, end = nl + 1, len(data)
+    while pos < end:  # blocks of about CHUNK bytes ending at a line break (a line is never cut)
+        cut = data.find(b"\n", min(pos + CHUNK, end) - 1)
+        cut = end if cut < 0 else cut + 1
+        parts = data[pos:cut].decode("utf-8", "surrogatepass").split("\n")
+        if parts.pop():  # the last line ends with a break too
+            raise ValueError("the last line has no line break")
         lines.extend(parts)
+        pos = cut
         yield
-    text = tail + decoder.decode(b"", final=True)
-    if text or len(lines) != count:  # the last line ends with a break too
+    if len(lines) != count:
         raise ValueError(f"{len(lines)} lines where the header says {count}")
     return StoredDraft(key, float(head.get("taken") or 0.0), lines)
 
