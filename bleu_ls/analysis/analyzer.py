@@ -103,14 +103,15 @@ class Analyzer:
     def _reset(self) -> None:
         limit = self.cache_limit
         self.facts = LineMemo(self._line_facts, limit)
-        self.norm = LineMemo(text_rules.normalise, limit)
+        cap = self.settings.max_line_bytes  # lines over it are not read (text_rules.over_cap)
+        self.norm = LineMemo(text_rules.skipping_long(text_rules.normalise, cap, ""), limit)
         self.token_count = LineMemo(lambda line: len(self.tokens(line)), limit)
         self.stats = {"hyp_lines_computed": 0}
         #: repetition rule: (candidates, reference lines, factor) -> verdict
         self.repetition_verdicts: dict = {}
         # the checks of bleu_ls.checks: memoised by the text they read
-        self.source_facts = LineMemo(source_rules.line_issues, limit)
-        self.lean = LineMemo(alignment.lean, limit)
+        self.source_facts = LineMemo(text_rules.skipping_long(source_rules.line_issues, cap, ()), limit)
+        self.lean = LineMemo(text_rules.skipping_long(alignment.lean, cap, None), limit)
         self.chrf_memo: dict = {}
         self._windows: dict = {}
         self._source: Optional[list] = None
@@ -124,8 +125,9 @@ class Analyzer:
     # -- models the text checks load once (kept across resets) -------------------
     def language_identifier(self, min_letters: int) -> LanguageIdentifier:
         lid = self.__dict__.get("_lid")
-        if lid is None or lid.min_letters != min_letters:
-            lid = self._lid = LanguageIdentifier(min_letters)
+        cap = self.settings.max_line_bytes or None
+        if lid is None or lid.min_letters != min_letters or lid.max_bytes != cap:
+            lid = self._lid = LanguageIdentifier(min_letters, cap)
             self.languages_memo = LineMemo(lid.identify, self.cache_limit)
         return lid
 
@@ -187,7 +189,7 @@ class Analyzer:
     # -- per-line facts (memoised by text) ---------------------------------------
     def _line_facts(self, line: str):
         self.stats["hyp_lines_computed"] += 1
-        return text_rules.line_facts(line, self.settings.diagnostics.repetition, self.tokens)
+        return text_rules.line_facts(line, self.settings.diagnostics.repetition, self.tokens, self.settings.max_line_bytes)
 
     def _splice_for(self, memo: LineMemo, hyp: list) -> Optional[Splice]:
         """How ``hyp`` differs from the lines ``memo`` saw last, when those are
@@ -238,7 +240,7 @@ class Analyzer:
         metrics = model.metrics
         tok_metric = metrics.get("bleu") or metrics.get("chrf")
         sig = None if tok_metric is None else tok_metric.signature(1)
-        return (repr(s.diagnostics.repetition), s.bleu.lowercase, sig)
+        return (repr(s.diagnostics.repetition), s.bleu.lowercase, sig, s.max_line_bytes)
 
     def _prepare(self, model) -> None:
         """Forget what depends on settings that changed."""

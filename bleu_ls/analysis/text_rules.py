@@ -3,6 +3,15 @@
 They read the line text, so what they compute per line is memoised by text
 (``Analyzer.line_facts``): a pass over unchanged lines costs dictionary
 lookups.
+
+A line over the ``maxLineBytes`` cap (the hypothesis line or a reference
+line; see :func:`over_cap`) is not read by the text checks at all — here and
+in the per-line checks of :mod:`bleu_ls.checks` (numbers, markup,
+punctuation, language, the line alignment): looking for loops in a 10 MB
+line took a minute, and a check on a megabyte of text says nothing about a
+translation line.  ``bleu-ls check`` and the server share these rules and
+the setting, so they give the same findings; the hover says the line is
+over the cap.
 """
 
 from __future__ import annotations
@@ -20,13 +29,45 @@ from .findings import Finding
 Candidates = tuple[tuple[tuple[str, ...], int], ...]
 
 
+def over_cap(text: str, cap: Optional[int]) -> bool:
+    """Is ``text`` longer than ``cap`` UTF-8 bytes (None or 0: no cap)?  The
+    engine's rule for lines scored in the background (only the length is
+    read unless the line is near the cap)."""
+    if not cap or len(text) * 4 <= cap:
+        return False
+    return len(text) > cap or len(text.encode("utf-8", "surrogatepass")) > cap
+
+
+def any_over_cap(key, cap: Optional[int]) -> bool:
+    """Is a text of ``key`` (a text, or a tuple of texts and None) over the cap?"""
+    if not cap:
+        return False
+    if isinstance(key, str):
+        return over_cap(key, cap)
+    return any(isinstance(x, str) and over_cap(x, cap) for x in key)
+
+
+def skipping_long(fn: Callable, cap: Optional[int], nothing):
+    """``fn(key)``, or ``nothing`` when a text of ``key`` is over the cap."""
+    if not cap:
+        return fn
+
+    def guarded(key):
+        return nothing if any_over_cap(key, cap) else fn(key)
+
+    return guarded
+
+
 def normalise(text: str) -> str:
     return " ".join(text.split()).casefold()
 
 
-def line_facts(line: str, repetition, tokens: Callable[[str], list]):
+def line_facts(line: str, repetition, tokens: Callable[[str], list], cap: Optional[int] = None):
     """EMPTY, PLAIN, or the line's looping candidates ((phrase, run), …):
-    case-folded phrases starting with a letter or digit (checks.repetition)."""
+    case-folded phrases starting with a letter or digit (checks.repetition).
+    A line over ``cap`` bytes is PLAIN (not read)."""
+    if over_cap(line, cap):
+        return PLAIN
     if not line.strip():
         return EMPTY
     if not repetition.enabled:
@@ -56,9 +97,10 @@ def repetition(ctx: LineContext, c) -> Iterator[Finding]:
     memo = ctx.analyzer.repetition_verdicts
     if len(memo) > VERDICT_LIMIT:
         memo.clear()  # verdicts are recomputed as needed: only a cost
+    cap = ctx.settings.max_line_bytes
     for i in ctx.special:
         cands = info[i]
-        if cands is EMPTY:
+        if cands is EMPTY or any(over_cap(r[i], cap) for r in refs):
             continue
         key = (cands, tuple(r[i] for r in refs), c.factor)
         best = memo.get(key, _UNSEEN)

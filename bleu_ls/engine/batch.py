@@ -147,6 +147,10 @@ def _work(args) -> dict[str, tuple[np.ndarray, np.ndarray]]:
     return out
 
 
+#: lines per job of the parallel first pass (at most)
+CHUNK_LINES = 50_000
+
+
 def default_workers(n_lines: int) -> int:
     if n_lines < PARALLEL_MIN_LINES:
         return 1
@@ -191,12 +195,14 @@ def first_pass(
         methods = mp.get_all_start_methods()
         start_method = "fork" if ("fork" in methods and sys.platform.startswith("linux")) else methods[0]
     ctx = mp.get_context(start_method)
-    n_chunks = workers * 2
+    # chunks of at most CHUNK_LINES lines, made as the workers take them
+    # (imap reads the generator as the pipe to the workers drains): a
+    # worker's peak follows the chunk, not the document
+    n_chunks = max(workers * 2, -(-n // CHUNK_LINES))
     bounds = [round(n * i / n_chunks) for i in range(n_chunks + 1)]
-    jobs = [(dict(metrics), _blob(hyp[a:b]), [_blob(r[a:b]) for r in refs]) for a, b in zip(bounds, bounds[1:])]
+    jobs = ((dict(metrics), _blob(hyp[a:b]), [_blob(r[a:b]) for r in refs]) for a, b in zip(bounds, bounds[1:]))
     with ctx.Pool(workers) as pool:
-        parts = pool.map(_work, jobs, chunksize=1)
-    del jobs
+        parts = list(pool.imap(_work, jobs, chunksize=1))
     result = {
         key: (
             np.concatenate([p[key][0] for p in parts]) if parts else np.zeros((0, m.width), np.int64),

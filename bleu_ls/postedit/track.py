@@ -12,13 +12,15 @@ from __future__ import annotations
 
 import operator
 from difflib import SequenceMatcher
-from typing import Optional, Sequence
+from typing import Generator, Optional, Sequence
 
 import numpy as np
 
 from ..engine import common_splice
 
 NONE = -1
+#: lines compared between two yields of :meth:`DraftTrack.steps`
+STEP_LINES = 100_000
 
 
 def align(draft: Sequence[str], current: Sequence[str]) -> np.ndarray:
@@ -50,6 +52,26 @@ class DraftTrack:
             self.changed = np.fromiter(map(operator.ne, self.draft, current), dtype=bool, count=len(current))
         else:
             self.changed = self._changed(0, current)
+
+    @classmethod
+    def steps(cls, draft: Sequence[str], current: Sequence[str]) -> Generator[None, None, "DraftTrack"]:
+        """The track, built a slice of lines at a time (``yield from``)."""
+        track = cls.__new__(cls)
+        track.draft = list(draft)
+        n = len(current)
+        if len(track.draft) != n:
+            yield
+            track.partner = align(track.draft, current)
+            yield
+            track.changed = track._changed(0, current)
+            return track
+        track.partner = np.arange(n, dtype=np.int64)
+        track.changed = np.empty(n, dtype=bool)
+        for a in range(0, n, STEP_LINES):
+            b = min(n, a + STEP_LINES)
+            yield
+            track.changed[a:b] = np.fromiter(map(operator.ne, track.draft[a:b], current[a:b]), dtype=bool, count=b - a)
+        return track
 
     def _changed(self, start: int, lines: Sequence[str]) -> np.ndarray:
         out = np.ones(len(lines), dtype=bool)

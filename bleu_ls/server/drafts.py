@@ -19,14 +19,16 @@ from __future__ import annotations
 import asyncio
 import logging
 from pathlib import Path
-from typing import TYPE_CHECKING, Optional
+from typing import TYPE_CHECKING, Generator, Optional
 
 from ..engine import InputError
+from ..engine.lazytext import run
 from ..engine.ter import TerMetric
 from ..pairing import find_draft, path_allowed
 from ..postedit import DraftTrack
-from .effort import BATCH_LINES, EffortRows
+from .effort import BATCH_LINES, PAUSE_SECONDS, EffortRows
 from .files import path_key, read_lines_from
+from . import heap
 from .tasks import outlive
 
 if TYPE_CHECKING:
@@ -59,9 +61,10 @@ def _problem_word(exc: Exception, path: Path) -> str:
     return "unreadable"
 
 
-def _draft_lines(manager: "PairManager", pair: "Pair", lines: list[str]) -> Optional[list[str]]:
+def _draft_lines(manager: "PairManager", pair: "Pair", lines: list[str]) -> Generator[None, None, Optional[list[str]]]:
     """The draft's lines by the documented order (None: no draft, with the
-    reason in ``pair.draft_problem``)."""
+    reason in ``pair.draft_problem``), yielding between slices of reading
+    or writing the kept draft."""
     root = manager.root_for(pair.path)
     try:
         path = find_draft(pair.path, manager.settings, root)
@@ -81,9 +84,9 @@ def _draft_lines(manager: "PairManager", pair: "Pair", lines: list[str]) -> Opti
             pair.draft_detail = str(exc)
             return None
     pair.draft_origin = "cache"
-    stored = manager.drafts.get(pair.path)
+    stored = yield from manager.drafts.load_steps(pair.path)
     if stored is None:
-        stored = manager.drafts.put(pair.path, lines)
+        stored = yield from manager.drafts.put_steps(pair.path, lines)
     if manager.drafts.problem:
         pair.draft_problem = "draft kept for this session only"
         pair.draft_detail = manager.drafts.problem
@@ -93,13 +96,19 @@ def _draft_lines(manager: "PairManager", pair: "Pair", lines: list[str]) -> Opti
 def bind(manager: "PairManager", pair: "Pair") -> None:
     """Find the draft of ``pair`` and (re)build its track and effort rows.
     An unchanged draft keeps its line partners and rows."""
+    run(bind_steps(manager, pair))
+
+
+def bind_steps(manager: "PairManager", pair: "Pair") -> Generator[None, None, None]:
+    """:func:`bind` yielding between slices (reading a large kept draft);
+    the document must not change meanwhile (the opening steps)."""
     doc = manager.docs.get(pair.uri)
     if doc is None or not pair.hypothesis_like or pair.draft_forgotten:
         detach(pair)
         return
     lines = doc.engine_lines()
     pair.draft_problem = pair.draft_detail = None
-    draft = _draft_lines(manager, pair, lines)
+    draft = yield from _draft_lines(manager, pair, lines)
     if draft is None:
         detach(pair)
         return
@@ -107,7 +116,9 @@ def bind(manager: "PairManager", pair: "Pair") -> None:
     old = pair.draft
     if old is not None and old.draft == draft and pair.effort is not None and _same_ter(pair.effort.metric, metric):
         return
-    pair.draft = DraftTrack(draft, lines)
+    track = yield from DraftTrack.steps(draft, lines)
+    yield
+    pair.draft = track
     pair.effort = EffortRows(metric, pair.draft, lines)
     pair.paired = {}
 
@@ -196,25 +207,30 @@ async def _batch(pair: "Pair", effort: EffortRows) -> None:
     processes (off the event loop, every core), then install the rows of the
     lines whose draft and text did not change meanwhile."""
     from ..engine.ter_batch import ter_alignments
+    from .effort import job_from, result_rows
     from .scoring import in_worker_processes
 
-    job = effort.batch_job()
-    if not job[0]:
+    job = await asyncio.to_thread(job_from, effort.batch_snapshot())  # a loop over every stale line
+    if not job[0] or pair.effort is not effort:
         return
     metric = effort.metric
 
-    def run():
-        return in_worker_processes(
+    def count_all():
+        results = in_worker_processes(
             lambda: ter_alignments(metric, job[1], [job[2]], workers=None, start_method="forkserver")
         )
+        return result_rows(results)
 
     try:
-        results = await asyncio.to_thread(run)
+        rows = await asyncio.to_thread(count_all)
     except Exception:
         log.warning("HTER batch in worker processes failed; counting in slices", exc_info=True)
         return
-    if pair.effort is effort:
-        effort.install(job, results)
+    for _taken in effort.install_steps(job, rows):  # a slice, then a pause
+        if pair.effort is not effort:
+            return
+        await asyncio.sleep(PAUSE_SECONDS)
+    heap.settle(len(effort.lines))
 
 
 async def wait_effort(manager: "PairManager", pair: "Pair") -> None:

@@ -28,6 +28,7 @@ import numpy as np
 
 from ..engine.ter import UNITS, TerMetric
 from ..postedit import DraftTrack
+from ..postedit.track import NONE
 
 log = logging.getLogger(__name__)
 
@@ -65,6 +66,29 @@ def row_for(metric: TerMetric, draft: str, line: str) -> tuple[list[int], bool]:
 def rows_for(metric: TerMetric, drafts: Sequence[str], lines: Sequence[str]) -> list[tuple[list[int], bool]]:
     """``row_for`` of each (draft line, line)."""
     return [row_for(metric, d, x) for d, x in zip(drafts, lines)]
+
+
+def job_from(snapshot: tuple) -> tuple[list[int], list[str], list[str]]:
+    """:meth:`EffortRows.batch_job` of a :meth:`EffortRows.batch_snapshot`."""
+    stale, draft_lines, partner, current = snapshot
+    idx, drafts, lines = [], [], []
+    for i in stale.tolist():
+        p = int(partner[i])
+        draft, line = (draft_lines[p] if p != NONE else "") or "", current[i]
+        if draft != line and max(len(draft.split()), len(line.split())) > MAX_ALIGN_WORDS:
+            continue
+        idx.append(i)
+        drafts.append(draft)
+        lines.append(line)
+    return idx, drafts, lines
+
+
+def result_rows(results: Sequence) -> np.ndarray:
+    """HTER rows (n × 7) of ``TerResult`` alignments."""
+    out = np.zeros((len(results), 7), dtype=np.int64)
+    if len(results):
+        out[:] = [[r.edits, r.ref_len * UNITS, 1, r.insertions, r.deletions, r.substitutions, r.shifts] for r in results]
+    return out
 
 
 class EffortRows:
@@ -111,6 +135,13 @@ class EffortRows:
             if not self.fresh[i]:
                 self.compute(i)
 
+    def first_stale(self) -> int:
+        """The first line not counted (the line count when none): where the
+        background fill starts, rather than walking up from line 0 to the
+        edited line of a 1M-line document after every edit."""
+        stale = ~self.fresh
+        return int(np.argmax(stale)) if stale.any() else len(self.fresh)
+
     def stale_count(self) -> int:
         return int(len(self.fresh) - np.count_nonzero(self.fresh))
 
@@ -138,29 +169,42 @@ class EffortRows:
     def batch_job(self) -> tuple[list[int], list[str], list[str]]:
         """The stale lines to count elsewhere: (indices, draft lines, current
         lines); lines too long to align stay for :meth:`fill`."""
-        idx, drafts, lines = [], [], []
-        for i in np.flatnonzero(~self.fresh).tolist():
-            draft, line = self.draft_of(i), self.lines[i]
-            if draft != line and max(len(draft.split()), len(line.split())) > MAX_ALIGN_WORDS:
-                continue
-            idx.append(i)
-            drafts.append(draft)
-            lines.append(line)
-        return idx, drafts, lines
+        return job_from(self.batch_snapshot())
+
+    def batch_snapshot(self) -> tuple:
+        """What :func:`job_from` reads, taken at once (array and list copies,
+        no loop over lines): a worker thread then lists the job while edits
+        go on (:meth:`install` keeps only lines that did not change)."""
+        track = self.track
+        return np.flatnonzero(~self.fresh), track.draft, track.partner.copy(), list(self.lines)
 
     def install(self, job: tuple[list[int], list[str], list[str]], results: Sequence) -> int:
         """Take the alignments (``TerResult`` per job line, the draft line as
         hypothesis and the current line as reference) of the lines still stale
         whose draft and current line equal the job's; returns how many."""
-        done = 0
-        n = len(self.lines)
-        for i, draft, line, r in zip(*job, results):
-            if i >= n or self.fresh[i] or self.lines[i] != line or self.draft_of(i) != draft:
-                continue
-            self.too_long.discard(i)
-            self._set(i, [r.edits, r.ref_len * UNITS, 1, r.insertions, r.deletions, r.substitutions, r.shifts])
-            done += 1
-        return done
+        rows = result_rows(results)
+        return sum(self.install_steps(job, rows, len(job[0]) or 1))
+
+    def install_steps(self, job: tuple[list[int], list[str], list[str]], rows: np.ndarray, step: int = 5000):
+        """:meth:`install` of :func:`result_rows`, ``step`` lines at a time:
+        yields how many rows each slice took (edits may come in between: a
+        row is taken only while its line and draft line are the job's)."""
+        idx_all, drafts, lines = job
+        for a in range(0, len(idx_all), step):
+            b = a + step
+            n = len(self.lines)
+            cur, fresh, draft_line = self.lines, self.fresh, self.draft_of
+            keep = [k for k, (i, draft, line) in enumerate(zip(idx_all[a:b], drafts[a:b], lines[a:b]), a)
+                    if i < n and not fresh[i] and cur[i] == line and draft_line(i) == draft]
+            if keep:
+                idx = np.asarray([idx_all[k] for k in keep], dtype=np.int64)
+                got = rows[keep]
+                self.rows[idx] = got
+                self.totals += got.sum(axis=0)
+                self.fresh[idx] = True
+                if self.too_long:
+                    self.too_long.difference_update(idx.tolist())
+            yield len(keep)
 
     # -- the document ---------------------------------------------------------------
     def line(self, i: int) -> Optional[dict]:
@@ -215,7 +259,7 @@ class EffortRows:
         """Count every stale line in the background, a few milliseconds at a
         time between real pauses (``alive()`` False: stop); lines expensive to
         align are aligned in a worker thread, never on the event loop."""
-        pos = 0  # stale lines are looked for from here on, a block at a time:
+        pos = self.first_stale()  # stale lines are looked for from here on, a block at a time:
         # listing every stale line of a 1M-line document for each slice cost
         # more than the slice itself
         while alive() and self.stale_count():
@@ -223,7 +267,7 @@ class EffortRows:
             heavy: list[int] = []
             while time.perf_counter() < deadline and len(heavy) < HEAVY_JOB:
                 if pos >= len(self.fresh):
-                    pos = 0  # edits meanwhile left stale lines behind
+                    pos = self.first_stale()  # edits meanwhile left stale lines behind
                     if not self.stale_count():  # (counting a 1M-line array costs ms: once a round)
                         break
                 block = np.flatnonzero(~self.fresh[pos : pos + 256])

@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, Generator, Optional
 
 from ..engine import InputError
 from ..engine.lazytext import LazyLines, read_lines_sliced, run
-from . import binding, drafts
+from . import binding, drafts, heap
 from .document import HEAD_LINES
 from .files import check_regular, path_key
 
@@ -260,8 +260,9 @@ def _complete(manager: "PairManager", pair: "Pair") -> Generator[None, None, Non
         pair.preview = None
     binding.build(manager, pair, prepared=prepared)
     yield
-    drafts.bind(manager, pair)
+    yield from drafts.bind_steps(manager, pair)
     _done(pair)
+    heap.settle(doc.line_count)
     manager.after_change(pair, external=False)
     if pair.hints_pending:  # some lines were left out of an answer meanwhile
         pair.hints_pending = False

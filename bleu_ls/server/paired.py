@@ -29,6 +29,7 @@ import numpy as np
 
 from ..engine import PairModel, PairSnapshot
 from ..engine.significance import confidence, paired_bs
+from . import heap
 from .scoring import in_worker_processes
 
 if TYPE_CHECKING:
@@ -152,6 +153,7 @@ class PairedTests:
             return
         if with_draft:
             pair.draft_model = draft_model
+            heap.settle(draft_model.n_hyp)
         if gen != pair.paired_gen or pair.model is not model or model.version != version:
             return
         pair.paired = result

@@ -183,7 +183,8 @@ def hover_text(pair: "Pair", i: int) -> Optional[str]:
             if s is not None:
                 parts += _score_parts(pair, key, metric, s, i)
         if long:
-            parts.append(f"_This line is over the {_size(model.long_line_bytes)} line-length cap: it is scored in the background, not live._")
+            parts.append(f"_This line is over the {_size(model.long_line_bytes)} line-length cap: it is scored in the background, "
+                         "not live, and the text checks (loops, language, numbers, markup) do not read it._")
     refs = model.ref_lines(i)
     for k, r in enumerate(refs):
         name = "Reference" if len(refs) == 1 else f"Reference {k + 1}"

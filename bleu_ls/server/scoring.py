@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Optional
 from lsprotocol import types
 
 from ..engine.batch import first_pass
+from . import heap
 from .tasks import outlive
 
 if TYPE_CHECKING:
@@ -194,6 +195,7 @@ class Scorer:
             return
         if pair.model is model:
             model.install(result, snap)
+            heap.settle(model.n_hyp)
 
     def _executor(self) -> ThreadPoolExecutor:
         if self._pool is None:

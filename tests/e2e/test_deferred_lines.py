@@ -5,6 +5,7 @@ sacrebleu's; other requests are answered meanwhile."""
 
 from __future__ import annotations
 
+import asyncio
 import random
 
 import pytest
@@ -83,5 +84,63 @@ async def test_a_line_over_the_cap_is_scored_in_the_background(tmp_path):
         rec = await s.corpus(uri)
         assert rec["corpus"]["score"] == BLEU().corpus_score(post, [ref]).score
         assert rec["metrics"]["chrf"]["corpus"]["score"] == chrf.corpus_score(post, [ref]).score
+    finally:
+        await _close(s)
+
+
+@pytest.mark.asyncio
+async def test_a_line_over_the_cap_gets_the_findings_of_bleu_ls_check(tmp_path):
+    """The text checks do not read a line over ``maxLineBytes`` (server and
+    ``bleu-ls check`` alike): the pulled diagnostics equal check's on the
+    same files, at open and after edits of the long line; the long line's
+    loop is not reported while the short line's loop is."""
+    import json
+    import subprocess
+    import sys
+    import time
+
+    from .conftest import eventually
+
+    loop = " ".join(["the cat sat"] * 400)  # ~4.8 KB, cap 2 KB
+    hyp = [DRAFT[0], loop, "sehr sehr sehr sehr sehr gut", *DRAFT[2:]]
+    ref = [REF[0], _long_line(4, 900), "sehr gut", *REF[2:]]
+    (tmp_path / "bleu-ls.toml").write_text("maxLineBytes = 2000\n[diagnostics.adequacy]\nenabled = false\n",
+                                           encoding="utf-8")
+    (tmp_path / "job.ref").write_text(text(ref), encoding="utf-8")
+    s = await _session("vscode", tmp_path)
+
+    def checked(lines):
+        (tmp_path / "check").mkdir(exist_ok=True)
+        (tmp_path / "check" / "bleu-ls.toml").write_text((tmp_path / "bleu-ls.toml").read_text(), encoding="utf-8")
+        for name, body in (("job.hyp", lines), ("job.ref", ref)):
+            (tmp_path / "check" / name).write_text(text(body), encoding="utf-8")
+        proc = subprocess.run([sys.executable, "-m", "bleu_ls", "check", str(tmp_path / "check" / "job.hyp"),
+                               "--format", "json"], capture_output=True, text=True)
+        assert proc.returncode in (0, 1), proc.stderr
+        [pair] = json.loads(proc.stdout)["pairs"]
+        return sorted((d["line"] - 1, d["code"], d["message"]) for d in pair["diagnostics"])
+
+    async def settled(uri, want):
+        deadline = time.monotonic() + 60
+        while True:
+            diags, _, _ = await s.diagnostics(uri)
+            got = sorted((d.range.start.line, d.code, d.message) for d in diags)
+            if got == want or time.monotonic() > deadline:
+                return got
+            await asyncio.sleep(0.3)
+
+    try:
+        uri = s.open("job.hyp", text(hyp))
+        await eventually(lambda: s.hints(uri), timeout=10)
+        want = checked(hyp)
+        codes = {(line, code) for line, code, _ in want}
+        assert (2, "repetition") in codes and (1, "repetition") not in codes
+        assert await settled(uri, want) == want
+        for added in (" the cat sat the cat sat", " and the dog"):
+            end = len(hyp[1])
+            s.change(uri, [{"range": ((1, end), (1, end)), "text": added}])
+            hyp[1] += added
+            want = checked(hyp)
+            assert await settled(uri, want) == want
     finally:
         await _close(s)

@@ -45,9 +45,14 @@ def test_batch_pass_matches_per_line(hyp, refs, which):
     _assert_same(slow, fast)
 
 
-@pytest.mark.parametrize("nrefs", [1, 2])
-def test_batch_pass_in_a_pool_matches_per_line(nrefs):
+@pytest.mark.parametrize("nrefs,chunk", [(1, None), (2, None), (1, 97)])
+def test_batch_pass_in_a_pool_matches_per_line(nrefs, chunk, monkeypatch):
     from benchmarks.corpus import Corpus
+
+    if chunk:  # many small jobs (as at 1M lines): same rows, in order
+        from bleu_ls.engine import batch
+
+        monkeypatch.setattr(batch, "CHUNK_LINES", chunk)
 
     hyp, ref = Corpus(seed=5).pairs(1200)
     refs = [ref, ref[7:] + ref[:7]][:nrefs]

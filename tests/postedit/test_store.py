@@ -73,3 +73,80 @@ def test_a_cache_path_that_is_a_file_keeps_the_draft_for_the_session(tmp_path):
     assert store.get(tmp_path / "a.hyp").lines == ["x"]
     assert store.problem and "kept for this session only" in store.problem
     assert DraftStore(blocker / "drafts").get(tmp_path / "a.hyp") is None
+
+
+TRICKY = ["Der Hund bellt.", "", 'quote " and \\ backslash, ", "', "ein \u2028 Zeichen", "emoji \U0001F600",
+          "lone \udcff surrogate", "pair as two \ud83d\ude00 halves", "tab\there", "\x00 nul"]
+
+
+def _old_format(store, hyp, lines, **dumps):
+    """A draft written as bleu-ls wrote them before (one ASCII JSON object, HASH.json)."""
+    record = {"format": 1, "path": str(hyp.absolute()), "taken": 12.5, "lines": lines}
+    store.root.mkdir(parents=True, exist_ok=True)
+    store.json_file_for(hyp).write_text(json.dumps(record, ensure_ascii=True, **dumps), encoding="ascii")
+
+
+@pytest.mark.parametrize("dumps", [{}, {"separators": (",", ":")}, {"indent": 1}])
+def test_a_draft_of_the_first_format_is_still_read(tmp_path, dumps):
+    store = DraftStore(tmp_path / "cache")
+    hyp = tmp_path / "doc.hyp"
+    lines = [x for x in TRICKY if "halves" not in x] * 3  # JSON joins escaped halves (as it always did)
+    _old_format(store, hyp, lines, **dumps)
+    again = DraftStore(tmp_path / "cache").get(hyp)
+    assert again is not None and again.lines == lines and again.taken == 12.5
+
+
+def test_a_first_format_draft_is_read_in_slices_and_rewritten(tmp_path, monkeypatch):
+    from bleu_ls.postedit import store as store_mod
+
+    monkeypatch.setattr(store_mod, "JSON_LINES", 10)
+    store = DraftStore(tmp_path)
+    hyp = tmp_path / "doc.hyp"
+    lines = [f"line {i} \u00e9 \"{i}\"" for i in range(95)]
+    _old_format(store, hyp, lines)
+    steps = store.load_steps(hyp)
+    yields = 0
+    try:
+        while True:
+            next(steps)
+            yields += 1
+    except StopIteration as stop:
+        assert stop.value.lines == lines
+    assert yields >= 9  # 95 lines, 10 a slice
+    # rewritten in the current format as it is read
+    assert not store.json_file_for(hyp).exists() and store.file_for(hyp).exists()
+    assert DraftStore(tmp_path).get(hyp).lines == lines
+    _old_format(store, hyp, ["old"])
+    store.put(hyp, ["new"])
+    assert not store.json_file_for(hyp).exists() and store.file_for(hyp).exists()
+    assert DraftStore(tmp_path).get(hyp).lines == ["new"]
+
+
+def test_the_current_format_is_a_header_and_the_lines(tmp_path):
+    store = DraftStore(tmp_path)
+    hyp = tmp_path / "doc.hyp"
+    store.put(hyp, TRICKY)
+    data = store.file_for(hyp).read_bytes()
+    head, _, body = data.partition(b"\n")
+    assert json.loads(head)["lines"] == len(TRICKY) and json.loads(head)["path"] == str(hyp.absolute())
+    assert body == "".join(x + "\n" for x in TRICKY).encode("utf-8", "surrogatepass")
+    assert DraftStore(tmp_path).get(hyp).lines == TRICKY
+
+
+def test_lines_holding_a_break_keep_the_json_format(tmp_path):
+    store = DraftStore(tmp_path)
+    hyp = tmp_path / "doc.hyp"
+    lines = ["a\nb", "c\rd", "e"]
+    store.put(hyp, lines)
+    assert store.json_file_for(hyp).exists() and not store.file_for(hyp).exists()
+    assert DraftStore(tmp_path).get(hyp).lines == lines
+
+
+@pytest.mark.parametrize("cut", [1, 5, 30])
+def test_a_truncated_draft_is_no_draft(tmp_path, cut):
+    store = DraftStore(tmp_path)
+    hyp = tmp_path / "doc.hyp"
+    store.put(hyp, TRICKY)
+    data = store.file_for(hyp).read_bytes()
+    store.file_for(hyp).write_bytes(data[:-cut])
+    assert DraftStore(tmp_path).get(hyp) is None

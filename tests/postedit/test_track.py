@@ -47,3 +47,14 @@ def test_partners_follow_edits_as_a_list_of_origins_does(draft, edits):
         edited = sum(1 for o, line in zip(origins, current) if o is None or draft[o] != line)
         assert track.edited_count() == edited
         assert track.deleted_count() == len(draft) - len({o for o in origins if o is not None})
+
+
+def test_a_track_built_in_steps_equals_one_built_at_once(monkeypatch):
+    from bleu_ls.engine.lazytext import run
+    from bleu_ls.postedit import track as track_mod
+
+    monkeypatch.setattr(track_mod, "STEP_LINES", 3)
+    draft = [f"l{i}" for i in range(10)]
+    for current in (draft[:4] + ["x"] + draft[5:], ["new"] + draft[:7] + ["y"], []):
+        a, b = DraftTrack(draft, current), run(DraftTrack.steps(draft, current))
+        assert b.draft == a.draft and b.partner.tolist() == a.partner.tolist() and b.changed.tolist() == a.changed.tolist()
