@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Optional
 from lsprotocol import types
 
 from ..engine.batch import first_pass
+from . import memory
 from .tasks import outlive
 
 if TYPE_CHECKING:
@@ -194,6 +195,9 @@ class Scorer:
             return
         if pair.model is model:
             model.install(result, snap)
+        del result, snap
+        # the pass's freed buffers (worker thread's heap) go back to the system, off the loop
+        await loop.run_in_executor(self._executor(), memory.release)
 
     def _executor(self) -> ThreadPoolExecutor:
         if self._pool is None:
