@@ -84,6 +84,8 @@ def _draft_lines(manager: "PairManager", pair: "Pair", lines: list[str]) -> Opti
     stored = manager.drafts.get(pair.path)
     if stored is None:
         stored = manager.drafts.put(pair.path, lines)
+    else:
+        stored.share(lines)  # unchanged lines: one string, not a copy read from the cache
     if manager.drafts.problem:
         pair.draft_problem = "draft kept for this session only"
         pair.draft_detail = manager.drafts.problem
