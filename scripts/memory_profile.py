@@ -39,6 +39,20 @@ def rss() -> int:
     return 0
 
 
+def biggest_mappings() -> list[tuple[int, str]]:
+    """(RSS bytes, mapping) of this process's mappings, largest first."""
+    out, head = [], ""
+    with open("/proc/self/smaps") as f:
+        for line in f:
+            first = line.split(None, 1)[0]
+            if "-" in first and not first.endswith(":"):
+                parts = line.split()
+                head = f"{parts[0]} {parts[5] if len(parts) > 5 else '[anon]'}"
+            elif first == "Rss:":
+                out.append((int(line.split()[1]) * 1024, head))
+    return sorted(out, reverse=True)
+
+
 class FakeClient:
     def __init__(self) -> None:
         self.published = []
@@ -56,6 +70,8 @@ class FakeClient:
 class Steps:
     def __init__(self, n: int, trace: bool, top: int, trim: bool = False, frames: int = 1, stop: int = 0) -> None:
         self.n, self.trace, self.top, self.trim, self.frames, self.stop = n, trace, top, trim, frames, stop
+        self.pymalloc = False
+        self.maps = False
         self.t0 = time.perf_counter()
         self.last_rss = rss()
         self.base_rss = self.last_rss
@@ -71,6 +87,27 @@ class Steps:
         now = rss()
         print(f"\n== {name}: RSS {now / 2**20:,.0f} MB (+{(now - self.last_rss) / 2**20:,.0f} MB, "
               f"{(now - self.base_rss) / self.n:,.0f} B/line since start) at {time.perf_counter() - self.t0:.1f} s", flush=True)
+        if self.pymalloc:
+            import io
+            import os
+
+            r, w = os.pipe()  # sys._debugmallocstats writes to the C stderr
+            saved = os.dup(2)
+            os.dup2(w, 2)
+            try:
+                sys._debugmallocstats()
+            finally:
+                os.dup2(saved, 2)
+                os.close(w)
+            with io.open(r, encoding="utf-8", errors="replace") as f:
+                text = f.read()
+            for line in text.splitlines():
+                if line.startswith(("# arenas allocated current", "# bytes in allocated blocks", "# bytes in available blocks",
+                                    "Total ")):
+                    print("   pymalloc", line)
+        if self.maps:
+            for size, what in biggest_mappings()[:8]:
+                print(f"   mapping {size / 2**20:7.1f} MB  {what}")
         if self.trace:
             snap = tracemalloc.take_snapshot()
             cur, _peak = tracemalloc.get_traced_memory()
@@ -87,7 +124,7 @@ class Steps:
             raise SystemExit(0)
 
 
-async def run(n: int, trace: bool, top: int, trim: bool, frames: int, stop: int) -> None:
+async def run(n: int, trace: bool, top: int, trim: bool, frames: int, stop: int, pymalloc: bool = False, maps: bool = False) -> None:
     from benchmarks.run import workspace
     from bleu_ls.server.pairs import PairManager
 
@@ -95,6 +132,8 @@ async def run(n: int, trace: bool, top: int, trim: bool, frames: int, stop: int)
     if trace:
         tracemalloc.start(frames)
     steps = Steps(n, trace, top, trim, frames, stop)
+    steps.pymalloc = pymalloc
+    steps.maps = maps
     manager = PairManager(FakeClient())
     manager.roots = [ws]
     manager.reload_settings()
@@ -133,9 +172,11 @@ def main(argv=None) -> int:
     ap.add_argument("--top", type=int, default=15)
     ap.add_argument("--frames", type=int, default=1, help="traceback depth of a holder (with --trace)")
     ap.add_argument("--steps", type=int, default=0, help="stop after this many steps (0: all)")
+    ap.add_argument("--pymalloc", action="store_true", help="the interpreter's small-object heap after each step")
+    ap.add_argument("--maps", action="store_true", help="the largest memory mappings (RSS) after each step")
     ap.add_argument("--trim", action="store_true", help="malloc_trim(0) before each RSS reading (what glibc holds freed)")
     args = ap.parse_args(argv)
-    asyncio.run(run(args.lines, args.trace, args.top, args.trim, args.frames, args.steps))
+    asyncio.run(run(args.lines, args.trace, args.top, args.trim, args.frames, args.steps, args.pymalloc, args.maps))
     return 0
 
 
