@@ -162,6 +162,11 @@ async def run(n: int, trace: bool, top: int, trim: bool, frames: int, stop: int,
     steps.step("reply body dropped")
     print(f"\nsummary ({n:,} lines): " + ", ".join(f"{name} {r / 2**20:.0f} MB" for name, r, _ in steps.rows))
     print(f"final RSS {steps.last_rss / 2**20:.0f} MB, {steps.last_rss / n:,.0f} B/line")
+    if trace:
+        print("\nwhat is held at the end (tracemalloc, largest first):")
+        for stat in steps.snap.statistics("lineno" if frames <= 1 else "traceback")[:top]:
+            where = " <- ".join(f"{Path(fr.filename).name}:{fr.lineno}" for fr in reversed(stat.traceback))
+            print(f"   {stat.size / 2**20:8.1f} MB {stat.size / n:6.0f} B/line ({stat.count:>9,} blocks) {where}")
     manager.shutdown()
 
 
