@@ -7,7 +7,7 @@ scoring, the first analysis and a diagnostics pull's encoded JSON.  After
 each step: the process RSS and, with ``--trace``, the top tracemalloc
 holders (by source line) of the memory the step added, in MB and bytes per
 line.  tracemalloc roughly doubles the run time; RSS figures without it are
-the ones to quote.
+the ones to quote.  BLEU_LS_MANY_HEAPS=1: without ``memory.one_heap()``.
 
     PYTHONPATH=. .venv/bin/python scripts/memory_profile.py [--lines 100000] [--trace [--frames 8]] [--top 15] [--steps K] [--trim]
 """
@@ -17,6 +17,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import gc
+import os
 import sys
 import time
 import tracemalloc
@@ -111,7 +112,7 @@ class Steps:
         if self.trace:
             snap = tracemalloc.take_snapshot()
             cur, _peak = tracemalloc.get_traced_memory()
-            print(f"   traced now {cur / 2**20:,.0f} MB")
+            print(f"   traced now {cur / 2**20:,.0f} MB (tracemalloc's own bookkeeping {tracemalloc.get_tracemalloc_memory() / 2**20:,.0f} MB)")
             group = "lineno" if self.frames <= 1 else "traceback"
             for stat in snap.compare_to(self.snap, group)[: self.top]:
                 where = " <- ".join(f"{Path(fr.filename).name}:{fr.lineno}" for fr in reversed(stat.traceback))
@@ -128,6 +129,10 @@ async def run(n: int, trace: bool, top: int, trim: bool, frames: int, stop: int,
     from benchmarks.run import workspace
     from bleu_ls.server.pairs import PairManager
 
+    from bleu_ls.server import memory
+
+    if not os.environ.get("BLEU_LS_MANY_HEAPS"):
+        memory.one_heap()  # as `bleu-ls serve` does at start
     ws, path, text = workspace(n)
     if trace:
         tracemalloc.start(frames)
