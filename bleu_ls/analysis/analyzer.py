@@ -150,8 +150,10 @@ class Analyzer:
 
     def leanings(self, hyp: list, ref: list) -> list:
         """Per line: its leaning against the reference (checks.alignment)."""
-        return self._by_window("lean", hyp, ref, self.lean, alignment.REACH,
-                               lambda i: alignment.window_key(hyp, ref, i))
+        values = self._by_window("lean", hyp, ref, self.lean, alignment.REACH,
+                                 lambda i: alignment.window_key(hyp, ref, i))
+        alignment.forget_bags()  # they served this pass's windows (~6 MB kept otherwise)
+        return values
 
     def source_tokens(self, source: list) -> int:
         """Tokens in the source lines (remembered while the source is unchanged)."""

@@ -33,6 +33,11 @@ def _bag(text: str) -> tuple[Counter, int]:
     return Counter(words), len(words)
 
 
+def forget_bags() -> None:
+    """Drop the word bags of the last pass (a server calls it between passes)."""
+    _bag.cache_clear()
+
+
 def overlap(a: Counter, b: Counter) -> float:
     """Bag-of-words F1 of two lines (0 when either has no words)."""
     return _overlap(a, sum(a.values()), b, sum(b.values()))

@@ -15,6 +15,7 @@ docs/diagnostics.md), and lines without letters have no language.
 from __future__ import annotations
 
 import re
+import sys
 from collections import Counter
 from typing import Iterable, Optional, Sequence
 
@@ -104,7 +105,8 @@ class LanguageIdentifier:
         if letters(text) >= self.min_letters and self.load():
             best = self._detector.detect(" ".join(text.split()), model="lite", k=1)
             if best:
-                result = (best[0]["lang"], float(best[0]["score"]))
+                # one string per language code, not one per line (the values are kept per line)
+                result = (sys.intern(best[0]["lang"]), float(best[0]["score"]))
         if len(self._memo) > 50000:
             self._memo.clear()
         self._memo[text] = result

@@ -14,6 +14,7 @@ from typing import Optional, Sequence
 
 import numpy as np
 
+from .batch import _blob, _unblob
 from .ter import TerMetric
 from .ter_core import TerResult
 
@@ -24,13 +25,20 @@ CHUNKS_PER_WORKER = 16
 
 
 def _stats_part(args) -> np.ndarray:
-    metric, hyp, refs = args
+    metric, hyp, refs = _lines_of(args)
     return metric.batch_stats(hyp, refs)
 
 
 def _align_part(args) -> list[TerResult]:
-    metric, hyp, refs = args
+    metric, hyp, refs = _lines_of(args)
     return [metric.best(h, list(rs)) for h, *rs in zip(hyp, *refs)]
+
+
+def _lines_of(args) -> tuple:
+    """A job's (metric, hypothesis lines, reference line lists): lines that
+    crossed to a worker as UTF-8 blobs (``batch._blob``) are split again."""
+    metric, hyp, refs = args
+    return metric, _unblob(hyp), [_unblob(r) for r in refs]
 
 
 def _workers(n: int, workers: Optional[int]) -> int:
@@ -57,7 +65,8 @@ def _run(
         return [fn((metric, list(hyp[:n]), [list(r[:n]) for r in refs]))]
     n_chunks = min(n, workers * CHUNKS_PER_WORKER)
     bounds = [round(n * i / n_chunks) for i in range(n_chunks + 1)]
-    jobs = [(metric, list(hyp[a:b]), [list(r[a:b]) for r in refs]) for a, b in zip(bounds, bounds[1:])]
+    # as blobs: pickling the str lists would leave a UTF-8 copy inside every non-ASCII line here
+    jobs = [(metric, _blob(hyp[a:b]), [_blob(r[a:b]) for r in refs]) for a, b in zip(bounds, bounds[1:])]
     method = start_method or ("fork" if sys.platform.startswith("linux") else None)
     with mp.get_context(method).Pool(workers) as pool:
         return pool.map(fn, jobs, chunksize=1)

@@ -63,6 +63,18 @@ class StoredDraft:
     taken: float
     lines: list[str]
 
+    def share(self, current: Sequence[str]) -> None:
+        """Hold the very string objects of ``current`` where a draft line
+        equals the current line of the same number (a draft read from the
+        cache is otherwise a second copy of every unchanged line's text)."""
+        lines = self.lines
+        k = min(len(lines), len(current))
+        lines[:k] = map(_same_or, current[:k], lines[:k])
+
+
+def _same_or(cur: str, draft: str) -> str:
+    return cur if cur == draft else draft
+
 
 class DraftStore:
     """Drafts by hypothesis path: in memory, and on disk when it can be written."""

@@ -41,7 +41,10 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     if level > logging.DEBUG:
         logging.getLogger("pygls").setLevel(max(level, logging.WARNING))
 
+    from . import memory
     from .server import create_server
+
+    memory.one_heap()  # before any thread starts (see memory.py)
 
     server = create_server()
     if args.tcp:

@@ -23,7 +23,7 @@ from lsprotocol import types
 from ..analysis import Analyzer, Finding, internal_error, problem_findings, unpaired_findings
 from ..ignore import IgnoreStore, find_store_root
 from ..pairstep import pair_names
-from . import compare
+from . import compare, memory
 from .diaglines import DiagnosticLines
 
 if TYPE_CHECKING:
@@ -105,13 +105,16 @@ class Publisher:
             analyzer = self._analyzer(pair)
             if analyzer.unanalysed(model) <= THREAD_LINES:
                 return
-            copy = model.copy()
+            box = [model.copy()]
             source = list(pair.source_lines) if pair.source_lines is not None else None
             names = pair_names(pair.path, pair.spec)
 
             def run() -> None:
+                copy = box.pop()
                 with analyzer.lock:
                     analyzer.analyse(copy, source, names)
+                del copy  # the copy's lines and rows: freed before the heap is trimmed
+                memory.release()  # what the pass freed in this thread's heap goes back to the system
 
             task = pair.settle_task = asyncio.ensure_future(asyncio.to_thread(run))
         try:

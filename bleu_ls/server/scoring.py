@@ -27,6 +27,7 @@ from lsprotocol import types
 
 from ..engine.batch import first_pass
 from . import heap
+from . import memory
 from .tasks import outlive
 
 if TYPE_CHECKING:
@@ -196,6 +197,9 @@ class Scorer:
         if pair.model is model:
             model.install(result, snap)
             heap.settle(model.n_hyp)
+        del result, snap
+        # the pass's freed buffers (worker thread's heap) go back to the system, off the loop
+        await loop.run_in_executor(self._executor(), memory.release)
 
     def _executor(self) -> ThreadPoolExecutor:
         if self._pool is None:

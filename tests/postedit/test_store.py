@@ -150,3 +150,15 @@ def test_a_truncated_draft_is_no_draft(tmp_path, cut):
     data = store.file_for(hyp).read_bytes()
     store.file_for(hyp).write_bytes(data[:-cut])
     assert DraftStore(tmp_path).get(hyp) is None
+
+
+def test_a_draft_read_back_shares_the_unchanged_lines_strings(tmp_path):
+    path = tmp_path / "a.hyp"
+    DraftStore(tmp_path / "cache").put(path, ["one two", "three", "four five"])
+    stored = DraftStore(tmp_path / "cache").get(path)  # read from the file: new strings
+    current = ["".join(["one", " two"]), "three changed", "".join(["four", " five"]), "an added line"]
+    assert stored.lines[0] is not current[0]
+    stored.share(current)
+    assert stored.lines == ["one two", "three", "four five"]  # the draft's text is unchanged
+    assert stored.lines[0] is current[0] and stored.lines[2] is current[2]
+    assert stored.lines[1] is not current[1]
