@@ -26,6 +26,7 @@ def main() -> None:
     ap.add_argument("--n", type=int, default=100_000)
     ap.add_argument("--edits", type=int, default=60)
     ap.add_argument("--profile", action="store_true")
+    ap.add_argument("--rules", action="store_true", help="time each rule and step of the edits' passes")
     ap.add_argument("--max-problems", type=int, default=0)
     args = ap.parse_args()
 
@@ -35,10 +36,28 @@ def main() -> None:
     from bleu_ls.ignore import IgnoreStore
     from bleu_ls.server.diaglines import DiagnosticLines
     from bleu_ls.server.document import LineDocument
-    from bleu_ls.server.protocol import full_report
     from bleu_ls.server.state import Pair
     from bleu_ls.settings import Settings
 
+    rule_time: dict = {}
+    if args.rules:
+        from bleu_ls.analysis import analyzer as amod, incremental
+
+        def timed(name, fn):
+            def run(*a, **k):
+                t = time.perf_counter()
+                try:
+                    out = fn(*a, **k)
+                    return list(out) if name.startswith("rule ") and not isinstance(out, tuple) else out
+                finally:
+                    rule_time.setdefault(name, []).append(time.perf_counter() - t)
+            return run
+
+        amod.RULES = tuple(r._replace(check=timed("rule " + r.code, r.check)) for r in amod.RULES)
+        amod.dirty_lines = timed("dirty_lines", amod.dirty_lines)
+        amod.LineContext = timed("LineContext", amod.LineContext)
+        incremental.FindingStore.settle = timed("settle", incremental.FindingStore.settle)
+        amod._copy = timed("_copy", amod._copy)
     n = args.n
     ws, path, text = workspace(n)
     ref = (ws / "bench.ref").read_text(encoding="utf-8").split("\n")[:n]
@@ -81,7 +100,7 @@ def main() -> None:
         rid = view.rid
         body = b""
         if full:
-            body = full_report(rid, view.items()).json
+            body = '{"kind":"full","resultId":"' + rid + '","items":[' + view.body() + "]}"
         t4 = time.perf_counter()
         if full:
             body = body.encode("utf-8")
@@ -101,6 +120,10 @@ def main() -> None:
         print(label, "max ms:   ", " ".join(f"{a} {b:.2f}" for a, b in zip(names, mx)))
     if fulls:
         print(f"full body {fulls[0][6] / 2**20:.2f} MB")
+    if rule_time:
+        for name, ts in sorted(rule_time.items(), key=lambda kv: -sum(kv[1][-args.edits:])):
+            ts = sorted(ts[-args.edits:])
+            print(f"  {name:28s} median {ts[len(ts) // 2] * 1e3:6.2f} ms  max {ts[-1] * 1e3:6.2f} ms")
     if prof:
         pstats.Stats(prof).sort_stats("cumulative").print_stats(30)
         pstats.Stats(prof).sort_stats("tottime").print_stats(25)
