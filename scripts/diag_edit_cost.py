@@ -100,7 +100,8 @@ def main() -> None:
         rid = view.rid
         body = b""
         if full:
-            body = '{"kind":"full","resultId":"' + rid + '","items":[' + view.body() + "]}"
+            joined = view.body() if hasattr(view, "body") else ",".join(view.items())  # (older checkouts: no blocks)
+            body = '{"kind":"full","resultId":"' + rid + '","items":[' + joined + "]}"
         t4 = time.perf_counter()
         if full:
             body = body.encode("utf-8")
@@ -118,6 +119,8 @@ def main() -> None:
         mx = [max(r[k] for r in rs) * 1e3 for k in range(1, 6)]
         print(label, "median ms:", " ".join(f"{a} {b:.2f}" for a, b in zip(names, med)))
         print(label, "max ms:   ", " ".join(f"{a} {b:.2f}" for a, b in zip(names, mx)))
+    tot = sorted(sum(r[1:6]) for r in rows)
+    print(f"edit → reply body (all phases) p50 {tot[len(tot) // 2] * 1e3:.2f} ms, p95 {tot[int(0.95 * (len(tot) - 1))] * 1e3:.2f} ms")
     if fulls:
         print(f"full body {fulls[0][6] / 2**20:.2f} MB")
     if rule_time:
