@@ -18,7 +18,7 @@ import sys
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.append(str(Path(__file__).resolve().parents[1]))  # PYTHONPATH (another checkout) first
 
 
 def main() -> None:
@@ -74,6 +74,9 @@ def main() -> None:
     analyzer.analyse_lines(pair.model, None, {})
     view.refresh(pair, store, doc, analyzer, [], [])
     items = view.items()
+    import bleu_ls
+
+    print("bleu_ls from", Path(bleu_ls.__file__).parent)
     print(f"first pass {time.perf_counter() - t:.2f} s, {len(items):,} items, "
           f"{sum(map(len, items)) / 2**20:.2f} MB", flush=True)
     rng = random.Random(11)
