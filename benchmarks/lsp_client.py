@@ -5,7 +5,8 @@ It starts a server process, frames messages with Content-Length headers and
 can also write anything else on the wire (broken JSON, bad headers, requests
 before ``initialize``, huge messages).  A reader thread collects every
 message and stamps it with its arrival time (``_t``, on the ``CLOCK`` that
-``notify`` returns); the server's own requests (configuration, progress,
+``notify`` returns, taken once the JSON is parsed; ``_ta``: when its last
+byte was read, before parsing); the server's own requests (configuration, progress,
 refresh, registration) get a neutral answer so the server never waits.  No
 editor and no pygls on this side: what is measured is the server plus the pipe.
 
@@ -107,7 +108,10 @@ class RawClient:
         body = out.read(length)
         if len(body) < length:
             raise EOFError
-        return json.loads(body)
+        arrived = CLOCK()
+        msg = json.loads(body)
+        msg["_ta"] = arrived
+        return msg
 
     def _read_loop(self) -> None:
         try:

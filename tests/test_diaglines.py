@@ -15,6 +15,7 @@ from pygls.protocol import default_converter
 from bleu_ls.analysis import Analyzer, Finding, analyse, problem_findings
 from bleu_ls.engine import PairModel, build_metrics
 from bleu_ls.ignore import IgnoreStore
+from bleu_ls.server import diaglines
 from bleu_ls.server.diaglines import DiagnosticLines, encode_diagnostic
 from bleu_ls.server.document import LineDocument
 from bleu_ls.server.render import to_diagnostic
@@ -72,9 +73,11 @@ step_st = st.one_of(
     steps=st.lists(step_st, max_size=10),
     ignore=st.lists(st.tuples(st.sampled_from(["line", "reviewed", "code"]), st.integers(0, 30),
                               st.sampled_from(["low-score", "outlier", "repetition"])), max_size=4),
+    block=st.sampled_from([1, 3, diaglines.BLOCK]),
 )
 @hsettings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
-def test_kept_lines_equal_the_plain_definition(tmp_path_factory, hyp, ref, steps, ignore):
+def test_kept_lines_equal_the_plain_definition(tmp_path_factory, monkeypatch, hyp, ref, steps, ignore, block):
+    monkeypatch.setattr(diaglines, "BLOCK", block)  # the reply joined from blocks of this many lines
     root = tmp_path_factory.mktemp("ws")
     path = Path(root) / "a.hyp"
     s = Settings.from_dict({"diagnostics": {"outlier": {"minLines": 3, "minTokens": 0}, "wrongLanguage": {"enabled": False}}})
@@ -102,6 +105,7 @@ def test_kept_lines_equal_the_plain_definition(tmp_path_factory, hyp, ref, steps
         view.refresh(pair, store, doc, analyzer, head, [])
         items, ignored, reviewed = oracle(pair, store, doc, s)
         assert view.items() == items
+        assert view.body() == ",".join(items)
         assert (pair.ignored, pair.reviewed) == (ignored, reviewed)
         assert [json.loads(x) for x in items] == [CONVERTER.unstructure(d) for d in view.diagnostics(doc)]
         assert pair.flagged == sorted({json.loads(x)["range"]["start"]["line"] for x in items})

@@ -47,7 +47,7 @@ RULES: tuple[Rule, ...] = (
     Rule("untranslated", text_rules.untranslated, kind=LINE),
     Rule("low-score", score_rules.low_score, kind=LINE),
     Rule("outlier", score_rules.outlier, kind=DELTA),
-    Rule("length-ratio", length_rules.length_ratio),
+    Rule("length-ratio", length_rules.length_ratio, kind=LINE, params=length_rules.length_params),
     Rule("line-count-mismatch", file_rules.line_count_mismatch, file_level=True),
     Rule("number-mismatch", source_rules.number_mismatch, kind=LINE),
     Rule("markup-mismatch", source_rules.markup_mismatch, kind=LINE),

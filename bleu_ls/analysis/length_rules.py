@@ -3,7 +3,7 @@ reference (token counts from the BLEU statistics, else counted)."""
 
 from __future__ import annotations
 
-from typing import Iterator
+from typing import Iterator, Optional
 
 import numpy as np
 
@@ -13,18 +13,20 @@ from .findings import Finding
 
 
 def length_ratio(ctx: LineContext, c) -> Iterator[Finding]:
-    """Lines much shorter or longer than their reference; the message says
-    what is known (checks.length): with a source, which of the two is out of
-    line with it."""
+    """Lines (in the rule's span) much shorter or longer than their
+    reference; the message says what is known (checks.length): with a
+    source, which of the two is out of line with it (against the document's
+    length scale: :func:`length_params`)."""
     hl, rl = ctx.lengths
     if hl is None:
         return
-    hlf = hl.astype(float)
-    rlf = rl.astype(float)
+    lo, hi = ctx.span
+    hlf = hl[lo:hi].astype(float)
+    rlf = rl[lo:hi].astype(float)
     with np.errstate(divide="ignore", invalid="ignore"):
         ratio = hlf / rlf
         bad = (rlf >= max(c.min_tokens, 1)) & (hlf > 0) & ((ratio < c.min_ratio) | (ratio > c.max_ratio))
-    idx = np.flatnonzero(bad).tolist()
+    idx = (np.flatnonzero(bad) + lo).tolist()
     if not idx:
         return
     src_len, scale = _source_lengths(ctx, hl, rl)
@@ -32,6 +34,15 @@ def length_ratio(ctx: LineContext, c) -> Iterator[Finding]:
         issue = length_issue(int(hl[i]), int(rl[i]), c.min_ratio, c.max_ratio, src_len(i), scale)
         if issue is not None:
             yield Finding(i, "length-ratio", c.severity, issue.message, 0, None, issue.data)
+
+
+def length_params(ctx: LineContext, c) -> Optional[float]:
+    """What every line's ``length-ratio`` verdict depends on besides the line:
+    with a source, the document's target/source token ratio (None without)."""
+    hl, rl = ctx.lengths
+    if hl is None or ctx.source is None:
+        return None
+    return _source_lengths(ctx, hl, rl)[1]
 
 
 def _source_lengths(ctx: LineContext, hyp_lens: np.ndarray, ref_lens: np.ndarray):

@@ -62,8 +62,8 @@ def outlier(ctx: LineContext, c) -> tuple[dict, Optional[list]]:
     Returns (findings by line, the lines whose findings changed since the
     previous pass, or None for any).  The threshold and the median are
     recomputed vectorised; a finding is built again only where the line's
-    score or verdict changed, or everywhere when the median moved (it is
-    in every finding's data).
+    score or verdict changed, or everywhere when the median as shown (one
+    decimal) moved (it is in every finding's message and data).
     """
     state = ctx.state("outlier")
     prev: Optional[OutlierState] = state.pop("prev", None)
@@ -90,6 +90,10 @@ def outlier(ctx: LineContext, c) -> tuple[dict, Optional[list]]:
     if not mask.any():
         return {}, None
     med = order.median_all() if order is not None else float(np.median(vals[~nan]))
+    # the median as the message shows it (one decimal): the findings change
+    # when it does, not with every move of the exact median (which would
+    # rebuild and resend every outlier finding of a large document)
+    med = float(f"{med:.1f}")
     name = metrics[key].name
     sig = (key, name, c.severity, c.rule, c.value)
 

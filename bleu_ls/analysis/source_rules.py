@@ -86,10 +86,23 @@ def language_params(ctx: LineContext, c) -> tuple:
 def _expected_language(ctx: LineContext, c, lid: LanguageIdentifier) -> Optional[str]:
     got = ctx.__dict__.get("_expected_language", ctx)
     if got is ctx:
-        step = max(1, ctx.n // LANGUAGE_SAMPLE)  # document_language's sample, without copying the lines
-        got = ctx.__dict__["_expected_language"] = c.language or (
-            lid.document_language(ctx.refs[0][0 : ctx.n : step]) if ctx.refs else None
-        )
+        got = c.language
+        if not got and ctx.refs:
+            # the references' language, found again only when they changed: the
+            # analyser's copy of the first reference's lines is the same list
+            # from pass to pass while they are equal
+            ref = ctx.ref_lines[0] if ctx.ref_lines else None
+            memo = ctx.state("wrong-language")
+            key = (ctx.n, lid)
+            last = memo.get("expected")
+            if ref is not None and last is not None and last[0] is ref and last[1] == key:
+                got = last[2]
+            else:
+                step = max(1, ctx.n // LANGUAGE_SAMPLE)  # document_language's sample, without copying the lines
+                got = lid.document_language(ctx.refs[0][0 : ctx.n : step])
+                if ref is not None:
+                    memo["expected"] = (ref, key, got)
+        ctx.__dict__["_expected_language"] = got
     return got
 
 

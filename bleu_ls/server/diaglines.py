@@ -8,6 +8,11 @@ the ``resultId`` changes only when a line's text did, so a pull after an
 edit that moved no diagnostic answers *unchanged*.  Diagnostic objects (for
 code lenses, code actions, pushed diagnostics) are made per line on demand.
 
+The reply's body is joined from blocks of ``BLOCK`` document lines, each
+block's items joined once and kept until one of its lines changes: a full
+reply after a one-line edit re-joins one block and concatenates the others
+(a few hundred strings), not every item of the document.
+
 Order of the items: the problems said on line 1 (reference, settings,
 unpaired), then the analysis by line, then the comparison with another
 system — as the findings were always listed.
@@ -36,6 +41,8 @@ if TYPE_CHECKING:
 _RUN = uuid.uuid4().hex[:8]
 _IDS = itertools.count(1)
 _dumps = json.JSONEncoder(separators=(",", ":")).encode
+#: Body lines per pre-joined block of the reply.
+BLOCK = 256
 
 
 def encode_diagnostic(doc: Optional["LineDocument"], f: Finding) -> str:
@@ -90,6 +97,9 @@ class DiagnosticLines:
         self.passes = -1
         self.filter_key: Any = None
         self._items: Optional[list[str]] = None
+        #: block number -> the joined JSON of its lines' items ("" when none)
+        self._blocks: dict[int, str] = {}
+        self._body: Optional[str] = None
 
     # -- bringing it up to date ------------------------------------------------------
     def refresh(self, pair: "Pair", store: "IgnoreStore", doc, analyzer, head: list, tail: list) -> None:
@@ -111,6 +121,7 @@ class DiagnosticLines:
         if full:
             old_enc = self.enc
             self.enc, self.kept, self.objs, self.hidden = {}, {}, {}, {}
+            self._blocks = {}
             self.ignored, self.reviewed = 0, set()
             todo: Any = final
         else:
@@ -140,7 +151,7 @@ class DiagnosticLines:
         self.lines = list(lines)
         if moved:
             self.rid = f"{_RUN}-{next(_IDS)}"
-            self._items = None
+            self._items = self._body = None
             clamp = (lambda i: max(0, min(i, lc - 1))) if doc is not None else (lambda i: 0)
             flagged = {clamp(f.line) for f in chain(head_kept, tail_kept)}
             enc = self.enc
@@ -162,6 +173,7 @@ class DiagnosticLines:
         if not fs:
             if old is not None:
                 del self.enc[i], self.kept[i]
+                self._blocks.pop(i // BLOCK, None)
             return bool(old)
         if hide is not None:
             kept, ign, rev = hide(fs)
@@ -174,7 +186,10 @@ class DiagnosticLines:
             kept = fs
         new = [encode_diagnostic(doc, f) for f in kept]
         self.enc[i], self.kept[i] = new, kept
-        return new != (old or [])
+        if new != (old or []):
+            self._blocks.pop(i // BLOCK, None)
+            return True
+        return False
 
     def _extra(self, doc, findings: list, hide) -> tuple[list, list]:
         """The problems / comparison findings: filtered and encoded every time (few)."""
@@ -200,6 +215,27 @@ class DiagnosticLines:
             enc = self.enc
             self._items = [*self.head_enc, *chain.from_iterable(map(enc.__getitem__, self.lines)), *self.tail_enc]
         return self._items
+
+    def body(self) -> str:
+        """``",".join(self.items())``, joined from the kept blocks (only the
+        blocks whose lines changed are joined again)."""
+        if self._body is None:
+            lines, enc, blocks = self.lines, self.enc, self._blocks
+            parts = [",".join(self.head_enc)] if self.head_enc else []
+            k, n = 0, len(lines)
+            while k < n:
+                b = lines[k] // BLOCK
+                end = bisect_left(lines, (b + 1) * BLOCK, k)
+                got = blocks.get(b)
+                if got is None:
+                    got = blocks[b] = ",".join(chain.from_iterable(map(enc.__getitem__, lines[k:end])))
+                if got:
+                    parts.append(got)
+                k = end
+            if self.tail_enc:
+                parts.append(",".join(self.tail_enc))
+            self._body = ",".join(parts)
+        return self._body
 
     def diagnostics(self, doc) -> list[types.Diagnostic]:
         """The diagnostics as lsprotocol objects (made per line when first asked for)."""

@@ -210,6 +210,12 @@ class Publisher:
         view = self.update(pair)
         return view.items(), view.rid
 
+    def encoded_body(self, pair: "Pair") -> tuple[str, str]:
+        """:meth:`encoded` joined: the JSON text of the items array's
+        contents (joined from kept blocks of lines) and the result id."""
+        view = self.update(pair)
+        return view.body(), view.rid
+
     # -- push ----------------------------------------------------------------
     def clear(self, uri: str) -> None:
         """A document stopped being a pair: take its pushed diagnostics away."""
@@ -238,15 +244,16 @@ class Publisher:
                 continue
             if pair.uri not in manager.pairs:
                 return
-            items, _rid = self.encoded(pair)
+            body, _rid = self.encoded_body(pair)
             doc = manager.docs.get(pair.uri)
-            self._publish_encoded(pair.uri, items, doc.version if doc else None)
+            self._publish_encoded(pair.uri, body, doc.version if doc else None)
             if not pair.push_dirty:
                 return
 
-    def _publish_encoded(self, uri: str, items: list[str], version: Optional[int]) -> None:
-        """``textDocument/publishDiagnostics`` from the kept JSON of each
-        diagnostic (no lsprotocol objects unstructured per push)."""
+    def _publish_encoded(self, uri: str, body: str, version: Optional[int]) -> None:
+        """``textDocument/publishDiagnostics`` from the kept JSON of the
+        diagnostics (``body``: the items joined; no lsprotocol objects
+        unstructured per push)."""
         client = self.manager.client
         protocol = getattr(client, "protocol", None)
         write = getattr(protocol, "_write_body", None)
@@ -259,7 +266,7 @@ class Publisher:
         if version is not None:
             params += ',"version":' + json.dumps(version)
         write('{"jsonrpc":"2.0","method":"textDocument/publishDiagnostics","params":' + params
-              + ',"diagnostics":[' + ",".join(items) + "]}}")
+              + ',"diagnostics":[' + body + "]}}")
 
     # -- refresh requests ------------------------------------------------------
     def schedule_refresh(self) -> None:

@@ -5,11 +5,12 @@ LSP form and the push to clients without pull support are the manager's
 from __future__ import annotations
 
 import asyncio
+import json
 from typing import TYPE_CHECKING, Union
 
 from lsprotocol import types
 
-from ..protocol import Encoded, full_report, unchanged_report
+from ..protocol import Encoded, unchanged_report
 from ..render import SOURCE
 
 if TYPE_CHECKING:
@@ -33,10 +34,10 @@ async def pull(
             return types.RelatedUnchangedDocumentDiagnosticReport(result_id="none")
         return types.RelatedFullDocumentDiagnosticReport(items=[], result_id="none")
     await manager.wait_analysed(pair)
-    items, rid = manager.publisher.encoded(pair)
+    body, rid = manager.publisher.encoded_body(pair)
     if params.previous_result_id == rid:
         return unchanged_report(rid)
-    return full_report(rid, items)
+    return Encoded('{"kind":"full","resultId":' + json.dumps(rid) + ',"items":[' + body + "]}")
 
 
 def register(server, manager: "PairManager") -> None:
