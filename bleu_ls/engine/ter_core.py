@@ -33,12 +33,10 @@ _MAX_SHIFT_DIST = 50
 _BEAM = 25
 _MAX_CANDIDATES = 1000
 _MAX_CACHED_ROWS = 20000
-#: a round's candidates are costed with numpy (``ter_shift``) when their rows
-#: to compute (each from its first to its last changed word) outnumber
-#: _NUMPY_ROWS × the rows the batch walks + _NUMPY_SETUP (measured: a Python row
-#: ~3 µs, a numpy row of all candidates ~20 µs, the set-up ~150 µs)
-_NUMPY_ROWS = 6
-_NUMPY_SETUP = 50
+#: a round's candidates are costed all at once with numpy (``ter_shift``) when
+#: that is cheaper: measured (µs) a Python row ~_PY_ROW; numpy a set-up, a row
+#: walked, and a row per candidate
+_PY_ROW, _NP_SETUP, _NP_ROW, _NP_CELL = 3.6, 150, 7, 0.3
 
 # edit operations as the band records them (rewriting the hypothesis into the reference)
 NOP, SUB, INS, DEL, UNDEF = 0, 1, 2, 3, 4
@@ -129,18 +127,19 @@ class _Band:
         """The band's edit distance of ``words`` (cost only)."""
         return self.rows(words)[-1][-1]
 
-    def suffix(self, words: Sequence[int]) -> list[list[int]]:
+    def suffix(self, words: Sequence[int], down_to: int = 1) -> list[list[int]]:
         """Rows of the cost from each band cell ``(i, j)`` to the last cell, for ``words`` (row 0 unused).
 
         The band's value is the cheapest path through its cells, so a
         hypothesis that agrees with ``words`` from position ``e`` on costs
         ``min(fwd[e][j] + suffix[e][j])`` with its own forward row ``e``.
-        Rows are kept by the words they depend on (``words[i:]``).
+        Rows are kept by the words they depend on (``words[i:]``); rows
+        below ``down_to`` are left out (``None``).
         """
         n, n_ref, ref, bounds, memo = len(words), self.n_ref, self.ref, self.bounds, self._tails
         nxt = self.last
         out = [nxt]
-        for i in range(n - 1, 0, -1):
+        for i in range(n - 1, max(down_to, 1) - 1, -1):
             key = tuple(words[i:])
             row = memo.get(key)
             if row is None:
@@ -149,7 +148,7 @@ class _Band:
                     memo[key] = row
             out.append(row)
             nxt = row
-        out.append(self.none)
+        out.extend([None] * max(down_to, 1))
         out.reverse()
         return out
 
@@ -322,14 +321,15 @@ def _best_shift(band: _Band, hyp: list[int], ref: Sequence[int], positions, chec
     cands, checked = _candidates(hyp, ref, positions, align, ref_err, hyp_err, checked)
     if not cands or checked >= _MAX_CANDIDATES:
         return 0, hyp, checked
-    tails = band.suffix(hyp)
     n_hyp = len(hyp)
     spans = []
     for start, length, target in cands:
         dest = _dest(start, length, target, n_hyp)
         spans.append((min(start, dest), max(start, dest) + length))
+    tails = band.suffix(hyp, min(e for _, e in spans))
     work = sum(e - p for p, e in spans)
-    if work > _NUMPY_ROWS * (max(e for _, e in spans) - min(p for p, _ in spans)) + _NUMPY_SETUP:
+    walk = max(e for _, e in spans) - min(p for p, _ in spans)
+    if _PY_ROW * work > _NP_SETUP + walk * (_NP_ROW + _NP_CELL * len(cands)):
         costs = shifted_costs(band.bounds, ref, hyp, rows, tails, cands)
     else:
         costs = []

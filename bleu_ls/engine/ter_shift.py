@@ -67,11 +67,11 @@ def shifted_costs(bounds: Sequence[tuple[int, int]], ref: Sequence[int], hyp: Se
     inf = _INF32 if dt is np.int32 else INF
     words, first, end = shifted_words(np.asarray(hyp, dtype=np.int64), shifts)
     order = np.argsort(first, kind="stable")
-    # a word's row: -1 - (ref[j-1] == word) at column j (the diagonal step, see ``q``)
-    vocab, codes = np.unique(words[order], return_inverse=True)
-    codes = codes.reshape(len(shifts), len(hyp))
-    step = np.zeros((len(vocab), width), dtype=dt)
-    step[:, 1:] = -1 - (vocab[:, None] == np.asarray(ref, dtype=np.int64)[None, :])
+    codes = words[order]
+    # a word's row: -1 - (ref[j-1] == word) at column j (the diagonal step;
+    # words are small integers, ``ter_core._ids``)
+    step = np.zeros((int(codes.max()) + 1, width), dtype=dt)
+    step[:, 1:] = -1 - (np.arange(len(step))[:, None] == np.asarray(ref, dtype=np.int64)[None, :])
     first_sorted = first[order].tolist()
     finish: dict[int, list[int]] = {}
     for k, e in enumerate(end[order].tolist()):
