@@ -17,8 +17,14 @@ gives, so the same search is made, with the same limits:
 
 What is different is only how the work is done: words become integers,
 candidate shifts are scored with a cost-only band (no edit-operation
-records), rows of the band are reused across candidates through a prefix
-tree, and the run search walks only positions where the words agree.
+records); a shifted hypothesis equals the unshifted one outside the span its
+move changes, so only that span's rows are computed, from the unshifted
+rows before it (a prefix tree of rows shared across candidates), and joined
+to the unshifted suffix rows after it (the cost from a band cell to the end;
+the band's value is a cheapest path, so the join is exact); a round with
+many candidates is costed all at once with numpy (``ter_shift``); a round
+that reaches the candidate limit is not costed at all (sacrebleu drops it);
+and the run search walks only positions where the words agree.
 """
 
 from __future__ import annotations

@@ -3,19 +3,23 @@
 A round of sacrebleu's shift search costs every candidate shift of the
 hypothesis: the band edit distance of the hypothesis with one block of words
 moved.  Here the round's candidates are costed together: one row of the band
-per hypothesis position for all candidates at once, an ``(candidates × ref+1)``
-integer matrix.  A shifted hypothesis equals the unshifted one before its
-first changed position ``p``, so its rows up to ``p`` are the unshifted rows
-(the round's trace); candidates are taken in order of ``p`` and each joins
-the matrix at its own ``p``.
+per hypothesis position for all candidates at once, a ``(candidates × ref+1)``
+integer matrix.  A shifted hypothesis equals the unshifted one outside
+``[p, e)`` (its first and last changed positions), so its rows up to ``p``
+are the unshifted rows (the round's trace): candidates are taken in order of
+``p`` and each joins the matrix at its own ``p``; at row ``e`` its cost is
+``min(row[j] + tail[j])`` with the unshifted hypothesis's suffix row ``e``
+(the cost from cell ``(e, j)`` to the end).
 
 The row recurrence is the band's, cell for cell: ``cur[j] = min(prev[j-1] +
 (ref[j-1] != w), prev[j] + 1, cur[j-1] + 1)`` on the band ``[lo, hi)`` of the
-row (cells outside it unreachable, ``INF``); the left-to-right term is
-``j + min(t[k] - k for k <= j)`` over the first two terms ``t`` — exact in
-integers.  Unreachable cells are not capped at ``INF`` as the pure-Python rows
-are: they only grow above it, never win a minimum against a reachable cell,
-and every cell of the band is reachable, so the finite costs are the same.
+row (cells outside it unreachable).  It is kept as ``q[j] = cost[j] - j - i``
+(row ``i``), where it reads ``q[j] = min(q'[j-1] - 1 - (ref[j-1] == w), q'[j],
+q[j-1])``: the left-to-right term is a running minimum
+(``minimum.accumulate``) — exact in integers.  Unreachable cells start at a
+large constant and are not capped: they stay far above every reachable value,
+never win a minimum against one, and every cell of the band is reachable, so
+the finite costs are the same.
 """
 
 from __future__ import annotations
@@ -36,7 +40,7 @@ _INF32 = 1 << 29
 _SMALL = 1 << 20
 
 
-def shifted_words(hyp: np.ndarray, shifts: Sequence[Shift]) -> tuple[np.ndarray, np.ndarray]:
+def shifted_words(hyp: np.ndarray, shifts: Sequence[Shift]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The shifted hypotheses (one per row), their first changed positions and the ends of the changes."""
     n = len(hyp)
     sh = np.array(shifts, dtype=np.int64).reshape(len(shifts), 3)
