@@ -18,7 +18,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from bleu_ls.engine.ter import CHEAP_WORDS
+from bleu_ls.engine.ter import CHEAP_WORDS, TerMetric
 
 from . import corpus
 from .corpus import CACHE
@@ -303,6 +303,7 @@ def ter_edit_to_hint(n: int, edits: int, floor: bool = False, seed: int = 5, ter
     lines = text.split("\n")
     refs = (ws / "bench.ref").read_text(encoding="utf-8").split("\n")
     ter = TER()
+    ours = TerMetric()
     c = RawClient(cwd=ROOT, argv=_floor_argv() if floor else _server_argv())
     out: dict[str, Any] = {"n": n}
     try:
@@ -313,12 +314,13 @@ def ter_edit_to_hint(n: int, edits: int, floor: bool = False, seed: int = 5, ter
             c.result("bleuLs/corpusScore", {"textDocument": doc}, timeout=1800)
         rng = random.Random(seed)
         w0 = max(0, n // 2 - 30)
-        lat, polls, heavy = [], [], 0
+        lat, polls, heavy, sizes = [], [], 0, []
         for v in range(2, edits + 2):
             i = w0 + rng.randrange(min(60, n - w0 - 1))
             lines[i] = _mutate(lines[i], rng)
             want = f"TER {ter.sentence_score(lines[i].rstrip(), [refs[i].rstrip()]).score:.1f}"
-            heavy += len(lines[i].split()) > CHEAP_WORDS
+            sizes.append(max(len(ours.tokens(t)) for t in (lines[i], refs[i])))
+            heavy += sizes[-1] > CHEAP_WORDS
             t_edit = c.notify("textDocument/didChange", {"textDocument": {"uri": uri, "version": v},
                               "contentChanges": [{"range": _range(i, i + 1), "text": lines[i] + "\n"}]})
             for k in range(10_000):
@@ -329,7 +331,7 @@ def ter_edit_to_hint(n: int, edits: int, floor: bool = False, seed: int = 5, ter
                 time.sleep(0.001)
             lat.append(msg["_t"] - t_edit)
             polls.append(k + 1)
-        out["lat"], out["polls"], out["heavy"] = lat, polls, heavy
+        out["lat"], out["polls"], out["heavy"], out["tokens"] = lat, polls, heavy, sizes
     finally:
         c.close()
     return out
