@@ -448,6 +448,10 @@ def main(argv: list[str]) -> int:
         p50 = statistics.median(pct(r["lat"], .5) for r in runs) * 1000
         p95 = statistics.median(pct(r["lat"], .95) for r in runs) * 1000
         print(f"{n:,} lines, TER on, edit → hint: p50 {p50:.1f} ms, p95 {p95:.1f} ms (medians of 3); floor {_p(floor['lat'])}")
+        mid = sorted(runs, key=lambda r: pct(r["lat"], .95))[1]
+        slow = sorted(zip(mid["lat"], mid["tokens"], mid["polls"]), reverse=True)[:6]
+        print(f"  median run, slowest edits (ms, TER tokens, hint requests; over {CHEAP_WORDS} tokens is counted off the loop): "
+              + ", ".join(f"{t * 1000:.1f} / {k} / {q}" for t, k, q in slow))
         return 0
     if len(argv) >= 2 and argv[0] == "long":
         lr = long_line(float(argv[1]), 3)
