@@ -18,7 +18,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from bleu_ls.engine.ter import CHEAP_WORDS
+from bleu_ls.engine.ter import CHEAP_WORDS, TerMetric
 
 from . import corpus
 from .corpus import CACHE
@@ -309,6 +309,7 @@ def ter_edit_to_hint(n: int, edits: int, floor: bool = False, seed: int = 5, ter
     lines = text.split("\n")
     refs = (ws / "bench.ref").read_text(encoding="utf-8").split("\n")
     ter = TER()
+    ours = TerMetric()
     c = RawClient(cwd=ROOT, argv=_floor_argv() if floor else _server_argv())
     out: dict[str, Any] = {"n": n}
     try:
@@ -319,12 +320,13 @@ def ter_edit_to_hint(n: int, edits: int, floor: bool = False, seed: int = 5, ter
             c.result("bleuLs/corpusScore", {"textDocument": doc}, timeout=1800)
         rng = random.Random(seed)
         w0 = max(0, n // 2 - 30)
-        lat, polls, heavy = [], [], 0
+        lat, polls, heavy, sizes = [], [], 0, []
         for v in range(2, edits + 2):
             i = w0 + rng.randrange(min(60, n - w0 - 1))
             lines[i] = _mutate(lines[i], rng)
             want = f"TER {ter.sentence_score(lines[i].rstrip(), [refs[i].rstrip()]).score:.1f}"
-            heavy += len(lines[i].split()) > CHEAP_WORDS
+            sizes.append(max(len(ours.tokens(t)) for t in (lines[i], refs[i])))
+            heavy += sizes[-1] > CHEAP_WORDS
             t_edit = c.notify("textDocument/didChange", {"textDocument": {"uri": uri, "version": v},
                               "contentChanges": [{"range": _range(i, i + 1), "text": lines[i] + "\n"}]})
             for k in range(10_000):
@@ -335,7 +337,7 @@ def ter_edit_to_hint(n: int, edits: int, floor: bool = False, seed: int = 5, ter
                 time.sleep(0.001)
             lat.append(msg["_t"] - t_edit)
             polls.append(k + 1)
-        out["lat"], out["polls"], out["heavy"] = lat, polls, heavy
+        out["lat"], out["polls"], out["heavy"], out["tokens"] = lat, polls, heavy, sizes
     finally:
         c.close()
     return out
@@ -458,6 +460,10 @@ def main(argv: list[str]) -> int:
         p50 = statistics.median(pct(r["lat"], .5) for r in runs) * 1000
         p95 = statistics.median(pct(r["lat"], .95) for r in runs) * 1000
         print(f"{n:,} lines, TER on, edit → hint: p50 {p50:.1f} ms, p95 {p95:.1f} ms (medians of 3); floor {_p(floor['lat'])}")
+        mid = sorted(runs, key=lambda r: pct(r["lat"], .95))[1]
+        slow = sorted(zip(mid["lat"], mid["tokens"], mid["polls"]), reverse=True)[:6]
+        print(f"  median run, slowest edits (ms, TER tokens, hint requests; over {CHEAP_WORDS} tokens is counted off the loop): "
+              + ", ".join(f"{t * 1000:.1f} / {k} / {q}" for t, k, q in slow))
         return 0
     if len(argv) >= 2 and argv[0] == "long":
         lr = long_line(float(argv[1]), 3)

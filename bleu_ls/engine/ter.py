@@ -31,10 +31,13 @@ from .tokenizers import sacrebleu_version
 UNITS = 2520
 #: A line whose hypothesis and references have at most this many TER tokens
 #: is cheap enough to count during an edit: measured on the benchmark corpus
-#: (one core), 30-39 tokens cost 0.9 ms median / 3.4 ms p95 / 7.7 ms at most;
-#: 40-49 tokens 2.0 / 8.7 / 17 ms, 50-59 tokens 4.8 / 24 / 82 ms (TER's shift
-#: search grows fast with length), so longer lines are counted off the loop.
-CHEAP_WORDS = 39
+#: (10k lines, one core's thread time, median / p95 / max; machine loaded),
+#: 35-39 tokens cost 1.0 / 2.9 / 5.0 ms; 40-44 tokens 1.5 / 3.6 / 7.0 ms;
+#: 45-49 tokens 1.8 / 5.2 / 7.1 ms; 50-54 2.5 / 6.0 / 24 ms; 55-59 3.5 / 8.9 /
+#: 13 ms; 60-64 4.4 / 8.7 / 25 ms (before the shift search costed candidates
+#: on their changed span only: 40-49 2.0 / 8.7 / 17, 50-59 4.8 / 24 / 82 ms,
+#: idle), so longer lines are counted off the loop.
+CHEAP_WORDS = 44
 _EXACT_REFS = (1, 2, 4)
 
 

@@ -17,8 +17,14 @@ gives, so the same search is made, with the same limits:
 
 What is different is only how the work is done: words become integers,
 candidate shifts are scored with a cost-only band (no edit-operation
-records), rows of the band are reused across candidates through a prefix
-tree, and the run search walks only positions where the words agree.
+records); a shifted hypothesis equals the unshifted one outside the span its
+move changes, so only that span's rows are computed, from the unshifted
+rows before it (a prefix tree of rows shared across candidates), and joined
+to the unshifted suffix rows after it (the cost from a band cell to the end;
+the band's value is a cheapest path, so the join is exact); a round with
+many candidates is costed all at once with numpy (``ter_shift``); a round
+that reaches the candidate limit is not costed at all (sacrebleu drops it);
+and the run search walks only positions where the words agree.
 """
 
 from __future__ import annotations
@@ -26,12 +32,17 @@ from __future__ import annotations
 import math
 from typing import NamedTuple, Sequence
 
-_INF = 10**16
+from .ter_shift import INF as _INF, shifted_costs
+
 _MAX_SHIFT_SIZE = 10
 _MAX_SHIFT_DIST = 50
 _BEAM = 25
 _MAX_CANDIDATES = 1000
 _MAX_CACHED_ROWS = 20000
+#: a round's candidates are costed all at once with numpy (``ter_shift``) when
+#: that is cheaper: measured (µs) a Python row ~_PY_ROW; numpy a set-up, a row
+#: walked, and a row per candidate
+_PY_ROW, _NP_SETUP, _NP_ROW, _NP_CELL = 3.6, 150, 7, 0.3
 
 # edit operations as the band records them (rewriting the hypothesis into the reference)
 NOP, SUB, INS, DEL, UNDEF = 0, 1, 2, 3, 4
@@ -66,6 +77,10 @@ class _Band:
         # prefix tree: word -> (children, cost row)
         self._tree: dict = {}
         self._cached = 0
+        # suffix rows: the words from a row on -> the row
+        self._tails: dict = {}
+        self.last = [n_ref - j for j in range(n_ref + 1)]
+        self.none = [_INF] * (n_ref + 1)
 
     def _cost_row(self, prev: list[int], word: int, i: int) -> list[int]:
         lo, hi = self.bounds[i]
@@ -118,8 +133,61 @@ class _Band:
         """The band's edit distance of ``words`` (cost only)."""
         return self.rows(words)[-1][-1]
 
+    def suffix(self, words: Sequence[int], down_to: int = 1) -> list[list[int]]:
+        """Rows of the cost from each band cell ``(i, j)`` to the last cell, for ``words`` (row 0 unused).
+
+        The band's value is the cheapest path through its cells, so a
+        hypothesis that agrees with ``words`` from position ``e`` on costs
+        ``min(fwd[e][j] + suffix[e][j])`` with its own forward row ``e``.
+        Rows are kept by the words they depend on (``words[i:]``); rows
+        below ``down_to`` are left out (``None``).
+        """
+        n, n_ref, ref, bounds, memo = len(words), self.n_ref, self.ref, self.bounds, self._tails
+        nxt = self.last
+        out = [nxt]
+        for i in range(n - 1, max(down_to, 1) - 1, -1):
+            key = tuple(words[i:])
+            row = memo.get(key)
+            if row is None:
+                row = self._tail_row(nxt, words[i], i)
+                if len(memo) < _MAX_CACHED_ROWS:
+                    memo[key] = row
+            out.append(row)
+            nxt = row
+        out.extend([None] * max(down_to, 1))
+        out.reverse()
+        return out
+
+    def _tail_row(self, nxt: list[int], word: int, i: int) -> list[int]:
+        """Suffix row ``i`` before ``nxt``: ``_cost_row`` from the other end."""
+        lo, hi = self.bounds[i]
+        ref, n_ref = self.ref, self.n_ref
+        row = [_INF] * (n_ref + 1)
+        right = _INF
+        for j in range(hi - 1, lo - 1, -1):
+            if j < n_ref:
+                c = nxt[j + 1] if ref[j] == word else nxt[j + 1] + 1
+            else:
+                c = _INF
+            d = nxt[j] + 1
+            if d < c:
+                c = d
+            right += 1
+            if right < c:
+                c = right
+            if c > _INF:
+                c = _INF
+            row[j] = c
+            right = c
+        return row
+
     def trace(self, words: Sequence[int]) -> tuple[int, list[int]]:
-        """Edit distance and the operations (hypothesis to reference), as sacrebleu records them.
+        """Edit distance and the operations (hypothesis to reference), as sacrebleu records them."""
+        cost, path, _ = self.trace_rows(words)
+        return cost, path
+
+    def trace_rows(self, words: Sequence[int]) -> tuple[int, list[int], list[list[int]]]:
+        """``trace`` and the band's cost rows it was read from.
 
         A cell keeps the first of match/substitution, deletion, insertion whose
         cost is strictly below the ones before, so its operation follows from
@@ -152,7 +220,7 @@ class _Band:
             else:
                 i -= 1
         path.reverse()
-        return costs[-1][-1], path
+        return costs[-1][-1], path, costs
 
 
 def _alignment(path: Sequence[int]) -> tuple[dict[int, int], list[int], list[int]]:
@@ -207,6 +275,11 @@ def _runs(hyp: Sequence[int], ref: Sequence[int], positions: dict[int, list[int]
                     break
 
 
+def _dest(start: int, length: int, target: int, n: int) -> int:
+    """Where the moved block starts in the shifted words (``_moved``; ``n`` words)."""
+    return target - length if target > start + length else min(target, n - length)
+
+
 def _moved(words: list[int], start: int, length: int, target: int) -> list[int]:
     if target < start:
         return words[:target] + words[start : start + length] + words[target:start] + words[start + length :]
@@ -215,12 +288,10 @@ def _moved(words: list[int], start: int, length: int, target: int) -> list[int]:
     return words[:start] + words[start + length : length + target] + words[start : start + length] + words[length + target :]
 
 
-def _best_shift(band: _Band, hyp: list[int], ref: Sequence[int], positions, checked: int):
-    """One round of the shift search: (gain, shifted words, candidates checked so far)."""
-    pre, path = band.trace(hyp)
-    align, ref_err, hyp_err = _alignment(path)
+def _candidates(hyp: list[int], ref: Sequence[int], positions, align, ref_err, hyp_err, checked: int):
+    """The round's candidate shifts (start, length, target), in sacrebleu's order, and the count so far."""
     hyp_sum, ref_sum = _prefix(hyp_err), _prefix(ref_err)
-    best = None
+    out: list[tuple[int, int, int]] = []
     for start_h, start_r, length in _runs(hyp, ref, positions):
         if hyp_sum[start_h + length] == hyp_sum[start_h]:
             continue
@@ -239,16 +310,47 @@ def _best_shift(band: _Band, hyp: list[int], ref: Sequence[int], positions, chec
             if idx == prev_idx:
                 continue
             prev_idx = idx
-            shifted = _moved(hyp, start_h, length, idx)
-            key = (pre - band.cost(shifted), length, -start_h, -idx)
-            checked += 1
-            if best is None or key > best[0]:
-                best = (key, shifted)
-        if checked >= _MAX_CANDIDATES:
+            out.append((start_h, length, idx))
+        if checked + len(out) >= _MAX_CANDIDATES:
             break
-    if best is None:
+    return out, checked + len(out)
+
+
+def _best_shift(band: _Band, hyp: list[int], ref: Sequence[int], positions, checked: int):
+    """One round of the shift search: (gain, shifted words, candidates checked so far).
+
+    A round that reaches the candidate limit is dropped by the caller, so
+    its candidates are not costed.
+    """
+    pre, path, rows = band.trace_rows(hyp)
+    align, ref_err, hyp_err = _alignment(path)
+    cands, checked = _candidates(hyp, ref, positions, align, ref_err, hyp_err, checked)
+    if not cands or checked >= _MAX_CANDIDATES:
         return 0, hyp, checked
-    return best[0][0], best[1], checked
+    n_hyp = len(hyp)
+    spans = []
+    for start, length, target in cands:
+        dest = _dest(start, length, target, n_hyp)
+        spans.append((min(start, dest), max(start, dest) + length))
+    tails = band.suffix(hyp, min(e for _, e in spans))
+    work = sum(e - p for p, e in spans)
+    walk = max(e for _, e in spans) - min(p for p, _ in spans)
+    if _PY_ROW * work > _NP_SETUP + walk * (_NP_ROW + _NP_CELL * len(cands)):
+        costs = shifted_costs(band.bounds, ref, hyp, rows, tails, cands)
+    else:
+        costs = []
+        for (start, length, target), (_, e) in zip(cands, spans):
+            fwd = band.rows(_moved(hyp, start, length, target)[:e])[e]
+            tail = tails[e]
+            lo, hi = band.bounds[e]
+            costs.append(min([fwd[j] + tail[j] for j in range(lo, hi)]))
+    best = None
+    for (start_h, length, idx), cost in zip(cands, costs):
+        key = (pre - cost, length, -start_h, -idx)
+        if best is None or key > best:
+            best = key
+    gain, length, start_h, idx = best[0], best[1], -best[2], -best[3]
+    return gain, _moved(hyp, start_h, length, idx), checked
 
 
 def _ids(hyp: Sequence[str], ref: Sequence[str]) -> tuple[list[int], list[int]]:
