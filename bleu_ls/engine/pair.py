@@ -139,13 +139,27 @@ class PairModel(HeavyLines):
         Keeps the invariant: the corpus totals are the sum of the fresh rows.
         Returns how many lines were installed.
         """
+        return self.install_range(result, snap, 0, len(snap.hyp))
+
+    def install_range(
+        self, result: Mapping[str, tuple[np.ndarray, np.ndarray]], snap: PairSnapshot, start: int, end: int
+    ) -> int:
+        """``install`` restricted to the lines in [start, end): a large pass
+        is installed in slices, its owner letting edits in between (each
+        slice checks the lines against the snapshot as ``install`` does)."""
         if self.metrics.keys() != snap.metrics.keys() or any(
             m is not snap.metrics[k] for k, m in self.metrics.items()
         ):
             return 0  # the metrics changed meanwhile: the rows are of other metrics
-        n = min(self.n_paired, len(snap.hyp), *(len(r) for r in snap.refs))
-        stale = np.flatnonzero(~self._fresh[:n])
-        if self.version != snap.version:
+        start = max(start, 0)
+        end = min(end, self.n_paired, len(snap.hyp), *(len(r) for r in snap.refs))
+        if start >= end:
+            return 0
+        stale = np.flatnonzero(~self._fresh[start:end]) + start
+        if self.version != snap.version and not (
+            self.hyp[start:end] == snap.hyp[start:end]  # the usual case, compared in C
+            and all(r[start:end] == s[start:end] for r, s in zip(self.refs, snap.refs))
+        ):
             hyp, refs = self.hyp, self.refs
             same = [
                 i
@@ -155,13 +169,15 @@ class PairModel(HeavyLines):
             stale = np.array(same, dtype=np.int64)
         if not len(stale):
             return 0
+        if len(stale) == end - start:
+            stale = slice(start, end)  # every line: copy the block
         for key, (stats, scores) in result.items():
             rows = stats[stale]
             self._stats[key][stale] = rows
             self._scores[key][stale] = scores[stale]
             self._totals[key] += rows.sum(axis=0, dtype=np.int64)
         self._fresh[stale] = True
-        return int(len(stale))
+        return end - start if isinstance(stale, slice) else int(len(stale))
 
     # -- shape ---------------------------------------------------------------
     @property

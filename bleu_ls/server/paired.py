@@ -30,7 +30,7 @@ import numpy as np
 from ..engine import PairModel, PairSnapshot
 from ..engine.significance import confidence, paired_bs
 from . import heap
-from .scoring import in_worker_processes
+from .scoring import in_worker_processes, run_in_process
 
 if TYPE_CHECKING:
     from .pairs import Pair, PairManager
@@ -47,6 +47,8 @@ DEBOUNCE_SECONDS = 0.4
 DEBOUNCE_PER_LINE = 1 / 20000
 DEBOUNCE_MAX = 5.0
 RESAMPLES = 1000
+#: lines copied per event-loop turn when a job starts
+COPY_LINES = 50_000
 
 
 def _same_metrics(model: Optional[PairModel], metrics: dict) -> bool:
@@ -57,35 +59,51 @@ def _same_metrics(model: Optional[PairModel], metrics: dict) -> bool:
     )
 
 
-def _new_draft_model(metrics, aligned, refs, hyp, current: dict, scores: dict) -> PairModel:
+def _count_long_lines(model: PairModel) -> None:
+    """Count the stale lines over the model's length cap each in a worker
+    process (counted in this thread, a 10 MB line would hold the interpreter
+    lock for whole seconds and starve the event loop)."""
+    if model.long_line_bytes is None:
+        return
+    for i in model.stale_lines():
+        if model.is_long(i):
+            job = model.line_job([i])
+            model.install_lines(job, run_in_process(job.run))
+
+
+def _new_draft_model(metrics, aligned, refs, hyp, current: dict, scores: dict, cap: Optional[int]) -> PairModel:
     """The draft's model, its rows taken from the current text's where the
     draft line and the current line are the same (most lines of a post-edit)."""
-    model = PairModel(metrics, aligned, refs, lazy=True)
+    model = PairModel(metrics, aligned, refs, lazy=True, long_line_bytes=cap)
     model.install({k: (current[k], scores[k]) for k in metrics}, PairSnapshot(hyp, refs, metrics, -1))
     if model.stale_count() >= BATCH_LINES:
         try:  # worker processes, as the scorer's batch pass
             in_worker_processes(lambda: model.full_pass(workers=None, start_method="forkserver"))
         except Exception:
             log.warning("the draft's batch pass in worker processes failed; scoring here", exc_info=True)
+    _count_long_lines(model)
     model.refresh()
     return model
 
 
-def _run(draft_model, metrics, partners, refs, current: dict, cur_text) -> tuple[Any, dict]:
+def _run(draft_model, metrics, partners, refs, current: dict, cur_text, cap=None) -> tuple[Any, dict]:
     """In the worker thread: bring the draft model up to date, then test.
     ``partners`` is (draft lines, partner index per current line), None
     when no line differs from the draft (nothing to compare);
-    ``cur_text`` the current (lines, scores) for seeding a new draft model."""
+    ``cur_text`` the current (lines, scores) for seeding a new draft model;
+    ``cap`` the pair's line-length cap (longer lines: worker processes)."""
     out: dict[str, Any] = {}
     with_draft = partners is not None
     if with_draft:
         draft, partner = partners
         aligned = [draft[p] if p >= 0 else "" for p in partner.tolist()]
         if _same_metrics(draft_model, metrics) and draft_model.n_refs == len(refs):
+            draft_model.long_line_bytes = cap
             draft_model.set_hyp(aligned)
             draft_model.set_refs(refs)
+            _count_long_lines(draft_model)
         else:
-            draft_model = _new_draft_model(metrics, aligned, refs, cur_text[0], current, cur_text[1])
+            draft_model = _new_draft_model(metrics, aligned, refs, cur_text[0], current, cur_text[1], cap)
     for key, metric in metrics.items():
         stats = current[key]
         est = confidence(metric, stats, RESAMPLES)
@@ -103,6 +121,33 @@ def _run(draft_model, metrics, partners, refs, current: dict, cur_text) -> tuple
             }
         out[key] = rec
     return draft_model, out
+
+
+async def _copy(model: PairModel) -> Optional[tuple[tuple[list, dict], list, dict]]:
+    """What a job reads of the current text — (lines, scores), references,
+    statistics rows — copied ``COPY_LINES`` lines per event-loop turn; None
+    when the model changed between two slices (the copy would mix versions)."""
+    version, n = model.version, model.n_paired
+    keys = list(model.metrics)
+    scores_src = {k: model.values(k) for k in keys}
+    stats_src = {k: model.stats_array(k) for k in keys}
+    hyp: list[str] = []
+    refs: list[list[str]] = [[] for _ in model.refs]
+    scores = {k: np.empty_like(v) for k, v in scores_src.items()}
+    stats = {k: np.empty_like(v) for k, v in stats_src.items()}
+    for start in range(0, max(n, *(len(r) for r in model.refs)), COPY_LINES):
+        end = start + COPY_LINES
+        hyp.extend(model.hyp[start : min(end, n)])
+        for mine, r in zip(refs, model.refs):
+            mine.extend(r[start:end])
+        for k in keys:
+            scores[k][start:end] = scores_src[k][start:end]
+            stats[k][start:end] = stats_src[k][start:end]
+        if n > COPY_LINES:
+            await asyncio.sleep(0)
+            if model.version != version:
+                return None
+    return (hyp, scores), refs, stats
 
 
 class PairedTests:
@@ -132,19 +177,20 @@ class PairedTests:
         with_draft = pair.draft is not None and pair.draft.edited_count() > 0
         # the draft's lines never change in place; the partners are copied
         partners = (pair.draft.draft, pair.draft.partner.copy()) if with_draft else None
-        n = model.n_paired
-        cur_text = (model.hyp[:n], {k: np.array(model.values(k)) for k in model.metrics})
-        refs = [list(r) for r in model.refs]
-        current = {k: np.array(model.stats_array(k)) for k in model.metrics}
-        metrics = dict(model.metrics)
         version = model.version
+        copied = await _copy(model)
+        if copied is None or gen != pair.paired_gen or pair.model is not model:
+            return  # edited while copying: that edit's job tests it
+        cur_text, refs, current = copied
+        metrics = dict(model.metrics)
+        cap = model.long_line_bytes
         if self._pool is None:
             self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="bleu-ls-paired")
         loop = asyncio.get_running_loop()
         draft_model = pair.draft_model
         try:
             draft_model, result = await asyncio.shield(
-                loop.run_in_executor(self._pool, _run, draft_model, metrics, partners, refs, current, cur_text)
+                loop.run_in_executor(self._pool, _run, draft_model, metrics, partners, refs, current, cur_text, cap)
             )
         except asyncio.CancelledError:
             raise

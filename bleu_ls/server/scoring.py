@@ -35,6 +35,8 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
+#: A batch pass's rows are installed this many lines per event-loop turn.
+INSTALL_LINES = 20_000
 #: Show work-done progress when at least this many lines wait to be scored.
 PROGRESS_LINES = 5000
 #: One background scoring slice (seconds), then a real pause.  Short: pygls
@@ -194,12 +196,23 @@ class Scorer:
         except Exception:
             log.exception("batch scoring failed; scoring line by line")
             return
+        await self._install(pair, model, result, snap)
         if pair.model is model:
-            model.install(result, snap)
             heap.settle(model.n_hyp)
         del result, snap
         # the pass's freed buffers (worker thread's heap) go back to the system, off the loop
         await loop.run_in_executor(self._executor(), memory.release)
+
+    @staticmethod
+    async def _install(pair: "Pair", model, result, snap) -> None:
+        """Install a batch pass's rows in slices of ``INSTALL_LINES`` with a
+        turn of the event loop between them (lines edited meanwhile are
+        skipped, as by ``install``)."""
+        for start in range(0, len(snap.hyp), INSTALL_LINES):
+            if pair.model is not model:
+                return
+            model.install_range(result, snap, start, start + INSTALL_LINES)
+            await asyncio.sleep(PAUSE_SECONDS)
 
     def _executor(self) -> ThreadPoolExecutor:
         if self._pool is None:

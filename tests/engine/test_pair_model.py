@@ -234,6 +234,47 @@ def test_install_after_concurrent_edits_equals_from_scratch(seed, edits):
         assert np.array_equal(model.values(key), oracle.values(key), equal_nan=True)
 
 
+@settings(max_examples=60, deadline=None)
+@given(
+    st.integers(0, 10**6),
+    st.integers(1, 12),
+    st.lists(
+        st.tuples(
+            st.integers(0, 5),  # before the slice with this number
+            st.sampled_from(["hyp", "ref"]),
+            st.integers(0, 39),
+            st.integers(0, 2),
+            st.integers(0, 2),
+        ),
+        max_size=5,
+    ),
+)
+def test_install_in_slices_with_edits_between_equals_from_scratch(seed, size, edits):
+    """A pass installed slice by slice, the user editing between slices:
+    every installed row is the row of the line as it is now."""
+    rnd = random.Random(seed)
+    model = PairModel(metrics(), _lines(rnd, 40), [_lines(rnd, 40)], lazy=True)
+    snap = model.snapshot()
+    result = first_pass(snap.metrics, snap.hyp, snap.refs, workers=1)
+    for n, start in enumerate(range(0, len(snap.hyp), size)):
+        for when, target, at, width, new in edits:
+            if when != n:
+                continue
+            seq = model.hyp if target == "hyp" else model.refs[0]
+            at = min(at, len(seq))
+            if target == "hyp":
+                model.splice_hyp(at, min(at + width, len(seq)), _lines(rnd, new))
+            else:
+                model.splice_ref(0, at, min(at + width, len(seq)), _lines(rnd, new))
+        model.install_range(result, snap, start, start + size)
+        for i in np.flatnonzero(model.scored_mask(0, model.n_paired)).tolist():
+            for key, m in model.metrics.items():  # each scored row is of the line as it is now
+                assert model.line_stats(key, i) == m.line_stats(model.hyp[i], [r[i] for r in model.refs])
+    if not edits:
+        assert model.stale_count() == 0  # nothing edited: the slices cover every line
+    assert_matches_scratch(model)
+
+
 def test_install_counts_lines_and_marks_them_scored():
     model = PairModel(metrics(), ["a b", "c d", "e f"], [["a b", "c", "e f"]], lazy=True)
     snap = model.snapshot()

@@ -231,3 +231,30 @@ def test_hover_on_a_huge_document_being_read_shows_the_scores(tmp_path, monkeypa
         manager.shutdown()
 
     asyncio.run(run())
+
+
+def test_hover_on_a_far_line_of_a_huge_document_being_read_waits_for_nothing(tmp_path, monkeypatch):
+    """A line the preview cannot reach yet: the hover says so, and nothing is
+    built for it (no request waits on the rest of the open)."""
+    hyp, ref = _pair_text(6_000, seed=7)
+    (tmp_path / "big.ref").write_text("\n".join(ref) + "\n", encoding="utf-8")
+    uri = (tmp_path / "big.hyp").as_uri()
+
+    async def run():
+        from bleu_ls.server.features.hover import NOT_READ, hover
+
+        manager, _client = _manager(tmp_path, monkeypatch)
+        monkeypatch.setattr(opening, "BUILD_NOW_CHARS", 0)
+        manager.open(uri, "\n".join(hyp) + "\n", 1)
+        params = types.HoverParams(text_document=types.TextDocumentIdentifier(uri=uri), position=types.Position(line=5_800, character=0))
+        h = hover(manager, params)
+        pair = manager.peek(uri)
+        assert pair.model is None and pair.opening is not None  # not built for the hover
+        assert h.contents.value == NOT_READ
+        opening.finish(manager, pair)
+        h = hover(manager, params)
+        expected = sacrebleu.sentence_bleu(hyp[5_800].rstrip(), [ref[5_800]])
+        assert f"{expected.score:.2f}" in h.contents.value and "still reading" not in h.contents.value.lower()
+        manager.shutdown()
+
+    asyncio.run(run())

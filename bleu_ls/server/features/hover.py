@@ -14,12 +14,20 @@ if TYPE_CHECKING:
     from ..pairs import PairManager
 
 
+#: said for a line of a huge document not read yet
+NOT_READ = "_Still reading the files: this line's scores in a moment._"
+
+
 def _preview_hover(pair, i: int) -> Optional[str]:
     """The hover of a line of a huge document still being read: its scores
-    only (the rest once the file is read; building it now would keep every
-    other request waiting for seconds)."""
+    only (the rest once the file is read), or that it is not read yet
+    (building it now would keep every other request waiting for seconds)."""
     preview = pair.preview
-    if preview is None or preview.wait_is_short() or not preview.known(i) or preview.hyp(i) is None:
+    if preview is None or preview.wait_is_short():
+        return None
+    if not preview.known(i):
+        return NOT_READ
+    if preview.hyp(i) is None:
         return None
     return f"**Line {i + 1:,}**\n\n{breakdown_of(preview, i)}\n\n_(still reading the files: more here in a moment)_"
 
@@ -30,6 +38,8 @@ def hover(manager: "PairManager", params: types.HoverParams) -> Optional[types.H
         text = _preview_hover(early, params.position.line)
         if text is not None:
             return types.Hover(contents=types.MarkupContent(kind=types.MarkupKind.Markdown, value=text))
+        if not early.preview.wait_is_short():
+            return None  # a line known to be unpaired: nothing to say (never build the pair for a hover)
     pair = manager.pair_for(params.text_document.uri)
     if pair is None or (pair.model is None and pair.effort is None and not pair.draft_problem):
         return None
