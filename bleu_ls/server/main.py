@@ -47,20 +47,27 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     memory.one_heap()  # before any thread starts (see memory.py)
 
     server = create_server()
-    if args.tcp:
-        if args.host not in ("127.0.0.1", "localhost", "::1"):
-            logging.getLogger("bleu_ls").warning(
-                "listening on %s:%s: anyone who can reach this address can read files through the server",
-                args.host,
-                args.port,
-            )
-            print(
-                f"bleu-ls serve: warning: binding {args.host}, not localhost; other machines may connect",
-                file=sys.stderr,
-            )
-        server.start_tcp(args.host, args.port)
-    else:
-        server.start_io()
+    try:
+        if args.tcp:
+            if args.host not in ("127.0.0.1", "localhost", "::1"):
+                logging.getLogger("bleu_ls").warning(
+                    "listening on %s:%s: anyone who can reach this address can read files through the server",
+                    args.host,
+                    args.port,
+                )
+                print(
+                    f"bleu-ls serve: warning: binding {args.host}, not localhost; other machines may connect",
+                    file=sys.stderr,
+                )
+            server.start_tcp(args.host, args.port)
+        else:
+            server.start_io()
+    finally:
+        # the editor went away (exit, or its end of the pipe closed): a long
+        # line still being counted must not keep this process alive
+        from .scoring import stop_worker_processes
+
+        stop_worker_processes()
     return 0
 
 

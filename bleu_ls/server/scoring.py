@@ -85,18 +85,57 @@ def stop_helper_processes() -> None:
         except Exception:  # pragma: no cover - best effort
             log.debug("could not stop %r", helper, exc_info=True)
 
+#: worker processes counting one long line each (killed when the server stops)
+_LIVE: set = set()
+
+
+def _child(conn, fn, args) -> None:
+    try:
+        result = (True, fn(*args))
+    except BaseException as exc:  # sent back and raised in the server
+        result = (False, exc)
+    conn.send(result)
+    conn.close()
+
+
 def run_in_process(fn, *args):
     """``fn(*args)`` in one worker process (a line so long that even a regular
     expression over it would hold this process's interpreter lock too long).
-    Call it from a worker thread; ``fn`` and ``args`` must pickle."""
+    Call it from a worker thread; ``fn`` and ``args`` must pickle.  The process
+    is killed when the server stops (:func:`stop_worker_processes`): counting a
+    10 MB line takes tens of seconds, and an editor closing the server must not
+    wait for it."""
     import multiprocessing as mp
-    from concurrent.futures import ProcessPoolExecutor
 
     def call():
-        with ProcessPoolExecutor(max_workers=1, mp_context=mp.get_context("forkserver")) as pool:
-            return pool.submit(fn, *args).result()
+        ctx = mp.get_context("forkserver")
+        receive, send = ctx.Pipe(duplex=False)
+        proc = ctx.Process(target=_child, args=(send, fn, args), daemon=True)
+        proc.start()
+        send.close()
+        _LIVE.add(proc)
+        try:
+            ok, value = receive.recv()
+        except EOFError:
+            raise RuntimeError("the worker process counting a long line stopped") from None
+        finally:
+            _LIVE.discard(proc)
+            receive.close()
+            proc.join()
+        if not ok:
+            raise value
+        return value
 
     return in_worker_processes(call)
+
+
+def stop_worker_processes() -> None:
+    """Kill the worker processes still counting long lines (the server stops)."""
+    for proc in list(_LIVE):
+        try:
+            proc.kill()
+        except Exception:  # pragma: no cover - already gone
+            pass
 
 
 def _in_process(job):
@@ -131,6 +170,7 @@ class Scorer:
         if self._pool is not None:
             self._pool.shutdown(wait=False, cancel_futures=True)
             self._pool = None
+        stop_worker_processes()
 
     async def _run(self, pair: "Pair") -> None:
         model = pair.model
