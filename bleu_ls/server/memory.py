@@ -20,7 +20,6 @@ It also keeps glibc's threshold for mapping a large block apart at 128 KiB
 from __future__ import annotations
 
 import ctypes
-import ctypes.util
 import logging
 from typing import Any, Optional
 
@@ -40,7 +39,9 @@ def _glibc() -> Optional[Any]:
     if _libc is None:
         _libc = False
         try:
-            libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6")
+            # the process's own symbols (the C library among them): no library
+            # search, which would run ``ldconfig`` in a subprocess
+            libc = ctypes.CDLL(None)
             libc.malloc_trim.argtypes, libc.malloc_trim.restype = [ctypes.c_size_t], ctypes.c_int
             libc.mallopt.argtypes, libc.mallopt.restype = [ctypes.c_int, ctypes.c_int], ctypes.c_int
             _libc = libc
