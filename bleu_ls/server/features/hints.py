@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+import time
 from typing import TYPE_CHECKING, Optional
 
 from lsprotocol import types
@@ -13,13 +15,21 @@ from ..render import breakdown, breakdown_of, label_for, pending_sentence
 if TYPE_CHECKING:
     from ..pairs import PairManager
 
-__all__ = ["ENSURE_LIMIT", "label_for", "inlay_hints", "resolve", "register"]
+__all__ = ["ENSURE_LIMIT", "label_for", "inlay_hints", "wait_for_heavy_lines", "resolve", "register"]
 
 #: At most this many unscored lines are scored inside one inlay hint request;
 #: a bigger range (Neovim asks for the whole buffer) gets the lines scored so
 #: far plus this many, and a ``workspace/inlayHint/refresh`` once the
 #: background scoring is done.
 ENSURE_LIMIT = 1000
+#: A request whose range holds at most this many heavy lines not counted yet
+#: (an edited TER line over the cheap length, counted in the worker thread)
+#: waits up to HEAVY_WAIT seconds for them, the event loop free meanwhile:
+#: their count takes a few milliseconds, far less than the refresh round trip
+#: (the editor asks again after its own delay) that the answer without them
+#: would need.  Lines over the length cap take seconds: never waited for.
+HEAVY_WAIT_LINES = 8
+HEAVY_WAIT = 0.04
 
 
 def _resolve_tooltip(manager: "PairManager") -> bool:
@@ -69,6 +79,34 @@ def _preview_hints(manager: "PairManager", pair, doc, params: types.InlayHintPar
             hint.tooltip = types.MarkupContent(kind=types.MarkupKind.Markdown, value=breakdown_of(preview, i))
         out.append(hint)
     return out
+
+
+async def wait_for_heavy_lines(manager: "PairManager", params: types.InlayHintParams) -> bool:
+    """Wait (HEAVY_WAIT at most) while a few heavy lines of the range are
+    counted in the background; True when it waited and they were counted."""
+    pair = manager.peek(params.text_document.uri)
+    model = pair.model if pair is not None and pair.preview is None else None
+    if model is None:
+        return False
+    start = max(0, params.range.start.line)
+    end = min(params.range.end.line + 1, model.n_paired)
+    if start >= end:
+        return False
+    stale = (~model.scored_mask(start, end)).nonzero()[0]
+    if not 0 < len(stale) <= HEAVY_WAIT_LINES * 4:
+        return False
+    heavy = [start + int(k) for k in stale if model.is_heavy(start + int(k))]
+    if not heavy or len(heavy) > HEAVY_WAIT_LINES or any(model.is_long(i) for i in heavy):
+        return False
+    manager.score_rest_later(pair)
+    version, deadline = model.version, time.monotonic() + HEAVY_WAIT
+    while time.monotonic() < deadline:
+        await asyncio.sleep(0.001)
+        if pair.model is not model or model.version != version:
+            return False
+        if all(model.scored_mask(i, i + 1)[0] for i in heavy):
+            return True
+    return False
 
 
 def inlay_hints(manager: "PairManager", params: types.InlayHintParams) -> list[types.InlayHint]:
@@ -144,7 +182,8 @@ def resolve(manager: "PairManager", hint: types.InlayHint) -> types.InlayHint:
 
 def register(server, manager: "PairManager") -> None:
     @server.feature(types.TEXT_DOCUMENT_INLAY_HINT, types.InlayHintOptions(resolve_provider=True))
-    def _inlay_hints(ls, params: types.InlayHintParams):
+    async def _inlay_hints(ls, params: types.InlayHintParams):
+        await wait_for_heavy_lines(manager, params)
         return inlay_hints(manager, params)
 
     @server.feature(types.INLAY_HINT_RESOLVE)
