@@ -209,6 +209,12 @@ def big_open(n: int, probes: int, edits: int, seed: int = 5, limit: float = 900.
             time.sleep(0.1)
         out["scored_after"] = CLOCK() - t0
         out["during_hint"], out["during_hover"], out["during_empty"] = during_h, during_v, empty
+        # the HTER pass against the draft follows the scoring pass in worker
+        # processes: "after" rows are taken once the server is alone again
+        while tree_rss(c.proc.pid)[1] > 1 and CLOCK() - t0 < limit:
+            peak = max(peak, tree_rss(c.proc.pid)[0])
+            time.sleep(0.2)
+        out["settled_after"] = CLOCK() - t0
         time.sleep(0.5)
         out["rss_tree"], out["processes"] = tree_rss(c.proc.pid)
         out["rss_peak"] = max(peak, out["rss_tree"])
@@ -421,7 +427,8 @@ def million_rows(report: Report, n: int, probes: int, edits: int) -> None:
     dh, dv = r["during_hint"], r["during_hover"]
     report.add(Row(SEC, "while scoring in the background: inlay hints (60 lines at random) p50 / p95", size,
                    _p(dh) if dh else "n/a", f"{len(dh)} requests, {r['during_empty']} answered empty (lines not read yet: "
-                   f"asked again later); scored after {r['scored_after']:.0f} s", "", "p95 ≤ 50 ms",
+                   f"asked again later); scored after {r['scored_after']:.0f} s, background passes (HTER) over after "
+                   f"{r['settled_after']:.0f} s", "", "p95 ≤ 50 ms",
                    bool(dh) and pct(dh, .95) <= 0.050))
     report.add(Row(SEC, "while scoring in the background: hover p50 / p95", size, _p(dv) if dv else "n/a",
                    f"{len(dv)} requests", "", "p95 ≤ 50 ms", bool(dv) and pct(dv, .95) <= 0.050))
