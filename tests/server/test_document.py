@@ -53,6 +53,37 @@ def test_units_roundtrip(line, enc):
         assert from_units(line, to_units(line, i, enc), enc) == i
 
 
+
+def _width(c: str, enc: str) -> int:
+    """Code units of one code point, from the encodings' definitions."""
+    o = ord(c)
+    if enc == UTF32:
+        return 1
+    if enc == UTF16:
+        return 2 if o > 0xFFFF else 1
+    return 1 if o < 0x80 else 2 if o < 0x800 else 3 if o < 0x10000 else 4
+
+
+@settings(max_examples=300)
+@given(st.text(alphabet=st.sampled_from(["a", "é", "中", "😀", "\U0010fffd", "\ud800", "\udc00", "ß"]), max_size=40), ENC)
+def test_from_units_every_column(line, enc):
+    # the first code point boundary at or after each column (past the end: the end),
+    # lone surrogates included (one UTF-16 unit, three UTF-8 bytes as surrogatepass)
+    ends = [0]
+    for c in line:
+        ends.append(ends[-1] + _width(c, enc))
+    for column in range(-1, ends[-1] + 3):
+        want = next((i for i, e in enumerate(ends) if e >= column), len(line))
+        assert from_units(line, column, enc) == want
+
+
+def test_from_units_on_a_long_line_lands_exactly():
+    line = ("Größe 😀 " * 200_000) + "end"
+    enc_len = {UTF16: len(line.encode("utf-16-le")) // 2, UTF8: len(line.encode("utf-8"))}
+    for enc, n in enc_len.items():
+        assert line[from_units(line, n - 3, enc):] == "end"
+        assert from_units(line, n, enc) == len(line)
+
 def _offset(text_lines, line, idx):
     """Absolute offset in the text of (entry line, code point index)."""
     return sum(len(c) + len(e) for c, e in text_lines[:line]) + idx
@@ -67,9 +98,12 @@ def test_incremental_edits_match_from_scratch(text, enc, data):
         entries = list(d.entries)
         l1 = data.draw(st.integers(0, len(entries) - 1))
         i1 = data.draw(st.integers(0, len(entries[l1][0])))
-        l2 = data.draw(st.integers(l1, len(entries) - 1))
+        within = data.draw(st.booleans())  # within one line, no break typed (the fast path)
+        l2 = l1 if within else data.draw(st.integers(l1, len(entries) - 1))
         i2 = data.draw(st.integers(0 if l2 > l1 else i1, len(entries[l2][0])))
         new = data.draw(TEXT)
+        if within:
+            new = new.replace("\r", "").replace("\n", "")
         full = d.text
         a, b = _offset(entries, l1, i1), _offset(entries, l2, i2)
         expected = full[:a] + new + full[b:]
