@@ -211,42 +211,45 @@ def test_a_bad_reference_is_said_in_the_same_words(tmp_path, monkeypatch, late):
     asyncio.run(run())
 
 
-def test_hover_on_a_huge_document_being_read_shows_the_scores(tmp_path, monkeypatch):
-    hyp, ref = _pair_text(3_000, seed=6)
+def _hover_while_reading(tmp_path, monkeypatch, n: int, seed: int, line: int, check) -> None:
+    """Open an ``n``-line pair lazily (never built for a request), hover on
+    ``line`` and hand (manager, uri, hyp, ref, hover params) to ``check``."""
+    hyp, ref = _pair_text(n, seed=seed)
     (tmp_path / "big.ref").write_text("\n".join(ref) + "\n", encoding="utf-8")
     uri = (tmp_path / "big.hyp").as_uri()
 
     async def run():
-        from bleu_ls.server.features.hover import hover
-
         manager, _client = _manager(tmp_path, monkeypatch)
         monkeypatch.setattr(opening, "BUILD_NOW_CHARS", 0)
         manager.open(uri, "\n".join(hyp) + "\n", 1)
-        params = types.HoverParams(text_document=types.TextDocumentIdentifier(uri=uri), position=types.Position(line=12, character=0))
+        params = types.HoverParams(text_document=types.TextDocumentIdentifier(uri=uri), position=types.Position(line=line, character=0))
+        try:
+            check(manager, uri, hyp, ref, params)
+        finally:
+            manager.shutdown()
+
+    asyncio.run(run())
+
+
+def test_hover_on_a_huge_document_being_read_shows_the_scores(tmp_path, monkeypatch):
+    from bleu_ls.server.features.hover import hover
+
+    def check(manager, uri, hyp, ref, params):
         h = hover(manager, params)
         assert manager.peek(uri).model is None  # answered without building the model
         expected = sacrebleu.sentence_bleu(hyp[12].rstrip(), [ref[12]])
         assert f"BLEU {expected.score:.2f}" in h.contents.value
         assert "still reading" in h.contents.value
-        manager.shutdown()
 
-    asyncio.run(run())
+    _hover_while_reading(tmp_path, monkeypatch, 3_000, 6, 12, check)
 
 
 def test_hover_on_a_far_line_of_a_huge_document_being_read_waits_for_nothing(tmp_path, monkeypatch):
     """A line the preview cannot reach yet: the hover says so, and nothing is
     built for it (no request waits on the rest of the open)."""
-    hyp, ref = _pair_text(6_000, seed=7)
-    (tmp_path / "big.ref").write_text("\n".join(ref) + "\n", encoding="utf-8")
-    uri = (tmp_path / "big.hyp").as_uri()
+    from bleu_ls.server.features.hover import NOT_READ, hover
 
-    async def run():
-        from bleu_ls.server.features.hover import NOT_READ, hover
-
-        manager, _client = _manager(tmp_path, monkeypatch)
-        monkeypatch.setattr(opening, "BUILD_NOW_CHARS", 0)
-        manager.open(uri, "\n".join(hyp) + "\n", 1)
-        params = types.HoverParams(text_document=types.TextDocumentIdentifier(uri=uri), position=types.Position(line=5_800, character=0))
+    def check(manager, uri, hyp, ref, params):
         h = hover(manager, params)
         pair = manager.peek(uri)
         assert pair.model is None and pair.opening is not None  # not built for the hover
@@ -255,6 +258,5 @@ def test_hover_on_a_far_line_of_a_huge_document_being_read_waits_for_nothing(tmp
         h = hover(manager, params)
         expected = sacrebleu.sentence_bleu(hyp[5_800].rstrip(), [ref[5_800]])
         assert f"{expected.score:.2f}" in h.contents.value and "still reading" not in h.contents.value.lower()
-        manager.shutdown()
 
-    asyncio.run(run())
+    _hover_while_reading(tmp_path, monkeypatch, 6_000, 7, 5_800, check)
