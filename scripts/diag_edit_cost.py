@@ -54,10 +54,10 @@ def main() -> None:
             return run
 
         amod.RULES = tuple(r._replace(check=timed("rule " + r.code, r.check)) for r in amod.RULES)
-        amod.dirty_lines = timed("dirty_lines", amod.dirty_lines)
-        amod.LineContext = timed("LineContext", amod.LineContext)
+        for name in ("dirty_lines", "changes", "LineContext", "_copy"):  # (older checkouts: dirty_lines, _copy)
+            if hasattr(amod, name):
+                setattr(amod, name, timed(name, getattr(amod, name)))
         incremental.FindingStore.settle = timed("settle", incremental.FindingStore.settle)
-        amod._copy = timed("_copy", amod._copy)
     n = args.n
     ws, path, text = workspace(n)
     ref = (ws / "bench.ref").read_text(encoding="utf-8").split("\n")[:n]

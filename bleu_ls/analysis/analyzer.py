@@ -15,12 +15,11 @@ from typing import Any, Callable, Iterable, NamedTuple, Optional, Sequence
 
 import numpy as np
 
-from ..engine import common_splice
 from ..settings import Settings
 from . import file_rules, length_rules, qe_rules, score_rules, source_rules, text_rules
 from .context import LineContext
 from .findings import Finding
-from .incremental import DELTA, DOC, FULL_SHARE, LINE, FindingStore, Inputs, diff_into, dirty_lines, drop_range, group
+from .incremental import DELTA, DOC, FULL_SHARE, LINE, FindingStore, Seen, changes, diff_into, drop_range, group
 from .memo import LineMemo, Splice
 from ..checks import alignment
 from ..checks.language import LanguageIdentifier
@@ -81,18 +80,20 @@ class Analyzer:
         self.tokens: Callable[[str], list] = str.split
         self._text_key: Any = None
         self._findings_key: Any = None
-        #: the previous pass's hypothesis lines and, once found, how this
-        #: pass's lines differ from them (shared by the memos)
-        self._last_hyp: Optional[list] = None
+        #: how this pass's paired hypothesis lines differ from the previous
+        #: pass's (None: not known); given to the memos that followed that pass
         self._splice: Optional[Splice] = None
+        #: the lines [lo, hi) that changed since the previous pass (None: any)
+        self._scope: Optional[tuple[int, int]] = None
         #: held for a whole pass: a server may run one in a worker thread
         self.lock = threading.Lock()
-        #: (the previous pass's hypothesis lines, how this pass's differ)
-        self._hyp_splice: Optional[tuple] = None
         #: the findings of the previous pass by rule and by line, what it read,
         #: and the lines the last pass changed (None: any)
         self.store = FindingStore()
-        self._inputs: Optional[Inputs] = None
+        self._inputs: Optional[Seen] = None
+        #: per-line arrays kept from pass to pass: name -> (pass number, array)
+        self._kept: dict = {}
+        self._n = 0
         self._params: dict = {}
         self.rule_state: dict = {}
         self.changed: Optional[set] = None
@@ -133,7 +134,7 @@ class Analyzer:
 
     def languages(self, hyp: list) -> list:
         """(language, probability) or None per line (identifier loaded first)."""
-        found = self.languages_memo.values(hyp, self._splice_for(self.languages_memo, hyp))
+        found = self._memo_values(self.languages_memo, hyp)
         self.languages_memo.trim(hyp, len(hyp))
         return found
 
@@ -144,34 +145,38 @@ class Analyzer:
         return model
 
     def source_issues(self, hyp: list, source: list, refs: list) -> list:
-        """Per line: the per-line source checks' issues ((code, Issue), ...)."""
-        return self._by_window("source", hyp, (source, refs), self.source_facts, 0,
-                               lambda i: (hyp[i], source[i], *[r[i] for r in refs]))
+        """Per line: the per-line source checks' issues ((code, Issue), ...)
+        (lines past the source's end: no source line to compare)."""
+        ns = len(source)
+        return self._by_window("source", hyp, self.source_facts, 0,
+                               lambda i: (hyp[i], source[i] if i < ns else None, *[r[i] for r in refs]))
 
-    def leanings(self, hyp: list, ref: list) -> list:
-        """Per line: its leaning against the reference (checks.alignment)."""
-        values = self._by_window("lean", hyp, ref, self.lean, alignment.REACH,
-                                 lambda i: alignment.window_key(hyp, ref, i))
+    def leanings(self, hyp: list, ref: list, n: int) -> list:
+        """Per line: its leaning against the reference's first ``n`` lines (checks.alignment)."""
+        values = self._by_window("lean", hyp, self.lean, alignment.REACH,
+                                 lambda i: alignment.window_key(hyp, ref, i, n=n))
         alignment.forget_bags()  # they served this pass's windows (~6 MB kept otherwise)
         return values
 
-    def source_tokens(self, source: list) -> int:
-        """Tokens in the source lines (remembered while the source is unchanged)."""
+    def source_tokens(self, source: list, n: int) -> int:
+        """Tokens in the source's first ``n`` lines (remembered while the
+        source is the same list: a new one when it changes)."""
         last = self._windows.get("source-tokens")
-        if last is None or last[0] != source:
-            last = self._windows["source-tokens"] = (source, sum(map(self.token_count.__getitem__, source)))
-        return last[1]
+        if last is None or last[0] is not source or last[1] != n:
+            last = self._windows["source-tokens"] = (source, n, sum(map(self.token_count.__getitem__, source[:n])))
+        return last[2]
 
-    def _by_window(self, slot: str, hyp: list, others: Any, memo: LineMemo, pad: int, key_of) -> list:
-        """``memo[key_of(i)]`` for every line; when ``others`` (the source or
-        reference lines) are unchanged and the line count is the same, only
-        the lines within ``pad`` of the edit are looked up again."""
+    def _by_window(self, slot: str, hyp: list, memo: LineMemo, pad: int, key_of) -> list:
+        """``memo[key_of(i)]`` for every paired line; when the previous pass
+        computed them and the line count is the same, only the lines within
+        ``pad`` of the lines changed since are looked up again."""
         last = self._windows.get(slot)
-        n = len(hyp)
-        if last is not None and len(last[0]) == n and last[1] == others:
-            known = self._hyp_splice
-            start, end_old, _new = known[1] if known is not None and known[0] is last[0] else common_splice(last[0], hyp)
-            lo, hi = max(0, start - pad), min(n, end_old + pad)
+        n = self._n
+        scope = self._scope
+        if last is not None and last[0] == self.passes and last[1] == n:
+            return last[2]
+        if last is not None and last[0] == self.passes - 1 and last[1] == n and scope is not None:
+            lo, hi = max(0, scope[0] - pad), min(n, scope[1] + pad)
             values = last[2]  # changed in place: only this analyser holds it
             values[lo:hi] = [memo[key_of(i)] for i in range(lo, hi)]
             marked = last[3]
@@ -181,7 +186,7 @@ class Analyzer:
             values = [memo[k] for k in keys]
             memo.trim(keys, n)
             marked = list(compress(count(), values))
-        self._windows[slot] = (hyp, others, values, marked)
+        self._windows[slot] = (self.passes, n, values, marked)
         return values
 
     def marked(self, slot: str) -> list:
@@ -195,33 +200,60 @@ class Analyzer:
 
     def _splice_for(self, memo: LineMemo, hyp: list) -> Optional[Splice]:
         """How ``hyp`` differs from the lines ``memo`` saw last, when those are
-        the previous pass's (found once per pass); else None."""
-        if not memo.follows(self._last_hyp):
+        the previous pass's; else None (every line looked up)."""
+        if self._splice is None or not memo.follows(self.passes - 1):
             return None
-        if self._splice is None:
-            self._splice = common_splice(self._last_hyp, hyp)
         return self._splice
 
+    def _memo_values(self, memo: LineMemo, hyp: list) -> list:
+        return memo.values(hyp, self._splice_for(memo, hyp), self.passes)
+
     def line_facts(self, hyp: list) -> list:
-        info = self.facts.values(hyp, self._splice_for(self.facts, hyp))
+        info = self._memo_values(self.facts, hyp)
         self.facts.trim(hyp, len(hyp))
         return info
 
     def normalised(self, hyp: list, source: list) -> tuple[list, list]:
-        if source != self._source:
+        if source is not self._source:  # (a new list when the source changes)
             self._source = source
             self._source_norm = list(map(self.norm.__getitem__, source))
-        hyp_norm = self.norm.values(hyp, self._splice_for(self.norm, hyp))
-        self.norm.trim([*hyp, *source], 2 * len(hyp))
+        hyp_norm = self._memo_values(self.norm, hyp)
+        if self.norm.over(2 * len(hyp)):
+            self.norm.trim([*hyp, *source], 2 * len(hyp))
         return hyp_norm, self._source_norm
 
     def token_counts(self, hyp: list, refs: Sequence[Sequence[str]], n: int) -> tuple[np.ndarray, np.ndarray]:
-        """(hypothesis tokens, closest reference tokens) per paired line, counted."""
+        """(hypothesis tokens, closest reference tokens) per paired line,
+        counted (after an edit, on the changed lines only)."""
         count = self.token_count.__getitem__
-        hl = np.fromiter(map(count, hyp), dtype=np.int64, count=n)
-        ref_lens = [np.fromiter(map(count, r[:n]), dtype=np.int64, count=n) for r in refs]
-        self.token_count.trim([*hyp, *(x for r in refs for x in r[:n])], (1 + len(refs)) * n)
-        return hl, length_rules.closest_lengths(hl, ref_lens)
+
+        def counted(lo: int, hi: int) -> np.ndarray:
+            hl = np.fromiter(map(count, hyp[lo:hi]), dtype=np.int64, count=hi - lo)
+            ref_lens = [np.fromiter(map(count, r[lo:hi]), dtype=np.int64, count=hi - lo) for r in refs]
+            return np.stack((hl, length_rules.closest_lengths(hl, ref_lens)))
+
+        both = self.kept("lengths", n, counted)
+        if self._scope is None:
+            self.token_count.trim([*hyp[:n], *(x for r in refs for x in r[:n])], (1 + len(refs)) * n)
+        return both[0], both[1]
+
+    def kept(self, name: str, n: int, compute: Callable[[int, int], np.ndarray]) -> np.ndarray:
+        """A per-line array (lines on the last axis) kept from pass to pass:
+        ``compute(lo, hi)`` gives the values of lines [lo, hi); after an edit
+        only the changed lines are computed again.  Once per pass."""
+        got = self._kept.get(name)
+        scope = self._scope
+        if got is not None and got[0] == self.passes - 1 and scope is not None and got[1].shape[-1] == n:
+            arr = got[1]
+            lo, hi = max(0, scope[0]), min(n, scope[1])
+            if lo < hi:
+                arr[..., lo:hi] = compute(lo, hi)
+        elif got is not None and got[0] == self.passes and got[1].shape[-1] == n:
+            arr = got[1]
+        else:
+            arr = compute(0, n)
+        self._kept[name] = (self.passes, arr)
+        return arr
 
     # -- the pass --------------------------------------------------------------
     def unanalysed(self, model) -> int:
@@ -231,10 +263,13 @@ class Analyzer:
         previous pass).  The server runs a pass with many such lines in a
         worker thread first."""
         hyp = model.hyp
-        if self._last_hyp is None or self._text_key != self._text_key_of(model):
+        seen = self._inputs
+        if seen is None or self._text_key != self._text_key_of(model) or seen.key[0] != id(model):
             return len(hyp)
-        start, end_old, new = common_splice(self._last_hyp, hyp)
-        return len(new)
+        edits = model.edits.since(seen.version)
+        if edits is None:
+            return len(hyp)
+        return sum(m for _v, k, _s, _e, m in edits if k is None)
 
     def _text_key_of(self, model) -> tuple:
         """What the per-line memos depend on (they are dropped when it changes)."""
@@ -280,21 +315,17 @@ class Analyzer:
         self.passes += 1
         self._prepare(model)
         ctx = LineContext(self, model, source, names or {})
-        n = ctx.n
+        n = self._n = ctx.n
         key = (id(model), tuple((k, id(m)) for k, m in model.metrics.items()), self._findings_key, self._text_key)
         last = self._inputs
-        inputs = Inputs(n, ctx.hyp, [_copy(r, n, last.refs[k] if last is not None and k < len(last.refs) else None)
-                                     for k, r in enumerate(ctx.refs)],
-                        None if source is None else _copy(source, n, last.source if last is not None else None), key)
-        ctx.ref_lines, ctx.source_lines = inputs.refs, inputs.source
-        self._inputs = inputs
-        scope, hyp_splice = dirty_lines(last, inputs)
+        seen = Seen(key, model.version, n, len(model.hyp), tuple(len(r) for r in model.refs),
+                    source if source is None or isinstance(source, list) else list(source),
+                    -1 if source is None else len(source), self.passes)
+        scope, self._splice = changes(last, seen, model, seen.source)
+        self._inputs = seen
         if scope is not None and (scope[1] - scope[0]) > FULL_SHARE * max(n, 1):
             scope = None
-        self._splice = None
-        if hyp_splice is not None and last.hyp is self._last_hyp:
-            self._splice = hyp_splice  # the memos' splice, found once
-        self._hyp_splice = (last.hyp, hyp_splice) if hyp_splice is not None else None
+        self._scope = ctx.pass_scope = scope
         try:
             if scope is None:
                 self._full(ctx)
@@ -305,8 +336,6 @@ class Analyzer:
             raise
         if n:
             self.previous_findings = ctx.kept
-        if any(m.follows(ctx.hyp) for m in (self.facts, self.norm, getattr(self, "languages_memo", self.facts))):
-            self._last_hyp = ctx.hyp
         return True
 
     def _active(self, ctx: LineContext, rule: Rule) -> Any:
@@ -378,15 +407,6 @@ class Analyzer:
                 diff_into(old, new, changed)
                 by_code[code] = new
         self.changed = store.settle(changed, scope)
-
-
-def _copy(lines: Sequence[str], n: int, previous: Optional[list]) -> list:
-    """``list(lines[:n])``; the previous pass's copy when the lines equal it
-    (compared at C speed, mostly by identity), so unchanged references cost
-    no copy."""
-    if previous is not None and len(previous) == n and len(lines) == n and previous == lines:
-        return previous
-    return list(lines[:n])
 
 
 def analyse(model, settings: Settings, source: Optional[Sequence[str]] = None, names: Optional[dict] = None) -> list[Finding]:

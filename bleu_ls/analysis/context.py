@@ -7,6 +7,7 @@ first use and shared by the rules that need it.
 
 from __future__ import annotations
 
+import math
 from functools import cached_property
 from itertools import compress, count, repeat
 from operator import is_not
@@ -35,18 +36,22 @@ class LineContext:
         self.metrics = model.metrics
         self.source = source
         self.names = names
-        self.n = model.n_paired
+        self.n = n = model.n_paired
         self.refs = model.refs
-        self.hyp = model.hyp[: self.n]
+        #: the paired hypothesis lines: the model's own list (not a copy)
+        #: when every line is paired; read during the pass only
+        self.hyp = model.hyp if len(model.hyp) == n else model.hyp[:n]
         self.tokens: Callable[[str], list] = analyzer.tokens
         #: Finding objects of this pass by key, for reuse by the next one
         self.kept: dict = {}
         #: the lines a line rule reports on in this call: (lo, hi), or None
         #: for every line (set by the analyser before each line rule)
         self.scope: Optional[tuple[int, int]] = None
-        #: the references' and source's first ``n`` lines (copies), when the analyser made them
-        self.ref_lines: Optional[list] = None
-        self.source_lines: Optional[list] = None
+        #: the lines that changed since the previous pass (None: any), set by the analyser
+        self.pass_scope: Optional[tuple[int, int]] = None
+        #: this pass's number and the previous one's (rules keeping state check it followed)
+        self.passes = analyzer.passes
+        self.previous_pass = analyzer.passes - 1
         self._special: dict = {}
         self._source_special: dict = {}
 
@@ -79,6 +84,20 @@ class LineContext:
         return finding
 
     @cached_property
+    def ref_lines(self) -> list:
+        """Each reference's first ``n`` lines (the model's lists when they have ``n``)."""
+        n = self.n
+        return [r if len(r) == n else r[:n] for r in self.refs]
+
+    def values(self, key: str, lo: int, hi: int) -> np.ndarray:
+        """The scores of lines [lo, hi) (NaN where undefined), read line by
+        line when they are few."""
+        if hi - lo <= 32:
+            value = self.model.line_value
+            return np.array([math.nan if v is None else v for v in map(value, repeat(key), range(lo, hi))], dtype=float)
+        return np.array(self.model.values(key)[lo:hi], dtype=float)
+
+    @cached_property
     def info(self) -> list:
         """Per line: EMPTY, PLAIN or the looping candidates (see text_rules)."""
         return self.analyzer.line_facts(self.hyp)
@@ -106,23 +125,25 @@ class LineContext:
 
     @cached_property
     def empty(self) -> np.ndarray:
-        """Lines with no hypothesis token (no score rule flags them)."""
+        """Lines with no hypothesis token (no score rule flags them); kept
+        by the analyser, computed again on the changed lines only."""
         hl = self.lengths[0]
-        if hl is not None:
-            return hl == 0
-        return np.fromiter((x is EMPTY for x in self.info), dtype=bool, count=self.n)
+
+        def empty(lo: int, hi: int) -> np.ndarray:
+            if hl is not None:
+                return hl[lo:hi] == 0
+            return np.fromiter((x is EMPTY for x in self.info[lo:hi]), dtype=bool, count=hi - lo)
+
+        return self.analyzer.kept("empty", self.n, empty)
 
     @cached_property
     def normalised(self) -> tuple[list, list]:
         """(hypothesis, source) lines with spaces collapsed and case folded."""
-        return self.analyzer.normalised(self.hyp, list(self.source[: self.n]))
+        return self.analyzer.normalised(self.hyp, self.source)
 
     @cached_property
     def _source_values(self) -> list:
-        refs = self.ref_lines if self.ref_lines is not None else [r[: self.n] for r in self.refs]
-        source = list(self.source_lines if self.source_lines is not None else self.source[: self.n])
-        source += [None] * (self.n - len(source))  # lines past the source's end: nothing to compare
-        return self.analyzer.source_issues(self.hyp, source, refs)
+        return self.analyzer.source_issues(self.hyp, self.source, self.refs)
 
     @property
     def source_issues(self) -> "SourceIssues":

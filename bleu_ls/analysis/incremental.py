@@ -37,44 +37,83 @@ LINE, DOC, DELTA = "line", "doc", "delta"
 FULL_SHARE = 0.5
 
 
-class Inputs(NamedTuple):
-    """The text a pass read, line by line (copies: the model edits its lists in place)."""
+class Seen(NamedTuple):
+    """What a pass read, enough to learn from the model's edit log what
+    changed before the next one (no copy of the lines is kept)."""
 
-    n: int
-    hyp: list
-    refs: list
-    source: Optional[list]
     #: what every line depends on besides its text (model, metrics, settings)
     key: tuple
+    #: the model's version
+    version: int
+    #: paired lines, hypothesis lines, each reference's lines
+    n: int
+    n_hyp: int
+    n_refs: tuple
+    #: the source lines as given (a new list when they change: the server's
+    #: is a new list after every edit of the source or reload) and their number
+    source: Optional[list]
+    n_source: int
+    #: the pass's number
+    pass_no: int
 
 
-def dirty_lines(old: Optional[Inputs], new: Inputs) -> tuple[Optional[tuple[int, int]], Optional[tuple]]:
-    """The lines [lo, hi) whose text (or pairing) differs between two passes
-    ((0, 0) when none; None when every line must be looked at again), and
-    how the hypothesis lines differ (``common_splice``), when known."""
-    if old is None or old.key != new.key or len(old.refs) != len(new.refs) or (old.source is None) != (new.source is None):
-        return None, None
-    lo, hi = new.n, 0
-    if old.n != new.n:
-        lo, hi = min(old.n, new.n), max(old.n, new.n)
-    far = max(old.n, new.n)
-    pairs = [(old.hyp, new.hyp), *zip(old.refs, new.refs)]
-    if new.source is not None:
-        pairs.append((old.source, new.source))
-    hyp_splice = None
-    for a, b in pairs:
-        if a is b or a == b:  # C speed: the lines are mostly the very same objects
-            splice = (len(a), len(a), [])
-        else:
-            splice = common_splice(a, b)
-        if hyp_splice is None:
-            hyp_splice = splice
-        start, end_old, lines = splice
-        if start == end_old and not lines:
+def compose(splices: Iterable[tuple[int, int, int]]) -> Optional[tuple[int, int, int]]:
+    """Several splices (start, end, lines put in), applied one after the
+    other, as one: (start, old end, new end) bounding every changed line."""
+    out = None
+    for s, e, m in splices:
+        d = m - (e - s)
+        if out is None:
+            out = (s, e, s + m)
             continue
-        lo = min(lo, start)
+        start, end_old, end_new = out
+        out = (min(start, s), end_old + max(0, e - end_new), max(end_new, e) + d)
+    return out
+
+
+def changes(old: Optional[Seen], new: Seen, model, source: Optional[list]) -> tuple[Optional[tuple[int, int]], Optional[tuple]]:
+    """The paired lines [lo, hi) whose text (or pairing) may differ since the
+    pass ``old`` ((0, 0) when none; None when every line must be looked at
+    again), and how the paired hypothesis lines differ (start, old end, new
+    lines), from the model's edit log."""
+    if old is None or old.key != new.key or len(old.n_refs) != len(new.n_refs) or (old.source is None) != (source is None):
+        return None, None
+    edits = model.edits.since(old.version)
+    if edits is None or model.version < old.version:
+        return None, None
+    by_target: dict = {}
+    for _v, k, s, e, m in edits:
+        by_target.setdefault(k, []).append((s, e, m))
+    spans = {k: compose(v) for k, v in by_target.items()}
+    lengths = [(None, old.n_hyp, new.n_hyp), *((k, a, b) for k, (a, b) in enumerate(zip(old.n_refs, new.n_refs)))]
+    for k, a, b in lengths:  # the log accounts for every line count (else the lists were changed behind it)
+        span = spans.get(k)
+        if a + (0 if span is None else span[2] - span[1]) != b:
+            return None, None
+    if source is not None and source is not old.source:
+        start, end_old, lines = common_splice(old.source, source)
+        if start != end_old or lines:
+            spans["source"] = (start, end_old, start + len(lines))
+        lengths.append(("source", old.n_source, len(source)))
+    elif source is not None and len(source) != old.n_source:
+        return None, None  # the same list, changed in place
+    n_old, n_new = old.n, new.n
+    far = max(n_old, n_new)
+    lo, hi = (min(n_old, n_new), far) if n_old != n_new else (n_new, 0)
+    for k, a, b in lengths:
+        span = spans.get(k)
+        if span is None or span[0] >= far:
+            continue
+        lo = min(lo, span[0])
         # a line count that changes re-pairs every later line
-        hi = max(hi, end_old if len(a) == len(b) else far)
+        hi = max(hi, min(span[1], far) if a == b else far)
+    hyp = spans.get(None)
+    start = min(n_old, n_new, hyp[0] if hyp is not None else far)
+    if hyp is not None and old.n_hyp == new.n_hyp and n_old == n_new:
+        end_old = max(start, min(hyp[1], n_old))
+        hyp_splice = (start, end_old, model.hyp[start:end_old])
+    else:
+        hyp_splice = (start, n_old, model.hyp[start:n_new])
     if lo >= hi:
         return (0, 0), hyp_splice
     return (lo, hi), hyp_splice

@@ -53,7 +53,7 @@ def _source_lengths(ctx: LineContext, hyp_lens: np.ndarray, ref_lens: np.ndarray
         return (lambda i: None), 1.0
     count = ctx.analyzer.token_count.__getitem__
     src = ctx.source
-    total = ctx.analyzer.source_tokens(list(src[: ctx.n]))
+    total = ctx.analyzer.source_tokens(src, ctx.n)
     scale = float(ref_lens.sum() + hyp_lens.sum()) / (2 * total) if total else 1.0
     return (lambda i: count(src[i]) if i < len(src) else None), scale
 

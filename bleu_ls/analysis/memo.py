@@ -41,16 +41,21 @@ class LineMemo:
         self.limit = limit
         self._lines: Optional[list] = None
         self._values: list = []
+        #: the caller's token for the last call (see :meth:`follows`)
+        self.token = None
 
     def __getitem__(self, line: str):
         return self.memo[line]
 
-    def values(self, lines: list, splice: Optional[Splice] = None) -> list:
+    def values(self, lines: list, splice: Optional[Splice] = None, token=None) -> list:
         """Values of ``lines``; ``splice``: how they differ from the lines of
-        the previous call, when the caller knows (else found here)."""
+        the previous call, when the caller knows (else found here, unless
+        ``lines`` is the very list of the previous call, changed in place
+        since: then every line is looked up)."""
         get = self.memo.__getitem__
         old = self._lines
-        if old is not None:
+        self.token = token
+        if old is not None and (splice is not None or old is not lines):
             start, end_old, new = splice if splice is not None else common_splice(old, lines)
             if end_old - start <= len(lines) // 2:
                 values = self._values  # changed in place: callers read it during one pass only
@@ -61,13 +66,17 @@ class LineMemo:
         self._lines, self._values = lines, values
         return values
 
-    def follows(self, lines: Optional[list]) -> bool:
-        """Was the previous call given ``lines`` (the very list)?"""
-        return lines is not None and self._lines is lines
+    def follows(self, token) -> bool:
+        """Was the previous call given ``token``?"""
+        return token is not None and self.token == token
+
+    def over(self, n: int) -> bool:
+        """Would :meth:`trim` with ``n`` trim?"""
+        return len(self.memo) > max(self.limit, 3 * n)
 
     def trim(self, keep: Iterable[str], n: int) -> None:
         memo = self.memo
-        if len(memo) <= max(self.limit, 3 * n):
+        if not self.over(n):
             return
         fresh = Memo(memo.fn)
         for line in keep:

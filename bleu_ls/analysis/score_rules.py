@@ -15,6 +15,7 @@ import numpy as np
 from . import wording
 from .context import LineContext
 from .findings import Finding
+from .ranking import SortedLines
 
 
 def low_score(ctx: LineContext, c) -> Iterator[Finding]:
@@ -25,7 +26,7 @@ def low_score(ctx: LineContext, c) -> Iterator[Finding]:
     masks, vals_of = {}, {}
     for key, thr in thresholds.items():
         if key in metrics:
-            vals_of[key] = v = model.values(key)[lo:hi]
+            vals_of[key] = v = ctx.values(key, lo, hi)
             with np.errstate(invalid="ignore"):
                 masks[key] = (v < thr) & ~ctx.empty[lo:hi]
     if not masks:
@@ -47,7 +48,8 @@ def low_score(ctx: LineContext, c) -> Iterator[Finding]:
 
 
 class OutlierState(NamedTuple):
-    """The previous pass of :func:`outlier`: what its findings depend on."""
+    """The previous pass of :func:`outlier` recomputed whole (``robust-z``):
+    what its findings depend on."""
 
     sig: tuple
     median: float
@@ -56,17 +58,28 @@ class OutlierState(NamedTuple):
     by_line: dict
 
 
+#: rules whose threshold is read off the sorted scores after an edit
+TRACKED = ("bottom-percent", "below-median")
+#: an edit changing more lines than this rebuilds the sorted scores
+MAX_MOVES = 256
+
+
 def outlier(ctx: LineContext, c) -> tuple[dict, Optional[list]]:
     """Lines far below this document's typical line (``outlier_select``).
 
     Returns (findings by line, the lines whose findings changed since the
-    previous pass, or None for any).  The threshold and the median are
-    recomputed vectorised; a finding is built again only where the line's
+    previous pass, or None for any).  A full pass computes the mask from
+    scratch (``outlier_select``); after an edit, ``bottom-percent`` and
+    ``below-median`` follow the changed lines' scores in sorted order
+    (:class:`OutlierTrack`) and look again only at the changed lines and at
+    the lines between the old and the new threshold; ``robust-z`` is
+    recomputed vectorised.  A finding is built again only where the line's
     score or verdict changed, or everywhere when the median as shown (one
     decimal) moved (it is in every finding's message and data).
     """
     state = ctx.state("outlier")
     prev: Optional[OutlierState] = state.pop("prev", None)
+    track: Optional[OutlierTrack] = state.pop("track", None)
     metrics = ctx.metrics
     if ctx.n < max(c.min_lines, 1):
         return {}, None
@@ -75,32 +88,35 @@ def outlier(ctx: LineContext, c) -> tuple[dict, Optional[list]]:
     key = c.metric if c.metric in ranked else next(iter(ranked), None)
     if key is None:
         return {}, None
-    vals = np.array(ctx.model.values(key), dtype=float)
-    nan = np.isnan(vals)
-    order = state.pop("order", None)
-    if c.rule == "bottom-percent":
-        order = SortedScores.follow(order, vals, nan, ctx.lengths[1], c.min_tokens)
-        state["order"] = order
-        mask = order.bottom_percent(c.value) & ~ctx.empty
-    else:
-        try:
-            mask = outlier_select(vals, ctx.lengths[1], c) & ~ctx.empty
-        except ValueError:
-            return {}, None
-    if not mask.any():
-        return {}, None
-    med = order.median_all() if order is not None else float(np.median(vals[~nan]))
-    # the median as the message shows it (one decimal): the findings change
-    # when it does, not with every move of the exact median (which would
-    # rebuild and resend every outlier finding of a large document)
-    med = float(f"{med:.1f}")
     name = metrics[key].name
-    sig = (key, name, c.severity, c.rule, c.value)
+    sig = (key, name, c.severity, c.rule, c.value, c.min_tokens, ctx.n)
 
-    def build(i: int, v: float) -> list:
+    def build(i: int, v: float, med: float) -> list:
         data = {"metric": key, "score": v, "median": med, "rule": c.rule}
         return [Finding(i, "outlier", c.severity, wording.outlier(name, v, c.rule, c.value, med), 0, None, data)]
 
+    if c.rule in TRACKED:
+        scope = ctx.pass_scope
+        if (track is not None and track.sig == sig and track.seen == ctx.previous_pass
+                and scope is not None and scope[1] - scope[0] <= MAX_MOVES):
+            changed = track.follow(ctx, key, scope, build)
+        else:
+            track, changed = OutlierTrack.build(ctx, key, sig, c, build), None
+        track.seen = ctx.passes
+        state["track"] = track
+        return track.by_line, changed
+    vals = np.array(ctx.model.values(key), dtype=float)
+    nan = np.isnan(vals)
+    try:
+        mask = outlier_select(vals, ctx.lengths[1], c) & ~ctx.empty
+    except ValueError:
+        return {}, None
+    if not mask.any():
+        return {}, None
+    # the median as the message shows it (one decimal): the findings change
+    # when it does, not with every move of the exact median (which would
+    # rebuild and resend every outlier finding of a large document)
+    med = float(f"{float(np.median(vals[~nan])):.1f}")
     if prev is not None and prev.sig == sig and prev.median == med and len(prev.values) == len(vals):
         old = prev.values
         same = (vals == old) | (nan & np.isnan(old))
@@ -108,80 +124,135 @@ def outlier(ctx: LineContext, c) -> tuple[dict, Optional[list]]:
         by_line = prev.by_line
         for i in changed:
             if mask[i]:
-                by_line[i] = build(i, float(vals[i]))
+                by_line[i] = build(i, float(vals[i]), med)
             else:
                 by_line.pop(i, None)
     else:
         idx = np.flatnonzero(mask)
-        by_line = {i: build(i, v) for i, v in zip(idx.tolist(), vals[idx].tolist())}
+        by_line = {i: build(i, v, med) for i, v in zip(idx.tolist(), vals[idx].tolist())}
         changed = None
     state["prev"] = OutlierState(sig, med, vals, mask, by_line)
     return by_line, changed
 
 
-def _median_sorted(s: np.ndarray) -> float:
-    """``np.median`` of sorted values, read off (the same arithmetic: the
-    mean of the two middle values when their number is even)."""
-    m = len(s)
-    return float(np.mean(s[(m - 1) // 2 : m // 2 + 1]))
+def _same(a: float, b: float) -> bool:
+    """The same score (NaN equals NaN; 0.0 and -0.0 differ: the median shows the sign)."""
+    if a != b:
+        return a != a and b != b
+    return a != 0.0 or math.copysign(1.0, a) == math.copysign(1.0, b)
 
 
-def _resort(s: np.ndarray, old: np.ndarray, new: np.ndarray) -> np.ndarray:
-    """Sorted ``s`` with the values ``old`` taken out and ``new`` put in (NaN: none)."""
-    old, new = old[~np.isnan(old)], new[~np.isnan(new)]
-    for v in old.tolist():
-        s = np.delete(s, np.searchsorted(s, v))
-    for v in new.tolist():
-        s = np.insert(s, np.searchsorted(s, v), v)
-    return s
+class OutlierTrack:
+    """The outlier rule's state between passes for the rules with one
+    threshold read off sorted scores (``bottom-percent``, ``below-median``):
+    every line's score and ranked score, both kept sorted
+    (:class:`~.ranking.SortedLines`), the threshold, which lines are
+    flagged, and their findings.
 
+    A line is flagged when its ranked score is under the threshold — ``<= t``
+    (the k-th smallest) and ``< median`` for bottom-percent, ``< median -
+    value`` and ``< median`` for below-median: one cut (x, inclusive) — and
+    its hypothesis is not empty.  After an edit only the changed lines and
+    the lines whose score lies between the old and the new cut can change
+    verdict; both are found in O(log n) from the sorted scores.
+    """
 
-class SortedScores:
-    """The line scores kept sorted between passes (all of them, and those
-    ranked by the outlier rule), so the bottom-percent threshold and the
-    medians are read off instead of partitioning the document every pass:
-    after an edit, the changed lines' scores move (O(log n) search, one
-    vectorised shift each)."""
-
-    #: more changed lines than this: sort again
-    MOVES = 64
-
-    def __init__(self, vals: np.ndarray, ranked: np.ndarray) -> None:
-        self.vals, self.ranked = vals, ranked
-        self.all_sorted = np.sort(vals[~np.isnan(vals)])
-        self.ranked_sorted = np.sort(ranked[~np.isnan(ranked)])
+    def __init__(self) -> None:
+        self.seen: int = -1
 
     @classmethod
-    def follow(cls, prev: Optional["SortedScores"], vals: np.ndarray, nan: np.ndarray, ref_lens, min_tokens: int) -> "SortedScores":
+    def build(cls, ctx: LineContext, key: str, sig: tuple, c, build) -> "OutlierTrack":
+        """From scratch: the mask is ``outlier_select`` (the definition)."""
+        self = cls()
+        self.sig, self.rule, self.value, self.min_tokens = sig, c.rule, c.value, c.min_tokens
+        vals = np.array(ctx.model.values(key), dtype=float)
         ranked = vals.copy()
-        if ref_lens is not None and min_tokens > 0:
-            ranked[np.asarray(ref_lens) < min_tokens] = np.nan
-        if prev is None or len(prev.vals) != len(vals):
-            return cls(vals, ranked)
-        out = cls.__new__(cls)
-        out.vals, out.ranked = vals, ranked
-        for name, new, old_sorted, old in (("all_sorted", vals, prev.all_sorted, prev.vals),
-                                           ("ranked_sorted", ranked, prev.ranked_sorted, prev.ranked)):
-            moved = np.flatnonzero(~((new == old) | (np.isnan(new) & np.isnan(old))))
-            if len(moved) > cls.MOVES:
-                setattr(out, name, np.sort(new[~np.isnan(new)]))
-            else:
-                setattr(out, name, _resort(old_sorted, old[moved], new[moved]))
-        return out
+        rl = ctx.lengths[1]
+        if rl is not None and c.min_tokens > 0:
+            ranked[np.asarray(rl) < c.min_tokens] = np.nan
+        self.v, self.r = vals, ranked
+        ok = ~np.isnan(vals)
+        self.all = SortedLines(vals[ok], np.flatnonzero(ok))
+        ok = ~np.isnan(ranked)
+        self.ranked = SortedLines(ranked[ok], np.flatnonzero(ok))
+        self.cut = self._cut()
+        self.mask = outlier_select(vals, rl, c) & ~ctx.empty
+        self.med = self._median_shown()
+        idx = np.flatnonzero(self.mask)
+        self.by_line = {i: build(i, v, self.med) for i, v in zip(idx.tolist(), vals[idx].tolist())}
+        return self
 
-    def median_all(self) -> float:
-        return _median_sorted(self.all_sorted)
+    def _median_shown(self) -> float:
+        return float(f"{self.all.median():.1f}") if len(self.all) else math.nan
 
-    def bottom_percent(self, value: float) -> np.ndarray:
-        """``outlier_mask(ranked, "bottom-percent", value)``."""
-        s = self.ranked_sorted
+    def _cut(self) -> Optional[tuple[float, bool]]:
+        """(x, inclusive): a ranked score is under the threshold when < x (<= x)."""
+        s = self.ranked
         m = len(s)
         if m == 0:
-            return np.zeros(len(self.ranked), dtype=bool)
-        k = min(max(1, int(math.floor(m * value / 100.0))), m)
-        t, med = float(s[k - 1]), _median_sorted(s)
-        with np.errstate(invalid="ignore"):
-            return (self.ranked <= t) & (self.ranked < med)
+            return None
+        med = s.median()
+        if self.rule == "bottom-percent":
+            k = min(max(1, int(math.floor(m * self.value / 100.0))), m)
+            t = s.kth(k - 1)
+            return (t, True) if t < med else (med, False)
+        thr = med - self.value
+        return (thr, False) if thr < med else (med, False)
+
+    def _position(self, cut: Optional[tuple[float, bool]]) -> int:
+        return 0 if cut is None else self.ranked.count_below(*cut)
+
+    def follow(self, ctx: LineContext, key: str, scope: tuple[int, int], build) -> Optional[list]:
+        """Take in the scores of the lines in ``scope`` (the lines that
+        changed since the previous pass); returns the lines whose findings
+        changed (None: any)."""
+        lo, hi = scope
+        lo, hi = max(0, lo), min(ctx.n, hi)
+        new_v = ctx.values(key, lo, hi)
+        new_r = new_v.copy()
+        rl = ctx.lengths[1]
+        if rl is not None and self.min_tokens > 0:
+            new_r[np.asarray(rl[lo:hi]) < self.min_tokens] = np.nan
+        old_cut = self.cut
+        rescored = set()
+        for structure, kept, new in ((self.all, self.v, new_v), (self.ranked, self.r, new_r)):
+            for i, nv in zip(range(lo, hi), new.tolist()):
+                ov = float(kept[i])
+                if _same(ov, nv):
+                    continue
+                if ov == ov:
+                    structure.remove(ov, i)
+                if nv == nv:
+                    structure.insert(nv, i)
+                kept[i] = nv
+                rescored.add(i)
+        self.cut = cut = self._cut()
+        p, q = sorted((self._position(old_cut), self._position(cut)))
+        look = set(range(lo, hi))
+        look.update(self.ranked.lines_between(p, q))
+        med = self._median_shown()
+        rebuild = not _same(med, self.med)
+        self.med = med
+        empty, r, mask, v = ctx.empty, self.r, self.mask, self.v
+        x, inclusive = cut if cut is not None else (math.nan, False)
+        by_line = self.by_line
+        changed = []
+        for i in look:
+            ri = float(r[i])
+            flag = (ri <= x if inclusive else ri < x) and not empty[i]
+            if flag == mask[i] and not (flag and i in rescored):
+                continue
+            mask[i] = flag
+            changed.append(i)
+            if flag:
+                by_line[i] = build(i, float(v[i]), med)
+            else:
+                by_line.pop(i, None)
+        if rebuild:
+            for i in list(by_line):
+                by_line[i] = build(i, float(v[i]), med)
+            return None
+        return changed
 
 
 def outlier_select(values: np.ndarray, ref_lens: Optional[np.ndarray], o) -> np.ndarray:

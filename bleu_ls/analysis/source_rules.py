@@ -88,20 +88,18 @@ def _expected_language(ctx: LineContext, c, lid: LanguageIdentifier) -> Optional
     if got is ctx:
         got = c.language
         if not got and ctx.refs:
-            # the references' language, found again only when they changed: the
-            # analyser's copy of the first reference's lines is the same list
-            # from pass to pass while they are equal
-            ref = ctx.ref_lines[0] if ctx.ref_lines else None
+            # the references' language, found again only when they changed
+            # (the model's first reference list, and its count of reference changes)
+            ref = ctx.refs[0]
             memo = ctx.state("wrong-language")
-            key = (ctx.n, lid)
+            key = (ctx.n, lid, getattr(ctx.model, "ref_version", None))
             last = memo.get("expected")
-            if ref is not None and last is not None and last[0] is ref and last[1] == key:
+            if last is not None and last[0] is ref and last[1] == key and key[2] is not None:
                 got = last[2]
             else:
                 step = max(1, ctx.n // LANGUAGE_SAMPLE)  # document_language's sample, without copying the lines
-                got = lid.document_language(ctx.refs[0][0 : ctx.n : step])
-                if ref is not None:
-                    memo["expected"] = (ref, key, got)
+                got = lid.document_language(ref[0 : ctx.n : step])
+                memo["expected"] = (ref, key, got)
         ctx.__dict__["_expected_language"] = got
     return got
 
@@ -131,8 +129,7 @@ def misaligned(ctx: LineContext, c) -> Iterator[Finding]:
     """One finding per stretch of lines shifted against the (first) reference."""
     if not ctx.refs:
         return
-    ref = ctx.ref_lines[0] if ctx.ref_lines is not None else ctx.refs[0][: ctx.n]
-    lean = ctx.analyzer.leanings(ctx.hyp, ref)
+    lean = ctx.analyzer.leanings(ctx.hyp, ctx.refs[0], ctx.n)
     for st in sparse_stretches(lean, c.min_run, ctx.analyzer.marked("lean")):
         issue = st.issue()
         yield Finding(st.start, "misaligned", c.severity, issue.message, 0, None, dict(issue.data))

@@ -81,10 +81,13 @@ class Stretch:
 REACH = 2
 
 
-def window_key(hypothesis: Sequence[str], reference: Sequence[str], i: int, reach: int = REACH) -> tuple:
-    """(line i, reference lines i-reach .. i+reach), None past the ends: what
-    decides a line's leaning, so :func:`lean` can be memoised by it."""
-    n = min(len(hypothesis), len(reference))
+def window_key(hypothesis: Sequence[str], reference: Sequence[str], i: int, reach: int = REACH,
+               n: Optional[int] = None) -> tuple:
+    """(line i, reference lines i-reach .. i+reach), None past the ends (the
+    paired lines: ``n``, else the shorter list's): what decides a line's
+    leaning, so :func:`lean` can be memoised by it."""
+    if n is None:
+        n = min(len(hypothesis), len(reference))
     return (hypothesis[i], *[reference[j] if 0 <= j < n else None for j in range(i - reach, i + reach + 1)])
 
 

@@ -40,7 +40,7 @@ import numpy as np
 
 from .base import Metric, Score
 from .pair_heavy import HeavyLines
-from .pair_parts import LineJob, PairSnapshot, common_splice
+from .pair_parts import EditLog, LineJob, PairSnapshot, common_splice
 
 __all__ = ["PairModel", "PairSnapshot", "LineJob", "common_splice"]
 
@@ -78,6 +78,8 @@ class PairModel(HeavyLines):
         self.hyp: list[str] = hyp if normalized else _norm(hyp)  # type: ignore[assignment]
         self.refs: list[list[str]] = list(refs) if normalized else [_norm(r) for r in refs]  # type: ignore[arg-type]
         self.version = 0
+        #: the splices since (see ``EditLog``): what a reader of the model follows
+        self.edits = EditLog(0)
         self._alloc()
         if not lazy:
             self.refresh(light_only=True)
@@ -119,6 +121,7 @@ class PairModel(HeavyLines):
         other.hyp = list(self.hyp)
         other.refs = [list(r) for r in self.refs]
         other.version = self.version
+        other.edits = EditLog(self.version)
         other.ref_version = self.ref_version
         other._fresh = self._fresh.copy()
         other._stats = {k: v.copy() for k, v in self._stats.items()}
@@ -207,6 +210,7 @@ class PairModel(HeavyLines):
         self.metrics = dict(metrics)
         self._alloc()
         self.version += 1
+        self.edits.reset(self.version)
 
     # -- counting ------------------------------------------------------------
     def _compute(self, i: int) -> None:
@@ -321,6 +325,7 @@ class PairModel(HeavyLines):
         self.refs = [_norm(r) for r in refs]
         self.version += 1
         self.ref_version += 1
+        self.edits.reset(self.version)
 
     def _splice(self, k: Optional[int], start: int, end: int, lines: list[str]) -> None:
         target = self.hyp if k is None else self.refs[k]
@@ -328,6 +333,7 @@ class PairModel(HeavyLines):
         if not (0 <= start <= end <= n):
             raise IndexError(f"splice [{start}, {end}) outside 0..{n}")
         self.version += 1
+        self.edits.add(self.version, k, start, end, len(lines))
         if k is not None:
             self.ref_version += 1
         if len(lines) == end - start:

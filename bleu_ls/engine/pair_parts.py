@@ -6,7 +6,9 @@ lines in another thread or process (``PairModel.line_job`` /
 from __future__ import annotations
 
 import math
+from bisect import bisect_right
 from dataclasses import dataclass
+from typing import Optional
 from typing import Sequence
 
 from .base import Metric
@@ -32,6 +34,39 @@ def common_splice(old: Sequence[str], new: Sequence[str], block: int = 512) -> t
     while tail < limit and old[n_old - tail - 1] == new[n_new - tail - 1]:
         tail += 1
     return start, n_old - tail, list(new[start : n_new - tail])
+
+
+class EditLog:
+    """A model's splices, so a reader that saw version ``v`` learns what
+    changed since without comparing the lines: entries (version after the
+    splice, k (None: the hypothesis), start, end, lines put in), complete
+    from version ``base`` on (older entries are dropped past ``LIMIT``)."""
+
+    LIMIT = 4096
+
+    def __init__(self, version: int = 0) -> None:
+        self.base = version
+        self.entries: list[tuple] = []
+
+    def add(self, version: int, k: Optional[int], start: int, end: int, count: int) -> None:
+        entries = self.entries
+        entries.append((version, k, start, end, count))
+        if len(entries) > self.LIMIT:
+            drop = len(entries) // 2
+            self.base = entries[drop - 1][0]
+            del entries[:drop]
+
+    def reset(self, version: int) -> None:
+        """Every line may have changed at ``version`` (new references, metrics)."""
+        self.base = version
+        self.entries = []
+
+    def since(self, version: int) -> Optional[list[tuple]]:
+        """The splices after ``version``, oldest first; None when the log does
+        not reach back that far."""
+        if version < self.base:
+            return None
+        return self.entries[bisect_right(self.entries, version, key=lambda e: e[0]) :]
 
 
 @dataclass(frozen=True)
