@@ -202,10 +202,10 @@ class OutlierTrack:
     def _position(self, cut: Optional[tuple[float, bool]]) -> int:
         return 0 if cut is None else self.ranked.count_below(*cut)
 
-    def follow(self, ctx: LineContext, key: str, scope: tuple[int, int], build) -> Optional[list]:
+    def follow(self, ctx: LineContext, key: str, scope: tuple[int, int], build) -> list:
         """Take in the scores of the lines in ``scope`` (the lines that
         changed since the previous pass); returns the lines whose findings
-        changed (None: any)."""
+        changed (``by_line`` is changed in place)."""
         lo, hi = scope
         lo, hi = max(0, lo), min(ctx.n, hi)
         new_v = ctx.values(key, lo, hi)
@@ -248,10 +248,10 @@ class OutlierTrack:
                 by_line[i] = build(i, float(v[i]), med)
             else:
                 by_line.pop(i, None)
-        if rebuild:
-            for i in list(by_line):
+        if rebuild:  # the median as shown moved: every finding says it
+            for i in by_line:
                 by_line[i] = build(i, float(v[i]), med)
-            return None
+            changed.extend(by_line)
         return changed
 
 
