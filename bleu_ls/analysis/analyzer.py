@@ -206,7 +206,10 @@ class Analyzer:
         return self._splice
 
     def _memo_values(self, memo: LineMemo, hyp: list) -> list:
-        return memo.values(hyp, self._splice_for(memo, hyp), self.passes)
+        splice = self._splice_for(memo, hyp)
+        if splice is None:
+            memo.forget()  # the lines it saw may be the model's list, changed in place since
+        return memo.values(hyp, splice, self.passes)
 
     def line_facts(self, hyp: list) -> list:
         info = self._memo_values(self.facts, hyp)

@@ -66,6 +66,10 @@ class LineMemo:
         self._lines, self._values = lines, values
         return values
 
+    def forget(self) -> None:
+        """Look every line up on the next call (the lines of the previous call are not compared)."""
+        self._lines = None
+
     def follows(self, token) -> bool:
         """Was the previous call given ``token``?"""
         return token is not None and self.token == token
