@@ -180,3 +180,16 @@ def test_outlier_followed_across_edits_equals_from_scratch(cfg, n, seed, steps):
             stats = model.stats_array("bleu")
             want = outlier_select(model.values(key), stats[:, 1], a.settings.diagnostics.outlier) & (stats[:, 0] != 0)
             assert track.mask.tolist() == want.tolist()
+
+
+def test_lines_unpaired_then_paired_again_after_an_emptied_document():
+    """A pass with no paired line between two that have some, the hypothesis
+    longer than the reference (the analysis reads a copy of the paired
+    lines while its memos last saw the model's own list, changed since):
+    the findings equal a fresh pass (a stale “looping” finding was kept)."""
+    s = Settings.from_dict({"diagnostics": {"repetition": {"minCount": 2}, "wrongLanguage": {"enabled": False}}})
+    model = PairModel({}, [], [["", ""]])
+    a = Analyzer(s)
+    for hyp in (["the the"], [], ["", "", "the"], ["the the", "", "x"], ["a"]):
+        model.set_hyp(hyp)
+        assert a.analyse(model) == analyse(model, s)
