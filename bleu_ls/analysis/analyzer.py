@@ -19,7 +19,7 @@ from ..settings import Settings
 from . import file_rules, length_rules, qe_rules, score_rules, source_rules, text_rules
 from .context import LineContext
 from .findings import Finding
-from .incremental import DELTA, DOC, FULL_SHARE, LINE, FindingStore, Seen, changes, diff_into, drop_range, group
+from .incremental import DELTA, DOC, FULL_SHARE, LINE, FindingStore, Seen, changes, diff_into, drop_range, group, kept
 from .memo import LineMemo, Splice
 from ..checks import alignment
 from ..checks.language import LanguageIdentifier
@@ -241,22 +241,8 @@ class Analyzer:
         return both[0], both[1]
 
     def kept(self, name: str, n: int, compute: Callable[[int, int], np.ndarray]) -> np.ndarray:
-        """A per-line array (lines on the last axis) kept from pass to pass:
-        ``compute(lo, hi)`` gives the values of lines [lo, hi); after an edit
-        only the changed lines are computed again.  Once per pass."""
-        got = self._kept.get(name)
-        scope = self._scope
-        if got is not None and got[0] == self.passes - 1 and scope is not None and got[1].shape[-1] == n:
-            arr = got[1]
-            lo, hi = max(0, scope[0]), min(n, scope[1])
-            if lo < hi:
-                arr[..., lo:hi] = compute(lo, hi)
-        elif got is not None and got[0] == self.passes and got[1].shape[-1] == n:
-            arr = got[1]
-        else:
-            arr = compute(0, n)
-        self._kept[name] = (self.passes, arr)
-        return arr
+        """A per-line array kept from pass to pass (see ``incremental.kept``)."""
+        return kept(self._kept, name, n, self.passes, self._scope, compute)
 
     # -- the pass --------------------------------------------------------------
     def unanalysed(self, model) -> int:

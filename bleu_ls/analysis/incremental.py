@@ -13,7 +13,9 @@ Rules come in three kinds (``Rule.kind`` in :mod:`.analyzer`):
            compared with the previous pass's to find what moved.
 ``delta``  keeps its own state and says which lines it changed (``outlier``).
 
-A pass whose inputs changed in many places (settings, metrics, another
+What changed since the previous pass is read from the model's edit log
+(``PairModel.edits``: no copy of the lines is kept, nothing is diffed but
+a source list that was replaced).  A pass whose inputs changed in many places (settings, metrics, another
 model, a reference reloaded, a line inserted near the top: the pairing of
 every later line changes) is a full pass, as before: every rule on every
 line, then drop-shifted and the sort, so a full pass is the plain
@@ -26,6 +28,8 @@ from bisect import bisect_left, insort
 from itertools import chain
 from operator import is_
 from typing import Iterable, NamedTuple, Optional
+
+import numpy as np
 
 from ..engine import common_splice
 from .findings import CODES, ORDER, Finding
@@ -117,6 +121,25 @@ def changes(old: Optional[Seen], new: Seen, model, source: Optional[list]) -> tu
     if lo >= hi:
         return (0, 0), hyp_splice
     return (lo, hi), hyp_splice
+
+
+def kept(store: dict, name: str, n: int, passes: int, scope: Optional[tuple[int, int]], compute) -> np.ndarray:
+    """A per-line array (lines on the last axis) kept in ``store`` from pass
+    to pass: ``compute(lo, hi)`` gives the values of lines [lo, hi); after an
+    edit (``scope``: the lines changed since pass ``passes - 1``) only those
+    are computed again."""
+    got = store.get(name)
+    if got is not None and got[0] == passes - 1 and scope is not None and got[1].shape[-1] == n:
+        arr = got[1]
+        lo, hi = max(0, scope[0]), min(n, scope[1])
+        if lo < hi:
+            arr[..., lo:hi] = compute(lo, hi)
+    elif got is not None and got[0] == passes and got[1].shape[-1] == n:
+        arr = got[1]
+    else:
+        arr = compute(0, n)
+    store[name] = (passes, arr)
+    return arr
 
 
 def group(findings: Iterable[Finding]) -> dict:
