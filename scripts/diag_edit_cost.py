@@ -28,6 +28,7 @@ def main() -> None:
     ap.add_argument("--profile", action="store_true")
     ap.add_argument("--rules", action="store_true", help="time each rule and step of the edits' passes")
     ap.add_argument("--max-problems", type=int, default=0)
+    ap.add_argument("--freeze", action="store_true", help="gc.freeze() after the first pass, as the server does for a large document")
     args = ap.parse_args()
 
     from benchmarks.run import _mutate, workspace
@@ -79,6 +80,10 @@ def main() -> None:
     print("bleu_ls from", Path(bleu_ls.__file__).parent)
     print(f"first pass {time.perf_counter() - t:.2f} s, {len(items):,} items, "
           f"{sum(map(len, items)) / 2**20:.2f} MB", flush=True)
+    if args.freeze:
+        import gc
+
+        gc.freeze()
     rng = random.Random(11)
     lines = text.split("\n")
     w0 = max(0, n // 2 - 30)
