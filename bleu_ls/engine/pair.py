@@ -252,6 +252,16 @@ class PairModel(HeavyLines):
         mask.flags.writeable = False
         return mask
 
+    def row_keys(self, start: int, end: int) -> list[bytes]:
+        """Per line in [start, end): its statistics rows (every metric) as
+        bytes.  A line's scores and breakdown are functions of these rows
+        alone: equal keys, equal scores (what renders them may cache by it)."""
+        rows = [self._stats[k][max(start, 0) : max(end, 0)] for k in self.metrics]
+        if not rows:
+            return [b""] * len(self._fresh[max(start, 0) : max(end, 0)])
+        block = rows[0] if len(rows) == 1 else np.hstack(rows)
+        return [r.tobytes() for r in block]
+
     def stale_count(self) -> int:
         p = self.n_paired
         return int(p - np.count_nonzero(self._fresh[:p]))

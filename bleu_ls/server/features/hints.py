@@ -4,18 +4,21 @@ from __future__ import annotations
 
 import asyncio
 import time
-from typing import TYPE_CHECKING, Optional
+import weakref
+from json.encoder import encode_basestring_ascii as _json_str
+from typing import TYPE_CHECKING, Optional, Union
 
 from lsprotocol import types
 
 from ..compare import hint_part
 from ..effort_render import hter_label
+from ..protocol import Encoded
 from ..render import breakdown, breakdown_of, label_for, pending_sentence
 
 if TYPE_CHECKING:
     from ..pairs import PairManager
 
-__all__ = ["ENSURE_LIMIT", "label_for", "inlay_hints", "wait_for_heavy_lines", "resolve", "register"]
+__all__ = ["ENSURE_LIMIT", "label_for", "inlay_hints", "inlay_hints_encoded", "wait_for_heavy_lines", "resolve", "register"]
 
 #: At most this many unscored lines are scored inside one inlay hint request;
 #: a bigger range (Neovim asks for the whole buffer) gets the lines scored so
@@ -109,7 +112,51 @@ async def wait_for_heavy_lines(manager: "PairManager", params: types.InlayHintPa
     return False
 
 
-def inlay_hints(manager: "PairManager", params: types.InlayHintParams) -> list[types.InlayHint]:
+class _Rendered:
+    """Label and tooltip per statistics rows (``PairModel.row_keys``) of one
+    model under one set of metrics and hint settings: an edit re-renders the
+    edited line only, not the 60 lines of the range around it."""
+
+    __slots__ = ("metrics", "hs", "text")
+
+    def __init__(self, model, hs) -> None:
+        self.metrics, self.hs = tuple(model.metrics.values()), hs
+        self.text: dict[bytes, list] = {}  # [label, tooltip or None: not made yet]
+
+    def fits(self, model, hs) -> bool:
+        return self.hs is hs and self.metrics == tuple(model.metrics.values())
+
+    def get(self, key: bytes, model, i: int, tooltip: bool) -> list:
+        """[label, tooltip] of line ``i`` whose rows are ``key`` (the tooltip
+        is made only when asked for: None otherwise)."""
+        got = self.text.get(key)
+        if got is None:
+            if len(self.text) >= RENDER_CACHE:
+                self.text.clear()
+            got = self.text[key] = [label_for(model, i, self.hs), None]
+        if tooltip and got[1] is None:
+            got[1] = breakdown_of(model, i)
+        return got
+
+
+#: at most this many rendered rows kept per model (then started again): a
+#: screenful of lines, scrolled, and Neovim's whole-buffer ranges (ENSURE_LIMIT)
+RENDER_CACHE = 2048
+#: per pair model (dropped with it)
+_RENDERED: "weakref.WeakKeyDictionary[object, _Rendered]" = weakref.WeakKeyDictionary()
+
+
+def _rendered(model, hs) -> _Rendered:
+    r = _RENDERED.get(model)
+    if r is None or not r.fits(model, hs):
+        r = _RENDERED[model] = _Rendered(model, hs)
+    return r
+
+
+def hint_items(manager: "PairManager", params: types.InlayHintParams) -> Union[list[types.InlayHint], list[tuple]]:
+    """The hints of the range: InlayHint objects from a preview (a large
+    document being opened), else tuples ``(line, column, label, tooltip,
+    version)`` (``tooltip`` None: the editor resolves it)."""
     uri = params.text_document.uri
     doc = manager.docs.get(uri)
     pair = manager.peek(uri)
@@ -137,32 +184,61 @@ def inlay_hints(manager: "PairManager", params: types.InlayHintParams) -> list[t
     if not scored.all():  # heavy lines (never scored here) or more than the limit
         manager.score_rest_later(pair)
     lazy_tooltip = _resolve_tooltip(manager)
+    cache = _rendered(model, hs)
+    keys = model.row_keys(start, end)
+    hyp = model.hyp
+    extra = hs.hter or (pair.compare is not None and pair.settings.compare.hint)
     out = []
     for i in range(start, end):
         if not scored[i - start]:
             continue
-        hyp = model.hyp[i]
-        if not hyp.strip() and not hs.show_on_empty:
+        if not hs.show_on_empty and not hyp[i].strip():
             continue
-        label = label_for(model, i, hs)
-        if hs.hter:
-            label = " · ".join(x for x in (label, hter_label(pair, i, hs.hter_format, "HTER {hter:.1f}")) if x) or None
-        other = hint_part(pair, i)
-        if other:
-            label = f"{label} · {other}" if label else other
+        label, tooltip = cache.get(keys[i - start], model, i, not lazy_tooltip)
+        if extra:
+            if hs.hter:
+                label = " · ".join(x for x in (label, hter_label(pair, i, hs.hter_format, "HTER {hter:.1f}")) if x) or None
+            other = hint_part(pair, i)
+            if other:
+                label = f"{label} · {other}" if label else other
         if label is None:
             continue
-        hint = types.InlayHint(
-            position=types.Position(line=i, character=doc.end_column(i)),
-            label=label,
-            padding_left=True,
-        )
-        if lazy_tooltip:
-            hint.data = {"uri": uri, "line": i, "version": model.version}
+        out.append((i, doc.end_column(i), label, None if lazy_tooltip else tooltip, model.version))
+    return out
+
+
+def inlay_hints(manager: "PairManager", params: types.InlayHintParams) -> list[types.InlayHint]:
+    items = hint_items(manager, params)
+    if not items or isinstance(items[0], types.InlayHint):
+        return items  # type: ignore[return-value]
+    uri = params.text_document.uri
+    out = []
+    for i, col, label, tooltip, version in items:
+        hint = types.InlayHint(position=types.Position(line=i, character=col), label=label, padding_left=True)
+        if tooltip is None:
+            hint.data = {"uri": uri, "line": i, "version": version}
         else:
-            hint.tooltip = types.MarkupContent(kind=types.MarkupKind.Markdown, value=breakdown(pair, i))
+            hint.tooltip = types.MarkupContent(kind=types.MarkupKind.Markdown, value=tooltip)
         out.append(hint)
     return out
+
+
+def inlay_hints_encoded(manager: "PairManager", params: types.InlayHintParams) -> Union[list[types.InlayHint], Encoded]:
+    """:func:`inlay_hints` as the JSON text of the reply (what the converter
+    would make of the objects, without building and unstructuring them)."""
+    items = hint_items(manager, params)
+    if not items or isinstance(items[0], types.InlayHint):
+        return items  # type: ignore[return-value]
+    s = _json_str
+    uri = s(params.text_document.uri)
+    parts = []
+    for i, col, label, tooltip, version in items:
+        head = f'{{"position":{{"line":{i},"character":{col}}},"label":{s(label)},'
+        if tooltip is None:
+            parts.append(f'{head}"paddingLeft":true,"data":{{"uri":{uri},"line":{i},"version":{version}}}}}')
+        else:
+            parts.append(f'{head}"tooltip":{{"kind":"markdown","value":{s(tooltip)}}},"paddingLeft":true}}')
+    return Encoded("[" + ",".join(parts) + "]")
 
 
 def resolve(manager: "PairManager", hint: types.InlayHint) -> types.InlayHint:
@@ -184,7 +260,7 @@ def register(server, manager: "PairManager") -> None:
     @server.feature(types.TEXT_DOCUMENT_INLAY_HINT, types.InlayHintOptions(resolve_provider=True))
     async def _inlay_hints(ls, params: types.InlayHintParams):
         await wait_for_heavy_lines(manager, params)
-        return inlay_hints(manager, params)
+        return inlay_hints_encoded(manager, params)
 
     @server.feature(types.INLAY_HINT_RESOLVE)
     def _resolve(ls, hint: types.InlayHint):
