@@ -199,7 +199,8 @@ async def _fill(manager: "PairManager", pair: "Pair", effort: EffortRows) -> Non
     big = effort.stale_count() > 1
     if effort.stale_count() >= BATCH_LINES:
         await _batch(pair, effort)
-    await effort.fill(lambda: pair.effort is effort)
+    # an edit's lines wait for a quiet moment unless the hints show HTER
+    await effort.fill(lambda: pair.effort is effort, quiet=not pair.settings.hints.hter)
     if big and pair.effort is effort and not effort.stale_count():
         manager.publisher.schedule_refresh()  # the lens said "counting"
 

@@ -47,6 +47,14 @@ SLICE_SECONDS = 0.005
 PAUSE_SECONDS = 0.002
 
 
+#: an edit's few lines (at most QUIET_LINES stale) are counted once the
+#: document has had no edit for EDIT_QUIET seconds: not between the edit and
+#: the editor's next request (the inlay hints it asks for at once), where
+#: their TER would only delay the answer; what needs a row before that counts
+#: it on demand (:meth:`EffortRows.line`, :meth:`EffortRows.corpus`)
+EDIT_QUIET = 0.05
+QUIET_LINES = 32
+
 #: a draft line and current line longer than this together (characters) are
 #: counted in a worker thread (even splitting them into words takes long)
 LONG_CHARS = 200_000
@@ -222,9 +230,21 @@ class EffortRows:
             **dict(zip(KINDS, row[3:])),
         }
 
+    def count_few(self, limit: int = QUIET_LINES) -> None:
+        """Count the stale lines now when there are at most ``limit`` (an
+        edit's lines whose background count waits for a quiet moment), lines
+        expensive to align excepted (they stay for the worker thread)."""
+        stale = self.stale_count()
+        if 0 < stale <= limit:
+            for i in np.flatnonzero(~self.fresh).tolist():
+                if not self.heavy(i):
+                    self.compute(i)
+
     def corpus(self) -> dict:
         """Document HTER, edit kinds and lines edited; the numbers are None
-        while ``pending`` lines are still to be counted."""
+        while ``pending`` lines are still to be counted (an edit's few lines
+        are counted now: :meth:`count_few`)."""
+        self.count_few()
         t = self.totals.tolist()
         score = self.metric.corpus_score(t[:3])
         pending = self.stale_count()
@@ -255,10 +275,20 @@ class EffortRows:
             return False
         return not self.metric.cheap(draft, [line])
 
-    async def fill(self, alive) -> None:
+    async def until_quiet(self, alive) -> None:
+        """Until no edit came for EDIT_QUIET seconds (or ``alive()`` is False)."""
+        version = -1
+        while alive() and version != self.version:
+            version = self.version
+            await asyncio.sleep(EDIT_QUIET)
+
+    async def fill(self, alive, quiet: bool = True) -> None:
         """Count every stale line in the background, a few milliseconds at a
         time between real pauses (``alive()`` False: stop); lines expensive to
-        align are aligned in a worker thread, never on the event loop."""
+        align are aligned in a worker thread, never on the event loop.
+        ``quiet``: an edit's few lines wait for :meth:`until_quiet` first."""
+        if quiet and self.stale_count() <= QUIET_LINES:
+            await self.until_quiet(alive)
         pos = self.first_stale()  # stale lines are looked for from here on, a block at a time:
         # listing every stale line of a 1M-line document for each slice cost
         # more than the slice itself

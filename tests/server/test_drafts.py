@@ -286,3 +286,47 @@ def test_a_line_expensive_to_align_is_aligned_off_the_event_loop(tmp_path, monke
         manager.shutdown()
 
     asyncio.run(run())
+
+
+def test_an_edits_hter_is_counted_after_the_edit_path_and_equals_sacrebleu(tmp_path, monkeypatch):
+    """The edited line's HTER row is not counted by the edit nor in the loop
+    turns right after it (where the editor's hint request waits): the fill
+    waits for a quiet moment; asked for meanwhile, the corpus counts it on
+    demand; left alone, the fill counts it.  Both equal sacrebleu's."""
+    from bleu_ls.server import effort as effort_mod
+
+    (tmp_path / "q.hyp").write_text("\n".join(DRAFT) + "\n", encoding="utf-8")
+    (tmp_path / "q.ref").write_text("\n".join(REF) + "\n", encoding="utf-8")
+    uri = (tmp_path / "q.hyp").as_uri()
+    ter = TER(case_sensitive=True)
+
+    async def run():
+        manager = _manager(tmp_path)
+        manager.open(uri, "\n".join(DRAFT) + "\n", 1)
+        pair = manager.pair_for(uri)
+        await manager.wait_effort(pair)
+        # 1. deferred: still stale after the edit and a few loop turns; the corpus counts it when asked
+        monkeypatch.setattr(effort_mod, "EDIT_QUIET", 3600.0)
+        _edit(manager, uri, 2, 2, len(DRAFT[2]), "it is raining today")
+        post = [DRAFT[0], DRAFT[1], "it is raining today", DRAFT[3]]
+        for _ in range(6):
+            await asyncio.sleep(0)
+        effort = pair.effort
+        assert not effort.fresh[2] and not pair.effort_task.done()
+        corpus = effort.corpus()
+        assert corpus["pending"] == 0 and corpus["score"] == ter.corpus_score(DRAFT, [post]).score
+        pair.effort_task.cancel()
+        # 2. left alone: the fill counts the edited line once the document is quiet
+        monkeypatch.setattr(effort_mod, "EDIT_QUIET", 0.01)
+        _edit(manager, uri, 3, 1, len(DRAFT[1]), "the dog barked loudly")
+        post[1] = "the dog barked loudly"
+        assert not effort.fresh[1]
+        await asyncio.wait_for(manager.wait_effort(pair), timeout=60)
+        assert effort.fresh[1]
+        row = effort.rows[1].tolist()
+        want = ter.sentence_score(DRAFT[1], [post[1]])
+        assert row[0] == want.num_edits and row[1] == want.ref_length * effort_mod.UNITS
+        assert effort.corpus()["score"] == ter.corpus_score(DRAFT, [post]).score
+        manager.shutdown()
+
+    asyncio.run(run())
