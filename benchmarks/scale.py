@@ -462,11 +462,14 @@ def main(argv: list[str]) -> int:
     long MB``: the long-line rows alone."""
     if len(argv) >= 2 and argv[0] == "ter":
         n, edits = int(argv[1]), int(argv[2]) if len(argv) > 2 else 40
+        load = os.getloadavg()[0]
         runs = [ter_edit_to_hint(n, edits) for _ in range(3)]
         floor = ter_edit_to_hint(n, edits, floor=True)
         p50 = statistics.median(pct(r["lat"], .5) for r in runs) * 1000
         p95 = statistics.median(pct(r["lat"], .95) for r in runs) * 1000
-        print(f"{n:,} lines, TER on, edit → hint: p50 {p50:.1f} ms, p95 {p95:.1f} ms (medians of 3); floor {_p(floor['lat'])}")
+        print(f"{n:,} lines, TER on, edit → hint: p50 {p50:.1f} ms, p95 {p95:.1f} ms (medians of 3); floor {_p(floor['lat'])}; "
+              f"load average {load:.2f} → {os.getloadavg()[0]:.2f}")
+        print("  runs (p50 / p95 ms): " + ", ".join(f"{pct(r['lat'], .5) * 1000:.1f} / {pct(r['lat'], .95) * 1000:.1f}" for r in runs))
         mid = sorted(runs, key=lambda r: pct(r["lat"], .95))[1]
         slow = sorted(zip(mid["lat"], mid["tokens"], mid["polls"]), reverse=True)[:6]
         print(f"  median run, slowest edits (ms, TER tokens, hint requests; over {CHEAP_WORDS} tokens is counted off the loop): "
