@@ -190,6 +190,12 @@ class Settings:
     #: is never scored while you type: it is scored in the background, in
     #: another process, and its hint appears once known (0: no cap).
     max_line_bytes: int = 1_000_000
+    #: The most diagnostics sent for one file (0: all). With more findings,
+    #: the file gets the ones an editor showing this many keeps (errors first,
+    #: then warnings, information, hints) and one note at line 1 saying how many
+    #: more there are and where to see them all. VS Code shows at most 1,000
+    #: per file; the extension sends 1,000 unless you set another value.
+    max_problems: int = 0
 
     # -- (de)serialisation -------------------------------------------------
     @classmethod
@@ -254,6 +260,9 @@ class Settings:
         if self.max_line_bytes < 0:
             out.append(f"maxLineBytes must be 0 (no cap) or more, not {self.max_line_bytes}")
             self.max_line_bytes = Settings.max_line_bytes
+        if self.max_problems < 0:
+            out.append(f"maxProblems must be 0 (no cap) or more, not {self.max_problems}")
+            self.max_problems = Settings.max_problems
         for i, rule in enumerate(self.pairs):
             if not rule.hypothesis or not rule.references:
                 out.append(f"pairs[{i}] needs a hypothesis pattern and at least one reference pattern")

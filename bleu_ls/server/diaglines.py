@@ -16,6 +16,18 @@ reply after a one-line edit re-joins one block and concatenates the others
 Order of the items: the problems said on line 1 (reference, settings,
 unpaired), then the analysis by line, then the comparison with another
 system — as the findings were always listed.
+
+With a cap (setting ``maxProblems``, N > 0) and more than N items, the reply
+carries what an editor showing at most N per file keeps — VS Code's rule
+(extHostDiagnostics.ts): the errors in the order received, then the
+warnings, then information, then hints, up to N — less one, plus our note at
+line 1 saying how many were not sent (VS Code then never adds its own
+marker).  Each block keeps, per severity, its count and joined text too, so a
+capped reply after a one-line edit joins a few hundred strings.  The
+``resultId`` follows the items sent: an edit changing only a finding that is
+not sent answers *unchanged*; the note gives the exact count of the others,
+so a finding appearing or going anywhere changes it (a new resultId, a reply
+of at most N items).
 """
 
 from __future__ import annotations
@@ -25,7 +37,7 @@ import json
 import uuid
 from bisect import bisect_left
 from itertools import chain, compress
-from typing import TYPE_CHECKING, Any, Callable, Optional
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, Optional
 
 from lsprotocol import types
 
@@ -43,6 +55,13 @@ _IDS = itertools.count(1)
 _dumps = json.JSONEncoder(separators=(",", ":")).encode
 #: Body lines per pre-joined block of the reply.
 BLOCK = 256
+#: The code of the note sent in place of the findings over the cap.
+NOT_SENT = "not-sent"
+
+
+def severity_of(f: Finding) -> int:
+    """The LSP severity (1 error … 4 hint) ``f`` is sent with."""
+    return int(SEVERITY.get(str(f.severity).lower(), types.DiagnosticSeverity.Warning))
 
 
 def encode_diagnostic(doc: Optional["LineDocument"], f: Finding) -> str:
@@ -59,7 +78,7 @@ def encode_diagnostic(doc: Optional["LineDocument"], f: Finding) -> str:
     out: dict[str, Any] = {
         "range": {"start": {"line": line, "character": start}, "end": {"line": line, "character": max(start, end)}},
         "message": f.message,
-        "severity": int(SEVERITY.get(str(f.severity).lower(), types.DiagnosticSeverity.Warning)),
+        "severity": severity_of(f),
         "code": f.code,
         "source": SOURCE,
     }
@@ -99,13 +118,24 @@ class DiagnosticLines:
         self._items: Optional[list[str]] = None
         #: block number -> the joined JSON of its lines' items ("" when none)
         self._blocks: dict[int, str] = {}
+        #: block number -> per severity (1..4): its items' count, their joined JSON
+        self._sev: dict[int, tuple[tuple[int, ...], tuple[str, ...]]] = {}
         self._body: Optional[str] = None
+        #: the items sent (``_body``, or the capped selection and the note)
+        self._sent: Optional[str] = None
+        #: the cap (setting maxProblems; 0: none), the file's name (for the note)
+        self.cap = 0
+        self.name = ""
+        #: how many items the body lines hold
+        self.n_body = 0
 
     # -- bringing it up to date ------------------------------------------------------
     def refresh(self, pair: "Pair", store: "IgnoreStore", doc, analyzer, head: list, tail: list) -> None:
         """Follow the analyser's last pass (``analyzer``: None when there is
         no analysis) and the problems (``head``) / comparison (``tail``) findings."""
         hide, filter_key = _filter_of(pair, store, doc)
+        self.cap = max(0, getattr(pair.settings, "max_problems", 0) or 0)
+        self.name = pair.path.name
         lc = doc.line_count if doc is not None else 0
         final = analyzer.store.final if analyzer is not None else {}
         lines = analyzer.store.lines if analyzer is not None else []
@@ -121,7 +151,7 @@ class DiagnosticLines:
         if full:
             old_enc = self.enc
             self.enc, self.kept, self.objs, self.hidden = {}, {}, {}, {}
-            self._blocks = {}
+            self._blocks, self._sev, self.n_body = {}, {}, 0
             self.ignored, self.reviewed = 0, set()
             todo: Any = final
         else:
@@ -150,8 +180,11 @@ class DiagnosticLines:
         self.head_kept, self.tail_kept, self.head_enc, self.tail_enc = head_kept, tail_kept, head_enc, tail_enc
         self.lines = list(lines)
         if moved:
-            self.rid = f"{_RUN}-{next(_IDS)}"
             self._items = self._body = None
+            before, self._sent = self._sent, None
+            # with a cap, a change among the items not sent leaves the reply as it was
+            if not (self.cap and self.rid is not None and before is not None and self.body() == before):
+                self.rid = f"{_RUN}-{next(_IDS)}"
             clamp = (lambda i: max(0, min(i, lc - 1))) if doc is not None else (lambda i: 0)
             flagged = {clamp(f.line) for f in chain(head_kept, tail_kept)}
             enc = self.enc
@@ -173,7 +206,8 @@ class DiagnosticLines:
         if not fs:
             if old is not None:
                 del self.enc[i], self.kept[i]
-                self._blocks.pop(i // BLOCK, None)
+                self.n_body -= len(old)
+                self._drop(i // BLOCK)
             return bool(old)
         if hide is not None:
             kept, ign, rev = hide(fs)
@@ -186,10 +220,15 @@ class DiagnosticLines:
             kept = fs
         new = [encode_diagnostic(doc, f) for f in kept]
         self.enc[i], self.kept[i] = new, kept
+        self.n_body += len(new) - len(old or ())
         if new != (old or []):
-            self._blocks.pop(i // BLOCK, None)
+            self._drop(i // BLOCK)
             return True
         return False
+
+    def _drop(self, b: int) -> None:
+        self._blocks.pop(b, None)
+        self._sev.pop(b, None)
 
     def _extra(self, doc, findings: list, hide) -> tuple[list, list]:
         """The problems / comparison findings: filtered and encoded every time (few)."""
@@ -217,25 +256,95 @@ class DiagnosticLines:
         return self._items
 
     def body(self) -> str:
+        """The items sent, joined (the ``items`` array's contents): all of
+        them (:meth:`full_body`), or with a cap and more items than it, the
+        selection an editor showing ``cap`` keeps, less one, and the note."""
+        if self._sent is None:
+            total = self.n_body + len(self.head_enc) + len(self.tail_enc)
+            self._sent = self._capped(total) if 0 < self.cap < total else self.full_body()
+        return self._sent
+
+    def full_body(self) -> str:
         """``",".join(self.items())``, joined from the kept blocks (only the
         blocks whose lines changed are joined again)."""
         if self._body is None:
-            lines, enc, blocks = self.lines, self.enc, self._blocks
             parts = [",".join(self.head_enc)] if self.head_enc else []
-            k, n = 0, len(lines)
-            while k < n:
-                b = lines[k] // BLOCK
-                end = bisect_left(lines, (b + 1) * BLOCK, k)
+            blocks, enc = self._blocks, self.enc
+            for b, span in self._spans():
                 got = blocks.get(b)
                 if got is None:
-                    got = blocks[b] = ",".join(chain.from_iterable(map(enc.__getitem__, lines[k:end])))
+                    got = blocks[b] = ",".join(chain.from_iterable(map(enc.__getitem__, span)))
                 if got:
                     parts.append(got)
-                k = end
             if self.tail_enc:
                 parts.append(",".join(self.tail_enc))
             self._body = ",".join(parts)
         return self._body
+
+    def _spans(self) -> Iterator[tuple[int, list[int]]]:
+        """(block number, its body lines) of the blocks that hold items, in order."""
+        lines = self.lines
+        k, n = 0, len(lines)
+        while k < n:
+            b = lines[k] // BLOCK
+            end = bisect_left(lines, (b + 1) * BLOCK, k)
+            yield b, lines[k:end]
+            k = end
+
+    def _buckets(self, span: list[int]) -> tuple[list[str], ...]:
+        """The items of body lines ``span`` by severity (errors first), in order."""
+        kept, enc = self.kept, self.enc
+        return _by_severity(chain.from_iterable(zip(kept[i], enc[i]) for i in span))
+
+    def _capped(self, total: int) -> str:
+        """VS Code's rule (at most ``cap`` per file: the errors in the order
+        received, then the warnings, the information, the hints) less one
+        item, then the note; from the blocks' per-severity texts."""
+        sev = self._sev
+        blocks = []
+        for b, span in self._spans():
+            got = sev.get(b)
+            if got is None:
+                buckets = self._buckets(span)
+                got = sev[b] = (tuple(map(len, buckets)), tuple(map(",".join, buckets)))
+            blocks.append((got, span))
+        head = _by_severity(zip(self.head_kept, self.head_enc))
+        tail = _by_severity(zip(self.tail_kept, self.tail_enc))
+        parts: list[str] = []
+        room = self.cap - 1
+        for s in range(4):
+            segments = chain(
+                ((len(head[s]), None, head[s]),),
+                ((counts[s], texts[s], span) for (counts, texts), span in blocks if counts[s]),
+                ((len(tail[s]), None, tail[s]),),
+            )
+            for count, text, what in segments:
+                if not room:
+                    break
+                if not count:
+                    continue
+                if count <= room:
+                    parts.append(",".join(what) if text is None else text)
+                    room -= count
+                else:  # the last, partial segment
+                    items = what if text is None else self._buckets(what)[s]
+                    parts.append(",".join(items[:room]))
+                    room = 0
+        parts.append(self._note(total))
+        return ",".join(parts)
+
+    def _note(self, total: int) -> str:
+        """Our Information diagnostic at line 1 about the items not sent."""
+        sent = self.cap - 1
+        message = (
+            f"bleu-ls found {total:,} problems in this file; {total - sent:,} of them are not listed here "
+            f"(at most {self.cap:,} are sent, errors and warnings first: setting maxProblems). "
+            f"`bleu-ls check {self.name}` lists them all; Show Report counts them by kind; "
+            "Next Flagged Line visits every flagged line."
+        )
+        at = {"line": 0, "character": 0}
+        return _dumps({"range": {"start": at, "end": at}, "message": message, "severity": 3,
+                       "code": NOT_SENT, "source": SOURCE})
 
     def diagnostics(self, doc) -> list[types.Diagnostic]:
         """The diagnostics as lsprotocol objects (made per line when first asked for)."""
@@ -249,6 +358,15 @@ class DiagnosticLines:
         head = [to_diagnostic(doc, f) for f in self.head_kept]
         tail = [to_diagnostic(doc, f) for f in self.tail_kept]
         return [*head, *chain.from_iterable(body), *tail]
+
+
+def _by_severity(pairs: Iterable[tuple[Finding, str]]) -> tuple[list[str], ...]:
+    """The texts of (finding, text) pairs by severity: errors, warnings,
+    information, hints; each in the order given."""
+    out: tuple[list[str], ...] = ([], [], [], [])
+    for f, text in pairs:
+        out[severity_of(f) - 1].append(text)
+    return out
 
 
 def _filter_of(pair: "Pair", store: "IgnoreStore", doc) -> tuple[Optional[Callable], Any]:

@@ -8,6 +8,12 @@ as LSP objects, cached by the pair's state.  They are kept per line
 are filtered and encoded again, and the ``resultId`` changes only when a
 diagnostic did, so a pull after a change that altered none answers
 *unchanged*.
+
+With the setting ``maxProblems`` (N > 0; the VS Code extension sends 1,000,
+the most VS Code shows per file), pulled and pushed replies carry what an
+editor showing N keeps, less one, and a note saying how many were not sent
+(:meth:`.diaglines.DiagnosticLines.body`); code lenses, the status, hovers
+and code actions read every finding.
 """
 
 from __future__ import annotations
@@ -19,6 +25,7 @@ import logging
 from typing import TYPE_CHECKING, Optional
 
 from lsprotocol import types
+from lsprotocol.converters import get_converter
 
 from ..analysis import Analyzer, Finding, internal_error, problem_findings, unpaired_findings
 from ..ignore import IgnoreStore, find_store_root
@@ -30,6 +37,7 @@ if TYPE_CHECKING:
     from .pairs import Pair, PairManager
 
 log = logging.getLogger(__name__)
+_CONVERTER = get_converter()
 
 #: A full analysis of a document this long freezes the heap (gc.freeze).
 FREEZE_LINES = 20000
@@ -211,8 +219,9 @@ class Publisher:
         return view.items(), view.rid
 
     def encoded_body(self, pair: "Pair") -> tuple[str, str]:
-        """:meth:`encoded` joined: the JSON text of the items array's
-        contents (joined from kept blocks of lines) and the result id."""
+        """The items sent, joined: the JSON text of the items array's
+        contents (joined from kept blocks of lines; with ``maxProblems``, the
+        capped selection and the note) and the result id."""
         view = self.update(pair)
         return view.body(), view.rid
 
@@ -258,8 +267,9 @@ class Publisher:
         protocol = getattr(client, "protocol", None)
         write = getattr(protocol, "_write_body", None)
         if write is None:  # not our protocol class: the plain way
+            items = _CONVERTER.structure(json.loads("[" + body + "]"), list[types.Diagnostic])
             client.text_document_publish_diagnostics(
-                types.PublishDiagnosticsParams(uri=uri, diagnostics=self.compute(self.manager.pairs[uri])[0], version=version)
+                types.PublishDiagnosticsParams(uri=uri, diagnostics=items, version=version)
             )
             return
         params = '{"uri":' + json.dumps(uri)
