@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import shutil
 import subprocess
@@ -30,12 +31,28 @@ def _leaves(d: dict, prefix: str = "") -> dict:
     return out
 
 
+def _editor_defaults() -> dict:
+    spec = importlib.util.spec_from_file_location("gen_config", EXT / "scripts" / "gen-config.py")
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod.EDITOR_DEFAULTS
+
+
 def test_configuration_mirrors_every_server_setting() -> None:
     leaves = _leaves(Settings().to_dict())
     server_props = {k for k in PROPS if k not in CLIENT_ONLY}
     assert server_props == {f"bleuLs.{k}" for k in leaves}, "run python editors/vscode/scripts/gen-config.py"
+    editor = _editor_defaults()
+    assert editor == {"maxProblems": 1000}  # VS Code shows at most 1,000 diagnostics per file
+    # the extension sends those even when left at VS Code's default (src/settings.ts)
+    ts = (EXT / "src" / "settings.ts").read_text(encoding="utf-8")
+    listed = ts.split("export const EDITOR_DEFAULTS = [")[1].split("]")[0]
+    assert sorted(x.strip().strip('"') for x in listed.split(",") if x.strip()) == sorted(editor)
     for key, default in leaves.items():
         prop = PROPS[f"bleuLs.{key}"]
+        if key in editor:
+            assert leaves[key] != editor[key] and prop["default"] == editor[key], key
+            default = editor[key]
         assert prop["default"] == default, key
         desc = prop.get("markdownDescription") or prop.get("description") or ""
         assert len(desc) > 10, f"bleuLs.{key} has no description"

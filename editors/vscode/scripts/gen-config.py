@@ -104,6 +104,14 @@ ENUMS: dict[str, list[Any]] = {
     "diagnostics.outlier.metric": list(S.OUTLIER_METRICS),
 }
 
+# Settings whose default in VS Code differs from the server's own: package.json
+# carries this default and the extension sends it even when the user left the
+# setting alone (src/settings.ts, EDITOR_DEFAULTS lists the same keys).
+EDITOR_DEFAULTS: dict[str, Any] = {
+    # VS Code shows at most 1,000 diagnostics per file (extHostDiagnostics.ts)
+    "maxProblems": 1000,
+}
+
 # Settings read by the extension only (never sent to the server).
 CLIENT_PROPERTIES: dict[str, dict[str, Any]] = {
     f"{SECTION}.server.path": {
@@ -209,7 +217,7 @@ def leaf_properties() -> dict[str, dict[str, Any]]:
             prop = _schema_for(tp)
             if key in ENUMS:
                 prop["enum"] = ENUMS[key]
-            prop["default"] = S._dump(value)
+            prop["default"] = EDITOR_DEFAULTS.get(key, S._dump(value))
             desc = comments.get(f.name)
             desc = _rst_to_md(desc) if desc else DESCRIPTIONS.get(key)
             if not desc:

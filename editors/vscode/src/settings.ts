@@ -6,6 +6,13 @@ export const SECTION = "bleuLs";
 /** Keys under bleuLs that the extension reads itself and never sends. */
 export const CLIENT_ONLY = ["server", "trace"];
 
+/**
+ * Server settings whose VS Code default (package.json, from gen-config.py's
+ * EDITOR_DEFAULTS) differs from the server's own: sent even when left at the
+ * default.  maxProblems: VS Code shows at most 1,000 diagnostics per file.
+ */
+export const EDITOR_DEFAULTS = ["maxProblems"];
+
 export interface InspectResult {
   defaultValue?: unknown;
   globalValue?: unknown;
@@ -52,7 +59,8 @@ export function explicitValue(info: InspectResult | undefined): unknown {
 /**
  * The camelCase settings object the server reads (bleu-ls's Settings.from_dict),
  * holding only what the user set explicitly: values left at their default
- * are not sent, so that bleu-ls.toml and the server's own defaults apply.
+ * are not sent, so that bleu-ls.toml and the server's own defaults apply —
+ * except the EDITOR_DEFAULTS, sent with VS Code's default.
  */
 export function explicitSettings(
   keys: string[],
@@ -60,7 +68,11 @@ export function explicitSettings(
 ): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const key of keys) {
-    const value = explicitValue(inspect(key));
+    const info = inspect(key);
+    let value = explicitValue(info);
+    if (value === undefined && EDITOR_DEFAULTS.includes(key)) {
+      value = info?.defaultValue;
+    }
     if (value === undefined) {
       continue;
     }

@@ -4,6 +4,7 @@ import { describe, it } from "node:test";
 import packageJson = require("../package.json");
 import {
   documentSelector,
+  EDITOR_DEFAULTS,
   explicitSettings,
   explicitValue,
   ruleGlob,
@@ -43,6 +44,17 @@ describe("explicitSettings", () => {
       diagnostics: { lowScore: { bleuThreshold: 20 } },
       pairs: [{ hypothesis: "out/*.de", references: ["ref/{1}.de"] }],
     });
+  });
+
+  it("sends an editor default (maxProblems) even when left at VS Code's default", () => {
+    const values: Record<string, Record<string, unknown>> = {
+      maxProblems: { defaultValue: 1000 },
+      maxLineBytes: { defaultValue: 1000000 },
+    };
+    assert.deepEqual(explicitSettings(["maxProblems", "maxLineBytes"], (k) => values[k]), { maxProblems: 1000 });
+    values.maxProblems.workspaceValue = 0;
+    assert.deepEqual(explicitSettings(["maxProblems", "maxLineBytes"], (k) => values[k]), { maxProblems: 0 });
+    assert.ok(EDITOR_DEFAULTS.every((k) => serverKeys(packageJson).includes(k)));
   });
 
   it("keeps an explicit false / null rather than dropping it", () => {
