@@ -77,11 +77,14 @@ def test_scale_rows_smoke(tmp_path):
     text = out.read_text(encoding="utf-8")
     assert code == 0, text
     for expected in (
-        "pull after every edit: edit → inlay hints (60 lines), p50 / p95 | 300",
-        "pull after every edit: edit → diagnostics reply arrived (last byte read), p50 / p95 | 300",
-        "pull after every edit: edit → diagnostics reply parsed by the client, p50 / p95 | 300",
-        "pull after every edit: diagnostics (arrived) p95 at 300 / at 120 lines",
-        "pull after every edit: diagnostics (parsed) p95 at 300 / at 120 lines",
+        "pull after every edit (VS Code-like, maxProblems 1,000): edit → inlay hints (60 lines), p50 / p95 | 300",
+        "pull after every edit (VS Code-like, maxProblems 1,000): edit → diagnostics reply arrived (last byte read), p50 / p95 | 300",
+        "pull after every edit (Neovim-like, no cap): edit → diagnostics reply arrived (last byte read), p50 / p95 | 300",
+        "pull after every edit (VS Code-like, maxProblems 1,000): edit → diagnostics reply parsed by the client, p50 / p95 | 300",
+        "pull after every edit (Neovim-like, no cap): edit → diagnostics reply parsed by the client, p50 / p95 | 300",
+        "pull after every edit (VS Code-like, maxProblems 1,000): diagnostics (arrived) p95 at 300 / at 120 lines",
+        "pull after every edit (VS Code-like, maxProblems 1,000): diagnostics (parsed) p95 at 300 / at 120 lines",
+        "pull after every edit (Neovim-like, no cap): diagnostics (arrived) p95 at 300 / at 120 lines",
         "process-tree RSS, pair open and scored (server + workers) | 300",
         "open → first inlay hints (lines 0–60) vs do-nothing pygls server | 300",
         "a 0.1 MB line: edit on it → hints of lines 0–60",
