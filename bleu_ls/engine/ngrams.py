@@ -63,6 +63,13 @@ def _word_ids(name: str, split) -> _WordIds:
     return c
 
 
+def forget_ids() -> int:
+    """Drop this process's word / token id caches; how many entries they held."""
+    held = sum(len(c) for c in _CACHES.values())
+    _CACHES.clear()
+    return held
+
+
 def _token_ids(name: str) -> _Ids:
     c = _CACHES.get(name)
     if c is None or len(c) > _CACHE_LIMIT:

@@ -23,3 +23,19 @@ def test_without_glibc_both_do_nothing(monkeypatch):
     monkeypatch.setattr(memory, "_libc", False)
     assert memory.one_heap() is False
     assert memory.release() is False
+
+
+def test_release_drops_the_word_caches_and_tokens_stay_sacrebleus():
+    from sacrebleu.tokenizers.tokenizer_13a import Tokenizer13a
+
+    from bleu_ls.engine.tokenizers import fast_tokenizer, forget_words
+
+    fast, oracle = fast_tokenizer("13a"), Tokenizer13a()
+    lines = ["Das ist's, z.B. 3.000,5 Euro - oder (nicht)?", "&quot;Hallo&quot; sagte er... \"ja\".", "U.S.-Wahl: 1,5% mehr!"]
+    before = [fast(line) for line in lines]
+    assert forget_words() >= 5  # the punctuated words were cached
+    before_again = [fast(line) for line in lines]
+    memory.release()
+    assert forget_words() == 0  # release() emptied them
+    after = [fast(line) for line in lines]
+    assert before == before_again == after == [oracle(line).split() for line in lines]
