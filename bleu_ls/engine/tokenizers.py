@@ -17,6 +17,8 @@ _TOKENIZERS = {
 }
 
 NAMES = tuple(_TOKENIZERS)
+#: the sacrebleu tokenizers made in this process, by name
+_MADE: dict = {}
 
 
 class TokenizerUnavailable(ValueError):
@@ -33,7 +35,8 @@ def get_tokenizer(name: str):
             f"unknown tokenizer {name!r}; choose one of {', '.join(NAMES)}"
         ) from None
     try:
-        return getattr(import_module(f"sacrebleu.tokenizers.{module}"), cls)()
+        tok = _MADE[name] = getattr(import_module(f"sacrebleu.tokenizers.{module}"), cls)()
+        return tok
     except ImportError as exc:
         raise TokenizerUnavailable(
             f"tokenizer {name!r} needs an optional dependency ({exc.name or exc}); "
@@ -161,6 +164,14 @@ def forget_words() -> int:
     for cache in _WORD_CACHES:
         dropped += len(cache)
         cache.clear()
+    # sacrebleu's own tokenizers (intl, char, zh, mecab) keep up to 65,536
+    # whole lines each (functools.lru_cache on the class's __call__)
+    for name in _TOKENIZERS:
+        if name in _MADE:
+            held = getattr(type(_MADE[name]).__call__, "cache_info", None)
+            if held is not None:
+                dropped += held().currsize
+                type(_MADE[name]).__call__.cache_clear()
     from . import ngrams  # (imports this module)
 
     dropped += ngrams.forget_ids()

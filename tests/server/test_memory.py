@@ -39,3 +39,17 @@ def test_release_drops_the_word_caches_and_tokens_stay_sacrebleus():
     assert forget_words() == 0  # release() emptied them
     after = [fast(line) for line in lines]
     assert before == before_again == after == [oracle(line).split() for line in lines]
+
+
+def test_release_drops_sacrebleus_line_caches_and_tokens_stay_sacrebleus():
+    from sacrebleu.tokenizers.tokenizer_intl import TokenizerV14International
+
+    from bleu_ls.engine.tokenizers import forget_words, get_tokenizer
+
+    tok, oracle = get_tokenizer("intl"), TokenizerV14International()
+    lines = ["Das ist's, z.B. 3.000,5 Euro!", "„Hallo“ — sagte er…"]
+    before = [tok(line) for line in lines]
+    assert forget_words() >= len(lines)  # the whole lines were cached by sacrebleu
+    memory.release()
+    assert forget_words() == 0
+    assert before == [tok(line) for line in lines] == [oracle(line) for line in lines]
