@@ -334,10 +334,14 @@ class LineDocument:
             a_line, a_idx, b_line, b_idx = b_line, b_idx, a_line, a_idx
         lines, ends = self.lines, self.ends
         old_n = self.n_lines
-        if a_line == b_line and "\n" not in text and "\r" not in text:
-            # within one line, no break typed: no break can join or split
+        within = a_line == b_line and "\n" not in text and "\r" not in text
+        if within:
             old = lines[a_line]
             new = old[:a_idx] + text + old[b_idx:]
+            # within one line, no break typed: no break is split, and none
+            # joins unless the line empties between a "\r" and a "\n"
+            within = bool(new) or not (a_line and ends[a_line - 1] == "\r" and ends[a_line] == "\n")
+        if within:
             start = a_line
             stop = a_line + (new != old)
             if stop > start:

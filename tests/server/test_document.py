@@ -117,6 +117,17 @@ def test_incremental_edits_match_from_scratch(text, enc, data):
         assert engine == split_lsp_lines(expected)
 
 
+def test_emptying_a_line_between_cr_and_lf_joins_the_breaks():
+    # "\r" + "a" + "\n": deleting the "a" leaves one "\r\n" break, not two
+    for enc in (UTF8, UTF16, UTF32):
+        d = LineDocument("\ra\n", encoding=enc)
+        engine = list(d.engine_lines())
+        sp = d.edit(1, 0, 1, 1, "")
+        engine[sp.start : sp.end] = sp.lines
+        assert d.text == "\r\n"
+        assert d.engine_lines() == engine == split_lsp_lines("\r\n")
+
+
 def test_edit_from_lsp_change_dict_lands_on_the_right_line():
     d = LineDocument("one\fstill one\nx\u2028y\x85z\ntwo\n", encoding=UTF16)
     sp = d.apply({"range": {"start": {"line": 2, "character": 0}, "end": {"line": 2, "character": 3}}, "text": "TWO"})
