@@ -86,6 +86,44 @@ def line_delta(pair: "Pair", key: str, i: int) -> Optional[float]:
     return now - then
 
 
+#: at most this many rendered rows kept per pair (then started again): a
+#: screenful of lines, scrolled, and Neovim's whole-buffer ranges
+RENDER_CACHE = 2048
+
+
+class RenderedHints:
+    """Inlay hint label and tooltip per statistics rows
+    (``PairModel.row_keys``) of one model under one set of metrics and hint
+    settings: an edit re-renders the edited line only, not the 60 lines of
+    the range around it.  Kept on the pair (``Pair.hint_cache``)."""
+
+    __slots__ = ("model", "metrics", "hs", "text")
+
+    def __init__(self, model, hs) -> None:
+        self.model, self.metrics, self.hs = model, tuple(model.metrics.values()), hs
+        self.text: dict[bytes, list] = {}  # [label, tooltip or None: not made yet]
+
+    @classmethod
+    def of(cls, pair: "Pair", model, hs: HintSettings) -> "RenderedHints":
+        """The pair's cache for ``model`` and ``hs`` (a new one when either changed)."""
+        r = pair.hint_cache
+        if r is None or r.model is not model or r.hs is not hs or r.metrics != tuple(model.metrics.values()):
+            r = pair.hint_cache = cls(model, hs)
+        return r
+
+    def get(self, key: bytes, model, i: int, tooltip: bool) -> list:
+        """[label, tooltip] of line ``i`` whose rows are ``key`` (the tooltip
+        is made only when asked for: None otherwise)."""
+        got = self.text.get(key)
+        if got is None:
+            if len(self.text) >= RENDER_CACHE:
+                self.text.clear()
+            got = self.text[key] = [label_for(model, i, self.hs), None]
+        if tooltip and got[1] is None:
+            got[1] = breakdown_of(model, i)
+        return got
+
+
 def breakdown(pair: "Pair", i: int) -> str:
     """A compact breakdown (inlay hint tooltip)."""
     return breakdown_of(pair.model, i)

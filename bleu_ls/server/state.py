@@ -55,6 +55,8 @@ class Pair:
     push_dirty: bool = False
     #: the diagnostics kept per line (publish.py / diaglines.py); None: build again
     diag_cache: Any = None
+    #: inlay hint labels and tooltips by statistics rows (render.RenderedHints)
+    hint_cache: Any = None
     flagged: list[int] = field(default_factory=list)
     #: findings hidden by .bleu-ls/ignore.json, lines hidden as reviewed (publish.py)
     ignored: int = 0

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import time
-import weakref
 from json.encoder import encode_basestring_ascii as _json_str
 from typing import TYPE_CHECKING, Optional, Union
 
@@ -13,7 +12,7 @@ from lsprotocol import types
 from ..compare import hint_part
 from ..effort_render import hter_label
 from ..protocol import Encoded
-from ..render import breakdown, breakdown_of, label_for, pending_sentence
+from ..render import RenderedHints, breakdown, breakdown_of, label_for, pending_sentence
 
 if TYPE_CHECKING:
     from ..pairs import PairManager
@@ -112,47 +111,6 @@ async def wait_for_heavy_lines(manager: "PairManager", params: types.InlayHintPa
     return False
 
 
-class _Rendered:
-    """Label and tooltip per statistics rows (``PairModel.row_keys``) of one
-    model under one set of metrics and hint settings: an edit re-renders the
-    edited line only, not the 60 lines of the range around it."""
-
-    __slots__ = ("metrics", "hs", "text")
-
-    def __init__(self, model, hs) -> None:
-        self.metrics, self.hs = tuple(model.metrics.values()), hs
-        self.text: dict[bytes, list] = {}  # [label, tooltip or None: not made yet]
-
-    def fits(self, model, hs) -> bool:
-        return self.hs is hs and self.metrics == tuple(model.metrics.values())
-
-    def get(self, key: bytes, model, i: int, tooltip: bool) -> list:
-        """[label, tooltip] of line ``i`` whose rows are ``key`` (the tooltip
-        is made only when asked for: None otherwise)."""
-        got = self.text.get(key)
-        if got is None:
-            if len(self.text) >= RENDER_CACHE:
-                self.text.clear()
-            got = self.text[key] = [label_for(model, i, self.hs), None]
-        if tooltip and got[1] is None:
-            got[1] = breakdown_of(model, i)
-        return got
-
-
-#: at most this many rendered rows kept per model (then started again): a
-#: screenful of lines, scrolled, and Neovim's whole-buffer ranges (ENSURE_LIMIT)
-RENDER_CACHE = 2048
-#: per pair model (dropped with it)
-_RENDERED: "weakref.WeakKeyDictionary[object, _Rendered]" = weakref.WeakKeyDictionary()
-
-
-def _rendered(model, hs) -> _Rendered:
-    r = _RENDERED.get(model)
-    if r is None or not r.fits(model, hs):
-        r = _RENDERED[model] = _Rendered(model, hs)
-    return r
-
-
 def hint_items(manager: "PairManager", params: types.InlayHintParams) -> Union[list[types.InlayHint], list[tuple]]:
     """The hints of the range: InlayHint objects from a preview (a large
     document being opened), else tuples ``(line, column, label, tooltip,
@@ -184,7 +142,7 @@ def hint_items(manager: "PairManager", params: types.InlayHintParams) -> Union[l
     if not scored.all():  # heavy lines (never scored here) or more than the limit
         manager.score_rest_later(pair)
     lazy_tooltip = _resolve_tooltip(manager)
-    cache = _rendered(model, hs)
+    cache = RenderedHints.of(pair, model, hs)
     keys = model.row_keys(start, end)
     hyp = model.hyp
     extra = hs.hter or (pair.compare is not None and pair.settings.compare.hint)
