@@ -260,6 +260,43 @@ async def test_settings_change_takes_effect(session):
     assert float(label[2:]) == round(sacrebleu.sentence_bleu(hyp[0], [ref[0]]).score, 3)
 
 
+async def test_unchanged_settings_do_not_pair_again(session):
+    """Editors send didChangeConfiguration at start-up and on any change of
+    the user's settings (Neovim right after opening the first file): when
+    bleu-ls's own settings did not change, the open pair is not built again
+    (at 100k lines that cost ~0.3 s of the event loop, and every view was
+    asked to refresh); a real change still takes effect."""
+    s = session
+    hyp, ref, _ = crafted()
+    s.write("d.ref", text(ref))
+    uri = s.open("d.hyp", text(hyp))
+    assert (await s.corpus(uri))["corpus"]["score"] == sacrebleu.corpus_bleu(hyp, [ref]).score
+    await s.diagnostics(uri)
+
+    def counts():
+        return (s.rec.inlay_refresh, s.rec.lens_refresh, s.rec.tokens_refresh)
+
+    async def quiet():  # the open's own background passes are over
+        before = counts()
+        await asyncio.sleep(0.6)
+        return counts() == before
+    assert await eventually(quiet, timeout=10)
+    before = counts()
+    for _ in range(3):
+        s.client.workspace_did_change_configuration(types.DidChangeConfigurationParams(settings={"bleuLs": {}}))
+    await s.hints(uri, 0, 0)  # the notifications were handled
+    await asyncio.sleep(0.6)
+    assert counts() == before
+    new = {"hints": {"bleuFormat": "B={bleu:.2f}"}}
+    s.client.set_configuration(new, section="bleuLs")
+    s.client.workspace_did_change_configuration(types.DidChangeConfigurationParams(settings={"bleuLs": new}))
+
+    async def refreshed():
+        return s.rec.inlay_refresh > before[0]
+    assert await eventually(refreshed, timeout=3)
+    assert (await s.hints(uri, 0, 0))[0].label == f"B={sacrebleu.sentence_bleu(hyp[0], [ref[0]]).score:.2f}"
+
+
 async def test_incremental_edits_after_form_feed_and_line_separators(session):
     s = session
     hyp = ["one\fpage break", "two\u2028still two", "three\x85still three", "four", "five six"]
