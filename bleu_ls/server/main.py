@@ -8,6 +8,10 @@ import sys
 from typing import Optional, Sequence
 
 
+#: seconds a thread may keep the interpreter while another waits for it
+SWITCH_INTERVAL = 0.001
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="bleu-ls serve",
@@ -45,6 +49,11 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     from .server import create_server
 
     memory.one_heap()  # before any thread starts (see memory.py)
+    # The event loop answers the editor in short bursts while worker threads
+    # (the first analysis, installing a batch pass's rows) run Python for
+    # seconds: each time the loop wants the interpreter back it waits up to
+    # the switch interval (5 ms by default) for the busy thread to let go.
+    sys.setswitchinterval(SWITCH_INTERVAL)
 
     server = create_server()
     try:
