@@ -109,6 +109,8 @@ def code_server(vsix: Path, tmp_path_factory: pytest.TempPathFactory):
             str(CODE_SERVER), "--bind-addr", f"127.0.0.1:{port}", "--auth", "none", "--disable-telemetry",
             "--disable-update-check", "--disable-workspace-trust", "--user-data-dir", str(user),
             "--extensions-dir", str(exts),
+            # BLEU_LS_VSCODE_PROFILE=DIR: trace logging (VS Code's debounce values reach the console)
+            *(["--log", "trace"] if os.environ.get("BLEU_LS_VSCODE_PROFILE") else []),
         ],
         env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True, cwd=base,
     )
@@ -124,7 +126,7 @@ def code_server(vsix: Path, tmp_path_factory: pytest.TempPathFactory):
             assert server.poll() is None, (base / "code-server.log").read_text()
             assert time.monotonic() < deadline, "code-server did not come up in 60 s"
             time.sleep(0.25)
-        yield {"port": port, "base": base, "startup_s": time.monotonic() - t0}
+        yield {"port": port, "base": base, "startup_s": time.monotonic() - t0, "pid": server.pid}
     finally:
         os.killpg(server.pid, signal.SIGTERM)
         try:
@@ -406,7 +408,7 @@ def test_vscode_large_pair_typing_burst_mid_line(code_server, tmp_path: Path) ->
     assert all(a != b for a, b in zip(labels, labels[1:])), labels
 
     ARTIFACTS.mkdir(exist_ok=True)
-    out = tmp_path / "large.json"
+    out = ARTIFACTS / "vscode-large.json"  # kept: key and hint times for a server-side timeline
     env = editor_env(
         {
             "BLEU_URL": f"http://127.0.0.1:{code_server['port']}/?folder={ws}",
@@ -422,6 +424,9 @@ def test_vscode_large_pair_typing_burst_mid_line(code_server, tmp_path: Path) ->
             "BLEU_OUT": str(out),
             "BLEU_CHROMIUM": CHROMIUM,
             "BLEU_SHOT_EDIT": str(ARTIFACTS / "vscode-large-typed.png"),
+            # BLEU_LS_VSCODE_PROFILE=DIR: CPU profiles of the workbench and the extension host while typing
+            "BLEU_PROFILE_DIR": os.environ.get("BLEU_LS_VSCODE_PROFILE", ""),
+            "BLEU_CODE_SERVER_PID": str(code_server["pid"]),
         }
     )
     proc = subprocess.run(["node", str(HERE / "vscode_driver.mjs")], cwd=HERE, env=env,
