@@ -94,6 +94,8 @@ def code_server(vsix: Path, tmp_path_factory: pytest.TempPathFactory):
         # (BLEU_LS_VSCODE_SERVER: another command, e.g. a wrapper that logs with -vv)
         "bleuLs.server.path": os.environ.get("BLEU_LS_VSCODE_SERVER") or str(Path(server_bin_dir()) / "bleu-ls"),
     }
+    # BLEU_LS_VSCODE_SETTINGS: further user settings as JSON (e.g. to measure an editor default)
+    settings.update(json.loads(os.environ.get("BLEU_LS_VSCODE_SETTINGS") or "{}"))
     (user / "User" / "settings.json").write_text(json.dumps(settings, indent=1), encoding="utf-8")
     env = editor_env({"XDG_CONFIG_HOME": str(xdg), "XDG_DATA_HOME": str(base / "data")})
     t0 = time.monotonic()
