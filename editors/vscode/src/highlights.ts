@@ -40,9 +40,23 @@ export function highlightCommands(): vscode.Disposable[] {
  */
 export const VIEWPORT_TOKENS_LINES = 10_000;
 
-/** Whether VS Code may ask for this document's tokens as a whole. */
-export function wholeDocumentTokens(lineCount: number): boolean {
-  return lineCount <= VIEWPORT_TOKENS_LINES;
+/** The choice made for each open document at its first whole-document request. */
+const whole = new WeakMap<object, boolean>();
+
+/**
+ * Whether VS Code may ask for this document's tokens as a whole: decided once
+ * per open document (by its size then) and kept while it stays open.  A
+ * document that had whole-document tokens keeps them when it grows past the
+ * limit: refusing then would leave VS Code with its last whole answer, which
+ * it takes as complete and so never asks for ranges, and new words unmarked.
+ */
+export function wholeDocumentTokens(document: vscode.TextDocument): boolean {
+  let ok = whole.get(document);
+  if (ok === undefined) {
+    ok = document.lineCount <= VIEWPORT_TOKENS_LINES;
+    whole.set(document, ok);
+  }
+  return ok;
 }
 
 /**
@@ -59,7 +73,7 @@ export const tokensMiddleware = {
     token: vscode.CancellationToken,
     next: (document: vscode.TextDocument, token: vscode.CancellationToken) => vscode.ProviderResult<vscode.SemanticTokens>,
   ): vscode.ProviderResult<vscode.SemanticTokens> {
-    if (!wholeDocumentTokens(document.lineCount)) {
+    if (!wholeDocumentTokens(document)) {
       throw new vscode.CancellationError();
     }
     return next(document, token);
@@ -74,7 +88,7 @@ export const tokensMiddleware = {
       token: vscode.CancellationToken,
     ) => vscode.ProviderResult<vscode.SemanticTokens | vscode.SemanticTokensEdits>,
   ): vscode.ProviderResult<vscode.SemanticTokens | vscode.SemanticTokensEdits> {
-    if (!wholeDocumentTokens(document.lineCount)) {
+    if (!wholeDocumentTokens(document)) {
       throw new vscode.CancellationError();
     }
     return next(document, previousResultId, token);

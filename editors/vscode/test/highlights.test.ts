@@ -10,7 +10,7 @@ installVscodeStub();
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { tokensMiddleware, VIEWPORT_TOKENS_LINES } = require("../src/highlights") as typeof import("../src/highlights");
 
-const doc = (lineCount: number) => ({ lineCount }) as never;
+const doc = (lineCount: number) => ({ lineCount }) as never; // a new open document each time
 const token = {} as never;
 
 describe("tokensMiddleware", () => {
@@ -44,5 +44,19 @@ describe("tokensMiddleware", () => {
       // no range provider in the middleware: range requests go to the server as they are
       assert.equal("provideDocumentRangeSemanticTokens" in tokensMiddleware, false);
     }
+  });
+
+  it("keeps each open document's first choice when it grows or shrinks past the limit", () => {
+    const small = { lineCount: 600 };
+    const large = { lineCount: VIEWPORT_TOKENS_LINES + 1 };
+    const next = () => "answer" as never;
+    assert.equal(tokensMiddleware.provideDocumentSemanticTokens(small as never, token, next), "answer");
+    assert.throws(() => tokensMiddleware.provideDocumentSemanticTokens(large as never, token, next));
+    small.lineCount = 100_000; // a paste: VS Code holds a whole answer it takes as complete
+    large.lineCount = 600;
+    assert.equal(tokensMiddleware.provideDocumentSemanticTokensEdits(small as never, "1", token, next), "answer");
+    assert.throws(() => tokensMiddleware.provideDocumentSemanticTokens(large as never, token, next));
+    // the same file opened again (a new document object) is decided afresh
+    assert.equal(tokensMiddleware.provideDocumentSemanticTokens({ lineCount: 600 } as never, token, next), "answer");
   });
 });
