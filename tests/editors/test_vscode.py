@@ -392,18 +392,21 @@ def test_vscode_large_pair_typing_burst_mid_line(code_server, tmp_path: Path) ->
         """Bursts typed before the last word of line i, and the hint after each."""
         left = len(hyps[i].split()[-1]) + 1
         head, tail = hyps[i][: len(hyps[i]) - left], hyps[i][len(hyps[i]) - left :]
-        bursts, labels, typed = [], [], ""
+        bursts, labels, typed, change_keys = [], [], "", []
         for j in range(k):  # each burst adds one new word
             bursts.append(f" zq{j}xw")
+            # the burst's first key from which on every prefix scores the burst's label
+            after = [oracle_label(head + typed + bursts[-1][: m + 1] + tail, [refs[i]]) for m in range(len(bursts[-1]))]
+            change_keys.append(next(m for m in range(len(after)) if all(a == after[-1] for a in after[m:])))
             typed += bursts[-1]
-            labels.append(oracle_label(head + typed + tail, [refs[i]]))
-        return left, head, tail, bursts, labels, typed
+            labels.append(after[-1])
+        return left, head, tail, bursts, labels, typed, change_keys
 
     # the middle line, or the first after it whose hint changes with every burst
     line = n // 2
     while True:
         if len(hyps[line].split()) >= 6:
-            left, head, tail, bursts, labels, typed = plan(line)
+            left, head, tail, bursts, labels, typed, change_keys = plan(line)
             if len({oracle_label(hyps[line], [refs[line]]), *labels}) == k + 1:
                 break
         line += 1
@@ -421,6 +424,7 @@ def test_vscode_large_pair_typing_burst_mid_line(code_server, tmp_path: Path) ->
             "BLEU_COLUMN": str(len(head.encode("utf-16-le")) // 2 + 1),
             "BLEU_BURSTS": json.dumps(bursts),
             "BLEU_BURST_LABELS": json.dumps(labels),
+            "BLEU_BURST_KEYS": json.dumps(change_keys),
             "BLEU_KEY_DELAY_MS": "125",
             "BLEU_TIMEOUT_MS": str(60000 + n // 2),
             "BLEU_OUT": str(out),
@@ -444,10 +448,13 @@ def test_vscode_large_pair_typing_burst_mid_line(code_server, tmp_path: Path) ->
     assert text == head + typed + tail and label == labels[-1]
     # the words typed are new against the draft: each carries the changed-word style
     assert r["typedHighlighted"], (r["changedWords"], r["typedStyles"])
+    assert all(ms is not None for ms in r["changeKeyMs"]), r["changeKeyMs"]
     ms = sorted(r["burstMs"])
+    lag = sorted(r["changeKeyMs"])
     print(
         f"\nvscode {n:,} lines: editor shown -> first hints {r['firstHintsMs']} ms (server start included); "
         f"jump -> hint {r['jumpMs']} ms; scored {r['scoredMs']} ms later; last key of a burst -> new hint "
         f"p50 {statistics.median(ms):.0f} ms, p95 {ms[min(len(ms) - 1, int(0.95 * len(ms)))]:.0f} ms "
-        f"over {len(ms)} bursts; typed words highlighted {r['highlightMs']} ms after the last burst's check; {r['events']}"
+        f"over {len(ms)} bursts; the key that sets the new score (key {change_keys} of each burst) -> new hint "
+        f"p50 {statistics.median(lag):.0f} ms, p95 {lag[min(len(lag) - 1, int(0.95 * len(lag)))]:.0f} ms; typed words highlighted {r['highlightMs']} ms after the last burst's check; {r['events']}"
     )

@@ -252,17 +252,37 @@ async function stopProfiles(p) {
     out.burstLabels = [];
     out.burstAt = []; // wall clock (ms since the epoch) of each burst's last key and of its hint showing
     out.keyAt = []; // wall clock of every key, for lining up with a server-side timeline
+    // $BLEU_BURST_KEYS[j]: the key of burst j from which on the line's text
+    // scores labels[j] (the keys after it, within the same word, leave the
+    // score as it is): from that key to the label on screen is how far the
+    // hint lags the typing; the screen is read between keys for it.
+    const changeKeys = JSON.parse(env.BLEU_BURST_KEYS ?? "[]");
+    out.changeKeyMs = [];
     for (let j = 0; j < bursts.length; j++) {
       const keys = [...bursts[j]];
+      let changeAt = null;
+      let seen = null;
+      const look = async () => {
+        if (seen === null && changeAt !== null && (await labelOf(jumpLine)) === labels[j]) seen = Date.now();
+      };
       for (let k = 0; k < keys.length; k++) {
-        if (k) await page.waitForTimeout(delay);
+        if (k) {
+          const until = out.keyAt[out.keyAt.length - 1] + delay;
+          while (Date.now() < until) {
+            await look();
+            await new Promise((r) => setTimeout(r, 10));
+          }
+        }
         out.keyAt.push(Date.now());
+        if (k === changeKeys[j]) changeAt = out.keyAt[out.keyAt.length - 1];
         await page.keyboard.type(keys[k]);
       }
       start = Date.now(); // the burst's last key
       const ok = await waitFor(async () => (await labelOf(jumpLine)) === labels[j], 30000, 10);
       out.burstMs.push(ok ? Date.now() - start : null);
       out.burstAt.push([start, Date.now()]);
+      if (ok && seen === null && changeAt !== null) seen = Date.now();
+      out.changeKeyMs.push(seen !== null && changeAt !== null ? seen - changeAt : null);
       out.burstLabels.push(await labelOf(jumpLine));
       await page.waitForTimeout(400);
     }
