@@ -295,8 +295,10 @@ def test_vscode_says_how_to_fix_a_server_that_cannot_start(code_server, workspac
     """bleuLs.server.interpreter set (in the workspace settings) to a Python
     without bleu-ls: the extension names the command, the reason and the fix."""
     python = "/usr/bin/python3"
+    # the editor's own PYTHONPATH (a checkout under test) reaches the server command too
+    probe_env = {"PATH": "/usr/bin:/bin", **{k: v for k, v in editor_env().items() if k == "PYTHONPATH"}}
     probe = subprocess.run([python, "-c", "import bleu_ls"], capture_output=True, cwd=tmp_path,
-                           env={"PATH": "/usr/bin:/bin"}) if Path(python).is_file() else None
+                           env=probe_env) if Path(python).is_file() else None
     if probe is None or probe.returncode == 0:
         pytest.skip(f"{python} can import bleu_ls; no Python without it to point at")
     (workspace / ".vscode").mkdir()
