@@ -94,6 +94,8 @@ def code_server(vsix: Path, tmp_path_factory: pytest.TempPathFactory):
         # (BLEU_LS_VSCODE_SERVER: another command, e.g. a wrapper that logs with -vv)
         "bleuLs.server.path": os.environ.get("BLEU_LS_VSCODE_SERVER") or str(Path(server_bin_dir()) / "bleu-ls"),
     }
+    # BLEU_LS_VSCODE_SETTINGS: further user settings as JSON (e.g. to measure an editor default)
+    settings.update(json.loads(os.environ.get("BLEU_LS_VSCODE_SETTINGS") or "{}"))
     (user / "User" / "settings.json").write_text(json.dumps(settings, indent=1), encoding="utf-8")
     env = editor_env({"XDG_CONFIG_HOME": str(xdg), "XDG_DATA_HOME": str(base / "data")})
     t0 = time.monotonic()
@@ -109,6 +111,8 @@ def code_server(vsix: Path, tmp_path_factory: pytest.TempPathFactory):
             str(CODE_SERVER), "--bind-addr", f"127.0.0.1:{port}", "--auth", "none", "--disable-telemetry",
             "--disable-update-check", "--disable-workspace-trust", "--user-data-dir", str(user),
             "--extensions-dir", str(exts),
+            # BLEU_LS_VSCODE_PROFILE=DIR: trace logging (VS Code's debounce values reach the console)
+            *(["--log", "trace"] if os.environ.get("BLEU_LS_VSCODE_PROFILE") else []),
         ],
         env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True, cwd=base,
     )
@@ -124,7 +128,7 @@ def code_server(vsix: Path, tmp_path_factory: pytest.TempPathFactory):
             assert server.poll() is None, (base / "code-server.log").read_text()
             assert time.monotonic() < deadline, "code-server did not come up in 60 s"
             time.sleep(0.25)
-        yield {"port": port, "base": base, "startup_s": time.monotonic() - t0}
+        yield {"port": port, "base": base, "startup_s": time.monotonic() - t0, "pid": server.pid}
     finally:
         os.killpg(server.pid, signal.SIGTERM)
         try:
@@ -291,8 +295,10 @@ def test_vscode_says_how_to_fix_a_server_that_cannot_start(code_server, workspac
     """bleuLs.server.interpreter set (in the workspace settings) to a Python
     without bleu-ls: the extension names the command, the reason and the fix."""
     python = "/usr/bin/python3"
+    # the editor's own PYTHONPATH (a checkout under test) reaches the server command too
+    probe_env = {"PATH": "/usr/bin:/bin", **{k: v for k, v in editor_env().items() if k == "PYTHONPATH"}}
     probe = subprocess.run([python, "-c", "import bleu_ls"], capture_output=True, cwd=tmp_path,
-                           env={"PATH": "/usr/bin:/bin"}) if Path(python).is_file() else None
+                           env=probe_env) if Path(python).is_file() else None
     if probe is None or probe.returncode == 0:
         pytest.skip(f"{python} can import bleu_ls; no Python without it to point at")
     (workspace / ".vscode").mkdir()
@@ -388,25 +394,28 @@ def test_vscode_large_pair_typing_burst_mid_line(code_server, tmp_path: Path) ->
         """Bursts typed before the last word of line i, and the hint after each."""
         left = len(hyps[i].split()[-1]) + 1
         head, tail = hyps[i][: len(hyps[i]) - left], hyps[i][len(hyps[i]) - left :]
-        bursts, labels, typed = [], [], ""
+        bursts, labels, typed, change_keys = [], [], "", []
         for j in range(k):  # each burst adds one new word
             bursts.append(f" zq{j}xw")
+            # the burst's first key from which on every prefix scores the burst's label
+            after = [oracle_label(head + typed + bursts[-1][: m + 1] + tail, [refs[i]]) for m in range(len(bursts[-1]))]
+            change_keys.append(next(m for m in range(len(after)) if all(a == after[-1] for a in after[m:])))
             typed += bursts[-1]
-            labels.append(oracle_label(head + typed + tail, [refs[i]]))
-        return left, head, tail, bursts, labels, typed
+            labels.append(after[-1])
+        return left, head, tail, bursts, labels, typed, change_keys
 
     # the middle line, or the first after it whose hint changes with every burst
     line = n // 2
     while True:
         if len(hyps[line].split()) >= 6:
-            left, head, tail, bursts, labels, typed = plan(line)
+            left, head, tail, bursts, labels, typed, change_keys = plan(line)
             if len({oracle_label(hyps[line], [refs[line]]), *labels}) == k + 1:
                 break
         line += 1
     assert all(a != b for a, b in zip(labels, labels[1:])), labels
 
     ARTIFACTS.mkdir(exist_ok=True)
-    out = tmp_path / "large.json"
+    out = ARTIFACTS / "vscode-large.json"  # kept: key and hint times for a server-side timeline
     env = editor_env(
         {
             "BLEU_URL": f"http://127.0.0.1:{code_server['port']}/?folder={ws}",
@@ -417,11 +426,15 @@ def test_vscode_large_pair_typing_burst_mid_line(code_server, tmp_path: Path) ->
             "BLEU_COLUMN": str(len(head.encode("utf-16-le")) // 2 + 1),
             "BLEU_BURSTS": json.dumps(bursts),
             "BLEU_BURST_LABELS": json.dumps(labels),
+            "BLEU_BURST_KEYS": json.dumps(change_keys),
             "BLEU_KEY_DELAY_MS": "125",
             "BLEU_TIMEOUT_MS": str(60000 + n // 2),
             "BLEU_OUT": str(out),
             "BLEU_CHROMIUM": CHROMIUM,
             "BLEU_SHOT_EDIT": str(ARTIFACTS / "vscode-large-typed.png"),
+            # BLEU_LS_VSCODE_PROFILE=DIR: CPU profiles of the workbench and the extension host while typing
+            "BLEU_PROFILE_DIR": os.environ.get("BLEU_LS_VSCODE_PROFILE", ""),
+            "BLEU_CODE_SERVER_PID": str(code_server["pid"]),
         }
     )
     proc = subprocess.run(["node", str(HERE / "vscode_driver.mjs")], cwd=HERE, env=env,
@@ -437,10 +450,13 @@ def test_vscode_large_pair_typing_burst_mid_line(code_server, tmp_path: Path) ->
     assert text == head + typed + tail and label == labels[-1]
     # the words typed are new against the draft: each carries the changed-word style
     assert r["typedHighlighted"], (r["changedWords"], r["typedStyles"])
+    assert all(ms is not None for ms in r["changeKeyMs"]), r["changeKeyMs"]
     ms = sorted(r["burstMs"])
+    lag = sorted(r["changeKeyMs"])
     print(
         f"\nvscode {n:,} lines: editor shown -> first hints {r['firstHintsMs']} ms (server start included); "
         f"jump -> hint {r['jumpMs']} ms; scored {r['scoredMs']} ms later; last key of a burst -> new hint "
         f"p50 {statistics.median(ms):.0f} ms, p95 {ms[min(len(ms) - 1, int(0.95 * len(ms)))]:.0f} ms "
-        f"over {len(ms)} bursts; typed words highlighted {r['highlightMs']} ms after the last burst's check; {r['events']}"
+        f"over {len(ms)} bursts; the key that sets the new score (key {change_keys} of each burst) -> new hint "
+        f"p50 {statistics.median(lag):.0f} ms, p95 {lag[min(len(lag) - 1, int(0.95 * len(lag)))]:.0f} ms; typed words highlighted {r['highlightMs']} ms after the last burst's check; {r['events']}"
     )

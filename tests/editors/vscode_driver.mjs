@@ -3,7 +3,9 @@
 // rendered inlay hints (.view-line text), the status item and the Problems
 // panel, replaces one line by typing, reads again, and saves screenshots.
 // Writes what it saw as JSON to $BLEU_OUT.  Every wait has a deadline.
+import { execSync } from "node:child_process";
 import { writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import { chromium } from "playwright-core";
 
 const env = process.env;
@@ -40,6 +42,12 @@ let page;
 try {
   page = await browser.newPage({ viewport: { width: 1500, height: 1000 } });
   page.on("pageerror", (e) => note(`pageerror ${e.message}`));
+  // VS Code's own debounce of inlay-hint requests (logged at trace level)
+  out.debounce = [];
+  page.on("console", (m) => {
+    const t = m.text();
+    if (t.includes("DEBOUNCE")) out.debounce.push([Date.now(), t.replace(/\s+/g, " ").slice(0, 200)]);
+  });
 
   // Visible editor lines (line number -> rendered text, hint included).  MT
   // files wrap (the extension turns word wrap on for them): a row without a
@@ -133,6 +141,67 @@ try {
     out.whenOff = await marked();
   }
 
+
+// Profiles of the typing bursts (BLEU_PROFILE_DIR set): the workbench page's
+// CPU profile through CDP, and the extension host's (a node process under
+// $BLEU_CODE_SERVER_PID, its inspector opened with SIGUSR1 on
+// $BLEU_EXTHOST_INSPECT_PORT's default 9229) through its inspector websocket.
+async function startProfiles() {
+  const dir = env.BLEU_PROFILE_DIR;
+  if (!dir) return null;
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send("Profiler.enable");
+  await cdp.send("Profiler.setSamplingInterval", { interval: 500 });
+  await cdp.send("Profiler.start");
+  let ext = null;
+  try {
+    const ps = execSync("ps -eo pid=,ppid=,args=", { encoding: "utf8" })
+      .split("\n")
+      .map((l) => l.trim().match(/^(\d+)\s+(\d+)\s+(.*)$/)?.slice(1))
+      .filter(Boolean);
+    const kids = (pid) => ps.filter((r) => r[1] === pid).map((r) => r[0]);
+    const under = new Set([env.BLEU_CODE_SERVER_PID]);
+    for (let grew = true; grew; ) {
+      grew = false;
+      for (const p of [...under]) for (const k of kids(p)) if (!under.has(k)) { under.add(k); grew = true; }
+    }
+    const host = ps.find((r) => under.has(r[0]) && /extensionHost/.test(r[2] ?? ""));
+    if (host) {
+      process.kill(Number(host[0]), "SIGUSR1");
+      await new Promise((r) => setTimeout(r, 1000));
+      const list = await (await fetch("http://127.0.0.1:9229/json/list")).json();
+      const WebSocket = createRequire(import.meta.url)("ws");
+      const ws = new WebSocket(list[0].webSocketDebuggerUrl);
+      await new Promise((r, j) => { ws.once("open", r); ws.once("error", j); });
+      let id = 0;
+      const waiting = new Map();
+      ws.on("message", (m) => { const d = JSON.parse(m); if (waiting.has(d.id)) { waiting.get(d.id)(d.result); waiting.delete(d.id); } });
+      const send = (method, params = {}) => new Promise((r) => { waiting.set(++id, r); ws.send(JSON.stringify({ id, method, params })); });
+      await send("Profiler.enable");
+      await send("Profiler.setSamplingInterval", { interval: 500 });
+      await send("Profiler.start");
+      ext = { ws, send, pid: host[0] };
+      note(`extension host ${host[0]} profiled`);
+    } else {
+      note(`extension host not found among ${[...under].map((p) => (ps.find((r) => r[0] === p)?.[2] ?? "").slice(0, 90)).join(" | ")}`);
+    }
+  } catch (err) {
+    note(`extension host profile failed: ${err}`);
+  }
+  return { cdp, ext, dir, wall: Date.now() };
+}
+async function stopProfiles(p) {
+  if (!p) return;
+  const r = await p.cdp.send("Profiler.stop");
+  writeFileSync(`${p.dir}/renderer.cpuprofile`, JSON.stringify(r.profile));
+  if (p.ext) {
+    const e = await p.ext.send("Profiler.stop");
+    writeFileSync(`${p.dir}/exthost.cpuprofile`, JSON.stringify(e.profile));
+    p.ext.ws.close();
+  }
+  out.profileWallStart = p.wall;
+}
+
   // A large pair (BLEU_MODE=large): right after the file opens, go to line
   // $BLEU_JUMP_LINE and time its hint; then type bursts of keys mid-line at
   // $BLEU_KEY_DELAY_MS between keys and time, from the last key of each
@@ -178,20 +247,46 @@ try {
     await page.keyboard.type(`${jumpLine + 1}:${env.BLEU_COLUMN}`);
     await page.keyboard.press("Enter");
     await page.waitForTimeout(500);
+    const profiles = await startProfiles();
     out.burstMs = [];
     out.burstLabels = [];
+    out.burstAt = []; // wall clock (ms since the epoch) of each burst's last key and of its hint showing
+    out.keyAt = []; // wall clock of every key, for lining up with a server-side timeline
+    // $BLEU_BURST_KEYS[j]: the key of burst j from which on the line's text
+    // scores labels[j] (the keys after it, within the same word, leave the
+    // score as it is): from that key to the label on screen is how far the
+    // hint lags the typing; the screen is read between keys for it.
+    const changeKeys = JSON.parse(env.BLEU_BURST_KEYS ?? "[]");
+    out.changeKeyMs = [];
     for (let j = 0; j < bursts.length; j++) {
       const keys = [...bursts[j]];
+      let changeAt = null;
+      let seen = null;
+      const look = async () => {
+        if (seen === null && changeAt !== null && (await labelOf(jumpLine)) === labels[j]) seen = Date.now();
+      };
       for (let k = 0; k < keys.length; k++) {
-        if (k) await page.waitForTimeout(delay);
+        if (k) {
+          const until = out.keyAt[out.keyAt.length - 1] + delay;
+          while (Date.now() < until) {
+            await look();
+            await new Promise((r) => setTimeout(r, 10));
+          }
+        }
+        out.keyAt.push(Date.now());
+        if (k === changeKeys[j]) changeAt = out.keyAt[out.keyAt.length - 1];
         await page.keyboard.type(keys[k]);
       }
       start = Date.now(); // the burst's last key
       const ok = await waitFor(async () => (await labelOf(jumpLine)) === labels[j], 30000, 10);
       out.burstMs.push(ok ? Date.now() - start : null);
+      out.burstAt.push([start, Date.now()]);
+      if (ok && seen === null && changeAt !== null) seen = Date.now();
+      out.changeKeyMs.push(seen !== null && changeAt !== null ? seen - changeAt : null);
       out.burstLabels.push(await labelOf(jumpLine));
       await page.waitForTimeout(400);
     }
+    await stopProfiles(profiles);
     out.lineText = (await readLines())[jumpLine];
     // The typed words are new against the draft (the text as first opened):
     // each shows in the changed-word style.

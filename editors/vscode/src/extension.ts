@@ -18,7 +18,7 @@ import {
   State,
   TransportKind,
 } from "vscode-languageclient/node";
-import { highlightCommands } from "./highlights";
+import { highlightCommands, tokensMiddleware } from "./highlights";
 
 import packageJson from "../package.json";
 import { HostEnv, resolveServerCommand, Resolution, startFailureMessage } from "./serverCommand";
@@ -156,6 +156,8 @@ function createClient(): LanguageClient | undefined {
       },
     },
     middleware: {
+      // a large document: semantic tokens of the visible lines only
+      ...tokensMiddleware,
       workspace: {
         // Answer workspace/configuration for our section with the explicit
         // settings only (and never the client-only keys).

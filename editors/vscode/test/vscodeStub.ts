@@ -156,6 +156,13 @@ const stub: Record<string, unknown> = {
     onDidCloseTextDocument: event,
   },
   languages: { match: () => 0 },
+  // as VS Code's: VS Code recognises a cancellation by this name and message
+  CancellationError: class CancellationError extends Error {
+    constructor() {
+      super("Canceled");
+      this.name = "Canceled";
+    }
+  },
 };
 
 const fullStub = new Proxy(stub, {
