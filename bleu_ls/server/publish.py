@@ -101,6 +101,20 @@ class Publisher:
         analyzer.set_settings(pair.settings)
         return analyzer
 
+    def findings_soon(self, pair: "Pair") -> bool:
+        """Whether the pair's findings can be read without a long wait: no
+        large stretch of lines left to score, no large analysis to run (or
+        running) first.  A large file just opened is neither for a while."""
+        model = pair.model
+        if model is None:
+            return True
+        if model.stale_count() > THREAD_LINES:
+            return False
+        task = pair.settle_task
+        if task is not None and not task.done():
+            return False
+        return len(model.hyp) <= THREAD_LINES or self._analyzer(pair).unanalysed(model) <= THREAD_LINES
+
     async def settle(self, pair: "Pair") -> None:
         """Before the pair's findings are read: when the next analysis has
         many lines to work out afresh, run it in a worker thread over a copy

@@ -116,6 +116,17 @@ async def test_large_document_opened_lazily(kind, tmp_path):
     s = await _session(kind, tmp_path)
     try:
         uri = s.open("big.hyp", text)
+
+        def actions_on(first: int, last: int):
+            return s.client.text_document_code_action_async(types.CodeActionParams(
+                text_document=types.TextDocumentIdentifier(uri=uri),
+                range=types.Range(start=types.Position(line=first, character=0), end=types.Position(line=last, character=0)),
+                context=types.CodeActionContext(diagnostics=[])))
+
+        # actions asked with no diagnostics in the context (VS Code, on a line
+        # it shows none for) while the file is still to be scored: answered
+        # at once with nothing, not after the whole analysis
+        early = asyncio.ensure_future(actions_on(0, n - 1))
         first = await s.hints(uri, 0, 60)  # sent at once: before the background read ends
         far = await s.hints(uri, 12_000, 12_030)
         for hs in (first, far):
@@ -132,6 +143,10 @@ async def test_large_document_opened_lazily(kind, tmp_path):
         (h5,) = await s.hints(uri, 5, 5)
         assert _bleu_of(h5.label) == round(sacrebleu.sentence_bleu(hyp[5], [ref[5]]).score, 1)
         assert (await s.corpus(uri))["corpus"]["score"] == sacrebleu.corpus_bleu(hyp, [ref]).score
+        assert await early is None
+        # once analysed, the same request gives the actions of the findings
+        diags, _, _ = await s.diagnostics(uri)
+        assert diags and await actions_on(0, n - 1)
     finally:
         await _close(s)
 

@@ -90,9 +90,13 @@ def register(server, manager: "PairManager") -> None:
             return None
         diags = [d for d in params.context.diagnostics or [] if d.source == SOURCE]
         if not diags:  # a client that sends no context: the server's own, in the range
-            # The analysis needs every line scored: wait for that without
-            # holding the event loop (VS Code asks for actions at every
-            # cursor move, also while a large file is still being scored).
+            # The analysis needs every line scored.  VS Code asks for actions
+            # at every cursor move, with no diagnostics in the context where
+            # it shows none: while a large file is still being scored and
+            # analysed (tens of seconds at 100k lines) there is nothing to
+            # offer yet, and a reply held that long helps no one.
+            if not manager.publisher.findings_soon(pair):
+                return None
             await manager.wait_analysed(pair)
             if manager.pair_for(uri) is not pair:
                 return None
