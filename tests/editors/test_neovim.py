@@ -423,15 +423,24 @@ def test_neovim_large_pair_edit_in_the_middle(nvim: str, tmp_path: Path) -> None
     edits_file = tmp_path / "edits.json"
     edits_file.write_text(json.dumps(texts), encoding="utf-8")
     init_file = tmp_path / "init.lua"
-    init_file.write_text(INIT_011.format(path=str(EDITORS / "neovim")), encoding="utf-8")
+    # BLEU_LS_NVIM_TOKENS_LIMIT: vim.g.bleu_ls_viewport_tokens_lines (e.g. 1e9 for
+    # Neovim's whole-document semantic tokens at any size, to compare)
+    limit = os.environ.get("BLEU_LS_NVIM_TOKENS_LIMIT")
+    init = (f"vim.g.bleu_ls_viewport_tokens_lines = {int(float(limit))}\n" if limit else "") + INIT_011
+    init_file.write_text(init.format(path=str(EDITORS / "neovim")), encoding="utf-8")
+    viewport = n > (int(float(limit)) if limit else 10_000)
     out = tmp_path / "large.json"
     env = editor_env({
         "BLEU_OUT": str(out), "BLEU_HYP": str(hyp_path), "BLEU_EDIT_LINE": str(line),
         "BLEU_EDITS_FILE": str(edits_file), "BLEU_TIMEOUT_MS": "60000",
         "XDG_STATE_HOME": str(tmp_path / "state"), "XDG_CACHE_HOME": str(tmp_path / "cache"),
+        # BLEU_LS_NVIM_CPU_SECONDS: also the server's CPU time over that many seconds after opening
+        "BLEU_CPU_SECONDS": os.environ.get("BLEU_LS_NVIM_CPU_SECONDS", ""),
     })
     cmd = [nvim, "--clean", "--headless", "-u", str(init_file), "-c", f"luafile {HERE / 'nvim_large_driver.lua'}"]
-    proc = subprocess.run(cmd, cwd=hyp_path.parent, env=env, capture_output=True, text=True, timeout=120 + n // 500)
+    cpu_wait = int(os.environ.get("BLEU_LS_NVIM_CPU_SECONDS") or 0)
+    proc = subprocess.run(cmd, cwd=hyp_path.parent, env=env, capture_output=True, text=True,
+                          timeout=120 + n // 500 + cpu_wait)
     assert out.is_file(), f"nvim wrote no result (rc {proc.returncode}):\n{proc.stdout}\n{proc.stderr}"
     r = json.loads(out.read_text(encoding="utf-8"))
     assert "error" not in r, r.get("error")
@@ -447,12 +456,22 @@ def test_neovim_large_pair_edit_in_the_middle(nvim: str, tmp_path: Path) -> None
     assert r["requests"], "no inlay hint request seen"
     assert max(b - a for a, b in r["requests"]) < 1000
     assert 0 < r["hints_drawn"] < 1000
+    # semantic tokens: the visible lines' ranges over the limit, else Neovim's own engine
+    methods = r["token_methods"]
+    if viewport:
+        assert r["builtin_tokens"] is False and set(methods) == {RANGE}, methods
+    else:
+        assert r["builtin_tokens"] is True and RANGE not in methods, methods
     ms = sorted(r["edit_ms"])
     print(
         f"\nneovim {n:,} lines: jump -> hint {r['jump_ms']:.0f} ms; nvim_buf_set_lines -> new hint "
         f"p50 {statistics.median(ms):.1f} ms, p95 {ms[min(len(ms) - 1, int(0.95 * len(ms)))]:.1f} ms, "
-        f"max {ms[-1]:.1f} ms over {len(ms)} edits"
+        f"max {ms[-1]:.1f} ms over {len(ms)} edits; semantic tokens "
+        f"{'visible lines' if viewport else 'whole document'} {methods}"
     )
+    if r.get("cpu_ticks") is not None:
+        print(f"server process tree CPU over the first {r['cpu_at_ms'] / 1000:.1f} s after open: "
+              f"{r['cpu_ticks'] / os.sysconf('SC_CLK_TCK'):.1f} s")
 
 
 def test_neovim_code_action_ignores_a_line(nvim: str, workspace: Path, tmp_path: Path) -> None:
