@@ -469,6 +469,7 @@ def test_neovim_large_pair_edit_in_the_middle(nvim: str, tmp_path: Path) -> None
         f"max {ms[-1]:.1f} ms over {len(ms)} edits; semantic tokens "
         f"{'visible lines' if viewport else 'whole document'} {methods}"
     )
+    print("edit -> hint ms, in order:", " ".join(f"{x:.0f}" for x in r["edit_ms"]))
     if r.get("cpu_ticks") is not None:
         print(f"server process tree CPU over the first {r['cpu_at_ms'] / 1000:.1f} s after open: "
               f"{r['cpu_ticks'] / os.sysconf('SC_CLK_TCK'):.1f} s")
