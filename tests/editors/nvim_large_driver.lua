@@ -129,6 +129,10 @@ local ok, err = xpcall(function()
       return false
     end, 50)
     result.cpu_ticks = tree_ticks(result.server_pid)
+    result.cpu_children_ticks = 0
+    for _, child in ipairs(vim.api.nvim_get_proc_children(result.server_pid)) do
+      result.cpu_children_ticks = result.cpu_children_ticks + tree_ticks(child)
+    end
     result.cpu_at_ms = now_ms() - t_open
   end
   result.builtin_tokens = vim.lsp.semantic_tokens.__STHighlighter.active[buf] ~= nil

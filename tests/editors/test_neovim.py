@@ -472,7 +472,8 @@ def test_neovim_large_pair_edit_in_the_middle(nvim: str, tmp_path: Path) -> None
     print("edit -> hint ms, in order:", " ".join(f"{x:.0f}" for x in r["edit_ms"]))
     if r.get("cpu_ticks") is not None:
         print(f"server process tree CPU over the first {r['cpu_at_ms'] / 1000:.1f} s after open: "
-              f"{r['cpu_ticks'] / os.sysconf('SC_CLK_TCK'):.1f} s")
+              f"{r['cpu_ticks'] / os.sysconf('SC_CLK_TCK'):.1f} s "
+              f"(of which its live child processes {r['cpu_children_ticks'] / os.sysconf('SC_CLK_TCK'):.1f} s)")
 
 
 def test_neovim_code_action_ignores_a_line(nvim: str, workspace: Path, tmp_path: Path) -> None:

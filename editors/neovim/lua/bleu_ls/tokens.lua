@@ -236,6 +236,11 @@ function M.attach(client, bufnr)
     return
   end
   guard_builtin()
+  client.handlers = client.handlers or {}
+  if not client._bleu_ls_tokens_refresh then
+    client.handlers[REFRESH] = on_refresh_with(client.handlers[REFRESH])
+    client._bleu_ls_tokens_refresh = true
+  end
   if state[bufnr] then
     state[bufnr].client_id = client.id
     M.refresh(bufnr)
@@ -244,11 +249,6 @@ function M.attach(client, bufnr)
   state[bufnr] = { client_id = client.id }
   -- in case Neovim's engine started already (it is scheduled after LspAttach)
   pcall(vim.lsp.semantic_tokens.stop, bufnr, client.id)
-  client.handlers = client.handlers or {}
-  if not client._bleu_ls_tokens_refresh then
-    client.handlers[REFRESH] = on_refresh_with(client.handlers[REFRESH])
-    client._bleu_ls_tokens_refresh = true
-  end
   vim.api.nvim_buf_attach(bufnr, false, {
     on_lines = function()
       if not state[bufnr] then
