@@ -3,7 +3,10 @@
 -- client is attached, waits for that line's hint, then replaces the line
 -- with each text of $BLEU_EDITS_FILE (a JSON list) through
 -- nvim_buf_set_lines and times each edit until the hint drawn for the new
--- text is there.  Records every inlayHint range the client asked for.
+-- text is there.  Records every inlayHint range the client asked for and
+-- the methods of its semantic-token requests.  With $BLEU_CPU_SECONDS set,
+-- waits until that many seconds after opening and records the CPU time
+-- (clock ticks) the server's process tree used so far.
 -- Writes JSON to $BLEU_OUT; every wait has a deadline.
 local out_path = assert(vim.env.BLEU_OUT, 'BLEU_OUT not set')
 local hyp = assert(vim.env.BLEU_HYP, 'BLEU_HYP not set')
@@ -15,7 +18,44 @@ local function now_ms()
   return vim.uv.hrtime() / 1e6
 end
 
-local result = { requests = {}, edit_ms = {}, edit_labels = {}, edit_ok = {} }
+local result = { requests = {}, edit_ms = {}, edit_labels = {}, edit_ok = {}, token_methods = {} }
+
+-- Semantic-token requests from the moment the client attaches (Neovim's own
+-- engine starts right after LspAttach).
+vim.api.nvim_create_autocmd('LspAttach', {
+  callback = function(args)
+    local c = vim.lsp.get_client_by_id(args.data.client_id)
+    if not c or c.name ~= 'bleu_ls' or c._tokens_recorded then
+      return
+    end
+    c._tokens_recorded = true
+    local orig = c.request
+    c.request = function(self, method, ...)
+      if method:find('semanticTokens') then
+        result.token_methods[method] = (result.token_methods[method] or 0) + 1
+      end
+      return orig(self, method, ...)
+    end
+  end,
+})
+
+--- utime + stime (+ waited-for children's) of ``pid`` and its live descendants, in clock ticks.
+local function tree_ticks(pid)
+  local total = 0
+  local f = io.open('/proc/' .. pid .. '/stat', 'r')
+  if f then
+    local rest = f:read('*a'):match('%) (.*)$') or ''
+    f:close()
+    local fields = vim.split(rest, ' ', { plain = true })
+    for k = 12, 15 do
+      total = total + (tonumber(fields[k]) or 0)
+    end
+  end
+  for _, child in ipairs(vim.api.nvim_get_proc_children(pid)) do
+    total = total + tree_ticks(child)
+  end
+  return total
+end
 
 local function finish()
   result.messages = vim.fn.execute('messages')
@@ -42,6 +82,7 @@ local ok, err = xpcall(function()
     return
   end
   result.attach_ms = now_ms() - t_open
+  result.server_pid = vim.api.nvim_get_proc_children(vim.fn.getpid())[1]
   -- Every inlayHint request the client sends, whoever sends it.
   local orig = client.request
   client.request = function(self, method, params, ...)
@@ -82,6 +123,19 @@ local ok, err = xpcall(function()
     result.edit_labels[k] = label_at(edit_line) or vim.NIL
   end
   result.hints_drawn = #hints.get(buf)
+  local cpu_s = tonumber(vim.env.BLEU_CPU_SECONDS or '')
+  if cpu_s and result.server_pid then
+    vim.wait(math.max(0, t_open + cpu_s * 1000 - now_ms()), function()
+      return false
+    end, 50)
+    result.cpu_ticks = tree_ticks(result.server_pid)
+    result.cpu_children_ticks = 0
+    for _, child in ipairs(vim.api.nvim_get_proc_children(result.server_pid)) do
+      result.cpu_children_ticks = result.cpu_children_ticks + tree_ticks(child)
+    end
+    result.cpu_at_ms = now_ms() - t_open
+  end
+  result.builtin_tokens = vim.lsp.semantic_tokens.__STHighlighter.active[buf] ~= nil
   result.buffer_line = vim.api.nvim_buf_get_lines(buf, edit_line, edit_line + 1, false)[1]
 end, debug.traceback)
 

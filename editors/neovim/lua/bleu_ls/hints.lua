@@ -40,7 +40,7 @@ end
 
 --- The 0-based line ranges { first, last } to ask for: the lines of every
 --- window showing the buffer, widened by a margin; overlapping ones merged.
-local function wanted_ranges(bufnr)
+function M.wanted_ranges(bufnr)
   local ranges = {}
   local count = vim.api.nvim_buf_line_count(bufnr)
   for _, win in ipairs(vim.fn.win_findbuf(bufnr)) do
@@ -153,7 +153,7 @@ function M.request_now(bufnr)
   if not client then
     return
   end
-  local ranges = wanted_ranges(bufnr)
+  local ranges = M.wanted_ranges(bufnr)
   -- lines no window shows any more lose their hints (they are asked for
   -- again when they come into view)
   local from = 0

@@ -189,6 +189,8 @@ function M.on_attach(client, bufnr)
       require('bleu_ls.hints').attach(client, bufnr)
     end
   end
+  -- semantic tokens of a large buffer: the visible lines only (bleu_ls.tokens)
+  require('bleu_ls.tokens').attach(client, bufnr)
   local timer = nil
   local group = vim.api.nvim_create_augroup('bleu_ls_buf_' .. bufnr, { clear = true })
   vim.api.nvim_create_autocmd({ 'TextChanged', 'TextChangedI', 'BufWritePost' }, {
