@@ -4,12 +4,15 @@ from __future__ import annotations
 
 import argparse
 import logging
+import os
 import sys
 from typing import Optional, Sequence
 
 
 #: seconds a thread may keep the interpreter while another waits for it
 SWITCH_INTERVAL = 0.001
+#: the variables that set the threads of numpy's BLAS (OpenBLAS, and others)
+BLAS_THREADS = ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -28,6 +31,12 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
     args = build_parser().parse_args(list(sys.argv[1:] if argv is None else argv))
+    # Before numpy is imported: its BLAS would sum the paired test's 1,000
+    # resamples on every core (100k lines: 1.7 s wall, 3.1 s CPU against
+    # 1.9 s / 1.9 s on one thread), taking the editor's core for a 10%
+    # shorter wait.  A value the user set is kept; worker processes inherit it.
+    for var in BLAS_THREADS:
+        os.environ.setdefault(var, "1")
     level = logging.WARNING if args.verbose == 0 else logging.INFO if args.verbose == 1 else logging.DEBUG
     handler: logging.Handler
     if args.log_file:
