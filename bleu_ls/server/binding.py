@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Optional
 from ..engine import InputError, PairModel
 from ..pairing import PairSpec, find_pair, is_hypothesis_like, path_allowed
 from ..pairstep import metrics_or_defaults, pair_settings
+from . import drafts
 from .files import path_key, read_lines_from
 
 if TYPE_CHECKING:
@@ -58,6 +59,9 @@ class Prepared:
     files: dict[Path, object] = field(default_factory=dict)
     norm: dict[Path, list[str]] = field(default_factory=dict)
     hyp: Optional[list[str]] = None
+    #: the document's lines to pair (not stripped) when not its current
+    #: lines: the text as opened, edits made meanwhile spliced in after
+    lines: Optional[list[str]] = None
 
 
 def allowed(path: Path, root: Optional[Path], pair: "Pair", what: str) -> bool:
@@ -127,7 +131,10 @@ def build(manager: "PairManager", pair: "Pair", *, keep_model: bool = True, prep
         drop_model(pair)
         return
     doc = manager.docs.get(pair.uri)
-    hyp = doc.engine_lines() if doc is not None else []
+    if prepared is not None and prepared.lines is not None:
+        hyp = prepared.lines
+    else:
+        hyp = doc.engine_lines() if doc is not None else []
     model = pair.model
     same_metrics = (
         model is not None
@@ -205,6 +212,24 @@ def reload_file(manager: "PairManager", pair: "Pair", path: Path) -> bool:
         pair.diag_cache = None
         return True
     return False
+
+
+def splice_own(pair: "Pair", doc, splice, *, resync: bool = True) -> bool:
+    """The pair's own document was edited (``splice``: lines [start, end)
+    became ``splice.lines``): the model, the draft's line partners and the
+    HTER rows follow.  A model out of step (should not happen) is set to the
+    document's lines (``resync``) and False is returned."""
+    ok = True
+    if pair.model is not None:
+        try:
+            pair.model.splice_hyp(splice.start, splice.end, splice.lines)
+        except Exception:
+            log.exception("splice failed; resynchronising %s", pair.uri)
+            ok = False
+            if resync:
+                pair.model.set_hyp(doc.engine_lines())
+    drafts.splice(pair, splice.start, splice.end, splice.lines)
+    return ok
 
 
 def splice_dependent(pair: "Pair", k: Optional[int], doc, splice) -> None:

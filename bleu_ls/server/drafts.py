@@ -101,14 +101,18 @@ def bind(manager: "PairManager", pair: "Pair") -> None:
     run(bind_steps(manager, pair))
 
 
-def bind_steps(manager: "PairManager", pair: "Pair") -> Generator[None, None, None]:
-    """:func:`bind` yielding between slices (reading a large kept draft);
-    the document must not change meanwhile (the opening steps)."""
+def bind_steps(
+    manager: "PairManager", pair: "Pair", lines: Optional[list[str]] = None
+) -> Generator[None, None, None]:
+    """:func:`bind` yielding between slices (reading a large kept draft), for
+    the document's ``lines`` (default: its current lines; the opening steps
+    give the text as opened and splice the edits made meanwhile in after)."""
     doc = manager.docs.get(pair.uri)
     if doc is None or not pair.hypothesis_like or pair.draft_forgotten:
         detach(pair)
         return
-    lines = doc.engine_lines()
+    if lines is None:
+        lines = doc.engine_lines()
     pair.draft_problem = pair.draft_detail = None
     draft = yield from _draft_lines(manager, pair, lines)
     if draft is None:

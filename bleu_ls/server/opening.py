@@ -11,8 +11,15 @@ right-stripping the lines, building the pair model, the draft — runs as a
 generator of short steps (:func:`_complete`), driven in the background with
 pauses between slices so requests get through, and ending in the ordinary
 :func:`binding.build`.  The manager drives it to its end at once
-(:func:`finish`) before anything else touches the pair: an edit, a request
-other than inlay hints, a settings or file change.
+(:func:`finish`) before anything else touches the pair: a request other
+than inlay hints, a settings or file change.
+
+An edit does not wait for the open: it is applied to the document at once
+(the preview answers from the edited lines) and its splice is kept
+(:func:`queue`); the model and the draft are built from the text as opened
+(:func:`keep_opened`: the draft is that text, not the edited one) and the
+kept splices are replayed into them when the open ends, exactly as
+:meth:`~bleu_ls.server.pairs.PairManager.change` would have spliced them.
 
 The numbers are the model's: a preview line is scored by the same metric
 code on the same (right-stripped) lines, and the preview is dropped once the
@@ -31,7 +38,7 @@ from typing import TYPE_CHECKING, Generator, Optional
 from ..engine import InputError
 from ..engine.lazytext import LazyLines, read_lines_sliced, run
 from . import binding, drafts, heap
-from .document import HEAD_LINES
+from .document import HEAD_LINES, Splice
 from .files import check_regular, path_key
 
 if TYPE_CHECKING:
@@ -53,6 +60,8 @@ PAUSE_SECONDS = 0.002
 BUILD_NOW_CHARS = 32 << 20
 #: Lines right-stripped per step.
 STRIP_STEP = 20_000
+#: At most this many edits wait for the open; the next one finishes it first.
+QUEUE_LIMIT = 1000
 
 
 class Preview:
@@ -60,15 +69,38 @@ class Preview:
     for, from the document's text and the references' first lines, or from
     the lists the background steps have read so far."""
 
-    def __init__(self, metrics: dict, doc: "LineDocument", refs: list[LazyLines], paths: list) -> None:
+    def __init__(
+        self, metrics: dict, doc: "LineDocument", refs: list[LazyLines], paths: list, cap: Optional[int] = None
+    ) -> None:
         self.metrics = metrics
         self.doc = doc
         self.refs = refs
         self.paths = paths  # the references' path keys, in order
         self.chars = doc.size
+        #: lines over this many bytes are not scored here (the model counts
+        #: them off the event loop once built)
+        self.cap = cap
+        self.long_left_out = False
         #: filled by the background steps: path key -> lines (or the error)
         self.files: dict = {}
         self._rows: dict[int, Optional[dict]] = {}
+        #: the scored lines as opened (taken by the first edit, or once split)
+        self.opened: Optional[list[str]] = None
+        #: the edits made since, in order (replayed into the model at the end)
+        self.queued: list[Splice] = []
+
+    def edited(self, splice: Splice) -> None:
+        """The document changed: forget the rows of the lines it touched."""
+        self.queued.append(splice)
+        shift = len(splice.lines) != splice.end - splice.start
+        a, b = splice.start, splice.end
+        self._rows = {i: r for i, r in self._rows.items() if i < a or (not shift and i >= b)}
+
+    def _over_cap(self, text: str) -> bool:
+        cap = self.cap
+        if cap is None or len(text) * 4 <= cap:
+            return False
+        return len(text) > cap or len(text.encode("utf-8", "surrogatepass")) > cap
 
     def close(self) -> None:
         for r in self.refs:
@@ -76,8 +108,10 @@ class Preview:
 
     def wait_is_short(self) -> bool:
         """Is building the model now short enough to do it for a request
-        (rather than answer the lines at hand and refresh later)?"""
-        return self.chars < BUILD_NOW_CHARS
+        (rather than answer the lines at hand and refresh later)?  Not while
+        edits wait for the open: the user is typing, and a request must not
+        hold the next keystroke for the rest of the open."""
+        return self.chars < BUILD_NOW_CHARS and not self.queued
 
     def _hyp_line(self, i: int) -> Optional[str]:
         doc = self.doc
@@ -95,7 +129,7 @@ class Preview:
         """Can line ``i`` be answered now (paired or not)?"""
         if not self.doc.ready(i):
             return False
-        return all(isinstance(self.files.get(p), list) or i < HEAD_LINES for p in self.paths)
+        return all(isinstance(self.files.get(p), list) or (p not in self.files and i < HEAD_LINES) for p in self.paths)
 
     def hyp(self, i: int) -> Optional[str]:
         """Hypothesis line ``i`` right-stripped (None: not a paired line, or
@@ -110,6 +144,9 @@ class Preview:
         refs = [self._ref_line(k, i) for k in range(len(self.refs))] if hyp is not None else []
         if hyp is None or any(x is None for x in refs):
             return None  # not kept: a line not known yet may be known later
+        if self._over_cap(hyp) or any(self._over_cap(x) for x in refs):
+            self.long_left_out = True  # counted off the event loop once built
+            return None
         hyp = hyp.rstrip()
         refs = [x.rstrip() for x in refs]
         row = {"hyp": hyp}
@@ -158,7 +195,8 @@ def begin(manager: "PairManager", pair: "Pair") -> bool:
             r.close()
         return False  # said by the ordinary build, at once
     pair.hypothesis_like = True
-    pair.preview = Preview(metrics, doc, refs, [path_key(p) for p in spec.references])
+    cap = settings.max_line_bytes or None
+    pair.preview = Preview(metrics, doc, refs, [path_key(p) for p in spec.references], cap)
     pair.opening = _complete(manager, pair)
     pair.open_task = asyncio.ensure_future(_drive(manager, pair, pair.opening))
     return True
@@ -171,6 +209,40 @@ def reads(pair: "Pair") -> set:
         return set()
     files = [*spec.references, *([spec.source] if spec.source is not None else [])]
     return {path_key(p) for p in files}
+
+
+def can_queue(pair: "Pair") -> bool:
+    """May an edit of a pair being opened wait for the open (see :func:`queue`)?"""
+    preview = pair.preview
+    return pair.opening is not None and preview is not None and len(preview.queued) < QUEUE_LIMIT
+
+
+def keep_opened(pair: "Pair", doc: "LineDocument") -> None:
+    """Before the first edit of a pair being opened: keep its lines as
+    opened (what the model and the draft are built from)."""
+    preview = pair.preview
+    if preview is not None and preview.opened is None:
+        preview.opened = doc.engine_lines()
+
+
+def queue(pair: "Pair", splice: Splice) -> None:
+    """The document of a pair being opened was edited (after
+    :func:`keep_opened`): replayed into the model and the draft at the end."""
+    pair.preview.edited(splice)
+
+
+def _catch_up(manager: "PairManager", pair: "Pair", preview: Preview) -> None:
+    """Replay the edits made while opening into the model and the draft."""
+    doc = manager.docs[pair.uri]
+    model_ok = True
+    for splice in preview.queued:
+        if model_ok:
+            model_ok = binding.splice_own(pair, doc, splice, resync=False)
+            if not model_ok:
+                pair.model.set_hyp(doc.engine_lines())
+        else:
+            drafts.splice(pair, splice.start, splice.end, splice.lines)
+    preview.queued = []
 
 
 def finish(manager: "PairManager", pair: "Pair") -> None:
@@ -186,9 +258,16 @@ def finish(manager: "PairManager", pair: "Pair") -> None:
 
 def _fallback(manager: "PairManager", pair: "Pair") -> None:
     log.exception("opening %s lazily failed; reading it at once", pair.uri)
+    preview = pair.preview
+    opened = preview.opened if preview is not None else None
     _done(pair)
     binding.build(manager, pair)
-    drafts.bind(manager, pair)
+    if opened is None:
+        drafts.bind(manager, pair)
+    else:  # the draft is the text as opened; the edits made since are spliced in
+        run(drafts.bind_steps(manager, pair, opened))
+        for splice in preview.queued:
+            drafts.splice(pair, splice.start, splice.end, splice.lines)
     manager.after_change(pair, external=False)
 
 
@@ -236,10 +315,12 @@ def _strip(lines: list[str]) -> Generator[None, None, list[str]]:
 def _complete(manager: "PairManager", pair: "Pair") -> Generator[None, None, None]:
     doc = manager.docs[pair.uri]
     spec = pair.spec
+    preview = pair.preview
     yield from doc.split_sliced()
-    prepared = binding.Prepared()
-    if pair.preview is not None:
-        pair.preview.files = prepared.files  # read lines answer the preview at once
+    keep_opened(pair, doc)  # unless an edit came first and kept them
+    opened = preview.opened
+    prepared = binding.Prepared(lines=opened)
+    preview.files = prepared.files  # read lines answer the preview at once
     for path in [*spec.references, *([spec.source] if spec.source is not None else [])]:
         key = path_key(path)
         if key in prepared.files:
@@ -254,16 +335,17 @@ def _complete(manager: "PairManager", pair: "Pair") -> Generator[None, None, Non
         lines = prepared.files[key]
         if isinstance(lines, list) and key not in prepared.norm:
             prepared.norm[key] = yield from _strip(lines)
-    prepared.hyp = yield from _strip(doc.engine_lines())
-    if pair.preview is not None:
-        pair.preview.close()
-        pair.preview = None
+    prepared.hyp = yield from _strip(opened)
+    preview.close()  # the references are read in full: the preview reads those lines
     binding.build(manager, pair, prepared=prepared)
     yield
-    yield from drafts.bind_steps(manager, pair)
+    yield from drafts.bind_steps(manager, pair, opened)
+    _catch_up(manager, pair, preview)
     _done(pair)
     heap.settle(doc.line_count)
     manager.after_change(pair, external=False)
     if pair.hints_pending:  # some lines were left out of an answer meanwhile
         pair.hints_pending = False
         manager.publisher.schedule_refresh()
+    if preview.long_left_out:  # asked again once the scorer has counted them
+        pair.hints_pending = True

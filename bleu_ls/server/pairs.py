@@ -202,27 +202,28 @@ class PairManager:
         if doc is None:
             return
         pair = self.pairs.get(uri)
-        if pair is not None and pair.opening is not None:
-            opening.finish(self, pair)
         self.settle(self.doc_paths[uri])
         dependents = self._dependents(self.doc_paths[uri])
+        # a large document still being opened: the edits wait for the model (opening.py)
+        queued = pair is not None and pair.opening is not None and not dependents and opening.can_queue(pair)
+        if pair is not None and pair.opening is not None and not queued:
+            opening.finish(self, pair)
         for change in params.content_changes:
+            if queued:
+                opening.keep_opened(pair, doc)
             splice = doc.apply(change)
             if splice.start == splice.end and not splice.lines:
                 continue
-            if pair is not None and pair.model is not None:
-                try:
-                    pair.model.splice_hyp(splice.start, splice.end, splice.lines)
-                except Exception:  # out of step (should not happen): resynchronise by diff
-                    log.exception("splice failed; resynchronising %s", uri)
-                    pair.model.set_hyp(doc.engine_lines())
+            if queued:
+                opening.queue(pair, splice)
+            elif pair is not None:
+                binding.splice_own(pair, doc, splice)
             if pair is not None:
-                drafts.splice(pair, splice.start, splice.end, splice.lines)
                 pair.token_lines.splice(splice.start, splice.end, len(splice.lines))
             for dep, k in dependents:
                 binding.splice_dependent(dep, k, doc, splice)
         doc.version = params.text_document.version
-        if pair is not None:
+        if pair is not None and not queued:
             self.after_change(pair, external=False)
         for dep in {id(d): d for d, _ in dependents}.values():
             if dep is not pair:

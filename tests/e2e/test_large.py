@@ -177,3 +177,38 @@ async def test_large_document_with_a_reference_broken_late(tmp_path):
         assert await s.hints(uri, 0, 10) == []  # no pair model: no scores
     finally:
         await _close(s)
+
+
+async def test_edits_right_after_opening_a_large_document_with_a_long_line(tmp_path):
+    """The long-line scenario, shortened: a large document with one line over
+    maxLineBytes, edited (on that line and on another) as soon as its first
+    hints are in — while it is still being opened.  The hints of the edited
+    text, the corpus once everything is counted, and the draft (the text as
+    opened: both edited lines count as edited) are what they must be."""
+    n = 16_000
+    hyp, ref = _lazy_pair(n, 9)
+    rnd = random.Random(9)
+    long_words = [rnd.choice(W) for _ in range(40_000)]
+    hyp[100] = " ".join(long_words)
+    ref[100] = " ".join(reversed(long_words))
+    (tmp_path / "big.ref").write_text("\n".join(ref) + "\n", encoding="utf-8")
+    s = await _session("vscode", tmp_path, {"maxLineBytes": 50_000})
+    try:
+        uri = s.open("big.hyp", "\n".join(hyp) + "\n")
+        first = await s.hints(uri, 0, 60)
+        assert len(first) == 61
+        s.change(uri, [{"range": ((100, 0), (100, 0)), "text": "the "}])
+        s.change(uri, [{"range": ((5, 0), (5, 0)), "text": "was "}])
+        hyp[100] = "the " + hyp[100]
+        hyp[5] = "was " + hyp[5]
+        hs = await s.hints(uri, 0, 60)
+        assert {h.position.line: _bleu_of(h.label) for h in hs} == {
+            i: round(sacrebleu.sentence_bleu(hyp[i], [ref[i]]).score, 1) for i in range(61)
+        }
+        c = await s.corpus(uri)
+        assert c["corpus"]["score"] == sacrebleu.corpus_bleu(hyp, [ref]).score
+        assert c["draft"]["origin"] == "cache" and c["effort"]["linesEdited"] == 2
+        (h100,) = await s.hints(uri, 100, 100)
+        assert _bleu_of(h100.label) == round(sacrebleu.sentence_bleu(hyp[100], [ref[100]]).score, 1)
+    finally:
+        await _close(s)

@@ -151,7 +151,9 @@ def test_far_lines_while_opening_come_with_a_refresh(tmp_path, monkeypatch):
     asyncio.run(run())
 
 
-def test_an_edit_while_opening_builds_first(tmp_path, monkeypatch):
+def test_a_request_after_an_edit_while_opening_builds_with_the_edit(tmp_path, monkeypatch):
+    """The edit waits for the open (test_opening_edits.py); a request that
+    needs the model builds it at once, the edit in it."""
     hyp, ref = _pair_text(3_000, seed=4)
     (tmp_path / "big.ref").write_text("\n".join(ref) + "\n", encoding="utf-8")
     uri = (tmp_path / "big.hyp").as_uri()
@@ -168,6 +170,7 @@ def test_an_edit_while_opening_builds_first(tmp_path, monkeypatch):
             )
         )
         hyp.insert(7, "the cat")
+        assert manager.peek(uri).opening is not None  # not built for the edit
         pair = manager.pair_for(uri)
         assert pair.opening is None and pair.model is not None
         assert _hints(manager, uri, 0, 20) == _expected(hyp, ref, 0, 20)
