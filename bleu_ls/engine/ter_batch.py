@@ -34,6 +34,10 @@ def _align_part(args) -> list[TerResult]:
     return [metric.best(h, list(rs)) for h, *rs in zip(hyp, *refs)]
 
 
+def _align_rows_part(args) -> np.ndarray:
+    return np.array(_align_part(args), dtype=np.float64).reshape(-1, len(TerResult._fields))
+
+
 def _lines_of(args) -> tuple:
     """A job's (metric, hypothesis lines, reference line lists): lines that
     crossed to a worker as UTF-8 blobs (``batch._blob``) are split again."""
@@ -95,3 +99,19 @@ def ter_alignments(
     for part in _run(_align_part, metric, hyp, refs, workers, start_method):
         out.extend(part)
     return out
+
+
+def ter_alignment_rows(
+    metric: TerMetric,
+    hyp: Sequence[str],
+    refs: Sequence[Sequence[str]],
+    workers: Optional[int] = None,
+    start_method: Optional[str] = None,
+) -> np.ndarray:
+    """:func:`ter_alignments` as one array (lines x 6, float64, columns in
+    ``TerResult``'s order: edits, ref_len, shifts, insertions, deletions,
+    substitutions).  The worker processes send arrays back, not an object
+    per line: turning a million of those into numbers held the calling
+    process's interpreter for hundreds of milliseconds at a time."""
+    parts = _run(_align_rows_part, metric, hyp, refs, workers, start_method)
+    return np.concatenate(parts) if parts else np.zeros((0, len(TerResult._fields)))

@@ -213,7 +213,7 @@ async def _batch(pair: "Pair", effort: EffortRows) -> None:
     """Count the stale HTER rows with the engine's TER batch in worker
     processes (off the event loop, every core), then install the rows of the
     lines whose draft and text did not change meanwhile."""
-    from ..engine.ter_batch import ter_alignments
+    from ..engine.ter_batch import ter_alignment_rows
     from .effort import job_from, result_rows
     from .scoring import in_worker_processes
 
@@ -224,7 +224,7 @@ async def _batch(pair: "Pair", effort: EffortRows) -> None:
 
     def count_all():
         results = in_worker_processes(
-            lambda: ter_alignments(metric, job[1], [job[2]], workers=None, start_method="forkserver")
+            lambda: ter_alignment_rows(metric, job[1], [job[2]], workers=None, start_method="forkserver")
         )
         return result_rows(results)
 

@@ -91,11 +91,15 @@ def job_from(snapshot: tuple) -> tuple[list[int], list[str], list[str]]:
     return idx, drafts, lines
 
 
-def result_rows(results: Sequence) -> np.ndarray:
-    """HTER rows (n × 7) of ``TerResult`` alignments."""
-    out = np.zeros((len(results), 7), dtype=np.int64)
-    if len(results):
-        out[:] = [[r.edits, r.ref_len * UNITS, 1, r.insertions, r.deletions, r.substitutions, r.shifts] for r in results]
+def result_rows(results) -> np.ndarray:
+    """HTER rows (n × 7) of alignments: ``TerResult`` per line, or the
+    array of :func:`~bleu_ls.engine.ter_batch.ter_alignment_rows` (the same
+    numbers in ``TerResult``'s column order), column by column."""
+    a = np.asarray(results, dtype=np.float64).reshape(-1, 6)
+    edits, ref_len, shifts, ins, dels, subs = a.T
+    out = np.empty((len(a), 7), dtype=np.int64)
+    for k, col in enumerate((edits, ref_len * UNITS, 1, ins, dels, subs, shifts)):
+        out[:, k] = col  # a float column cast as the row lists were: truncated
     return out
 
 

@@ -158,3 +158,31 @@ def test_parallel_batch_equals_serial_and_alignments_add_up():
     aligned = ter_alignments(metric, hyp, [ref], workers=2)
     assert [a.edits for a in aligned] == serial[:, 0].tolist()
     assert all(a.edits == a.shifts + a.insertions + a.deletions + a.substitutions for a in aligned)
+
+
+def test_alignment_rows_from_worker_processes_equal_the_alignments():
+    """ter_alignment_rows (arrays sent back by the worker processes, what the
+    server's HTER batch uses) carries exactly ter_alignments' numbers, and
+    the server's HTER rows built from either are the same; the edit counts
+    are sacrebleu's (case-sensitive TER against the draft)."""
+    from sacrebleu.metrics import TER
+
+    from bleu_ls.engine.ter_batch import ter_alignment_rows, ter_alignments
+    from bleu_ls.server.effort import result_rows
+
+    draft = _lines(SAMPLES / "news.hyp") * 40
+    post = [" ".join(reversed(x.split())) if i % 3 == 0 else x + " noch" if i % 3 == 1 else x
+            for i, x in enumerate(draft)]
+    metric = TerMetric(case_sensitive=True)
+    aligned = ter_alignments(metric, draft, [post], workers=1)
+    rows = ter_alignment_rows(metric, draft, [post], workers=2, start_method="forkserver")
+    assert rows.shape == (len(draft), 6)
+    assert rows.tolist() == [[float(x) for x in a] for a in aligned]
+    assert np.array_equal(result_rows(rows), result_rows(aligned))
+    by_objects = np.array([[a.edits, a.ref_len * 2520, 1, a.insertions, a.deletions, a.substitutions, a.shifts]
+                           for a in aligned], dtype=np.int64)
+    assert np.array_equal(result_rows(rows), by_objects)
+    ter = TER(case_sensitive=True)
+    for (edits, ref_len, *_), d, p in zip(rows.tolist()[:60], draft, post):
+        stats = ter._extract_corpus_statistics([d], [[p]])[0]
+        assert (edits, ref_len) == (stats[0], stats[1])
