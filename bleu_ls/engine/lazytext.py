@@ -131,23 +131,43 @@ def _blocks(data: bytes, start: int, chunk: int) -> Iterator[tuple[int, int]]:
         a = b
 
 
+def read_all_sliced(fh, step: int) -> Generator[None, None, bytearray]:
+    """The rest of the open binary file ``fh``, read ``step`` bytes per
+    slice into one buffer sized from the file (no final join: joining the
+    parts of a 130 MB file was one 80-100 ms step)."""
+    try:
+        size = max(0, os.fstat(fh.fileno()).st_size - fh.tell())
+    except (OSError, AttributeError, ValueError):
+        size = 0
+    buf = bytearray(size)
+    view = memoryview(buf)
+    pos = 0
+    while pos < size:
+        got = fh.readinto(view[pos : min(size, pos + step)])
+        if not got:
+            break
+        pos += got
+        yield
+    view.release()
+    del buf[pos:]
+    while True:  # the file grew meanwhile, or its size was not known
+        part = fh.read(step)
+        if not part:
+            break
+        buf += part
+        yield
+    return buf
+
+
 def read_lines_sliced(path: str, chunk: int = CHUNK) -> Generator[None, None, list[str]]:
     """A file's lines, as ``split_lsp_lines(read_text(path))``, yielding
     between blocks; raises the same :class:`InputError` sentences."""
     name = os.fspath(path)
-    parts: list[bytes] = []
     with open_binary(name) as fh:
-        while True:
-            try:
-                part = fh.read(8 * chunk)
-            except OSError as exc:
-                raise read_error(exc, name) from None
-            if not part:
-                break
-            parts.append(part)
-            yield
-    data = b"".join(parts)
-    del parts
+        try:
+            data = yield from read_all_sliced(fh, 8 * chunk)
+        except OSError as exc:
+            raise read_error(exc, name) from None
     lines: list[str] = []
     first_nul: Optional[int] = None
     start = len(BOM) if data.startswith(BOM) else 0

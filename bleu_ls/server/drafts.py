@@ -88,7 +88,7 @@ def _draft_lines(manager: "PairManager", pair: "Pair", lines: list[str]) -> Gene
     if stored is None:
         stored = yield from manager.drafts.put_steps(pair.path, lines)
     else:
-        stored.share(lines)  # unchanged lines: one string, not a copy read from the cache
+        yield from stored.share_steps(lines)  # unchanged lines: one string, not a copy read from the cache
     if manager.drafts.problem:
         pair.draft_problem = "draft kept for this session only"
         pair.draft_detail = manager.drafts.problem

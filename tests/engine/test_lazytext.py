@@ -82,3 +82,35 @@ def test_missing_and_folder_get_the_whole_reads_words(tmp_path):
     with pytest.raises(InputError) as exc:
         LazyLines(str(tmp_path / "nope.ref"))
     assert "no such file" in str(exc.value)
+
+
+def test_read_all_sliced_reads_every_byte_in_steps(tmp_path):
+    """One buffer sized from the file, filled a step at a time; a file that
+    grows while it is read, and a stream with no size, are read to the end."""
+    import io
+
+    from bleu_ls.engine.lazytext import read_all_sliced
+
+    data = bytes(range(256)) * 1000 + "zwölf\r\n".encode() * 7
+    path = tmp_path / "f.bin"
+    path.write_bytes(data)
+    with open(path, "rb") as fh:
+        gen = read_all_sliced(fh, 4096)
+        steps = 0
+        try:
+            while True:
+                next(gen)
+                steps += 1
+                if steps == 3:  # the file grows after the size was taken
+                    with open(path, "ab") as more:
+                        more.write(b"tail\n" * 5000)
+        except StopIteration as stop:
+            got = stop.value
+    assert bytes(got) == data + b"tail\n" * 5000
+    assert steps >= len(data) // 4096
+    gen = read_all_sliced(io.BytesIO(data), 1000)
+    try:
+        while True:
+            next(gen)
+    except StopIteration as stop:
+        assert bytes(stop.value) == data
