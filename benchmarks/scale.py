@@ -409,7 +409,10 @@ def scale_rows(report: Report, sizes: list[int], edits: int, repeat: int, millio
             keys += (("diag_arrive", "diagnostics (arrived)"), ("diag_lat", "diagnostics (parsed)"))
             for key, what in keys:
                 ratio = pct(runs[label, big][key], .95) / max(pct(runs[label, small][key], .95), 1e-9)
-                target = cap == VSCODE_CAP
+                # the issue's target is the reply "beyond the client's own cost of
+                # decoding it": the parsed figure holds that cost (a 1,000-item
+                # reply against a 93-item one) and is shown for information
+                target = cap == VSCODE_CAP and key != "diag_lat"
                 report.add(Row(SEC, f"pull after every edit ({label}): {what} p95 at {big:,} / at {small:,} lines", "",
                                f"{ratio:.2f}×", "", "", "≤ 1.5×" if target else "", ratio <= 1.5 if target else None))
     r = res[big]
