@@ -234,38 +234,18 @@ function M.attach(client, bufnr)
   state[bufnr] = { client_id = client.id, enabled = true, labels = {} }
   client.handlers = client.handlers or {}
   client.handlers['workspace/inlayHint/refresh'] = M.on_refresh
-  vim.api.nvim_buf_attach(bufnr, false, {
-    on_lines = function()
-      if not state[bufnr] then
-        return true -- detach
-      end
-      M.refresh(bufnr)
+  require('bleu_ls.follow').follow(bufnr, {
+    name = 'bleu_ls_hints_',
+    active = function(b)
+      return state[b] ~= nil
     end,
-    on_reload = function()
-      M.refresh(bufnr)
+    client_id = function(b)
+      return state[b] and state[b].client_id
     end,
-    on_detach = function()
-      detach(bufnr)
+    refresh = function(b)
+      M.refresh(b)
     end,
-  })
-  local group = vim.api.nvim_create_augroup('bleu_ls_hints_' .. bufnr, { clear = true })
-  vim.api.nvim_create_autocmd({ 'BufWinEnter', 'WinScrolled', 'WinResized', 'VimResized' }, {
-    group = group,
-    callback = function()
-      if state[bufnr] and #vim.fn.win_findbuf(bufnr) > 0 then
-        M.refresh(bufnr)
-      end
-    end,
-  })
-  vim.api.nvim_create_autocmd('LspDetach', {
-    group = group,
-    buffer = bufnr,
-    callback = function(args)
-      if state[bufnr] and args.data and args.data.client_id == state[bufnr].client_id then
-        detach(bufnr)
-        pcall(vim.api.nvim_del_augroup_by_id, group)
-      end
-    end,
+    detach = detach,
   })
   M.refresh(bufnr)
 end
