@@ -80,7 +80,10 @@ class Steps:
         self.rows: list[tuple[str, int, int]] = []
 
     def step(self, name: str) -> None:
+        t = time.perf_counter()
         gc.collect()
+        took = time.perf_counter() - t
+        print(f"   gc: {len(gc.get_objects()):,} objects tracked, a full collection took {took * 1e3:.0f} ms")
         if self.trim:
             before = rss()
             malloc_trim()

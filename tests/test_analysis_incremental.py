@@ -193,3 +193,120 @@ def test_lines_unpaired_then_paired_again_after_an_emptied_document():
     for hyp in (["the the"], [], ["", "", "the"], ["the the", "", "x"], ["a"]):
         model.set_hyp(hyp)
         assert a.analyse(model) == analyse(model, s)
+
+
+@given(st.integers(1, 3), st.integers(0, 2), st.lists(st.tuples(st.sampled_from("set insert-all insert-one delete-all delete-one undo".split()),
+       st.integers(0, 40), st.integers(0, 2), st.sampled_from("abcd")), max_size=25), st.integers(0, 2**32 - 1))
+@hsettings(max_examples=150, deadline=None)
+def test_window_values_follow_edits_equal_to_computing_every_window(k, pad, ops, seed):
+    """WindowValues against computing every window afresh, after line edits
+    (with the changed lines named, as the analyser does after a one-line
+    edit), lines inserted or deleted in every column or in one, and edits
+    undone; an undone edit and lines inserted in every column alike compute
+    only the windows around them."""
+    from bleu_ls.analysis.memo import WindowValues
+
+    rng = random.Random(seed)
+    cols = [[rng.choice("abcd") for _ in range(rng.randrange(0, 12))] for _ in range(k)]
+    calls = []
+
+    def fn(key):
+        calls.append(key)
+        return "".join("-" if x is None else x for x in key)
+
+    def state():
+        n = min(map(len, cols))
+        return n, lambda i: tuple(c[j] if 0 <= j < n else None for c in cols for j in range(i - pad, i + pad + 1))
+
+    cache = WindowValues(fn, pad)
+    history = []
+    previous = None  # the previous step's (op, scope)
+    n, key_of = state()
+    assert cache.values(cols, n, key_of, None, 0) == [fn(key_of(i)) for i in range(n)]
+    for token, (op, at, which, text) in enumerate(ops, 1):
+        before = [list(c) for c in cols]
+        scope, bound = None, None
+        which %= k
+        if op == "set" and cols[which]:
+            i = at % len(cols[which])
+            cols[which][i] += text
+            if i < min(map(len, cols)):
+                scope, bound = (i, i + 1), 2 * pad + 1
+        elif op == "insert-all":
+            for c in cols:
+                c.insert(min(at, len(c)), text)
+            if len({len(c) for c in before}) == 1:
+                bound = 2 * pad + 1
+        elif op == "insert-one":
+            cols[which].insert(min(at, len(cols[which])), text)
+        elif op == "delete-all" and all(cols):
+            for c in cols:
+                del c[min(at, len(c) - 1)]
+        elif op == "delete-one" and cols[which]:
+            del cols[which][at % len(cols[which])]
+        elif op == "undo" and history:
+            cols[:] = history.pop()
+            # undoing a one-line edit costs what it cost; a structural edit
+            # undone is found in the snapshot of the pass before it
+            if previous is not None and previous[0] != "undo":
+                bound = 2 * pad + 1 if previous[1] is not None else 0
+        if op != "undo":
+            history.append(before)
+        previous = (op, scope)
+        n, key_of = state()
+        calls.clear()
+        got = cache.values(cols, n, key_of, scope, token, token - 1)
+        calls_made = len(calls)
+        assert got == [fn(key_of(i)) for i in range(n)]
+        if bound is not None:
+            assert calls_made <= bound, (op, calls_made, bound)
+
+
+@hsettings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(
+    n=st.integers(20, 80),
+    seed=st.integers(0, 10_000),
+    before=st.lists(edit, max_size=4),
+    meanwhile=st.lists(edit, max_size=4),
+)
+def test_a_pass_over_a_following_copy_is_followed_on_the_model(n, seed, before, meanwhile):
+    """The server's first large analysis runs over ``model.copy(follow=True)``
+    in a worker thread while the model takes edits; the pass on the model
+    that follows works out only the lines edited since the copy (not every
+    line) and its findings equal a fresh analysis, with every rule on."""
+    s = Settings.from_dict({"chrf": {"enabled": True},
+                            "diagnostics": {"outlier": {"minLines": 20}, "wrongLanguage": {"enabled": False}}})
+    rng = random.Random(seed)
+    model = PairModel(build_metrics(s), rng.choices(TEXTS, k=n), [[rng.choice([REF, REF, "a dog", "the cat"]) for _ in range(n)]])
+
+    def apply(edits):
+        for kind, at, text in edits:
+            m = model.n_hyp
+            at = min(at, max(m - 1, 0))
+            if kind == "line" and m:
+                model.splice_hyp(at, at + 1, [text])
+            elif kind == "ref" and m:
+                model.splice_ref(0, at, at + 1, [text])
+            elif kind == "insert":
+                model.splice_hyp(at, at, [text])
+                model.splice_ref(0, at, at, [REF])
+            elif kind == "delete" and m > 1:
+                model.splice_hyp(at, at + 1, [])
+                model.splice_ref(0, at, at + 1, [])
+
+    apply(before)
+    copy = model.copy(follow=True)
+    a = Analyzer(s)
+    assert a.analyse(copy) == analyse(copy, s)
+    apply(meanwhile)
+    assert a.unanalysed(model) == sum(1 for kind, _at, _t in meanwhile if kind in ("line", "insert") and model.n_hyp)
+    got = a.analyse(model)
+    assert got == analyse(model, s)
+    if not meanwhile:
+        assert a.changed is not None and not a.changed  # nothing looked at again
+    # an edited copy does not follow: a reader of it starts over on the model
+    other = model.copy()
+    other.splice_hyp(0, 1, ["a dog"])
+    b = Analyzer(s)
+    b.analyse(other)
+    assert b.unanalysed(model) == model.n_hyp

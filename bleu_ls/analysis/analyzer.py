@@ -20,7 +20,7 @@ from . import file_rules, length_rules, qe_rules, score_rules, source_rules, tex
 from .context import LineContext
 from .findings import Finding
 from .incremental import DELTA, DOC, FULL_SHARE, LINE, FindingStore, Seen, changes, diff_into, drop_range, group, kept
-from .memo import LineMemo, Splice
+from .memo import LineMemo, Splice, WindowValues
 from ..checks import alignment
 from ..checks.language import LanguageIdentifier
 from ..checks.qe import Adequacy
@@ -111,8 +111,8 @@ class Analyzer:
         #: repetition rule: (candidates, reference lines, factor) -> verdict
         self.repetition_verdicts: dict = {}
         # the checks of bleu_ls.checks: memoised by the text they read
-        self.source_facts = LineMemo(text_rules.skipping_long(source_rules.line_issues, cap, ()), limit)
-        self.lean = LineMemo(text_rules.skipping_long(alignment.lean, cap, None), limit)
+        self.source_facts = WindowValues(text_rules.skipping_long(source_rules.line_issues, cap, ()), 0)
+        self.lean = WindowValues(text_rules.skipping_long(alignment.lean, cap, None), alignment.REACH)
         self.chrf_memo: dict = {}
         self._windows: dict = {}
         self._source: Optional[list] = None
@@ -148,13 +148,12 @@ class Analyzer:
         """Per line: the per-line source checks' issues ((code, Issue), ...)
         (lines past the source's end: no source line to compare)."""
         ns = len(source)
-        return self._by_window("source", hyp, self.source_facts, 0,
+        return self._by_window("source", (hyp, source, *refs), self.source_facts,
                                lambda i: (hyp[i], source[i] if i < ns else None, *[r[i] for r in refs]))
 
     def leanings(self, hyp: list, ref: list, n: int) -> list:
         """Per line: its leaning against the reference's first ``n`` lines (checks.alignment)."""
-        values = self._by_window("lean", hyp, self.lean, alignment.REACH,
-                                 lambda i: alignment.window_key(hyp, ref, i, n=n))
+        values = self._by_window("lean", (hyp, ref), self.lean, lambda i: alignment.window_key(hyp, ref, i, n=n))
         alignment.forget_bags()  # they served this pass's windows (~6 MB kept otherwise)
         return values
 
@@ -166,25 +165,21 @@ class Analyzer:
             last = self._windows["source-tokens"] = (source, n, sum(map(self.token_count.__getitem__, source[:n])))
         return last[2]
 
-    def _by_window(self, slot: str, hyp: list, memo: LineMemo, pad: int, key_of) -> list:
-        """``memo[key_of(i)]`` for every paired line; when the previous pass
-        computed them and the line count is the same, only the lines within
-        ``pad`` of the lines changed since are looked up again."""
+    def _by_window(self, slot: str, columns: tuple, cache: WindowValues, key_of) -> list:
+        """``cache``'s values of every paired line for this pass (after an
+        edit, the windows around the changed lines are computed again; see
+        :class:`~.memo.WindowValues`), and the lines whose value is true."""
         last = self._windows.get(slot)
         n = self._n
-        scope = self._scope
         if last is not None and last[0] == self.passes and last[1] == n:
             return last[2]
-        if last is not None and last[0] == self.passes - 1 and last[1] == n and scope is not None:
-            lo, hi = max(0, scope[0] - pad), min(n, scope[1] + pad)
-            values = last[2]  # changed in place: only this analyser holds it
-            values[lo:hi] = [memo[key_of(i)] for i in range(lo, hi)]
+        follows = last is not None and last[0] == self.passes - 1
+        values = cache.values(columns, n, key_of, self._scope if follows else None, self.passes, self.passes - 1)
+        if follows and cache.changed is not None and last[2] is values:
+            lo, hi = cache.changed
             marked = last[3]
             marked[bisect_left(marked, lo) : bisect_left(marked, hi)] = [i for i in range(lo, hi) if values[i]]
         else:
-            keys = [key_of(i) for i in range(n)]
-            values = [memo[k] for k in keys]
-            memo.trim(keys, n)
             marked = list(compress(count(), values))
         self._windows[slot] = (self.passes, n, values, marked)
         return values
@@ -253,7 +248,7 @@ class Analyzer:
         worker thread first."""
         hyp = model.hyp
         seen = self._inputs
-        if seen is None or self._text_key != self._text_key_of(model) or seen.key[0] != id(model):
+        if seen is None or self._text_key != self._text_key_of(model) or seen.key[0] is not model.lineage:
             return len(hyp)
         edits = model.edits.since(seen.version)
         if edits is None:
@@ -305,7 +300,7 @@ class Analyzer:
         self._prepare(model)
         ctx = LineContext(self, model, source, names or {})
         n = self._n = ctx.n
-        key = (id(model), tuple((k, id(m)) for k, m in model.metrics.items()), self._findings_key, self._text_key)
+        key = (model.lineage, tuple((k, id(m)) for k, m in model.metrics.items()), self._findings_key, self._text_key)
         last = self._inputs
         seen = Seen(key, model.version, n, len(model.hyp), tuple(len(r) for r in model.refs),
                     source if source is None or isinstance(source, list) else list(source),

@@ -3,7 +3,7 @@ changed since the previous pass."""
 
 from __future__ import annotations
 
-from typing import Callable, Iterable, Optional
+from typing import Any, Callable, Iterable, Optional, Sequence
 
 from ..engine import common_splice
 
@@ -88,3 +88,96 @@ class LineMemo:
                 fresh[line] = memo[line]
         self.memo = fresh
 
+
+
+class WindowValues:
+    """``fn(key_of(i))`` for every line ``i`` of a pass, where the key reads
+    line ``i`` of several parallel columns and their neighbours up to ``pad``
+    lines away (the misaligned check reads reference lines i-2 .. i+2).
+
+    Kept by position instead of memoised by key: a key per line is a tuple of
+    the line texts, which with its dictionary entry held ~130 bytes a line
+    (13 MB at 100k lines).  After an edit whose changed lines the caller
+    knows (``scope``), the windows within ``pad`` of them are computed again.
+    Otherwise the columns are compared with the snapshots of the last two
+    passes (slice comparison in C, lines shared by both compare by identity)
+    and only the windows between the common head and the common tail are
+    computed: lines inserted in every column alike keep the values after
+    them, and a change undone (a line put in, then taken out again) finds
+    the pass before it.  Two generations of (columns, values) are kept.
+    """
+
+    def __init__(self, fn: Callable, pad: int) -> None:
+        self.fn = fn
+        self.pad = pad
+        #: [(columns snapshot, values)], the last pass's first
+        self._gens: list[tuple[list[list], list]] = []
+        #: the caller's pass number of the last call
+        self.token = None
+        #: windows computed by the last call (for tests and profiles)
+        self.computed = 0
+        #: the lines [lo, hi) whose values the last call may have changed in
+        #: place (None: it gave a new list)
+        self.changed: Optional[tuple[int, int]] = None
+
+    @staticmethod
+    def _snapshot(columns: Sequence[Sequence], n: int) -> list[list]:
+        out = []
+        for col in columns:
+            part = list(col[:n])
+            if len(part) < n:
+                part.extend([None] * (n - len(part)))
+            out.append(part)
+        return out
+
+    def values(self, columns: Sequence[Sequence], n: int, key_of: Callable[[int], Any],
+               scope: Optional[tuple[int, int]] = None, token=None, follows=None) -> list:
+        """The values of lines [0, n).  ``columns``: what ``key_of`` reads
+        (a line past a column's end reads as None); ``scope``: the lines
+        [lo, hi) that changed in any column since the call whose token was
+        ``follows`` (then only their windows are computed again)."""
+        fn, pad = self.fn, self.pad
+        gens = self._gens
+        last_token, self.token = self.token, token
+        if gens and scope is not None and follows is not None and last_token == follows and len(gens[0][1]) == n:
+            snap, values = gens[0]
+            lo, hi = max(0, scope[0]), min(n, scope[1])
+            if lo < hi:
+                for part, col in zip(snap, columns):
+                    m = min(hi, len(col))
+                    part[lo:m] = col[lo:m]
+                    if m < hi:
+                        part[max(lo, m):hi] = [None] * (hi - max(lo, m))
+            a, b = max(0, lo - pad), min(n, hi + pad)
+            if a < b:
+                values[a:b] = [fn(key_of(i)) for i in range(a, b)]
+            self.computed = max(0, b - a)
+            self.changed = (a, max(a, b))
+            return values
+        snap = self._snapshot(columns, n)
+        best = None  # (windows to compute, lo, hi, values of the pass reused)
+        for old_snap, old_values in gens:
+            if len(old_snap) != len(snap):
+                continue
+            n_old = len(old_values)
+            head, tail = n, n
+            for old, new in zip(old_snap, snap):
+                start, end_old, lines = common_splice(old, new)
+                if start == end_old and not lines:
+                    continue  # the same column
+                head, tail = min(head, start), min(tail, n_old - end_old)
+            lo, hi = max(0, head - pad), min(n, n - tail + pad)
+            if head >= n == n_old:  # the same lines
+                lo = hi = n
+            if best is None or hi - lo < best[0]:
+                best = (hi - lo, lo, hi, old_values, n_old)
+        if best is None:
+            values = [fn(key_of(i)) for i in range(n)]
+            self.computed = n
+        else:
+            _, lo, hi, old_values, n_old = best
+            values = old_values[:lo] + [fn(key_of(i)) for i in range(lo, hi)] + old_values[hi - (n - n_old):]
+            self.computed = hi - lo
+        self._gens = [(snap, values), *gens[:1]]
+        self.changed = None
+        return values

@@ -80,6 +80,10 @@ class PairModel(HeavyLines):
         self.version = 0
         #: the splices since (see ``EditLog``): what a reader of the model follows
         self.edits = EditLog(0)
+        #: shared by this model and its copies made with ``follow``: a reader
+        #: that read such a copy at version v follows this model from v on
+        #: (its edit log tells what changed since)
+        self.lineage = object()
         self._alloc()
         if not lazy:
             self.refresh(light_only=True)
@@ -112,9 +116,11 @@ class PairModel(HeavyLines):
         result = first_pass(snap.metrics, snap.hyp, snap.refs, workers=workers, start_method=start_method)
         self.install(result, snap)
 
-    def copy(self) -> "PairModel":
+    def copy(self, follow: bool = False) -> "PairModel":
         """An independent copy — lines, rows, scores and totals — to read elsewhere
-        (another thread) while this model goes on taking edits."""
+        (another thread) while this model goes on taking edits.  ``follow``:
+        the copy is only read, so a reader of the copy may go on to this model
+        (the same ``lineage``; a copy that is edited must not share it)."""
         other = PairModel(
             self.metrics, lazy=True, defer_slow=self.defer_slow, long_line_bytes=self.long_line_bytes
         )
@@ -122,6 +128,8 @@ class PairModel(HeavyLines):
         other.refs = [list(r) for r in self.refs]
         other.version = self.version
         other.edits = EditLog(self.version)
+        if follow:
+            other.lineage = self.lineage
         other.ref_version = self.ref_version
         other._fresh = self._fresh.copy()
         other._stats = {k: v.copy() for k, v in self._stats.items()}
