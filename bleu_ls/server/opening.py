@@ -289,6 +289,12 @@ def _done(pair: "Pair") -> None:
 
 
 async def _drive(manager: "PairManager", pair: "Pair", gen) -> None:
+    # (a document opened here is large: at least LAZY_OPEN_CHARS)
+    with heap.quiet(heap.FREEZE_LINES):
+        await _drive_steps(manager, pair, gen)
+
+
+async def _drive_steps(manager: "PairManager", pair: "Pair", gen) -> None:
     await asyncio.sleep(START_DELAY)
     while pair.opening is gen:
         deadline = time.perf_counter() + SLICE_SECONDS
