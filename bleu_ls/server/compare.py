@@ -30,6 +30,7 @@ import numpy as np
 from ..analysis import Finding
 from ..engine import PairModel
 from ..engine.significance import paired_bs
+from . import background
 from .files import read_lines_from
 
 if TYPE_CHECKING:
@@ -188,7 +189,7 @@ class CompareTests:
         system = {k: np.array(model.stats_array(k)) for k in metrics}
         version = model.version
         if self._pool is None:
-            self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="bleu-ls-compare")
+            self._pool = background.executor("bleu-ls-compare")
         try:
             result = await asyncio.get_running_loop().run_in_executor(self._pool, _test, metrics, base, system)
         except Exception:

@@ -28,7 +28,7 @@ from ..pairing import find_draft, path_allowed
 from ..postedit import DraftTrack
 from .effort import BATCH_LINES, PAUSE_SECONDS, EffortRows
 from .files import path_key, read_lines_from
-from . import heap
+from . import background, heap
 from .tasks import outlive
 
 if TYPE_CHECKING:
@@ -213,11 +213,16 @@ async def _batch(pair: "Pair", effort: EffortRows) -> None:
     """Count the stale HTER rows with the engine's TER batch in worker
     processes (off the event loop, every core), then install the rows of the
     lines whose draft and text did not change meanwhile."""
+    with heap.quiet(effort.stale_count()):
+        await _batch_rows(pair, effort)
+
+
+async def _batch_rows(pair: "Pair", effort: EffortRows) -> None:
     from ..engine.ter_batch import ter_alignment_rows
     from .effort import job_from, result_rows
     from .scoring import in_worker_processes
 
-    job = await asyncio.to_thread(job_from, effort.batch_snapshot())  # a loop over every stale line
+    job = await background.run(job_from, effort.batch_snapshot())  # a loop over every stale line
     if not job[0] or pair.effort is not effort:
         return
     metric = effort.metric
@@ -229,7 +234,7 @@ async def _batch(pair: "Pair", effort: EffortRows) -> None:
         return result_rows(results)
 
     try:
-        rows = await asyncio.to_thread(count_all)
+        rows = await background.run(count_all)
     except Exception:
         log.warning("HTER batch in worker processes failed; counting in slices", exc_info=True)
         return

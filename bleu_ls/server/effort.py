@@ -29,6 +29,7 @@ import numpy as np
 from ..engine.ter import UNITS, TerMetric
 from ..postedit import DraftTrack
 from ..postedit.track import NONE
+from . import background
 
 log = logging.getLogger(__name__)
 
@@ -330,9 +331,9 @@ class EffortRows:
                 if any(len(d) + len(x) > LONG_CHARS for d, x in zip(job[1], job[2])):
                     from .scoring import run_in_process  # a very long line: not even in this process
 
-                    rows = await asyncio.to_thread(run_in_process, rows_for, metric, job[1], job[2])
+                    rows = await background.run(run_in_process, rows_for, metric, job[1], job[2])
                 else:
-                    rows = await asyncio.to_thread(rows_for, metric, job[1], job[2])
+                    rows = await background.run(rows_for, metric, job[1], job[2])
                 if alive():
                     for i, draft, line, counted in zip(*job, rows):
                         if i < len(self.lines) and not self.fresh[i] and self.lines[i] == line and self.draft_of(i) == draft:

@@ -29,7 +29,7 @@ import numpy as np
 
 from ..engine import PairModel, PairSnapshot
 from ..engine.significance import confidence, paired_bs
-from . import heap
+from . import background, heap
 from .scoring import in_worker_processes, run_in_process
 
 if TYPE_CHECKING:
@@ -185,7 +185,7 @@ class PairedTests:
         metrics = dict(model.metrics)
         cap = model.long_line_bytes
         if self._pool is None:
-            self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="bleu-ls-paired")
+            self._pool = background.executor("bleu-ls-paired")
         loop = asyncio.get_running_loop()
         draft_model = pair.draft_model
         try:

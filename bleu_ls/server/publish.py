@@ -30,7 +30,7 @@ from lsprotocol.converters import get_converter
 from ..analysis import Analyzer, Finding, internal_error, problem_findings, unpaired_findings
 from ..ignore import IgnoreStore, find_store_root
 from ..pairstep import pair_names
-from . import compare, memory
+from . import background, compare, heap, memory
 from .diaglines import DiagnosticLines
 
 if TYPE_CHECKING:
@@ -127,18 +127,18 @@ class Publisher:
             analyzer = self._analyzer(pair)
             if analyzer.unanalysed(model) <= THREAD_LINES:
                 return
-            box = [model.copy()]
+            box = [model.copy(follow=True)]  # the pass on the loop then follows the copy's
             source = list(pair.source_lines) if pair.source_lines is not None else None
             names = pair_names(pair.path, pair.spec)
 
             def run() -> None:
                 copy = box.pop()
-                with analyzer.lock:
+                with analyzer.lock, heap.quiet(len(copy.hyp)):
                     analyzer.analyse(copy, source, names)
                 del copy  # the copy's lines and rows: freed before the heap is trimmed
                 memory.release()  # what the pass freed in this thread's heap goes back to the system
 
-            task = pair.settle_task = asyncio.ensure_future(asyncio.to_thread(run))
+            task = pair.settle_task = asyncio.ensure_future(background.run(run))
         try:
             await asyncio.shield(task)
         except asyncio.CancelledError:

@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Optional
 from lsprotocol import types
 
 from ..engine.batch import first_pass
-from . import heap
+from . import background, heap
 from . import memory
 from .tasks import outlive
 
@@ -177,6 +177,10 @@ class Scorer:
         if model is None:
             return
         total = model.stale_count()
+        with heap.quiet(total):
+            await self._score(pair, model, total)
+
+    async def _score(self, pair: "Pair", model, total: int) -> None:
         token = await self._begin_progress(pair, total)
         try:
             while pair.model is model and model.stale_count() >= BATCH_LINES:
@@ -256,7 +260,7 @@ class Scorer:
 
     def _executor(self) -> ThreadPoolExecutor:
         if self._pool is None:
-            self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="bleu-ls-batch")
+            self._pool = background.executor("bleu-ls-batch")
         return self._pool
 
     async def _heavy_job(self, pair: "Pair", model, lines: list[int]) -> None:
