@@ -131,10 +131,12 @@ def test_big_pair_rows_smoke(tmp_path):
         "open → first inlay hints (lines 0–60) vs do-nothing pygls server | 12,000",
         "while scoring in the background: inlay hints (60 lines at random) p50 / p95 | 12,000",
         "while scoring in the background: hover p50 / p95 | 12,000",
-        "scored: inlay hints (60 lines at random) p50 / p95 | 12,000",
-        "scored: hover p50 / p95 | 12,000",
+        "scored, first analysis running: inlay hints (60 lines at random) p50 / p95 | 12,000",
+        "scored, first analysis running: hover p50 / p95 | 12,000",
+        "scored and analysed (server idle): inlay hints (60 lines at random) p50 / p95 | 12,000",
+        "scored and analysed (server idle): hover p50 / p95 | 12,000",
         "edit → inlay hints (60 lines) p50 / p95 | 12,000",
-        "process-tree RSS, pair open and scored | 12,000",
+        "process-tree RSS, pair open, scored and analysed | 12,000",
     ):
         assert expected in text, (expected, text)
     assert "B/line" in text
