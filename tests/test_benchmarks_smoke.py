@@ -94,7 +94,7 @@ def test_scale_rows_smoke(tmp_path):
     ):
         assert expected in text, (expected, text)
     assert "61 hints" in text  # the first reply carried the hints of lines 0–60
-    assert "/4 answered unchanged" in text
+    assert " of 4 answered unchanged" in text
 
 
 def test_tree_rss_counts_children():
