@@ -119,6 +119,11 @@ class RawClient:
                 msg = self._read_message()
                 msg["_t"] = CLOCK()
                 self._dispatch(msg)
+                # let go of it now: otherwise a large reply (10,000 diagnostics)
+                # is freed when the next message is assigned, between its read
+                # and its stamp (~6 ms of the client's own time on a small
+                # hint reply that came right after a full 100k-line report)
+                del msg
         except (EOFError, ValueError, OSError):
             pass
         finally:

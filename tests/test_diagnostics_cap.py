@@ -151,7 +151,7 @@ def test_capped_reply_is_vscodes_selection_less_one_and_a_note(
         if last is not None:
             assert (last[0] == view.rid) == (last[1] == body)  # a new resultId exactly when the reply changed
         last = (view.rid, body)
-        assert pair.flagged == sorted({d["range"]["start"]["line"] for d in all_items})
+        assert list(pair.flagged) == sorted({d["range"]["start"]["line"] for d in all_items})
 
 
 def test_a_change_outside_the_sent_items_answers_unchanged(tmp_path):

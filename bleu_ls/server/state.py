@@ -9,7 +9,7 @@ from __future__ import annotations
 import asyncio
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Optional
+from typing import Any, Optional, Sequence
 
 import numpy as np
 
@@ -57,7 +57,8 @@ class Pair:
     diag_cache: Any = None
     #: inlay hint labels and tooltips by statistics rows (render.RenderedHints)
     hint_cache: Any = None
-    flagged: list[int] = field(default_factory=list)
+    #: the lines carrying a diagnostic, in order (a diaglines.FlaggedLines once analysed)
+    flagged: Sequence[int] = field(default_factory=list)
     #: findings hidden by .bleu-ls/ignore.json, lines hidden as reviewed (publish.py)
     ignored: int = 0
     reviewed: int = 0
