@@ -42,6 +42,11 @@ def test_a_dedicated_pool_and_its_worker_processes_run_nicer():
     base = _nice()
     if base + background.NICE > 19:
         pytest.skip("this process is already as nice as it gets")
+    # a forkserver left by an earlier test (started from this, un-niced,
+    # thread) would fork the worker: the server stops it after every pass
+    # (scoring.in_worker_processes), so each pass starts its own from the
+    # background thread
+    scoring.stop_helper_processes()
     pool = background.executor("bleu-ls-test")
     try:
         inside = pool.submit(_nice).result(60)
