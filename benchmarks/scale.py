@@ -202,6 +202,15 @@ def big_open(n: int, probes: int, edits: int, seed: int = 5, limit: float = 900.
         res, dt = c.timed("textDocument/inlayHint", {"textDocument": {"uri": uri}, "range": _range(i, i + 60)}, timeout=600)
         return dt, len(res or [])
 
+    def probe_round() -> tuple[list[float], list[float]]:
+        """``probes`` hint requests (60 lines at random) and hovers beside them."""
+        hints, hovers = [], []
+        for _ in range(probes):
+            i = rng.randrange(n - 60)
+            hints.append(hint_req(i)[0])
+            hovers.append(hover_req(i + 5))
+        return hints, hovers
+
     def hover_req(i: int) -> float:
         return c.timed("textDocument/hover", {"textDocument": {"uri": uri}, "position": {"line": i, "character": 0}}, timeout=600)[1]
 
@@ -232,12 +241,7 @@ def big_open(n: int, probes: int, edits: int, seed: int = 5, limit: float = 900.
         out["settled_after"] = CLOCK() - t0
         time.sleep(0.5)
         out["rss_settled"] = tree_rss(c.proc.pid)[0]
-        after_h, after_v = [], []
-        for _ in range(probes):
-            i = rng.randrange(n - 60)
-            after_h.append(hint_req(i)[0])
-            after_v.append(hover_req(i + 5))
-        out["after_hint"], out["after_hover"] = after_h, after_v
+        out["after_hint"], out["after_hover"] = probe_round()
         out["after_done"] = CLOCK() - t0
         out["diagnostics_after"], out["diagnostics"] = None, None
         if diag_id is not None:
@@ -246,12 +250,7 @@ def big_open(n: int, probes: int, edits: int, seed: int = 5, limit: float = 900.
             out["diagnostics"] = len(((msg.get("result") or {}).get("items")) or [])
             time.sleep(0.5)
         # the first analysis is over: the same probes on an idle server
-        idle_h, idle_v = [], []
-        for _ in range(probes):
-            i = rng.randrange(n - 60)
-            idle_h.append(hint_req(i)[0])
-            idle_v.append(hover_req(i + 5))
-        out["idle_hint"], out["idle_hover"] = idle_h, idle_v
+        out["idle_hint"], out["idle_hover"] = probe_round()
         out["rss_tree"], out["processes"] = tree_rss(c.proc.pid)
         out["rss_peak"] = max(peak, out["rss_tree"], out["rss_settled"])
         lines = path.read_text(encoding="utf-8").split("\n")

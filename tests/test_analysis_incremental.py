@@ -114,6 +114,24 @@ def test_analysis_when_the_log_does_not_reach_back(monkeypatch, limit):
             assert a.changed is None  # the log lost the first splices: everything looked at again
 
 
+def _apply(model, edits) -> None:
+    """Edits (kind, line, text) on the model: a hypothesis line or the
+    reference's replaced, a line pair inserted or deleted."""
+    for kind, at, text in edits:
+        m = model.n_hyp
+        at = min(at, max(m - 1, 0))
+        if kind == "line" and m:
+            model.splice_hyp(at, at + 1, [text])
+        elif kind == "ref" and m:
+            model.splice_ref(0, at, at + 1, [text])
+        elif kind == "insert":
+            model.splice_hyp(at, at, [text])
+            model.splice_ref(0, at, at, [REF])
+        elif kind == "delete" and m > 1:
+            model.splice_hyp(at, at + 1, [])
+            model.splice_ref(0, at, at + 1, [])
+
+
 # -- the outlier threshold across edits -------------------------------------------------
 REF = "the cat sat on the mat with a hat today"
 #: a few texts whose BLEU against REF is the same for many lines: ties at the threshold
@@ -159,19 +177,7 @@ def test_outlier_followed_across_edits_equals_from_scratch(cfg, n, seed, steps):
     a = Analyzer(s)
     a.analyse(model)
     for batch in steps:
-        for kind, at, text in batch:
-            m = model.n_hyp
-            at = min(at, max(m - 1, 0))
-            if kind == "line" and m:
-                model.splice_hyp(at, at + 1, [text])
-            elif kind == "ref" and m:
-                model.splice_ref(0, at, at + 1, [text])
-            elif kind == "insert":
-                model.splice_hyp(at, at, [text])
-                model.splice_ref(0, at, at, [REF])
-            elif kind == "delete" and m > 1:
-                model.splice_hyp(at, at + 1, [])
-                model.splice_ref(0, at, at + 1, [])
+        _apply(model, batch)
         got = a.analyse(model)
         assert got == analyse(model, s)
         track = a.rule_state.get("outlier", {}).get("track")
@@ -280,19 +286,7 @@ def test_a_pass_over_a_following_copy_is_followed_on_the_model(n, seed, before, 
     model = PairModel(build_metrics(s), rng.choices(TEXTS, k=n), [[rng.choice([REF, REF, "a dog", "the cat"]) for _ in range(n)]])
 
     def apply(edits):
-        for kind, at, text in edits:
-            m = model.n_hyp
-            at = min(at, max(m - 1, 0))
-            if kind == "line" and m:
-                model.splice_hyp(at, at + 1, [text])
-            elif kind == "ref" and m:
-                model.splice_ref(0, at, at + 1, [text])
-            elif kind == "insert":
-                model.splice_hyp(at, at, [text])
-                model.splice_ref(0, at, at, [REF])
-            elif kind == "delete" and m > 1:
-                model.splice_hyp(at, at + 1, [])
-                model.splice_ref(0, at, at + 1, [])
+        _apply(model, edits)
 
     apply(before)
     copy = model.copy(follow=True)
