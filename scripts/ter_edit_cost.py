@@ -5,9 +5,12 @@ the event-loop thread and in wall time: the didChange handling, the loop
 turns before the hint request is read (background tasks that run then),
 the hint request, and encoding the reply as pygls would.  ``--ter off``
 gives the same with BLEU alone; ``--profile`` prints cProfile's top entries
-of the edits.
+of the edits (``CALLERS=regex`` also prints who called the functions it
+matches); ``--busy`` keeps a background thread running Python code during the
+edits, as the first analysis of a large file does, so every place where the
+event loop lets go of the interpreter (a system call, a lock) costs a wait.
 
-    PYTHONPATH=. .venv/bin/python scripts/ter_edit_cost.py [--n 1000] [--edits 60] [--ter on|off] [--profile]
+    PYTHONPATH=. .venv/bin/python scripts/ter_edit_cost.py [--n 1000] [--edits 60] [--ter on|off] [--profile] [--busy]
 """
 
 from __future__ import annotations
@@ -21,6 +24,7 @@ import pstats
 import random
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
 
@@ -68,6 +72,7 @@ async def replay(args) -> None:
     rng = random.Random(5)
     w0 = max(0, n // 2 - 30)
     prof = cProfile.Profile() if args.profile else None
+    busy = _busy_thread() if args.busy else None
     rows = []
     cpu, wall = time.thread_time, time.perf_counter
     for v in range(2, args.edits + 2):
@@ -100,6 +105,8 @@ async def replay(args) -> None:
             prof.disable()
         rows.append((c1 - c0, c2 - c1, c3 - c2, c4 - c3, c5 - c4, t5 - t0, len(body), i))
         await asyncio.sleep(0.002)  # the client's next edit
+    if busy is not None:
+        busy.set()
     manager.shutdown()
     names = ["change", "turns", "wait", "hints", "encode"]
     tot = sorted(sum(r[:5]) for r in rows)
@@ -107,6 +114,8 @@ async def replay(args) -> None:
     mx = [max(r[k] for r in rows) * 1e3 for k in range(5)]
     print(f"{n:,} lines, TER {args.ter}: loop-thread CPU per edit p50 {tot[len(tot) // 2] * 1e3:.2f} ms, "
           f"p95 {tot[int(0.95 * (len(tot) - 1))] * 1e3:.2f} ms, max {tot[-1] * 1e3:.2f} ms; reply {rows[0][6]:,} bytes")
+    walls = sorted(r[5] for r in rows)
+    print(f"  wall time per edit p50 {walls[len(walls) // 2] * 1e3:.2f} ms, p95 {walls[int(0.95 * (len(walls) - 1))] * 1e3:.2f} ms")
     print("  median ms:", " ".join(f"{a} {b:.2f}" for a, b in zip(names, med)))
     print("  max ms:   ", " ".join(f"{a} {b:.2f}" for a, b in zip(names, mx)))
     for r in sorted(rows, key=lambda r: -sum(r[:5]))[:args.slowest]:
@@ -114,6 +123,29 @@ async def replay(args) -> None:
     if prof:
         pstats.Stats(prof).sort_stats("cumulative").print_stats(45)
         pstats.Stats(prof).sort_stats("tottime").print_stats(25)
+        if os.environ.get("CALLERS"):
+            pstats.Stats(prof).print_callers(os.environ["CALLERS"])
+
+
+def _busy_thread() -> threading.Event:
+    """A thread running Python code until the event is set (the server's
+    background passes run in such threads, niced as bleu_ls.server.background
+    does), with the server's switch interval."""
+    from bleu_ls.server.main import SWITCH_INTERVAL
+
+    sys.setswitchinterval(SWITCH_INTERVAL)
+    done = threading.Event()
+
+    def spin() -> None:
+        try:
+            os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), 10)
+        except (AttributeError, OSError):
+            pass
+        while not done.is_set():
+            sum(range(200))
+
+    threading.Thread(target=spin, daemon=True).start()
+    return done
 
 
 def main() -> None:
@@ -123,6 +155,7 @@ def main() -> None:
     ap.add_argument("--ter", choices=("on", "off"), default="on")
     ap.add_argument("--slowest", type=int, default=6)
     ap.add_argument("--profile", action="store_true")
+    ap.add_argument("--busy", action="store_true")
     args = ap.parse_args()
     os.environ["XDG_CACHE_HOME"] = tempfile.mkdtemp(prefix="bleu-ls-cost-")
     asyncio.run(replay(args))

@@ -12,12 +12,38 @@ from ..engine import InputError, read_text, split_lsp_lines
 from .document import LineDocument
 
 
+#: absolute path -> its key, until :func:`forget_path_keys`
+_KEYS: dict[Path, Path] = {}
+_KEYS_MAX = 4096
+
+
 def path_key(path: Path) -> Path:
-    """The key a file is known by (resolved; absolute when it cannot be)."""
+    """The key a file is known by (resolved; absolute when it cannot be).
+
+    An absolute path's key is remembered until :func:`forget_path_keys`,
+    which the server calls whenever files are opened, closed, paired or
+    changed on disk: resolving costs a system call per folder of the path,
+    and each of them lets a background thread take the interpreter from the
+    event loop, so an edit (which looks up the files its pair reads) would
+    wait for them.  A relative path depends on the working folder and is
+    resolved every time."""
+    key = _KEYS.get(path)
+    if key is not None:
+        return key
     try:
-        return path.resolve()
+        key = path.resolve()
     except OSError:
-        return path.absolute()
+        key = path.absolute()
+    if path.is_absolute():
+        if len(_KEYS) >= _KEYS_MAX:
+            _KEYS.clear()
+        _KEYS[path] = key
+    return key
+
+
+def forget_path_keys() -> None:
+    """Resolve every path afresh from now on (a link may point elsewhere)."""
+    _KEYS.clear()
 
 
 def same_path(a: Path, b: Path) -> bool:

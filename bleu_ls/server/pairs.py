@@ -35,7 +35,7 @@ from .compare import detach as detach_other
 from .paired import PairedTests
 from .config import assemble_settings
 from .document import LineDocument
-from .files import arg_path, path_key, uri_path
+from .files import arg_path, forget_path_keys, path_key, uri_path
 from .publish import Publisher
 from .scoring import Scorer
 from .tasks import outlive
@@ -156,6 +156,7 @@ class PairManager:
     def settings_changed(self) -> None:
         """Settings changed: re-read them, re-pair every open document and
         rescore what changed."""
+        forget_path_keys()
         self.reload_settings()
         self.settle()
         for uri in list(self.docs):
@@ -271,6 +272,7 @@ class PairManager:
 
     def pair_with(self, uri: str, refs: list[str], source: Optional[str] = None) -> tuple[PairSpec, Optional[Pair]]:
         """Pair ``uri`` with reference file(s) by hand (``bleuLs.pairWith``)."""
+        forget_path_keys()
         self.settle()
         hyp = uri_path(uri)
         src = arg_path(source) if source else None
@@ -303,6 +305,7 @@ class PairManager:
 
     def _dependents_changed(self, path: Path) -> None:
         """``path`` was opened/closed/changed on disk: re-read it where it is used."""
+        forget_path_keys()  # (a link may point elsewhere now)
         self.settle(path)
         seen = set()
         for pair in list(self.pairs.values()):

@@ -22,7 +22,7 @@ from typing import Callable, Iterable, Optional
 
 from lsprotocol import types
 
-from .files import path_key
+from .files import forget_path_keys, path_key
 
 log = logging.getLogger(__name__)
 
@@ -140,6 +140,7 @@ class FileWatcher:
         fs = to_fs_path(uri)
         if not fs:
             return
+        forget_path_keys()  # a file changed on disk: a link may point elsewhere now
         p = path_key(Path(fs))
         if p in self.paths or p.name == "bleu-ls.toml":
             self.stamps[p] = _stamp(p)
