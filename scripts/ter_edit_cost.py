@@ -129,18 +129,16 @@ async def replay(args) -> None:
 
 def _busy_thread() -> threading.Event:
     """A thread running Python code until the event is set (the server's
-    background passes run in such threads, niced as bleu_ls.server.background
-    does), with the server's switch interval."""
+    background passes run in such threads, at their priority), with the
+    server's switch interval."""
+    from bleu_ls.server.background import lower_priority
     from bleu_ls.server.main import SWITCH_INTERVAL
 
     sys.setswitchinterval(SWITCH_INTERVAL)
     done = threading.Event()
 
     def spin() -> None:
-        try:
-            os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), 10)
-        except (AttributeError, OSError):
-            pass
+        lower_priority()
         while not done.is_set():
             sum(range(200))
 
