@@ -1,0 +1,6 @@
+"""Files read into segments: line files, gettext PO, XLIFF 1.2 / 2.x, TMX, SRT, WebVTT.
+
+``model`` holds the data types every reader produces; one module per format
+reads a decoded text into a :class:`~bleu_ls.segments.model.SegmentDocument`.
+Plain Python, shared by the CLI and the server; imports nothing from the server.
+"""
