@@ -227,7 +227,7 @@ class _Reader:
                 return None
             if local == "mrk" and self.seg2 is not None and attrs.get("id") and self.unit is not None:
                 self.unit.mrk_owner.setdefault(attrs["id"], len(self.unit.segments))
-        cid = attrs.get("id") or attrs.get("startRef") or attrs.get("rid") or ""
+        cid = (attrs.get("startRef") if local == "ec" else None) or attrs.get("id") or attrs.get("startRef") or attrs.get("rid") or ""
         if local in paired:
             tag_end, is_empty = self.sc.tag_end(off)
             for c in active:
