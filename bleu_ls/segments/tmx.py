@@ -7,7 +7,8 @@ case-blind, then by primary subtag; ``*all*`` or no match: the first
 gives several segments: the first keyed by its ``tuid`` (``#n``, the 1-based
 ``tu`` number, when it has none), the next ``tuid#2``, ``tuid#3``…; each
 carries ``extra["tuid"]`` and ``extra["lang"]`` so that pairing by ``tuid``
-(in a language) finds all of a reference ``tu``'s targets as references.
+(in a language) finds all of a reference ``tu``'s targets as references.  A
+``tuid`` used by two ``tu``\s: the second's keys get ``~2`` (``extra["duplicate"]``).
 
 The language is ``xml:lang`` (TMX 1.4) or ``lang`` (TMX 1.1).  Scored text:
 ``seg`` content with ``bpt``/``ept``/``ph``/``it``/``ut`` (and their
@@ -162,8 +163,9 @@ class _Reader:
             n = self.keys.get(key, 0) + 1
             self.keys[key] = n
             c: Content = v["seg"]
+            dup = None
             if n > 1:
-                self.problems.append(problem_at(self.file, c.start, f"The tuid {key!r} is used {n} times; this one is scored as {key}~{n}."))
+                dup = n
                 key = f"{key}~{n}"
             s: Content = src["seg"]
             self.segments.append(
@@ -178,7 +180,7 @@ class _Reader:
                     source_codes=tuple(s.codes),
                     runs=c.run_tuple(),
                     extra={"tuid": tuid if tuid else None, "lang": v["lang"], "source_lang": src["lang"],
-                           "alternative": k, "source_span": (s.start, s.end)},
+                           "alternative": k, "source_span": (s.start, s.end), "duplicate": dup},
                 )
             )
 

@@ -15,7 +15,8 @@ What becomes a segment (see ``docs/formats-xml.md`` for the full table):
 * XLIFF 2: each ``segment`` of a ``unit`` (``ignorable`` is not a segment).
   Key ``file-id/unit-id``, ``#segment-id`` (or ``#n``) appended only when the
   unit has more than one segment.
-* A key met twice gets ``#2``, ``#3``… and a problem naming the duplicate.
+* A key met twice gets ``#2``, ``#3``… (and ``extra["duplicate"]``); the
+  file is not malformed for it, so it is not a problem.
 
 The draft: XLIFF 1.2 — the first ``alt-trans`` of machine-translation origin
 (:func:`is_mt_alt_trans`), else the target itself when its
@@ -492,7 +493,8 @@ class _Reader:
         n = self.keys.get(key, 0) + 1
         self.keys[key] = n
         if n > 1:
-            self.problems.append(problem_at(self.file, span[0], f"The unit key {key!r} is used {n} times; this one is scored as {key}#{n}."))
+            # a unit id used twice (Angular files have them): keyed apart, said in extra, not a problem
+            extra["duplicate"] = n
             key = f"{key}#{n}"
         self.segments.append(
             Segment(
