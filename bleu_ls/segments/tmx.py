@@ -57,11 +57,24 @@ class _Reader:
         self.line = LineCounter(file)
         self.root_seen = False
 
-    def text(self, data: str, off: int) -> None:
-        for c in self.active:
-            c.add(data, off)
+    def _activate(self, c: Content) -> None:
+        if not self.active:
+            self.sc.set_buffering(False)
+        self.active.append(c)
 
-    def start(self, name: str, attrs: dict, off: int) -> None:
+    def _deactivate(self, c: Content) -> None:
+        self.active.remove(c)
+        if not self.active:
+            self.sc.set_buffering(True)
+
+    def text(self, data: str) -> None:
+        if self.active:
+            off = self.pos()
+            for c in self.active:
+                c.add(data, off)
+
+    def start(self, name: str, attrs: dict) -> None:
+        off = self.pos()
         local = name.rpartition(NS_SEP)[2]
         action = None
         if self.active:
@@ -100,19 +113,20 @@ class _Reader:
             elif local == "seg" and self.tuv is not None and self.tuv["seg"] is None:
                 tag_end, empty = self.sc.tag_end(off)
                 c = Content(self.file, tag_end, off)
-                self.active.append(c)
+                self._activate(c)
                 action = ("seg", c, empty)
             elif local == "note":
                 tag_end, empty = self.sc.tag_end(off)
                 c = Content(self.file, tag_end, off)
-                self.active.append(c)
+                self._activate(c)
                 action = ("note", c)
         self.stack.append((local, action))
 
-    def end(self, name: str, off: int) -> None:
+    def end(self, name: str) -> None:
         local, action = self.stack.pop()
         if action is None:
             return
+        off = self.pos()
         kind = action[0]
         if kind == "code":
             start, entries, contents = action[1], action[2], action[3]
@@ -125,11 +139,11 @@ class _Reader:
         elif kind == "seg":
             c, empty = action[1], action[2]
             c.finish(c.start if empty else off)
-            self.active.remove(c)
+            self._deactivate(c)
             self.tuv["seg"] = c
         elif kind == "note":
             c = action[1]
-            self.active.remove(c)
+            self._deactivate(c)
             t = c.text().strip()
             if t:
                 (self.tuv or self.tu)["notes"].append(t)

@@ -75,6 +75,14 @@ def is_mt_alt_trans(attrs: dict, target_state_qualifier: Optional[str]) -> bool:
     return False
 
 
+#: Structure elements nothing is read from (outside a source or target): no offset asked.
+_PASS = frozenset({
+    "body", "group", "header", "context-group", "context", "count-group", "count", "prop-group", "prop",
+    "phase-group", "phase", "tool", "skl", "internal-file", "external-file", "originalData", "data",
+    "metadata", "metaGroup", "meta", "bin-unit", "bin-source", "bin-target", "reference", "glossary",
+})
+
+
 def _local(name: str) -> tuple[str, str]:
     ns, _, local = name.rpartition(NS_SEP)
     return ns, local
@@ -133,12 +141,28 @@ class _Reader:
         self.note: Optional[Content] = None
 
     # --- events ------------------------------------------------------------------
-    def text(self, data: str, off: int) -> None:
-        for c in self.active:
-            c.add(data, off)
+    def _activate(self, c: Content) -> None:
+        if not self.active:
+            self.sc.set_buffering(False)
+        self.active.append(c)
 
-    def start(self, name: str, attrs: dict, off: int) -> None:
+    def _deactivate(self, c: Content) -> None:
+        self.active.remove(c)
+        if not self.active:
+            self.sc.set_buffering(True)
+
+    def text(self, data: str) -> None:
+        if self.active:
+            off = self.pos()
+            for c in self.active:
+                c.add(data, off)
+
+    def start(self, name: str, attrs: dict) -> None:
         ns, local = _local(name)
+        if local in _PASS and not self.active:
+            self.stack.append((local, None))
+            return
+        off = self.pos()
         if self.active:
             self.stack.append((local, self._inline_start(ns, local, attrs, off)))
             return
@@ -152,16 +176,17 @@ class _Reader:
             action = self._start2(ns, local, attrs, off, parent)
         self.stack.append((local, action))
 
-    def end(self, name: str, off: int) -> None:
+    def end(self, name: str) -> None:
         local, action = self.stack.pop()
         if action is None:
             return
+        off = self.pos()
         kind = action[0]
         if kind == "content":
             c: Content = action[1]
             end, empty = self._end_of_content(c, off)
             c.finish(end)
-            self.active.remove(c)
+            self._deactivate(c)
             action[2](c, off, empty)
         elif kind == "paired-multi":
             close = (off, self.sc.close_tag_end(off))
@@ -181,7 +206,7 @@ class _Reader:
             c = action[1]
             end, empty = self._end_of_content(c, off)
             c.finish(end)
-            self.active.remove(c)
+            self._deactivate(c)
             action[2](c)
         elif kind == "call":
             action[1](off)
@@ -272,7 +297,7 @@ class _Reader:
         mid = attrs.get("mid") or ""
         tag_end, empty = self.sc.tag_end(off)
         c = Content(self.file, tag_end, off)
-        self.active.append(c)
+        self._activate(c)
         in_segsrc = self._in("seg-source")
 
         def done(c):
@@ -322,7 +347,7 @@ class _Reader:
             return self._content(off, sdone)
         if local == "seg-source":
             c = Content(self.file, self.sc.tag_end(off)[0], off)  # collects nothing itself
-            self.active.append(c)
+            self._activate(c)
             c.code_depth = 1
 
             def seg_done(c, o, e):
@@ -339,7 +364,7 @@ class _Reader:
     def _content(self, off, done, keep=False):
         tag_end, empty = self.sc.tag_end(off)
         c = Content(self.file, tag_end, off)
-        self.active.append(c)
+        self._activate(c)
         return ("content", c, done)
 
     def _end_alt1(self, off):

@@ -18,11 +18,14 @@ What it guarantees, whatever the file:
 * **Never an exception on content.**  Malformed XML stops the scan with one
   Problem at the error's position; the events before it have been delivered.
 
-The scanner calls a handler with ``start(name, attrs, offset)``,
-``end(name, offset)`` and ``text(data, offset)``; ``name`` is ``local`` or
-``namespace}local``.  ``offset`` is the ``<`` of a tag (for the end of an
-empty element ``<x/>``: the offset just after it), or the first file
-character a piece of character data comes from.
+The scanner calls a handler's ``start(name, attrs)``, ``end(name)`` and
+``text(data)`` (expat's own callbacks, no wrapper: this is the hot path);
+``name`` is ``local`` or ``namespace}local``.  Before the scan it sets
+``handler.pos`` to a function giving the current event's offset, which the
+handler calls only for the events it keeps: the ``<`` of a tag (for the end
+of an empty element ``<x/>``: the offset just after it), or the first file
+character a piece of character data comes from (with buffering off, see
+:meth:`Scanner.set_buffering`).
 """
 
 from __future__ import annotations
@@ -43,11 +46,13 @@ _TAG = re.compile(r"""<[^\s/>]+(?:\s+[^\s=/>]+\s*=\s*(?:"[^"]*"|'[^']*'))*\s*(/?
 
 
 class Handler(Protocol):
-    def start(self, name: str, attrs: dict, offset: int) -> None: ...
+    pos: object
 
-    def end(self, name: str, offset: int) -> None: ...
+    def start(self, name: str, attrs: dict) -> None: ...
 
-    def text(self, data: str, offset: int) -> None: ...
+    def end(self, name: str) -> None: ...
+
+    def text(self, data: str) -> None: ...
 
 
 class _Refused(Exception):
@@ -122,7 +127,22 @@ class Scanner:
         return self._lc
 
     def pos(self) -> int:
-        return self.char_offset(self._parser.CurrentByteIndex)
+        b = self._parser.CurrentByteIndex
+        if self._ascii:
+            return b
+        if b == self._lb:
+            return self._lc
+        return self.char_offset(b)
+
+    def set_buffering(self, on: bool) -> None:
+        """Join character data into one call (outside the elements whose text is read: fewer calls).
+
+        Off while a handler reads text: then every piece of character data is
+        delivered where it starts (an entity, a line break: their own call), so
+        ``pos()`` inside ``text`` is the file offset of the piece.
+        """
+        if self._parser is not None:
+            self._parser.buffer_text = on
 
     def tag_end(self, start: int) -> tuple[int, bool]:
         """(offset after the start tag at ``start``, is it an empty element ``<x/>``)."""
@@ -143,18 +163,8 @@ class Scanner:
         p = expat.ParserCreate(encoding="UTF-8", namespace_separator=NS_SEP)
         self._parser = p
         p.SetParamEntityParsing(expat.XML_PARAM_ENTITY_PARSING_NEVER)
-        p.buffer_text = False
         pos = self.pos
-
-        def start(name, attrs):
-            handler.start(name, attrs, pos())
-
-        def end(name):
-            handler.end(name, pos())
-
-        def chars(data):
-            handler.text(data, pos())
-
+        handler.pos = pos
         def entity_decl(name, is_param, value, base, system_id, public_id, notation):
             raise _Refused(
                 "The file declares an entity (<!ENTITY " + str(name) + " …>); bleu-ls does not expand or "
@@ -163,11 +173,12 @@ class Scanner:
 
         def skipped(name, is_param):
             if not is_param:  # an entity an unread DTD may define: keep its literal text
-                handler.text("&" + name + ";", pos())
+                handler.text("&" + name + ";")
 
-        p.StartElementHandler = start
-        p.EndElementHandler = end
-        p.CharacterDataHandler = chars
+        p.StartElementHandler = handler.start
+        p.EndElementHandler = handler.end
+        p.CharacterDataHandler = handler.text
+        self.set_buffering(True)
         p.EntityDeclHandler = entity_decl
         p.SkippedEntityHandler = skipped
         p.ExternalEntityRefHandler = lambda *a: 1  # never fetch; treat as empty

@@ -1,0 +1,75 @@
+"""Parse throughput of the XLIFF / TMX readers on a synthetic file (default 100k units, ~30 MB).
+
+    PYTHONPATH=. python scripts/xml_parse_throughput.py [--units 100000] [--repeat 3]
+
+Units look like an Angular / CAT-tool export: a source and a target of ~25 words
+with an inline code or two, an entity, a note, a context group.  Prints the
+file size, the best wall time of each reader over ``--repeat`` runs, MB/s and
+units/s, and the time to the first 1000 segments (what the first hints of the
+visible range wait for when the reader is run on a prefix).
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import time
+
+WORDS = ("the quick brown fox jumps over lazy dog translation memory segment editor review "
+         "Zürich naïve café 東京 会議 machine post-edit quality estimate").split()
+
+
+def synthetic_xliff(units: int, seed: int = 1) -> str:
+    rnd = random.Random(seed)
+    parts = ['<?xml version="1.0" encoding="UTF-8"?>\n<xliff version="1.2" xmlns="urn:oasis:names:tc:xliff:document:1.2">\n'
+             ' <file original="app.json" source-language="en" target-language="de" datatype="plaintext">\n  <body>\n']
+    for i in range(units):
+        def sent():
+            w = [rnd.choice(WORDS) for _ in range(rnd.randint(6, 14))]
+            k = rnd.randrange(len(w))
+            w[k] = f'<g id="{i}a">{w[k]}</g>'
+            w.insert(rnd.randrange(len(w)), '<x id="INTERPOLATION" equiv-text="{{ n }}"/>')
+            w.insert(rnd.randrange(len(w)), "&amp;")
+            return " ".join(w)
+        parts.append(
+            f'   <trans-unit id="u{i}" datatype="html">\n'
+            f'    <source>{sent()}</source>\n'
+            f'    <target state="translated">{sent()}</target>\n'
+            f'    <note priority="1" from="description">note {i}</note>\n'
+            f'    <context-group purpose="location"><context context-type="sourcefile">src/app/c{i % 97}.html</context>'
+            f'<context context-type="linenumber">{i % 500}</context></context-group>\n'
+            f'   </trans-unit>\n'
+        )
+    parts.append("  </body>\n </file>\n</xliff>\n")
+    return "".join(parts)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--units", type=int, default=100_000)
+    ap.add_argument("--repeat", type=int, default=3)
+    a = ap.parse_args()
+    from bleu_ls.segments.xliff import read_xliff, read_xliff_text
+
+    text = synthetic_xliff(a.units)
+    data = text.encode("utf-8")
+    mb = len(data) / 1e6
+    print(f"synthetic XLIFF 1.2: {a.units} units, {mb:.1f} MB, {len(text)} chars")
+    for name, fn, arg in (("read_xliff_text(str)", read_xliff_text, text), ("read_xliff(bytes)", read_xliff, data)):
+        best = float("inf")
+        for _ in range(a.repeat):
+            t0 = time.perf_counter()
+            doc = fn(arg)
+            best = min(best, time.perf_counter() - t0)
+        assert len(doc.segments) == a.units and not doc.problems, (len(doc.segments), doc.problems[:1])
+        print(f"{name:22s} best of {a.repeat}: {best:.2f} s  {mb / best:.1f} MB/s  {a.units / best:,.0f} units/s")
+    # first 1000 segments: read a prefix (the reader keeps every unit complete before the cut)
+    cut = text.find("</trans-unit>", len(text) * 1000 // a.units) + len("</trans-unit>")
+    t0 = time.perf_counter()
+    doc = read_xliff_text(text[:cut])
+    dt = time.perf_counter() - t0
+    print(f"prefix with the first {len(doc.segments)} units ({cut / 1e6:.2f} MB): {dt * 1000:.0f} ms")
+
+
+if __name__ == "__main__":
+    main()
