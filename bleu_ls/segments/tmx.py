@@ -1,4 +1,4 @@
-"""TMX 1.4 (and 1.1) read into segments, with exact positions.
+r"""TMX 1.4 (and 1.1) read into segments, with exact positions.
 
 One segment per *target* ``tuv`` of each ``tu``: the source is the ``tuv``
 in the source language (the ``tu``'s ``srclang``, else the header's; matched

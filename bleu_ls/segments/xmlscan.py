@@ -191,6 +191,8 @@ class Scanner:
             off = min(off, len(self.text))
             ln, col = line_col(self.text, off)
             msg = expat.ErrorString(e.code) if e.code is not None else str(e)
+            if msg.startswith("not well-formed (") and msg.endswith(")"):
+                msg = msg[len("not well-formed ("):-1]
             self.problem = Problem(off, ln, col, f"The XML is not well-formed at line {ln + 1}, column {col + 1}: {msg}.")
         except RecursionError:
             self.problem = self._problem(self.pos(), "The XML nests too deeply to be read.")
