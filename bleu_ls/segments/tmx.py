@@ -199,13 +199,22 @@ class _Reader:
             )
 
 
-def read_tmx_text(text: str, path: str = "") -> SegmentDocument:
-    """Read a TMX document from its decoded text (offsets index ``text``)."""
+def read_tmx_text(text: str, path: str = "", max_segments: Optional[int] = None) -> SegmentDocument:
+    """Read a TMX document from its decoded text (offsets index ``text``).
+
+    This is the server's call: it holds the buffer's text, and the offsets of
+    the segments are indices of that string (the LSP line model's own).  With
+    ``max_segments``, reading stops quietly once that many segments are read
+    (64 KB at a time): ``header["partial"] == "true"`` then, and no problem is
+    said for the rest — the first hints of a large file come from this, the
+    full read can follow in the background.
+    """
     sc = Scanner(text)
     r = _Reader(text, sc)
     problem = None
     try:
-        problem = sc.run(r)
+        stop = None if max_segments is None else (lambda: len(r.segments) >= max_segments)
+        problem = sc.run(r, stop)
     except _Stop:
         pass
     langs = {s.extra["lang"] for s in r.segments}
@@ -221,15 +230,17 @@ def read_tmx_text(text: str, path: str = "") -> SegmentDocument:
         doc.problems.append(problem)
     elif not r.root_seen and not r.problems:
         doc.problems.append(problem_at(text, 0, "This is not a TMX file: no <tmx> element was found."))
+    if sc.stopped:
+        doc.header["partial"] = "true"
     if path:
         doc.header.setdefault("path", path)
     return doc
 
 
-def read_tmx(data: bytes, path: str = "") -> SegmentDocument:
+def read_tmx(data: bytes, path: str = "", max_segments: Optional[int] = None) -> SegmentDocument:
     """Read a TMX file's bytes; offsets index ``decode_xml(data)[0]`` (the BOM left out)."""
     text, enc, problem = decode_xml(data)
-    doc = read_tmx_text(text, path)
+    doc = read_tmx_text(text, path, max_segments)
     doc.header["encoding"] = enc
     if problem:
         doc.problems.insert(0, problem_at(text, 0, problem))

@@ -33,7 +33,7 @@ from __future__ import annotations
 import codecs
 import re
 import xml.parsers.expat as expat
-from typing import Optional, Protocol
+from typing import Callable, Optional, Protocol
 
 from .model import Problem, line_col
 
@@ -113,6 +113,7 @@ class Scanner:
         self._lb = 0  # last byte offset mapped
         self._lc = 0  # its char offset
         self.problem: Optional[Problem] = None
+        self.stopped = False
         self._parser = None
 
     # --- offsets -----------------------------------------------------------
@@ -158,8 +159,13 @@ class Scanner:
         return len(self.text) if e < 0 else e + 1
 
     # --- the scan ----------------------------------------------------------
-    def run(self, handler: Handler) -> Optional[Problem]:
-        """Deliver every event to ``handler``; return the problem that stopped the scan, if any."""
+    def run(self, handler: Handler, stop: Optional[Callable[[], bool]] = None, chunk: int = 1 << 16) -> Optional[Problem]:
+        """Deliver every event to ``handler``; return the problem that stopped the scan, if any.
+
+        With ``stop``, the text is fed in pieces of ``chunk`` bytes and the scan
+        ends quietly (no problem, :attr:`stopped` set) as soon as ``stop()`` is
+        true after a piece: a prefix read for the first hints of a large file.
+        """
         p = expat.ParserCreate(encoding="UTF-8", namespace_separator=NS_SEP)
         self._parser = p
         p.SetParamEntityParsing(expat.XML_PARAM_ENTITY_PARSING_NEVER)
@@ -183,7 +189,16 @@ class Scanner:
         p.SkippedEntityHandler = skipped
         p.ExternalEntityRefHandler = lambda *a: 1  # never fetch; treat as empty
         try:
-            p.Parse(self._utf8, True)
+            if stop is None:
+                p.Parse(self._utf8, True)
+            else:
+                data = self._utf8
+                for i in range(0, len(data), chunk):
+                    p.Parse(data[i:i + chunk], False)
+                    if stop():
+                        self.stopped = True
+                        return None
+                p.Parse(b"", True)
         except _Refused as r:
             self.problem = self._problem(self.pos(), r.message)
         except expat.ExpatError as e:

@@ -225,3 +225,15 @@ def test_duplicate_unit_ids_keyed_apart():
         '<trans-unit id="a"><source>1</source><target>x</target></trans-unit>' * 3 + '</body></file></xliff>'
     doc = read_xliff_text(t)
     assert doc.keys() == ["f/a", "f/a#2", "f/a#3"] and not doc.problems
+
+
+def test_partial_read_stops_quietly():
+    units = "".join(f'<trans-unit id="{i}"><source>s{i}</source><target>t{i} é</target></trans-unit>\n' for i in range(5000))
+    text = f'<xliff version="1.2"><file original="f"><body>\n{units}</body></file></xliff>'
+    full = read_xliff_text(text)
+    part = read_xliff_text(text, max_segments=100)
+    assert part.header.get("partial") == "true" and not part.problems
+    assert 100 <= len(part.segments) < 5000
+    assert part.segments == full.segments[:len(part.segments)]
+    assert "partial" not in read_xliff_text(text, max_segments=10**6).header
+    assert read_xliff(text.encode("utf-16"), max_segments=10).segments[:10] == full.segments[:10]
