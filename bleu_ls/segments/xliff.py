@@ -375,10 +375,15 @@ class _Reader:
         if is_mt_alt_trans(a["attrs"], a["sq"]):
             self.unit.alts.append((a["attrs"].get("mid"), c.text()))
 
+    def _unit_extra(self, u: _Unit, off: int) -> dict:
+        empty = self.sc.tag_end(u.start)[1]
+        return {"unit_span": (u.start, off if empty else self.sc.close_tag_end(off)), "unit_line": self.line(u.start)}
+
     def _end_unit1(self, off):
         u, self.unit = self.unit, None
         if u.skip:
             return
+        ux = self._unit_extra(u, off)
         base = f"{self.file_key}/{u.id}" if self.file_key else u.id
         ta = u.target_attrs
         state, sq = ta.get("state"), ta.get("state-qualifier")
@@ -393,7 +398,7 @@ class _Reader:
             else:
                 ins = u.segsrc_end if u.segsrc_end is not None else (u.source_end if u.source_end is not None else u.start)
                 span, line = (ins, ins), self.line(ins)
-            extra = {"original": self.file_key, "unit_id": u.id, "segment_id": None}
+            extra = {"original": self.file_key, "unit_id": u.id, "segment_id": None, **ux}
             if src is not None:
                 extra["source_span"] = (src.start, src.end)
             self._add(base, tgt, span, line, src, draft, state, sq, notes, extra)
@@ -410,7 +415,7 @@ class _Reader:
                 ins = u.segsrc_end if u.segsrc_end is not None else u.start
                 span, line = (ins, ins), self.line(ins)
             draft = self._draft1(u, mid, tgt)
-            extra = {"original": self.file_key, "unit_id": u.id, "segment_id": mid, "source_span": (src.start, src.end)}
+            extra = {"original": self.file_key, "unit_id": u.id, "segment_id": mid, "source_span": (src.start, src.end), **ux}
             key = f"{base}#{mid}" if many else base
             self._add(key, tgt, span, line, src, draft, state, sq, notes, extra)
 
@@ -483,6 +488,7 @@ class _Reader:
         u, self.unit = self.unit, None
         if u.skip:
             return
+        ux = self._unit_extra(u, off)
         base = f"{self.file_key}/{u.id}" if self.file_key else u.id
         many = len(u.segments) > 1
         notes = tuple(n for n in u.notes if n)
@@ -508,7 +514,7 @@ class _Reader:
                 span, line = (ins, ins), self.line(ins)
             sid = s["id"]
             key = base + ("#" + (sid if sid else str(i + 1)) if many else "")
-            extra = {"original": self.file_key, "unit_id": u.id, "segment_id": sid}
+            extra = {"original": self.file_key, "unit_id": u.id, "segment_id": sid, **ux}
             if src is not None:
                 extra["source_span"] = (src.start, src.end)
             self._add(key, tgt, span, line, src, drafts.get(i), s["state"], s["sub"], notes, extra)
@@ -574,6 +580,9 @@ def read_xliff_text(text: str, path: str = "", max_segments: Optional[int] = Non
         doc.problems.append(problem)
     elif r.fmt is None and not r.problems:
         doc.problems.append(problem_at(text, 0, "This is not an XLIFF file: no <xliff> element was found."))
+    dups = sum(1 for s in r.segments if s.extra.get("duplicate"))
+    if dups:
+        doc.header["duplicate-keys"] = str(dups)
     if sc.stopped:
         doc.header["partial"] = "true"
     if path:

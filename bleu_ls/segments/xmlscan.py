@@ -106,10 +106,19 @@ def decode_xml(data: bytes) -> tuple[str, str, Optional[str]]:
 class Scanner:
     """Scan one decoded XML text, delivering events with ``str`` offsets."""
 
-    def __init__(self, text: str):
+    def __init__(self, text: str, region: Optional[tuple[int, int, str, str]] = None):
+        """``region = (a, b, before, after)``: scan ``before + text[a:b] + after`` only, offsets still
+        those of ``text`` (what ``before``/``after`` add maps to ``a``/``b``): re-reading a few units
+        of a large document inside its root element's start tag."""
         self.text = text
-        self._ascii = text.isascii()
-        self._utf8 = text.encode("utf-8", errors="surrogatepass")
+        fed = text
+        self._region = None
+        if region is not None:
+            a, b, before, after = region
+            fed = before + text[a:b] + after
+            self._region = (a, len(before), b - a)
+        self._ascii = fed.isascii()
+        self._utf8 = fed.encode("utf-8", errors="surrogatepass")
         self._lb = 0  # last byte offset mapped
         self._lc = 0  # its char offset
         self.problem: Optional[Problem] = None
@@ -129,11 +138,17 @@ class Scanner:
 
     def pos(self) -> int:
         b = self._parser.CurrentByteIndex
+        if self._region is not None:
+            return self._map(self.char_offset(b))
         if self._ascii:
             return b
         if b == self._lb:
             return self._lc
         return self.char_offset(b)
+
+    def _map(self, c: int) -> int:
+        a, lead, n = self._region
+        return a + max(0, min(c - lead, n))
 
     def set_buffering(self, on: bool) -> None:
         """Join character data into one call (outside the elements whose text is read: fewer calls).
@@ -202,7 +217,9 @@ class Scanner:
         except _Refused as r:
             self.problem = self._problem(self.pos(), r.message)
         except expat.ExpatError as e:
-            off = self.char_offset(max(0, p.ErrorByteIndex)) if p.ErrorByteIndex >= 0 else len(self.text)
+            off = self.char_offset(max(0, p.ErrorByteIndex)) if p.ErrorByteIndex >= 0 else len(self._utf8)
+            if self._region is not None:
+                off = self._map(off)
             off = min(off, len(self.text))
             ln, col = line_col(self.text, off)
             msg = expat.ErrorString(e.code) if e.code is not None else str(e)
