@@ -117,8 +117,9 @@ class Scanner:
             a, b, before, after = region
             fed = before + text[a:b] + after
             self._region = (a, len(before), b - a)
-        self._ascii = fed.isascii()
-        self._utf8 = fed.encode("utf-8", errors="surrogatepass")
+        self._fed = fed
+        self._ascii = False
+        self._utf8: bytes | bytearray = b""  # encoded in run(): whole, or piece by piece with ``stop``
         self._lb = 0  # last byte offset mapped
         self._lc = 0  # its char offset
         self.problem: Optional[Problem] = None
@@ -142,7 +143,12 @@ class Scanner:
             return self._map(self.char_offset(b))
         if self._ascii:
             return b
-        if b == self._lb:
+        lb = self._lb
+        if b == lb:
+            return self._lc
+        if b > lb:  # the usual step forward, inlined: this runs for every event kept
+            self._lc += len(self._utf8[lb:b].decode("utf-8", errors="surrogatepass"))
+            self._lb = b
             return self._lc
         return self.char_offset(b)
 
@@ -177,7 +183,7 @@ class Scanner:
     def run(self, handler: Handler, stop: Optional[Callable[[], bool]] = None, chunk: int = 1 << 16) -> Optional[Problem]:
         """Deliver every event to ``handler``; return the problem that stopped the scan, if any.
 
-        With ``stop``, the text is fed in pieces of ``chunk`` bytes and the scan
+        With ``stop``, the text is fed in pieces of ``chunk`` characters and the scan
         ends quietly (no problem, :attr:`stopped` set) as soon as ``stop()`` is
         true after a piece: a prefix read for the first hints of a large file.
         """
@@ -204,12 +210,17 @@ class Scanner:
         p.SkippedEntityHandler = skipped
         p.ExternalEntityRefHandler = lambda *a: 1  # never fetch; treat as empty
         try:
+            fed = self._fed
             if stop is None:
+                self._ascii = fed.isascii()
+                self._utf8 = fed.encode("utf-8", errors="surrogatepass")
                 p.Parse(self._utf8, True)
-            else:
-                data = self._utf8
-                for i in range(0, len(data), chunk):
-                    p.Parse(data[i:i + chunk], False)
+            else:  # encode as it goes: a prefix read of a large text costs the prefix only
+                self._utf8 = bytearray()
+                for i in range(0, len(fed), chunk):
+                    piece = fed[i:i + chunk].encode("utf-8", errors="surrogatepass")
+                    self._utf8 += piece
+                    p.Parse(piece, False)
                     if stop():
                         self.stopped = True
                         return None
