@@ -32,7 +32,7 @@ from typing import Optional
 
 from .model import XLIFF1, XLIFF2, InlineCode, Segment, SegmentDocument
 from .xmlcontent import Content, LineCounter
-from .xmlscan import NS_SEP, XML_NS, Scanner, decode_xml, problem_at
+from .xmlscan import NS_SEP, Scanner, decode_xml, problem_at
 
 NS_XLIFF1 = "urn:oasis:names:tc:xliff:document:1.2"
 NS_XLIFF2 = "urn:oasis:names:tc:xliff:document:2.0"
@@ -283,7 +283,6 @@ class _Reader:
         return None
 
     def _seg_mrk_ok(self) -> bool:
-        top = self.stack[-1][1] if self.stack else None
         u = self.unit
         return u is not None and self.alt is None and self.note is None and bool(self.active) and (
             self._in("seg-source") or (self._in("target") and u.segsrc_order)
@@ -356,12 +355,12 @@ class _Reader:
             return ("content", c, seg_done)
         if local == "target" and u.target is None:
             u.target_attrs = attrs
-            return self._content(off, lambda c, o, e: setattr(u, "target", c), keep=True)
+            return self._content(off, lambda c, o, e: setattr(u, "target", c))
         if local == "note":
             return self._content(off, lambda c, o, e: u.notes.append(c.text().strip()))
         return None
 
-    def _content(self, off, done, keep=False):
+    def _content(self, off, done):
         tag_end, empty = self.sc.tag_end(off)
         c = Content(self.file, tag_end, off)
         self._activate(c)

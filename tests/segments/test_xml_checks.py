@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
 
 from bleu_ls.segments.model import XLIFF1, XLIFF2, InlineCode, Segment
 from bleu_ls.segments.tmx import read_tmx_text

@@ -186,3 +186,12 @@ def test_garbage_never_raises():
         read_tmx_text(junk)
         read_xliff(junk.encode())
         read_tmx(junk.encode("utf-16"))
+
+
+def test_a_text_that_keeps_its_byte_order_mark():
+    # a buffer decoded without stripping the mark: offsets still index that very text
+    text = "\ufeff" + _xliff("UTF-8")
+    doc = read_xliff_text(text)
+    assert not doc.problems and len(doc.segments) == 3
+    for s in doc.segments:
+        assert text[slice(*s.target_span)] == s.target
