@@ -217,6 +217,8 @@ def read_tmx_text(text: str, path: str = "", max_segments: Optional[int] = None)
         problem = sc.run(r, stop)
     except _Stop:
         pass
+    except Exception as e:  # a bug of this reader, not of the file: said, the segments read so far kept
+        problem = problem_at(text, 0, f"bleu-ls could not read this TMX file (an internal error: {type(e).__name__}: {e}).")
     langs = {s.extra["lang"] for s in r.segments}
     doc = SegmentDocument(
         format=TMX,

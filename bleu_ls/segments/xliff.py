@@ -567,6 +567,8 @@ def read_xliff_text(text: str, path: str = "", max_segments: Optional[int] = Non
         problem = sc.run(r, stop)
     except _Stop:
         pass
+    except Exception as e:  # a bug of this reader, not of the file: said, the segments read so far kept
+        problem = problem_at(text, 0, f"bleu-ls could not read this XLIFF file (an internal error: {type(e).__name__}: {e}).")
     doc = SegmentDocument(
         format=r.fmt or XLIFF1,
         segments=r.segments,

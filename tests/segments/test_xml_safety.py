@@ -195,3 +195,14 @@ def test_a_text_that_keeps_its_byte_order_mark():
     assert not doc.problems and len(doc.segments) == 3
     for s in doc.segments:
         assert text[slice(*s.target_span)] == s.target
+
+
+def test_a_reader_bug_is_one_sentence_not_a_traceback(monkeypatch):
+    from bleu_ls.segments import xliff
+
+    def boom(self, off):
+        raise KeyError("oops")
+
+    monkeypatch.setattr(xliff._Reader, "_end_unit1", boom)
+    doc = read_xliff_text(_xliff())
+    assert doc.segments == [] and "internal error" in doc.problems[0].message
