@@ -397,7 +397,8 @@ class _Reader:
             else:
                 ins = u.segsrc_end if u.segsrc_end is not None else (u.source_end if u.source_end is not None else u.start)
                 span, line = (ins, ins), self.line(ins)
-            extra = {"original": self.file_key, "unit_id": u.id, "segment_id": None, **ux}
+            extra = {"original": self.file_key, "unit_id": u.id, "segment_id": None, **ux,
+                     "state_tag": (tgt.tag_start, tgt.start) if tgt is not None else None}
             if src is not None:
                 extra["source_span"] = (src.start, src.end)
             self._add(base, tgt, span, line, src, draft, state, sq, notes, extra)
@@ -414,7 +415,8 @@ class _Reader:
                 ins = u.segsrc_end if u.segsrc_end is not None else u.start
                 span, line = (ins, ins), self.line(ins)
             draft = self._draft1(u, mid, tgt)
-            extra = {"original": self.file_key, "unit_id": u.id, "segment_id": mid, "source_span": (src.start, src.end), **ux}
+            extra = {"original": self.file_key, "unit_id": u.id, "segment_id": mid, "source_span": (src.start, src.end), **ux,
+                     "state_tag": (u.target.tag_start, u.target.start) if u.target is not None else None}
             key = f"{base}#{mid}" if many else base
             self._add(key, tgt, span, line, src, draft, state, sq, notes, extra)
 
@@ -513,7 +515,8 @@ class _Reader:
                 span, line = (ins, ins), self.line(ins)
             sid = s["id"]
             key = base + ("#" + (sid if sid else str(i + 1)) if many else "")
-            extra = {"original": self.file_key, "unit_id": u.id, "segment_id": sid, **ux}
+            extra = {"original": self.file_key, "unit_id": u.id, "segment_id": sid, **ux,
+                     "state_tag": (s["start"], self.sc.tag_end(s["start"])[0])}
             if src is not None:
                 extra["source_span"] = (src.start, src.end)
             self._add(key, tgt, span, line, src, drafts.get(i), s["state"], s["sub"], notes, extra)
@@ -599,3 +602,30 @@ def read_xliff(data: bytes, path: str = "", max_segments: Optional[int] = None) 
     if problem:
         doc.problems.insert(0, problem_at(text, 0, problem))
     return doc
+
+
+_STATE_ATTR = re.compile(r"""(\s)state(\s*=\s*)(["'])(.*?)\3""", re.S)
+
+
+def state_edit(text: str, seg: Segment, value: str) -> Optional[tuple[int, int, str]]:
+    """The edit that sets a segment's state: ``(start, end, new text)`` replacing the tag that holds it.
+
+    XLIFF 1.2: the ``<target>`` start tag (None when the unit has no target); XLIFF 2: the
+    ``<segment>`` start tag.  An existing ``state`` gets the new value, else ``state="value"`` is
+    added before the tag's end; nothing else in the tag changes.  For the code action "mark as
+    translated / final"; ``text`` is the text the segment was read from.
+    """
+    span = seg.extra.get("state_tag") if seg.extra else None
+    if not span:
+        return None
+    a, b = span
+    tag = text[a:b]
+    if not tag.startswith("<") or not tag.endswith(">"):
+        return None
+    m = _STATE_ATTR.search(tag)
+    if m:
+        new = tag[:m.start(4)] + value + tag[m.end(4):]
+    else:
+        cut = len(tag) - (2 if tag.endswith("/>") else 1)
+        new = tag[:cut].rstrip() + f' state="{value}"' + tag[cut:]
+    return a, b, new

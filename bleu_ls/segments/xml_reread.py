@@ -200,7 +200,7 @@ def shift_segment(s: Segment, delta: int, line_delta: int) -> Segment:
         return None if p is None else (p[0] + delta, p[1] + delta)
 
     extra = dict(s.extra)
-    for k in ("source_span", "unit_span"):
+    for k in ("source_span", "unit_span", "state_tag"):
         if k in extra:
             extra[k] = span(extra[k])
     if "unit_line" in extra:

@@ -237,3 +237,31 @@ def test_partial_read_stops_quietly():
     assert part.segments == full.segments[:len(part.segments)]
     assert "partial" not in read_xliff_text(text, max_segments=10**6).header
     assert read_xliff(text.encode("utf-16"), max_segments=10).segments[:10] == full.segments[:10]
+
+
+def test_state_edit_sets_the_state_where_the_format_keeps_it():
+    from bleu_ls.segments.xliff import state_edit
+
+    def apply(text, seg, value):
+        a, b, new = state_edit(text, seg, value)
+        return text[:a] + new + text[b:]
+
+    doc = read_xliff_text(XLIFF12)
+    s1 = doc.segments[0]  # state="needs-review-translation"
+    t = apply(XLIFF12, s1, "translated")
+    d = read_xliff_text(t)
+    assert d.segments[0].state == "translated" and d.targets() == doc.targets()
+    s31 = doc.segments[2]  # a target with a state-qualifier and no state
+    t = apply(XLIFF12, s31, "final")
+    d = read_xliff_text(t)
+    assert (d.segments[2].state, d.segments[2].state_qualifier) == ("final", "mt-suggestion")
+    assert d.segments[3].state == "final"  # the other mrk segment of the same target
+    s5 = doc.segments[4]  # <target/>
+    d = read_xliff_text(apply(XLIFF12, s5, "translated"))
+    assert d.segments[4].state == "translated" and d.segments[4].target == ""
+    assert state_edit(XLIFF12, doc.segments[1], "translated") is None  # no target to hold it
+    doc2 = read_xliff_text(XLIFF2_DOC)
+    d2 = read_xliff_text(apply(XLIFF2_DOC, doc2.segments[0], "final"))
+    assert (d2.segments[0].state, d2.segments[0].state_qualifier) == ("final", "my:ok")
+    d2 = read_xliff_text(apply(XLIFF2_DOC, doc2.segments[1], "reviewed"))
+    assert d2.segments[1].state == "reviewed" and d2.targets() == doc2.targets()
