@@ -29,6 +29,8 @@ def check_spans(text: str, doc, xliff2: bool = False) -> None:
         for r in s.runs:
             assert text[r.file_start:r.file_start + r.length] == s.target[r.text_start:r.text_start + r.length]
             assert a <= r.file_start and r.file_start + r.length <= b
+            for k in range(r.text_start, r.text_start + r.length):  # file_offset points at the same character
+                assert text[s.file_offset(k)] == s.target[k]
         for i in range(len(s.target) + 1):
             assert a <= s.file_offset(i) <= b
         # the line is the line of the target's start (the <target> tag or the insertion point)

@@ -82,8 +82,12 @@ def test_generated_units_read_back_with_exact_spans(case):
         assert stripped_span(text, s.target_span, ns=ns) == s.target
         for r in s.runs:
             assert text[r.file_start:r.file_start + r.length] == s.target[r.text_start:r.text_start + r.length]
+            for k in range(r.text_start, r.text_start + r.length):
+                assert text[s.file_offset(k)] == s.target[k]
         for i in range(len(s.target) + 1):
             assert a <= s.file_offset(i) <= b
+        covered = sum(r.length for r in s.runs)
+        assert covered <= len(s.target)
         if text[:a].endswith('<target state="translated">'):
             assert text[b:].startswith("</target>")
             tag = text.rfind("<target", 0, a)
