@@ -212,7 +212,7 @@ class _Reader:
             action[1](off)
 
     def _end_of_content(self, c: Content, off: int) -> tuple[int, bool]:
-        tag_end, empty = self.sc.tag_end(c.tag_start)
+        empty = c.empty if c.empty is not None else self.sc.tag_end(c.tag_start)[1]
         if empty:
             return c.start, True
         return off, False
@@ -296,6 +296,7 @@ class _Reader:
         mid = attrs.get("mid") or ""
         tag_end, empty = self.sc.tag_end(off)
         c = Content(self.file, tag_end, off)
+        c.empty = empty
         self._activate(c)
         in_segsrc = self._in("seg-source")
 
@@ -363,6 +364,7 @@ class _Reader:
     def _content(self, off, done):
         tag_end, empty = self.sc.tag_end(off)
         c = Content(self.file, tag_end, off)
+        c.empty = empty
         self._activate(c)
         return ("content", c, done)
 

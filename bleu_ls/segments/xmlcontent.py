@@ -20,7 +20,7 @@ from .model import InlineCode, Run
 
 
 class Content:
-    __slots__ = ("file", "parts", "n", "runs", "codes", "start", "end", "code_depth", "tag_start", "extra")
+    __slots__ = ("file", "parts", "n", "runs", "codes", "start", "end", "code_depth", "tag_start", "extra", "empty")
 
     def __init__(self, file: str, start: int, tag_start: Optional[int] = None):
         self.file = file
@@ -36,6 +36,8 @@ class Content:
         #: the ``<`` of the element's start tag
         self.tag_start = start if tag_start is None else tag_start
         self.extra: Optional[dict] = None
+        #: the element is an empty-element tag (``<target/>``), when the reader knows it
+        self.empty: Optional[bool] = None
 
     # --- text ----------------------------------------------------------------
     def _run(self, off: int, length: int) -> None:
