@@ -17,6 +17,7 @@ The language is ``xml:lang`` (TMX 1.4) or ``lang`` (TMX 1.1).  Scored text:
 
 from __future__ import annotations
 
+import sys
 from typing import Optional
 
 from .model import TMX, InlineCode, Segment, SegmentDocument
@@ -82,7 +83,8 @@ class _Reader:
                 entries = []
                 for c in self.active:
                     if not c.code_depth:
-                        cid = attrs.get("x") or attrs.get("i") or attrs.get("id") or ""
+                        cid = sys.intern(attrs.get("x") or attrs.get("i") or attrs.get("id") or "")
+                        local = sys.intern(local)
                         idx = c.code(InlineCode(local, cid, (off, off), closing=local in CLOSING))
                         entries.append((c, idx, local, cid))
                     c.code_depth += 1

@@ -28,6 +28,7 @@ the ``mrk``\\s of its source; a unit of one segment takes any ``ref``).
 from __future__ import annotations
 
 import re
+import sys
 from typing import Optional
 
 from .model import XLIFF1, XLIFF2, InlineCode, Segment, SegmentDocument
@@ -81,6 +82,9 @@ _PASS = frozenset({
     "phase-group", "phase", "tool", "skl", "internal-file", "external-file", "originalData", "data",
     "metadata", "metaGroup", "meta", "bin-unit", "bin-source", "bin-target", "reference", "glossary",
 })
+
+
+_intern = sys.intern
 
 
 def _local(name: str) -> tuple[str, str]:
@@ -254,6 +258,8 @@ class _Reader:
             if local == "mrk" and self.seg2 is not None and attrs.get("id") and self.unit is not None:
                 self.unit.mrk_owner.setdefault(attrs["id"], len(self.unit.segments))
         cid = (attrs.get("startRef") if local == "ec" else None) or attrs.get("id") or attrs.get("startRef") or attrs.get("rid") or ""
+        # kinds and ids repeat thousands of times in a large file: one string each
+        local, cid = _intern(local), _intern(cid)
         if local in paired:
             tag_end, is_empty = self.sc.tag_end(off)
             for c in active:
@@ -539,8 +545,8 @@ class _Reader:
                 line=line,
                 source=src.text() if src is not None else None,
                 draft=draft,
-                state=state,
-                state_qualifier=sq,
+                state=_intern(state) if state else state,
+                state_qualifier=_intern(sq) if sq else sq,
                 notes=notes,
                 target_codes=tuple(tgt.codes) if tgt is not None else (),
                 source_codes=tuple(src.codes) if src is not None else (),

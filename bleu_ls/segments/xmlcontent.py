@@ -116,7 +116,12 @@ class Content:
         return "".join(self.parts)
 
     def run_tuple(self) -> tuple[Run, ...]:
-        return tuple(Run(a, b, c) for a, b, c in self.runs)
+        """The runs; none when the scored text is the content itself, character for character
+        (``Segment.file_offset`` then maps ``i`` to ``start + i``: the same, without the objects)."""
+        runs = self.runs
+        if len(runs) == 1 and runs[0][0] == 0 and runs[0][1] == self.start and runs[0][2] == self.n == self.end - self.start:
+            return ()
+        return tuple(Run(a, b, c) for a, b, c in runs)
 
 
 class LineCounter:
