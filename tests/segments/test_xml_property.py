@@ -86,8 +86,9 @@ def test_generated_units_read_back_with_exact_spans(case):
                 assert text[s.file_offset(k)] == s.target[k]
         for i in range(len(s.target) + 1):
             assert a <= s.file_offset(i) <= b
-        if not s.runs:  # no runs: the scored text is the file's content, character for character
-            assert text[a:b] == s.target
+        if not s.runs and s.target and "&" not in text[a:b] and "<" not in text[a:b]:
+            # no runs, no markup: the scored text is the file's content, character for character
+            assert text[a:b].replace("\r\n", " ").replace("\n", " ") == s.target
         covered = sum(r.length for r in s.runs)
         assert covered <= len(s.target)
         if text[:a].endswith('<target state="translated">'):
