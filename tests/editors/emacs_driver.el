@@ -57,10 +57,10 @@
       (when (getenv "BLEU_INIT")
         (setq bleu-ls-initialization-options (car (read-from-string (getenv "BLEU_INIT")))))
       (bleu-drv-put 'emacs emacs-version)
-      (bleu-drv-put 'eglot (or (ignore-errors
-                                 (package-desc-version-string
-                                  (cadr (assq 'eglot package-alist))))
-                               "built-in"))
+      (bleu-drv-put 'eglot (let ((desc (cadr (assq 'eglot package-alist))))
+                               (if desc
+                                   (package-version-join (package-desc-version desc))
+                                 "built-in")))
       (find-file (getenv "BLEU_HYP"))
       (bleu-drv-put 'mode (symbol-name major-mode))
       (bleu-drv-put 'auto_fill (if auto-fill-function t :json-false))
