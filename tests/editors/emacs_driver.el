@@ -7,6 +7,7 @@
 ;;   BLEU_EXPECT_N   how many diagnostics to wait for (the CLI's count)
 ;;   BLEU_HOVER_LINE 1-based line to hover
 ;;   BLEU_INIT       initializationOptions as a Lisp plist (read), optional
+;;   BLEU_ACTION     the title (prefix) of a code action to run on the hover line, optional
 ;;   BLEU_TIMEOUT_S  overall wait (default 60)
 ;;
 ;; Writes {"emacs", "eglot", "mode", "server_program", "position_encoding",
@@ -103,6 +104,40 @@
           (bleu-drv-put 'hover (if hover
                                    (eglot--hover-info (plist-get hover :contents) (plist-get hover :range))
                                  :json-null)))
+        ;; The code actions of that line (M-x eglot-code-actions), then the
+        ;; one named by BLEU_ACTION chosen where Eglot asks which to run.
+        (bleu-drv-put 'hover_s (- (float-time) bleu-drv-t0))
+        (let* ((beg (line-beginning-position))
+               (end (line-end-position))
+               (actions (eglot-code-actions beg end))
+               (choice (getenv "BLEU_ACTION"))
+               (pushes 0))
+          (bleu-drv-put 'code_actions (vconcat (mapcar (lambda (a) (plist-get a :title)) actions)))
+          (when choice
+            (advice-add 'eglot-handle-notification :after
+                        (lambda (_s method &rest _)
+                          (when (eq method 'textDocument/publishDiagnostics) (cl-incf pushes)))
+                        '((name . bleu-drv-count)))
+            (cl-letf (((symbol-function 'completing-read)
+                       (lambda (_prompt collection &rest _)
+                         (or (cl-find-if (lambda (c) (string-prefix-p choice (car c))) collection)
+                             (error "No code action %s among %S" choice (mapcar #'car collection)))
+                         (car (cl-find-if (lambda (c) (string-prefix-p choice (car c))) collection)))))
+              ;; as from the keyboard (a mouse event would pop up a menu)
+              (let ((last-nonmenu-event ?\r))
+                (eglot-code-actions beg end nil t)))
+            (bleu-drv-put 'action_run_s (- (float-time) bleu-drv-t0))
+            (bleu-drv-wait (lambda () (> pushes 0)) "the diagnostics after the code action")
+            (bleu-drv-put 'action_pushed_s (- (float-time) bleu-drv-t0))
+            (flymake-start)
+            (accept-process-output nil 0.2)
+            (bleu-drv-put 'diagnostics_after
+                          (vconcat (mapcar (lambda (d)
+                                             (save-excursion
+                                               (goto-char (flymake-diagnostic-beg d))
+                                               `((line . ,(line-number-at-pos))
+                                                 (code . ,(plist-get (alist-get 'eglot-lsp-diag (flymake-diagnostic-data d)) :code)))))
+                                           (flymake-diagnostics))))))
         (bleu-drv-put 'total_s (- (float-time) bleu-drv-t0))
         (ignore-errors (eglot-shutdown server))))
   (error

@@ -108,6 +108,8 @@ def test_emacs_eglot_diagnostics_and_hover(emacs: str, workspace: Path, tmp_path
             "BLEU_HOVER_LINE": str(hover_line + 1),
             # through the defcustom, sent as initializationOptions
             "BLEU_INIT": "(:chrf (:enabled t))",
+            # then M-x eglot-code-actions on that line, this one chosen
+            "BLEU_ACTION": "Ignore this line",
             "BLEU_TIMEOUT_S": "60",
         }
     )
@@ -149,8 +151,18 @@ def test_emacs_eglot_diagnostics_and_hover(emacs: str, workspace: Path, tmp_path
     assert f"**Reference:** {ref}" in hover
     assert f"**Source:** {srcs[hover_line]}" in hover
 
+    # the quick fixes of that line, through Eglot's code actions: "Ignore this
+    # line" (run by the server as workspace/executeCommand) takes its
+    # diagnostics away and leaves every other one
+    assert {"Ignore this line", "Mark line as reviewed", "Ignore low-score on this line"} <= set(r["code_actions"])
+    after = sorted((d["line"], d["code"]) for d in r["diagnostics_after"])
+    assert after == sorted((d["line"], d["code"]) for d in want if d["line"] != hover_line + 1)
+    assert (workspace / ".bleu-ls" / "ignore.json").is_file()
+
     ARTIFACTS.mkdir(exist_ok=True)
-    timing = {k: r[k] for k in ("emacs", "eglot", "connect_s", "diagnostics_s", "total_s")} | {"wall_s": wall}
+    timing = {k: r[k] for k in ("emacs", "eglot", "connect_s", "diagnostics_s", "hover_s", "action_pushed_s", "total_s")}
+    timing["wall_s"] = wall
     (ARTIFACTS / "emacs-timing.json").write_text(json.dumps(timing, indent=1), encoding="utf-8")
     print(f"\nEmacs {r['emacs']} / Eglot {r['eglot']}: connected {r['connect_s']:.2f} s, "
-          f"{len(r['diagnostics'])} diagnostics {r['diagnostics_s']:.2f} s, hover {r['total_s']:.2f} s, wall {wall:.2f} s")
+          f"{len(r['diagnostics'])} diagnostics {r['diagnostics_s']:.2f} s, hover {r['hover_s']:.2f} s, "
+          f"code action applied {r['action_pushed_s']:.2f} s, wall {wall:.2f} s")
