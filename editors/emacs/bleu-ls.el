@@ -29,7 +29,6 @@
 
 ;;; Code:
 
-(require 'eglot)
 (require 'cl-lib)
 
 (defgroup bleu-ls nil
@@ -64,7 +63,7 @@ its references (through Eglot: hover, diagnostics, inlay hints)."
   (auto-fill-mode -1))
 
 (defun bleu-ls--sibling-p (file extensions)
-  "Non-nil when FILE (without its last extension) has a sibling with one of EXTENSIONS."
+  "Non-nil when FILE has a sibling: its name with one of EXTENSIONS instead."
   (let ((stem (file-name-sans-extension file)))
     (cl-some (lambda (ext) (file-exists-p (concat stem "." ext))) extensions)))
 
@@ -92,14 +91,17 @@ its references (through Eglot: hover, diagnostics, inlay hints)."
 
 (defun bleu-ls--initialization-options (_server)
   "The initializationOptions: `bleu-ls-initialization-options' or {}."
-  (or bleu-ls-initialization-options eglot--{}))
+  (or bleu-ls-initialization-options (make-hash-table)))
 
 (defun bleu-ls--contact (&optional _interactive)
   "How Eglot starts the server, read when it starts (so customising applies)."
   `(,@bleu-ls-command :initializationOptions bleu-ls--initialization-options))
 
+;; Eglot is loaded when first needed (M-x eglot, `eglot-ensure'); the entry
+;; is added then, or now if it already is.
 ;;;###autoload
 (with-eval-after-load 'eglot
+  (defvar eglot-server-programs)
   (add-to-list 'eglot-server-programs '(bleu-ls-mt-mode . bleu-ls--contact)))
 
 (provide 'bleu-ls)

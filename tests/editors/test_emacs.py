@@ -110,7 +110,7 @@ def test_emacs_eglot_diagnostics_and_hover(emacs: str, workspace: Path, tmp_path
             "BLEU_INIT": "(:chrf (:enabled t))",
             # then M-x eglot-code-actions on that line, this one chosen
             "BLEU_ACTION": "Ignore this line",
-            "BLEU_TIMEOUT_S": "60",
+            "BLEU_TIMEOUT_S": "120",
         }
     )
     t0 = time.monotonic()
@@ -166,3 +166,17 @@ def test_emacs_eglot_diagnostics_and_hover(emacs: str, workspace: Path, tmp_path
     print(f"\nEmacs {r['emacs']} / Eglot {r['eglot']}: connected {r['connect_s']:.2f} s, "
           f"{len(r['diagnostics'])} diagnostics {r['diagnostics_s']:.2f} s, hover {r['hover_s']:.2f} s, "
           f"code action applied {r['action_pushed_s']:.2f} s, wall {wall:.2f} s")
+
+
+def test_emacs_package_byte_compiles_without_warnings(emacs: str, tmp_path: Path) -> None:
+    """bleu-ls.el byte-compiles with every warning an error (as package.el
+    compiles it on install)."""
+    el = tmp_path / "bleu-ls.el"
+    shutil.copy2(EDITORS / "emacs" / "bleu-ls.el", el)
+    setup = (
+        f"(progn (require 'package) (add-to-list 'package-directory-list \"{DEBIAN_ELPA}\")"
+        " (package-initialize) (setq byte-compile-error-on-warn t))"
+    )
+    proc = subprocess.run([emacs, "--batch", "-Q", "--eval", setup, "-f", "batch-byte-compile", str(el)],
+                          capture_output=True, text=True, timeout=120, env=batch_env(tmp_path, {}))
+    assert proc.returncode == 0 and (tmp_path / "bleu-ls.elc").is_file(), proc.stderr
