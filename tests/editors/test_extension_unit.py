@@ -18,7 +18,7 @@ from .conftest import EDITORS, missing
 EXT = EDITORS / "vscode"
 PKG = json.loads((EXT / "package.json").read_text(encoding="utf-8"))
 PROPS = PKG["contributes"]["configuration"]["properties"]
-CLIENT_ONLY = {"bleuLs.server.path", "bleuLs.server.interpreter", "bleuLs.trace.server"}
+CLIENT_ONLY = {"bleuLs.server.path", "bleuLs.server.interpreter", "bleuLs.server.manage", "bleuLs.trace.server"}
 
 
 def _leaves(d: dict, prefix: str = "") -> dict:
