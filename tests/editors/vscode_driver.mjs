@@ -328,6 +328,40 @@ async function stopProfiles(p) {
     throw { done: true };
   }
 
+  if (env.BLEU_MODE === "managed") {
+    // The extension sets up its own server: watch the progress notification
+    // (each step it names) until the hints show; time both from the click.
+    const clickedAt = Date.now();
+    out.progress = [];
+    let shot = false;
+    out.hintsReady = Boolean(
+      await waitFor(async () => {
+        const toasts = await page.locator(".notification-toast").allTextContents().catch(() => []);
+        for (const t of toasts) {
+          const text = t.replace(/\s+/g, " ").trim();
+          if (/setting up its server/.test(text) && !out.progress.some((p) => p.text === text)) {
+            out.progress.push({ ms: Date.now() - clickedAt, text });
+            if (!shot && env.BLEU_SHOT_PROGRESS) {
+              shot = true;
+              await page.screenshot({ path: env.BLEU_SHOT_PROGRESS });
+            }
+          }
+          if (/bleu-ls (needs|could not|cannot)/.test(text)) {
+            out.failure = text;
+            return true;
+          }
+        }
+        const lines = await readLines();
+        return Object.values(lines).filter((t) => HINT.test(t)).length >= expectHints;
+      }, timeout, 100),
+    ) && !out.failure;
+    out.hintsMs = Date.now() - clickedAt;
+    out.lines = await readLines();
+    note(`hints ${out.hintsReady}`);
+    await page.screenshot({ path: env.BLEU_SHOT_OPEN });
+    throw { done: true };
+  }
+
   if (env.BLEU_MODE === "large") {
     await largeMode();
     throw { done: true };

@@ -8,6 +8,7 @@
 // setuptools and wheel for its isolated build from pip's index or find-links).
 import { spawnSync } from "node:child_process";
 import { mkdirSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -23,7 +24,8 @@ if (pyVersion !== version) {
   process.exit(1);
 }
 
-const works = (cmd, args) => spawnSync(cmd, args, { stdio: "ignore" }).status === 0;
+// run from bundled/: in the project folder a leftover build/ folder would pass for the build package
+const works = (cmd, args) => spawnSync(cmd, args, { stdio: "ignore", cwd: tmpdir() }).status === 0;
 const python = [process.env.BLEU_LS_PYTHON, "python3", "python"].find((p) => p && works(p, ["--version"]));
 if (!python) {
   console.error("build-wheel: no Python found (set BLEU_LS_PYTHON)");
@@ -32,10 +34,10 @@ if (!python) {
 
 rmSync(out, { recursive: true, force: true });
 mkdirSync(out, { recursive: true });
-const args = works(python, ["-c", "import build"])
+const args = works(python, ["-c", "import build.__main__"])
   ? ["-m", "build", "--wheel", "--outdir", out, project]
   : ["-m", "pip", "wheel", "--no-deps", "--disable-pip-version-check", "-q", "-w", out, project];
-const r = spawnSync(python, args, { stdio: ["ignore", "inherit", "inherit"], cwd: project });
+const r = spawnSync(python, args, { stdio: ["ignore", "inherit", "inherit"], cwd: out });
 if (r.status !== 0) {
   console.error(`build-wheel: ${python} ${args.join(" ")} failed`);
   process.exit(1);

@@ -25,6 +25,7 @@ import packageJson from "../package.json";
 import { HostEnv, resolveServerCommand, Resolution, startFailureMessage } from "./serverCommand";
 import {
   ensureManagedServer,
+  findPython,
   FixAction,
   failureMessage,
   layout,
@@ -183,7 +184,10 @@ async function managedServer(force: boolean): Promise<Resolution> {
     const selected = await pythonExtensionInterpreter();
     output.appendLine(`Setting up the bleu-ls ${VERSION} server in ${storage}`);
     const started = Date.now();
-    setup = await vscode.window.withProgress(
+    // Looking for Python takes a moment: the notification shows from the first long step on.
+    output.appendLine("-- looking for Python 3.10 or newer");
+    const python = await findPython({ host: hostEnv(), selectedPython: selected, log: (text) => output.append(text) });
+    setup = !python.ok ? python : await vscode.window.withProgress(
       { location: vscode.ProgressLocation.Notification, title: "bleu-ls: setting up its server", cancellable: false },
       async (progress) =>
         ensureManagedServer({
@@ -191,7 +195,7 @@ async function managedServer(force: boolean): Promise<Resolution> {
           wheelDir: path.join(extensionPath, "bundled"),
           version: VERSION,
           host: hostEnv(),
-          selectedPython: selected,
+          python,
           force,
           progress: (step) => {
             output.appendLine(`-- ${step}`);

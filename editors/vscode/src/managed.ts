@@ -399,6 +399,23 @@ export function bundledWheel(dir: string, version: string): string | undefined {
 
 // -- setting it up ----------------------------------------------------------
 
+/** Probe the candidates in order until one is recent enough and can make an environment. */
+export async function findPython(o: Pick<SetupOptions, "host" | "selectedPython" | "run" | "log">): Promise<Choice> {
+  const run = o.run ?? runProgram;
+  const log = o.log ?? (() => undefined);
+  const probed: Probed[] = [];
+  for (const candidate of pythonCandidates(o.host, o.selectedPython)) {
+    const r = await run(candidate.command, [...candidate.args, "-c", PROBE_SCRIPT], { timeoutMs: 30000 });
+    const info = r.code === 0 ? parseProbe(r.stdout) : undefined;
+    log(`${candidate.label}: ${info ? `Python ${versionText(info.version)}, venv ${info.venv && info.ensurepip ? "yes" : "no"}` : telling(r.stderr) || r.error?.message || "does not run"}\n`);
+    probed.push({ candidate, info });
+    if (info && recentEnough(info.version) && info.venv && info.ensurepip) {
+      break;
+    }
+  }
+  return choosePython(probed, o.host.platform);
+}
+
 export interface SetupOptions {
   storage: string;
   wheelDir: string;
@@ -406,6 +423,8 @@ export interface SetupOptions {
   host: HostEnv;
   /** The interpreter selected in the Python extension, when there is one. */
   selectedPython?: string;
+  /** The Python to build with, when already chosen (findPython); else it is looked for. */
+  python?: Choice;
   /** Build afresh even when a finished environment of this version is there. */
   force?: boolean;
   run?: Runner;
@@ -453,18 +472,11 @@ export async function ensureManagedServer(o: SetupOptions): Promise<Setup> {
     return { ok: false, failure: { kind: "no-wheel", where: path.join(o.wheelDir, `bleu_ls-${o.version}-*.whl`) } };
   }
 
-  progress("looking for Python 3.10 or newer");
-  const probed: Probed[] = [];
-  for (const candidate of pythonCandidates(o.host, o.selectedPython)) {
-    const r = await run(candidate.command, [...candidate.args, "-c", PROBE_SCRIPT], { timeoutMs: 30000 });
-    const info = r.code === 0 ? parseProbe(r.stdout) : undefined;
-    log(`${candidate.label}: ${info ? `Python ${versionText(info.version)}, venv ${info.venv && info.ensurepip ? "yes" : "no"}` : telling(r.stderr) || r.error?.message || "does not run"}\n`);
-    probed.push({ candidate, info });
-    if (info && recentEnough(info.version) && info.venv && info.ensurepip) {
-      break;
-    }
+  let choice = o.python;
+  if (!choice) {
+    progress("looking for Python 3.10 or newer");
+    choice = await findPython(o);
   }
-  const choice = choosePython(probed, o.host.platform);
   if (!choice.ok) {
     return choice;
   }
