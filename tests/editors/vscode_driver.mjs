@@ -336,10 +336,13 @@ async function stopProfiles(p) {
     let shot = false;
     out.hintsReady = Boolean(
       await waitFor(async () => {
-        const toasts = await page.locator(".notification-toast").allTextContents().catch(() => []);
+        const toasts = await page
+          .locator(".notification-toast .notification-list-item-message")
+          .allTextContents()
+          .catch(() => []);
         for (const t of toasts) {
           const text = t.replace(/\s+/g, " ").trim();
-          if (/setting up its server/.test(text) && !out.progress.some((p) => p.text === text)) {
+          if (/^bleu-ls setup/.test(text) && !out.progress.some((p) => p.text === text)) {
             out.progress.push({ ms: Date.now() - clickedAt, text });
             if (!shot && env.BLEU_SHOT_PROGRESS) {
               shot = true;

@@ -188,7 +188,7 @@ async function managedServer(force: boolean): Promise<Resolution> {
     output.appendLine("-- looking for Python 3.10 or newer");
     const python = await findPython({ host: hostEnv(), selectedPython: selected, log: (text) => output.append(text) });
     setup = !python.ok ? python : await vscode.window.withProgress(
-      { location: vscode.ProgressLocation.Notification, title: "bleu-ls: setting up its server", cancellable: false },
+      { location: vscode.ProgressLocation.Notification, title: "bleu-ls setup", cancellable: false },
       async (progress) =>
         ensureManagedServer({
           storage,
@@ -246,7 +246,14 @@ async function resolveServer(): Promise<Resolution> {
     }
     const said = (answer.stdout + answer.stderr).trim().split(/\r?\n/).pop() || answer.error?.message || "nothing";
     output.appendLine(`${found.command} --version answers “${said}”, not bleu-ls ${VERSION}: using the extension's own server instead.`);
-    return managedServer(false);
+    const managed = await managedServer(false);
+    if (!managed.ok) {
+      // the one on PATH is better than none
+      output.appendLine(`${managed.message}\nStarting ${found.command} from PATH after all.`);
+      setupAction = undefined;
+      return found;
+    }
+    return managed;
   }
   if (found.ok || !found.notFound) {
     return found;
@@ -784,7 +791,14 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     vscode.workspace.onDidSaveTextDocument(() => schedulePoll()),
     { dispose: () => pollTimer && clearTimeout(pollTimer) },
   );
-  await startClient();
+  // Not awaited: a first start sets up the server (a minute or so), and
+  // VS Code waits for activate() before it runs any of our commands.
+  void startClient();
+}
+
+/** Resolves once the starts and stops asked for so far are done (for tests). */
+export function settled(): Promise<void> {
+  return lifecycle;
 }
 
 export async function deactivate(): Promise<void> {

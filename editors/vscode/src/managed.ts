@@ -485,7 +485,7 @@ export async function ensureManagedServer(o: SetupOptions): Promise<Setup> {
   try {
     fs.mkdirSync(o.storage, { recursive: true });
     for (const f of fs.readdirSync(o.storage)) {
-      if (f.startsWith("server.partial-") || f.startsWith("server.old-")) {
+      if (abandoned(f)) {
         removeQuietly(path.join(o.storage, f));
       }
     }
@@ -546,6 +546,29 @@ export async function ensureManagedServer(o: SetupOptions): Promise<Setup> {
     return fail(classify("files", String(err), errnoOf(err)));
   }
   return { ok: true, python: l.python, reused: false, version: o.version };
+}
+
+/**
+ * A leftover of a build that will never finish: `server.partial-PID-MS` or
+ * `server.old-PID-MS` whose process is gone or which is over an hour old
+ * (another window may be building its own right now: leave that one alone).
+ */
+export function abandoned(name: string, now = Date.now(), alive: (pid: number) => boolean = processAlive): boolean {
+  const m = /^server\.(?:partial|old)-(\d+)-(\d+)$/.exec(name);
+  if (!m) {
+    return false;
+  }
+  const pid = Number(m[1]);
+  return now - Number(m[2]) > 60 * 60 * 1000 || pid === process.pid || !alive(pid);
+}
+
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === "EPERM";
+  }
 }
 
 function withWhere(f: Failure, storage: string): Failure {

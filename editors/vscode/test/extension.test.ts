@@ -31,6 +31,7 @@ describe("activate", () => {
         globalStorageUri: { fsPath: path.join(dir, "storage") },
       };
       await ext.activate(context as never);
+      await ext.settled();
       const registered = [...recorded.commands.keys()].sort();
       assert.deepEqual(registered, pkg.contributes.commands.map((c) => c.command).sort());
       assert.equal(recorded.errors.length, 1);

@@ -5,6 +5,7 @@ import * as path from "path";
 import { describe, it } from "node:test";
 
 import {
+  abandoned,
   choosePython,
   classify,
   ensureManagedServer,
@@ -226,6 +227,19 @@ function sandbox(): { dir: string; wheels: string; storage: string; host: HostEn
   fs.writeFileSync(path.join(wheels, "bleu_ls-0.1.0-py3-none-any.whl"), "");
   return { dir, wheels, storage: path.join(dir, "storage"), host: host(["/usr/bin/python3", "/usr/bin/python"]) };
 }
+
+describe("abandoned", () => {
+  it("removes leftovers of dead or old builds, never another window's build in progress", () => {
+    const now = 1_800_000_000_000;
+    const alive = (pid: number) => pid === 4242;
+    assert.ok(abandoned(`server.partial-1111-${now - 1000}`, now, alive)); // its process is gone
+    assert.ok(!abandoned(`server.partial-4242-${now - 1000}`, now, alive)); // still building
+    assert.ok(abandoned(`server.partial-4242-${now - 2 * 3600 * 1000}`, now, alive)); // over an hour
+    assert.ok(abandoned(`server.old-1111-${now}`, now, alive));
+    assert.ok(!abandoned("server", now, alive));
+    assert.ok(!abandoned("notes.txt", now, alive));
+  });
+});
 
 describe("ensureManagedServer", () => {
   it("builds beside, moves into place with a marker, and the next start reuses it without running anything", async () => {
