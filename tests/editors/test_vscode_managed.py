@@ -204,7 +204,13 @@ def test_vscode_sets_up_its_own_server_then_reuses_it(vsix: Path, workspace: Pat
     assert sorted(p.name for p in storage.iterdir()) == ["server"]  # nothing half-made left
     first_ms = r["hintsMs"]
 
-    # Second start (a new code-server, same storage): no set-up, the same environment.
+    # Second start (a new code-server, same storage): no set-up, the same
+    # environment; and a `bleu-ls` of another version now on PATH is passed
+    # over for it (the version handshake: were it started, it would serve nothing).
+    stale = Path(env["PATH"]) / "bleu-ls"
+    asked = base / "stale-bleu-ls-was-run"
+    stale.write_text(f'#!/bin/sh\necho "$*" >> "{asked}"\necho "bleu-ls 0.0.9"\n', encoding="utf-8")
+    stale.chmod(0o755)
     t1 = time.monotonic()
     with _code_server(vsix, base, env, install=False) as port:
         up2 = time.monotonic() - t1
@@ -212,6 +218,8 @@ def test_vscode_sets_up_its_own_server_then_reuses_it(vsix: Path, workspace: Pat
                     timeout_s=300)
     assert r2["hintsReady"], (r2.get("failure"), r2["progress"], r2["events"])
     assert r2["progress"] == [], r2["progress"]
+    assert asked.read_text(encoding="utf-8").split("\n")[0] == "--version"  # asked, and never told to serve
+    assert "serve" not in asked.read_text(encoding="utf-8")
     _check_hints(r2, workspace)
     again = json.loads((storage / "server" / "bleu-ls-managed.json").read_text(encoding="utf-8"))
     assert again["created"] == marker["created"]
@@ -219,7 +227,8 @@ def test_vscode_sets_up_its_own_server_then_reuses_it(vsix: Path, workspace: Pat
         f"\nmanaged server, first start: click -> hints {first_ms / 1000:.1f} s "
         f"(progress shown {r['progress'][0]['ms'] / 1000:.1f} s after the click; steps: {steps}); "
         f"code-server up {up:.1f} s (install included)\n"
-        f"second start: click -> hints {r2['hintsMs'] / 1000:.1f} s; code-server up {up2:.1f} s"
+        f"second start (a bleu-ls 0.0.9 on PATH passed over): click -> hints {r2['hintsMs'] / 1000:.1f} s; "
+        f"code-server up {up2:.1f} s"
     )
 
 
@@ -238,7 +247,7 @@ def test_vscode_without_any_python_says_so_once(vsix: Path, workspace: Path, tmp
     assert "Reinstall the Managed Server" in text, text
     assert r["notificationButtons"] == ["Get Python", "Show Log"], r["notificationButtons"]
     # one message, not one per retry
-    assert sum("needs Python" in t for t in r["toasts"]) == 1, r["toasts"]
+    assert len(r["toasts"]) == 1 and "needs Python" in r["toasts"][0], r["toasts"]
     assert not any(split_hint(v)[1] for v in r["lines"].values())
     storage = base / "user" / STORAGE
     assert not (storage / "server").exists()
