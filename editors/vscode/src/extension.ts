@@ -29,6 +29,7 @@ import {
   FixAction,
   failureMessage,
   layout,
+  managedEnv,
   reusable,
   runProgram,
   sameVersion,
@@ -290,7 +291,10 @@ function createClient(res: Resolution): LanguageClient | undefined {
     command: resolution.command,
     args: resolution.args,
     transport: TransportKind.stdio,
-    options: { cwd: vscode.workspace.workspaceFolders?.[0]?.uri.fsPath },
+    options: {
+      cwd: vscode.workspace.workspaceFolders?.[0]?.uri.fsPath,
+      ...(resolution.source === "managed" ? { env: managedEnv(process.env) } : {}),
+    },
   };
   const clientOptions: LanguageClientOptions = {
     documentSelector: documentSelector(vscode.workspace.getConfiguration(SECTION).get("pairs")),

@@ -33,8 +33,24 @@ export interface RunResult {
 export type Runner = (
   command: string,
   args: string[],
-  options?: { timeoutMs?: number; onOutput?: (text: string) => void },
+  options?: { timeoutMs?: number; onOutput?: (text: string) => void; env?: NodeJS.ProcessEnv },
 ) => Promise<RunResult>;
+
+/**
+ * The environment for the managed Python: the user's, pip's configuration
+ * and proxy included, without what would make that Python load other code
+ * (PYTHONPATH, PYTHONHOME: a checkout or another Python's library) or make
+ * pip install outside the environment (PIP_USER).
+ */
+export function managedEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const out: NodeJS.ProcessEnv = {};
+  for (const [k, v] of Object.entries(env)) {
+    if (!/^(PYTHONPATH|PYTHONHOME|PYTHONSTARTUP|PYTHONUSERBASE|PYTHONNOUSERSITE|PIP_USER|PIP_TARGET|PIP_PREFIX)$/i.test(k)) {
+      out[k] = v;
+    }
+  }
+  return out;
+}
 
 /** Run a program to its end, collecting its output (and streaming it when asked). */
 export const runProgram: Runner = (command, args, options = {}) =>
@@ -50,7 +66,7 @@ export const runProgram: Runner = (command, args, options = {}) =>
     };
     let child: cp.ChildProcess;
     try {
-      child = cp.spawn(command, args, { stdio: ["ignore", "pipe", "pipe"], windowsHide: true });
+      child = cp.spawn(command, args, { stdio: ["ignore", "pipe", "pipe"], windowsHide: true, env: options.env });
     } catch (err) {
       done({ code: null, stdout, stderr, error: err as NodeJS.ErrnoException });
       return;
@@ -171,12 +187,27 @@ export function pythonCandidates(host: HostEnv, selected?: string): PythonCandid
   return out;
 }
 
-/** The first `name` on PATH that is not the Microsoft Store's alias (which opens the Store instead of running Python). */
+/**
+ * macOS's /usr/bin/python3 without the Command Line Tools: running it opens
+ * an "install the developer tools" dialog instead of Python.
+ */
+function isXcodeStub(exe: string, host: HostEnv): boolean {
+  return (
+    exe === "/usr/bin/python3" &&
+    !host.isFile("/Library/Developer/CommandLineTools/usr/bin/python3") &&
+    !host.isFile("/Applications/Xcode.app/Contents/Developer/usr/bin/python3")
+  );
+}
+
+/**
+ * The first `name` on PATH that is a Python: not the Microsoft Store's alias
+ * (which opens the Store) nor macOS's developer-tools stub.
+ */
 function findRealOnPath(name: string, host: HostEnv): string | undefined {
   const sep = host.platform === "win32" ? ";" : ":";
   for (const dir of (host.env.PATH ?? host.env.Path ?? "").split(sep)) {
     const found = dir ? findOnPath(name, { ...host, env: { ...host.env, PATH: dir, Path: dir } }) : undefined;
-    if (found && !/[\\/]WindowsApps[\\/]/i.test(found)) {
+    if (found && !/[\\/]WindowsApps[\\/]/i.test(found) && !(host.platform === "darwin" && isXcodeStub(found, host))) {
       return found;
     }
   }
@@ -500,7 +531,8 @@ export async function ensureManagedServer(o: SetupOptions): Promise<Setup> {
 
   progress(`creating a Python ${versionText(info.version)} environment`);
   log(`\n$ ${python.command} ${[...python.args, "-m", "venv", partial].join(" ")}\n`);
-  const venv = await run(python.command, [...python.args, "-m", "venv", partial], { timeoutMs: 300000, onOutput: log });
+  const env = managedEnv(process.env);
+  const venv = await run(python.command, [...python.args, "-m", "venv", partial], { timeoutMs: 300000, onOutput: log, env });
   if (venv.code !== 0) {
     return fail(classify("venv", venv.stdout + venv.stderr + (venv.error?.message ?? ""), venv.error?.code, info, o.host.platform));
   }
@@ -509,13 +541,13 @@ export async function ensureManagedServer(o: SetupOptions): Promise<Setup> {
   progress(`installing bleu-ls ${o.version} and its dependencies with pip`);
   const pipArgs = ["-m", "pip", "install", "--no-input", "--disable-pip-version-check", wheel];
   log(`\n$ ${py} ${pipArgs.join(" ")}\n`);
-  const pip = await run(py, pipArgs, { timeoutMs: o.pipTimeoutMs ?? 20 * 60 * 1000, onOutput: log });
+  const pip = await run(py, pipArgs, { timeoutMs: o.pipTimeoutMs ?? 20 * 60 * 1000, onOutput: log, env });
   if (pip.code !== 0) {
     return fail(classify("pip", pip.stdout + pip.stderr + (pip.error?.message ?? ""), pip.error?.code));
   }
 
   progress("checking the server");
-  const check = await run(py, ["-m", "bleu_ls", "--version"], { timeoutMs: 120000 });
+  const check = await run(py, ["-m", "bleu_ls", "--version"], { timeoutMs: 120000, env });
   log(`bleu-ls --version: ${(check.stdout + check.stderr).trim()}\n`);
   if (!sameVersion(check, o.version)) {
     return fail(

@@ -11,6 +11,7 @@ import {
   ensureManagedServer,
   failureMessage,
   layout,
+  managedEnv,
   MARKER,
   parseProbe,
   parseServerVersion,
@@ -95,6 +96,22 @@ describe("pythonCandidates", () => {
       [["/home/ana/.venv/bin/python"], ["/usr/bin/python3"], ["/usr/local/bin/python"]],
     );
     assert.match(c[0].label, /Python extension/);
+  });
+  it("on macOS, skips /usr/bin/python3 when it is only the developer tools' installer stub", () => {
+    const mac = (files: string[]) => host(files, { platform: "darwin", env: { PATH: "/usr/bin:/opt/homebrew/bin" } });
+    const brew = "/opt/homebrew/bin/python3";
+    assert.deepEqual(pythonCandidates(mac(["/usr/bin/python3", brew])).map((c) => c.command), [brew]);
+    const clt = "/Library/Developer/CommandLineTools/usr/bin/python3";
+    assert.deepEqual(pythonCandidates(mac(["/usr/bin/python3", clt])).map((c) => c.command), ["/usr/bin/python3"]);
+  });
+  it("runs the managed Python without PYTHONPATH, PYTHONHOME or PIP_USER, keeping pip's configuration and proxy", () => {
+    const env = managedEnv({
+      PATH: "/usr/bin", PYTHONPATH: "/work/checkout", PYTHONHOME: "/opt/py", PIP_USER: "1",
+      PIP_INDEX_URL: "https://mirror.example/simple", HTTPS_PROXY: "http://proxy:3128", PIP_CONFIG_FILE: "/etc/pip.conf",
+    });
+    assert.deepEqual(env, {
+      PATH: "/usr/bin", PIP_INDEX_URL: "https://mirror.example/simple", HTTPS_PROXY: "http://proxy:3128", PIP_CONFIG_FILE: "/etc/pip.conf",
+    });
   });
   it("finds nothing on an empty PATH", () => {
     assert.deepEqual(pythonCandidates(host([], { env: { PATH: "" } })), []);
