@@ -252,3 +252,28 @@ def test_vscode_without_any_python_says_so_once(vsix: Path, workspace: Path, tmp
     storage = base / "user" / STORAGE
     assert not (storage / "server").exists()
     assert (ARTIFACTS / "vscode-managed-no-python.png").stat().st_size > 10_000
+
+
+def test_vscode_without_the_package_index_says_so_once(vsix: Path, workspace: Path, tmp_path: Path) -> None:  # noqa: F811
+    """Python is there but pip cannot reach the index (here: an index URL on a
+    closed local port, no other configuration): one message naming the cause
+    and the fix, pip's log behind *Show Log*, nothing half-made kept."""
+    _preconditions()
+    base = tmp_path / "noindex"
+    env = _env(base, with_python=True)
+    for k in [k for k in env if k.startswith("PIP_")]:
+        del env[k]
+    env.update({"PIP_CONFIG_FILE": os.devnull, "PIP_INDEX_URL": f"http://127.0.0.1:{_free_port()}/simple",
+                "PIP_RETRIES": "1", "PIP_DEFAULT_TIMEOUT": "5"})
+    with _code_server(vsix, base, env, install=True) as port:
+        r = _drive(port, workspace, "vscode-managed-no-index", {
+            "BLEU_MODE": "notification", "BLEU_NOTIFICATION_TEXT": "could not",
+        }, timeout_s=300)
+    text = r["notification"]
+    assert "could not reach the package index" in text and "Connection refused" in text, text
+    assert "Reinstall the Managed Server" in text and "proxy" in text, text
+    assert r["notificationButtons"] == ["Retry", "Show Log"], r["notificationButtons"]
+    assert [t for t in r["toasts"] if "could not" in t] == [text], r["toasts"]
+    assert not any(split_hint(v)[1] for v in r["lines"].values())
+    storage = base / "user" / STORAGE
+    assert sorted(p.name for p in storage.iterdir()) == [], "a half-made environment was kept"

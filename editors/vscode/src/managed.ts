@@ -283,6 +283,14 @@ export function telling(text: string): string {
   return line.length > 300 ? line.slice(0, 297) + "..." : line;
 }
 
+/** What the connection failure was: "[Errno 111] Connection refused", else pip's telling line. */
+function networkDetail(output: string): string {
+  const m =
+    /Failed to establish a new connection: ([^'")]+)/.exec(output) ??
+    /(ProxyError[^'")]*|SSLError[^'")]*|Read timed out[^'")]*|ConnectTimeoutError[^'")]*)/.exec(output);
+  return m ? m[1].trim().replace(/[.:,]+$/, "") : telling(output);
+}
+
 /** Classify the failure of one step from its output (and the error code of a file operation). */
 export function classify(step: "venv" | "pip" | "check" | "files", output: string, code?: string, python?: PythonInfo, platform = "linux"): Failure {
   if (code === "ENOSPC" || code === "EDQUOT" || DISK.test(output)) {
@@ -293,7 +301,7 @@ export function classify(step: "venv" | "pip" | "check" | "files", output: strin
   }
   if (step === "pip") {
     if (NETWORK.test(output)) {
-      return { kind: "network", detail: telling(output) };
+      return { kind: "network", detail: networkDetail(output) };
     }
     if (INDEX.test(output)) {
       return { kind: "index", detail: telling(output) };
