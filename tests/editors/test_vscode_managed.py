@@ -268,6 +268,7 @@ def test_vscode_without_the_package_index_says_so_once(vsix: Path, workspace: Pa
     with _code_server(vsix, base, env, install=True) as port:
         r = _drive(port, workspace, "vscode-managed-no-index", {
             "BLEU_MODE": "notification", "BLEU_NOTIFICATION_TEXT": "could not",
+            "BLEU_CLICK_BUTTON": "Show Log", "BLEU_SHOT_CLICK": str(ARTIFACTS / "vscode-managed-no-index-log.png"),
         }, timeout_s=300)
     text = r["notification"]
     assert "could not reach the package index" in text and "Connection refused" in text, text
@@ -275,5 +276,7 @@ def test_vscode_without_the_package_index_says_so_once(vsix: Path, workspace: Pa
     assert r["notificationButtons"] == ["Retry", "Show Log"], r["notificationButtons"]
     assert [t for t in r["toasts"] if "could not" in t] == [text], r["toasts"]
     assert not any(split_hint(v)[1] for v in r["lines"].values())
+    # Show Log: the bleu-ls output channel, holding pip's own log
+    assert "Connection refused" in (r.get("panelText") or ""), r.get("panelText")
     storage = base / "user" / STORAGE
     assert sorted(p.name for p in storage.iterdir()) == [], "a half-made environment was kept"

@@ -325,6 +325,17 @@ async function stopProfiles(p) {
     }
     out.lines = await readLines();
     await page.screenshot({ path: env.BLEU_SHOT_OPEN });
+    if (env.BLEU_CLICK_BUTTON) {
+      // a button of the message, then what the panel it opens shows
+      await toast.locator(".monaco-button", { hasText: env.BLEU_CLICK_BUTTON }).first().click();
+      const panel = page.locator(".part.panel .monaco-editor .view-lines");
+      await panel.first().waitFor({ timeout });
+      out.panelText = await waitFor(async () => {
+        const t = (await panel.first().innerText().catch(() => "")).replace(/\u00a0/g, " ");
+        return t.trim() ? t : null;
+      }, 15000);
+      await page.screenshot({ path: env.BLEU_SHOT_CLICK ?? "/dev/null" });
+    }
     throw { done: true };
   }
 
