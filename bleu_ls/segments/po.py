@@ -59,6 +59,8 @@ class _Entry:
     first_line: int = -1
     flags: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    extracted: list[str] = field(default_factory=list)
+    translator: list[str] = field(default_factory=list)
     references: list[str] = field(default_factory=list)
     previous: dict = field(default_factory=dict)
     msgctxt: Optional[_Str] = None
@@ -198,6 +200,10 @@ class _Reader:
             common["previous_" + name] = value
         if e.references:
             common["references"] = tuple(e.references)
+        if e.extracted:
+            common["extracted_comments"] = tuple(e.extracted)
+        if e.translator:
+            common["translator_comments"] = tuple(e.translator)
         for idx, st in e.msgstr.items():
             key = base_key if idx is None else f"{base_key}[{idx}]"
             if key in self.keys:
@@ -212,6 +218,8 @@ class _Reader:
             # each line break becomes one space: the runs stay valid as they are
             target = raw.translate(_FOLD)
             runs = st.runs
+            if runs and runs[-1].file_start + runs[-1].length != st.end:
+                runs = [*runs, Run(len(raw), st.end, 0)]  # the end of the text is the end of the span
             if idx is None or idx == 0:
                 source = msgid
             else:
@@ -275,10 +283,12 @@ class _Reader:
                 self.previous(ln, start, indent + 2, s, e)
             elif kind == ".":
                 e.notes.append(body.strip())
+                e.extracted.append(body[1:] if body.startswith(" ") else body)
             elif kind == ":":
                 e.references.extend(body.split())
             else:
                 e.notes.append(t[1:].strip())
+                e.translator.append(t[2:] if t.startswith("# ") else t[1:])
             return
         if t.startswith('"'):
             self.prev_target = None
