@@ -1,0 +1,153 @@
+"""`bleu-ls score` on PO catalogues: every number is sacrebleu's on the segments polib extracts."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import sacrebleu
+
+polib = pytest.importorskip("polib")
+
+ROOT = Path(__file__).resolve().parents[2]
+DATA = ROOT / "tests" / "data" / "formats" / "po"
+PAIRS = [
+    (DATA / "allauth-de-2023-10-07.po", DATA / "allauth-de-2023-11-03.po"),
+    (DATA / "phonenumber-fr-2024.po", DATA / "phonenumber-fr-2025.po"),
+]
+
+
+def run(command, *args):
+    return subprocess.run(
+        [sys.executable, "-m", "bleu_ls", command, *map(str, args)], capture_output=True, text=True, cwd=ROOT
+    )
+
+
+def fold(s: str) -> str:
+    return s.replace("\n", " ").replace("\r", " ")
+
+
+def polib_rows(path) -> list[tuple[tuple, str, int]]:
+    """(msgctxt, msgid, plural index) -> msgstr, in file order, as polib reads the catalogue; and the msgstr line."""
+    po = polib.pofile(str(path))
+    lines = Path(path).read_text(encoding="utf-8").split("\n")
+    rows = []
+    for e in po:
+        if e.obsolete or (e.msgid == "" and e.msgctxt is None):
+            continue
+        # the msgstr keyword line: polib gives the entry's first line; look for the keyword from there
+        start = e.linenum - 1
+        if e.msgid_plural:
+            for n, text in sorted(e.msgstr_plural.items()):
+                ln = next(i for i in range(start, len(lines)) if lines[i].startswith(f"msgstr[{n}]"))
+                rows.append(((e.msgctxt, e.msgid, n), fold(text), ln + 1))
+        else:
+            ln = next(i for i in range(start, len(lines)) if lines[i].startswith("msgstr"))
+            rows.append(((e.msgctxt, e.msgid, None), fold(e.msgstr), ln + 1))
+    return rows
+
+
+def key_of(ident) -> str:
+    ctxt, msgid, n = ident
+    base = msgid if ctxt is None else f"{ctxt}\x04{msgid}"
+    return base if n is None else f"{base}[{n}]"
+
+
+def oracle_pairs(hyp_path, ref_path):
+    ref = {ident: text for ident, text, _ in polib_rows(ref_path)}
+    scored, unpaired, empty = [], [], []
+    for ident, text, line in polib_rows(hyp_path):
+        if ident not in ref:
+            unpaired.append(key_of(ident))
+        elif text and ref[ident]:
+            scored.append((key_of(ident), line, text, ref[ident]))
+        else:
+            empty.append(key_of(ident))
+    return scored, unpaired, empty
+
+
+@pytest.mark.parametrize("hyp, ref", PAIRS, ids=lambda p: p.name)
+def test_po_scores_equal_sacrebleu_on_polib_segments(hyp, ref):
+    r = run("score", hyp, ref, "-m", "bleu", "chrf", "ter", "--format", "json")
+    assert r.returncode == 0, r.stderr
+    doc = json.loads(r.stdout)
+    scored, unpaired, empty = oracle_pairs(hyp, ref)
+    assert len(scored) >= 3
+    hyps = [h for _, _, h, _ in scored]
+    refs = [rf for _, _, _, rf in scored]
+    for key, metric, sentence, corpus in (
+        ("bleu", sacrebleu.BLEU(), sacrebleu.sentence_bleu, sacrebleu.corpus_bleu),
+        ("chrf", sacrebleu.CHRF(), sacrebleu.sentence_chrf, sacrebleu.corpus_chrf),
+        ("ter", sacrebleu.TER(), sacrebleu.sentence_ter, sacrebleu.corpus_ter),
+    ):
+        rep = doc[key]
+        assert [(x["key"], x["line"]) for x in rep["lines"]] == [(k, ln) for k, ln, _, _ in scored]
+        for rec, (_, _, h, rf) in zip(rep["lines"], scored):
+            assert rec["score"] == sentence(h, [rf]).score, (key, rec["key"])
+        assert rep["corpus"]["score"] == corpus(hyps, [refs]).score
+        assert [u["key"] for u in rep["unpaired"]["hypothesis"]] == unpaired
+        assert [u["key"] for u in rep["unpaired"]["empty"]] == empty
+
+
+def test_allauth_pair_has_unpaired_and_empty_segments_named():
+    hyp, ref = PAIRS[0]
+    r = run("score", hyp, ref, "--format", "json")
+    doc = json.loads(r.stdout)
+    u = doc["unpaired"]
+    assert u["hypothesis"] and u["references"] and u["empty"]
+    ref_keys = {key_of(i) for i, _, _ in polib_rows(ref)}
+    hyp_keys = {key_of(i) for i, _, _ in polib_rows(hyp)}
+    assert {x["key"] for x in u["references"]} == ref_keys - hyp_keys
+    assert all(x["file"] == str(ref) for x in u["references"])
+    text = run("score", hyp, ref)
+    assert text.returncode == 0
+    assert f"without a reference partner, not scored" in text.stdout
+    assert f"of {ref} without a hypothesis partner" in text.stdout
+    assert "with an empty target on one side" in text.stdout
+    first = json.loads(r.stdout)["lines"][0]
+    row = next(ln for ln in text.stdout.splitlines() if ln.strip().startswith(str(first["line"]) + " "))
+    assert f"{first['score']:.2f}" in row
+
+
+def test_tsv_rows_carry_line_and_key():
+    hyp, ref = PAIRS[1]
+    r = run("score", hyp, ref, "--format", "tsv")
+    assert r.returncode == 0, r.stderr
+    rows = [ln.split("\t") for ln in r.stdout.splitlines()]
+    assert rows[0][:3] == ["line", "key", "bleu"]
+    scored, _, _ = oracle_pairs(hyp, ref)
+    assert [(int(x[0]), x[1].replace("\\x04", "\x04")) for x in rows[1:-1]] == [(ln, k) for k, ln, _, _ in scored]
+    assert rows[-1][:2] == ["corpus", ""]
+
+
+def test_mixed_formats_refused_in_one_sentence():
+    r = run("score", DATA / "phonenumber-fr-2024.po", ROOT / "samples" / "news.ref")
+    assert r.returncode == 2
+    assert r.stdout == ""
+    err = r.stderr.strip()
+    assert "\n" not in err and "gettext PO file" in err and "line file" in err
+    r = run("score", DATA / "phonenumber-fr-2024.po", "x.xlf")
+    assert r.returncode == 2 and "XLIFF" in r.stderr
+
+
+def test_malformed_po_is_one_sentence_with_line_and_column(tmp_path):
+    bad = tmp_path / "bad.po"
+    bad.write_text('msgid "a"\nmsgstr "b\n\nmsgid "c"\nmsgstr "d"\n', encoding="utf-8")
+    r = run("score", bad, DATA / "phonenumber-fr-2025.po")
+    assert r.returncode == 2 and r.stdout == ""
+    assert r.stderr.strip() == f"bleu-ls score: error: {bad}:2:10: unterminated string: the closing quote is missing"
+
+
+def test_po_in_a_declared_charset(tmp_path):
+    hyp = tmp_path / "h.po"
+    ref = tmp_path / "r.po"
+    head = 'msgid ""\nmsgstr "Content-Type: text/plain; charset=ISO-8859-1\\n"\n\n'
+    hyp.write_bytes((head + 'msgid "x"\nmsgstr "Ça été très bien"\n').encode("latin-1"))
+    ref.write_text('msgid "x"\nmsgstr "Ça a été très bien"\n', encoding="utf-8")
+    r = run("score", hyp, ref, "--format", "json")
+    assert r.returncode == 0, r.stderr
+    doc = json.loads(r.stdout)
+    assert doc["lines"][0]["score"] == sacrebleu.sentence_bleu("Ça été très bien", ["Ça a été très bien"]).score
