@@ -151,3 +151,21 @@ def test_po_in_a_declared_charset(tmp_path):
     assert r.returncode == 0, r.stderr
     doc = json.loads(r.stdout)
     assert doc["lines"][0]["score"] == sacrebleu.sentence_bleu("Ça été très bien", ["Ça a été très bien"]).score
+
+
+def test_effort_pairs_draft_and_post_edit_by_key():
+    draft, post = PAIRS[0]
+    r = run("effort", draft, post, "--format", "json")
+    assert r.returncode == 0, r.stderr
+    doc = json.loads(r.stdout)
+    scored, unpaired, empty = oracle_pairs(draft, post)
+    ter = sacrebleu.metrics.TER(case_sensitive=True)
+    assert [(x["key"], x["line"]) for x in doc["lines"]] == [(k, ln) for k, ln, _, _ in scored]
+    for rec, (_, _, d, p) in zip(doc["lines"], scored):
+        assert rec["score"] == ter.sentence_score(d, [p]).score
+        assert rec["edited"] == (d.rstrip() != p.rstrip())
+    want = ter.corpus_score([d for *_, d, _ in scored], [[p for *_, p in scored]])
+    assert doc["corpus"]["score"] == want.score
+    assert sum(rec["edited"] for rec in doc["lines"]) >= 10
+    assert [u["key"] for u in doc["unpaired"]["hypothesis"]] == unpaired
+    assert [u["key"] for u in doc["unpaired"]["empty"]] == empty
