@@ -169,3 +169,19 @@ def test_effort_pairs_draft_and_post_edit_by_key():
     assert sum(rec["edited"] for rec in doc["lines"]) >= 10
     assert [u["key"] for u in doc["unpaired"]["hypothesis"]] == unpaired
     assert [u["key"] for u in doc["unpaired"]["empty"]] == empty
+
+
+def test_compare_pairs_by_key_with_the_baseline():
+    base, ref = PAIRS[0]
+    hyp = ref  # the post-edit as the system: every paired segment is the reference itself
+    r = run("compare", base, hyp, ref, "-m", "bleu", "--paired-bs-n", "50", "--format", "json")
+    assert r.returncode == 0, r.stderr
+    doc = json.loads(r.stdout)
+    scored, _, _ = oracle_pairs(base, ref)
+    assert doc["segments"]["scored"] == len(scored)
+    want_base = sacrebleu.corpus_bleu([b for *_, b, _ in scored], [[x for *_, x in scored]])
+    want_sys = sacrebleu.corpus_bleu([x for *_, x in scored], [[x for *_, x in scored]])
+    assert doc["bleu"]["baseline"]["score"] == want_base.score
+    assert doc["bleu"]["system"]["score"] == want_sys.score
+    r = run("compare", base, hyp, "x.tmx")
+    assert r.returncode == 2 and "TMX" in r.stderr
