@@ -128,11 +128,17 @@ def parse(fmt: str, data: bytes, name: str, text: Optional[str] = None) -> Segme
     if fmt == LINES:
         from .lines import lines_document
 
-        return lines_document(decode_utf8(data, name) if text is None else text)
-    fn, takes = _reader(fmt, name)
-    if takes == "bytes":
-        return fn(data if text is None else text.encode("utf-8"))
-    return fn(decode(fmt, data, name) if text is None else text)
+        text = decode_utf8(data, name) if text is None else text
+        doc = lines_document(text)
+    else:
+        fn, takes = _reader(fmt, name)
+        if takes == "bytes":
+            return fn(data if text is None else text.encode("utf-8"))
+        text = decode(fmt, data, name) if text is None else text
+        doc = fn(text)
+    if doc.text is None:
+        doc.text = text
+    return doc
 
 
 def read_document(path: str, fmt: Optional[str] = None) -> SegmentDocument:

@@ -185,3 +185,31 @@ def test_compare_pairs_by_key_with_the_baseline():
     assert doc["bleu"]["system"]["score"] == want_sys.score
     r = run("compare", base, hyp, "x.tmx")
     assert r.returncode == 2 and "TMX" in r.stderr
+
+
+def test_check_places_findings_inside_the_targets(tmp_path):
+    hyp = tmp_path / "de.hyp.po"
+    ref = tmp_path / "de.ref.po"
+    hyp.write_bytes(PAIRS[0][0].read_bytes())
+    ref.write_bytes(PAIRS[0][1].read_bytes())
+    r = run("check", hyp, "--format", "json")
+    assert r.returncode in (0, 1), r.stderr
+    doc = json.loads(r.stdout)
+    (pair,) = doc["pairs"]
+    scored, unpaired, empty = oracle_pairs(PAIRS[0][0], PAIRS[0][1])
+    assert pair["segments"]["scored"] == len(scored) == pair["lines"]
+    assert [u["key"] for u in pair["segments"]["hypothesis"]] == unpaired
+    assert pair["corpus"]["bleu"]["score"] == sacrebleu.corpus_bleu(
+        [h for *_, h, _ in scored], [[x for *_, x in scored]]).score
+    lines = hyp.read_text(encoding="utf-8").split("\n")
+    starts = {ln for _, ln, _, _ in scored}
+    assert pair["diagnostics"]
+    for d in pair["diagnostics"]:
+        text = lines[d["line"] - 1]
+        assert text.startswith(("msgstr", '"')), d
+        # the diagnostic's line is its target's msgstr line or one of its continuation lines
+        k = d["line"]
+        while k not in starts:
+            k -= 1
+            assert lines[k - 1].startswith(("msgstr", '"')), d
+    assert "without a reference partner" in r.stderr
