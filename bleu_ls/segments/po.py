@@ -35,6 +35,7 @@ _SIMPLE_ESCAPES = {
     "a": "\a", "b": "\b", "f": "\f", "v": "\v",
 }
 _KEYWORD = re.compile(r"(msgctxt|msgid_plural|msgid|msgstr)(?:\[(\d+)\])?")
+_PLAIN = re.compile(r'[^"\\]*')
 _FOLD = {ord("\n"): " ", ord("\r"): " "}
 _CHARSET = re.compile(rb"charset=([A-Za-z0-9_.:-]+)")
 
@@ -48,6 +49,7 @@ class _Str:
     start: int = -1  # after the first opening quote
     end: int = -1  # before the last closing quote
     line: int = 0  # the keyword's line
+    length: int = 0  # of the decoded text
 
     @property
     def value(self) -> str:
@@ -101,31 +103,26 @@ class _Reader:
         i = col + 1
         out: list[str] = []
         runs: list[Run] = []
-        base = sum(len(t) for t in into.text) if into is not None else 0
-        pos = base  # the length of the decoded text so far
-        lit = i  # start of the current literal stretch
+        pos = into.length if into is not None else 0  # the length of the decoded text so far
         closed = False
-        while i < n:
-            c = s[i]
-            if c == '"':
-                closed = True
+        plain = _PLAIN.match
+        while True:
+            j = plain(s, i).end()
+            if j > i:
+                out.append(s[i:j])
+                runs.append(Run(pos, start + i, j - i))
+                pos += j - i
+            if j >= n:
+                end = i = n
                 break
-            if c != "\\":
-                i += 1
-                continue
-            if i > lit:
-                out.append(s[lit:i])
-                runs.append(Run(pos, start + lit, i - lit))
-                pos += i - lit
-            runs.append(Run(pos, start + i, 0))
-            ch, i = self.escape(line, start, s, i)
+            if s[j] == '"':
+                closed = True
+                end = i = j
+                break
+            runs.append(Run(pos, start + j, 0))  # an escape: its character maps to the backslash
+            ch, i = self.escape(line, start, s, j)
             out.append(ch)
             pos += len(ch)
-            lit = i
-        end = i
-        if i > lit:
-            out.append(s[lit:i])
-            runs.append(Run(pos, start + lit, i - lit))
         if not closed:
             self.problem(line, start, n, "unterminated string: the closing quote is missing")
         else:
@@ -139,6 +136,7 @@ class _Reader:
             into.end = start + end
             into.text.extend(out)
             into.runs.extend(runs)
+            into.length = pos
 
     def escape(self, line: int, start: int, s: str, i: int) -> tuple[str, int]:
         """Decode the escape at ``s[i] == '\\\\'``; the decoded text and the index after it."""
@@ -216,7 +214,7 @@ class _Reader:
             self.keys[key] = st.line
             raw = st.value
             # each line break becomes one space: the runs stay valid as they are
-            target = raw.translate(_FOLD)
+            target = raw.translate(_FOLD) if "\n" in raw or "\r" in raw else raw
             runs = st.runs
             if runs and runs[-1].file_start + runs[-1].length != st.end:
                 runs = [*runs, Run(len(raw), st.end, 0)]  # the end of the text is the end of the span
@@ -224,7 +222,8 @@ class _Reader:
                 source = msgid
             else:
                 source = e.msgid_plural.value if e.msgid_plural is not None else msgid
-            source = source.translate(_FOLD)
+            if "\n" in source or "\r" in source:
+                source = source.translate(_FOLD)
             extra = dict(common)
             extra["msgstr"] = raw
             if idx is not None:
@@ -244,29 +243,33 @@ class _Reader:
     # -- lines ----------------------------------------------------------------
     def run(self) -> SegmentDocument:
         text = self.text
-        self.line_starts = starts = [0]
-        pos = text.find("\n")
-        while pos >= 0:
-            starts.append(pos + 1)
-            pos = text.find("\n", pos + 1)
-        for ln, start in enumerate(starts):
-            end = starts[ln + 1] - 1 if ln + 1 < len(starts) else len(text)
-            s = text[start:end]
-            if s.endswith("\r"):
+        self.line_starts = starts = []
+        add = starts.append
+        line = self.line
+        start = 0
+        for ln, s in enumerate(text.split("\n")):
+            add(start)
+            n = len(s)
+            if s and s[-1] == "\r":
                 s = s[:-1]
-            self.line(ln, start, s)
+            line(ln, start, s)
+            start += n + 1
         self.finish()
         lang = self.header.get("Language") or None
         return SegmentDocument(PO, self.segments, target_lang=lang, header=self.header, problems=self.problems)
 
     def line(self, ln: int, start: int, s: str) -> None:
+        if s and s[0] == '"' and self.target is not None:  # the common continuation line
+            self.prev_target = None
+            self.string(ln, start, s, 0, self.target)
+            return
         t = s.lstrip(" \t")
         indent = len(s) - len(t)
         if not t:
             self.target = None
             return
         e = self.entry
-        if t.startswith("#"):
+        if t[0] == "#":
             if e.msgstr:
                 self.finish()
                 e = self.entry

@@ -213,3 +213,23 @@ def test_check_places_findings_inside_the_targets(tmp_path):
             k -= 1
             assert lines[k - 1].startswith(("msgstr", '"')), d
     assert "without a reference partner" in r.stderr
+
+
+def test_escapes_tabs_and_line_breaks_score_as_sacrebleu_on_the_folded_text(tmp_path):
+    hyp = tmp_path / "h.po"
+    ref = tmp_path / "r.po"
+    hyp.write_bytes(
+        b'msgid "a"\r\nmsgstr ""\r\n"Line one\\n"\r\n"line\\ttwo  "\r\n\r\n'
+        b'msgid "b"\r\nmsgstr "\\"Quoted\\" \\101nd trailing  "\r\n'
+    )
+    ref.write_text('msgid "b"\nmsgstr "\\"Quoted\\" and trailing"\n\nmsgid "a"\nmsgstr "Line one line two"\n',
+                   encoding="utf-8")
+    r = run("score", hyp, ref, "-m", "bleu", "chrf", "ter", "--format", "json")
+    assert r.returncode == 0, r.stderr
+    doc = json.loads(r.stdout)
+    pairs = [("Line one line\ttwo  ", "Line one line two"), ('"Quoted" And trailing  ', '"Quoted" and trailing')]
+    for key, fn in (("bleu", sacrebleu.sentence_bleu), ("chrf", sacrebleu.sentence_chrf),
+                    ("ter", sacrebleu.sentence_ter)):
+        assert [x["key"] for x in doc[key]["lines"]] == ["a", "b"]
+        assert [x["line"] for x in doc[key]["lines"]] == [2, 7]
+        assert [x["score"] for x in doc[key]["lines"]] == [fn(h, [rf]).score for h, rf in pairs]
