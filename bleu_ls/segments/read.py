@@ -185,6 +185,8 @@ def read_documents(paths: Sequence[str]) -> Optional[list[SegmentDocument]]:
     formats = [detect_format(n, _head(n)) for n in names]
     if all(f == LINES for f in formats):
         return None
+    for n in names:  # a missing file or a folder is said as such, before any talk of formats
+        open_binary(n).close()
     fams = [family(f) for f in formats]
     if len(set(fams)) > 1:
         k = next(i for i, f in enumerate(fams) if f != fams[0])

@@ -123,14 +123,18 @@ def test_tsv_rows_carry_line_and_key():
     assert rows[-1][:2] == ["corpus", ""]
 
 
-def test_mixed_formats_refused_in_one_sentence():
+def test_mixed_formats_refused_in_one_sentence(tmp_path):
     r = run("score", DATA / "phonenumber-fr-2024.po", ROOT / "samples" / "news.ref")
     assert r.returncode == 2
     assert r.stdout == ""
     err = r.stderr.strip()
     assert "\n" not in err and "gettext PO file" in err and "line file" in err
-    r = run("score", DATA / "phonenumber-fr-2024.po", "x.xlf")
-    assert r.returncode == 2 and "XLIFF" in r.stderr
+    xlf = tmp_path / "x.xlf"
+    xlf.write_text("<xliff/>", encoding="utf-8")
+    r = run("score", DATA / "phonenumber-fr-2024.po", xlf)
+    assert r.returncode == 2 and r.stderr.strip() == (
+        f"bleu-ls score: error: {DATA / 'phonenumber-fr-2024.po'} is a gettext PO file and {xlf} is an XLIFF file; "
+        "files of different formats cannot be scored against each other")
 
 
 def test_malformed_po_is_one_sentence_with_line_and_column(tmp_path):
@@ -183,8 +187,8 @@ def test_compare_pairs_by_key_with_the_baseline():
     want_sys = sacrebleu.corpus_bleu([x for *_, x in scored], [[x for *_, x in scored]])
     assert doc["bleu"]["baseline"]["score"] == want_base.score
     assert doc["bleu"]["system"]["score"] == want_sys.score
-    r = run("compare", base, hyp, "x.tmx")
-    assert r.returncode == 2 and "TMX" in r.stderr
+    r = run("compare", base, hyp, ROOT / "samples" / "news.ref")
+    assert r.returncode == 2 and "line file" in r.stderr
 
 
 def test_check_places_findings_inside_the_targets(tmp_path):

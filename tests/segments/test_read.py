@@ -70,3 +70,14 @@ def test_a_format_without_its_reader_is_not_supported_yet(tmp_path, monkeypatch)
     with pytest.raises(InputError) as exc:
         read_document(p)
     assert str(exc.value) == f"{p}: TMX files are not supported yet by this version of bleu-ls"
+
+
+def test_a_folder_or_missing_file_is_said_before_formats(tmp_path):
+    po = tmp_path / "a.po"
+    po.write_text('msgid "a"\nmsgstr "b"\n', encoding="utf-8")
+    with pytest.raises(InputError, match="is a folder, not a file"):
+        read_documents([po, tmp_path])
+    with pytest.raises(InputError, match="no such file"):
+        read_documents([tmp_path / "missing.txt", po])
+    with pytest.raises(InputError, match="a gettext PO file and .* is a line file"):
+        read_documents([po, ROOT / "samples" / "news.ref"])
