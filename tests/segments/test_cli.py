@@ -237,3 +237,22 @@ def test_escapes_tabs_and_line_breaks_score_as_sacrebleu_on_the_folded_text(tmp_
         assert [x["key"] for x in doc[key]["lines"]] == ["a", "b"]
         assert [x["line"] for x in doc[key]["lines"]] == [2, 7]
         assert [x["score"] for x in doc[key]["lines"]] == [fn(h, [rf]).score for h, rf in pairs]
+
+
+def test_report_rows_are_segments_with_their_file_lines(tmp_path):
+    hyp, ref = PAIRS[0]
+    out = tmp_path / "r.html"
+    r = run("report", hyp, "--ref", ref, "-o", out, "--bootstrap", "0", "-m", "bleu")
+    assert r.returncode == 0, r.stderr
+    html = out.read_text(encoding="utf-8")
+    data = json.loads(html.split('id="bleu-ls-data">', 1)[1].split("</script>", 1)[0])
+    scored, _, _ = oracle_pairs(hyp, ref)
+    assert data["lines"] == len(scored)
+    assert data["systems"][0]["corpus"]["bleu"]["score"] == sacrebleu.corpus_bleu(
+        [h for *_, h, _ in scored], [[x for *_, x in scored]]).score
+    where = {k: ln for k, ln, _, _ in scored}
+    listed = [x for w in data["weakest"] for x in w["lines"]]
+    assert listed
+    for x in listed:
+        assert where[x["key"]] == x["line"]
+    assert "without a reference partner" not in r.stderr and "without a matching partner" in r.stderr
