@@ -230,7 +230,10 @@ def test_generated_entries_round_trip(data):
             block.append("msgstr " + spell(strs[0], data))
             want[base] = strs[0]
         out.append("\n".join(block))
-    text = "\n\n".join(out) + "\n"
+    nl = data.draw(st.sampled_from(["\n", "\r\n"]))
+    if data.draw(st.booleans()):  # an obsolete entry and comments between the entries: not segments
+        out.insert(data.draw(st.integers(0, len(out))), '# note\n#~ msgid "old"\n#~ msgstr "alt"')
+    text = ("\n\n".join(out) + "\n").replace("\n", nl)
     doc = read_po(text)
     assert doc.problems == []
     assert {s.key: s.extra["msgstr"] for s in doc.segments} == want
