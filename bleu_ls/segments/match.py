@@ -5,7 +5,8 @@ The segments left on both sides then go to the format's fallback
 (:data:`FALLBACKS`): PO pairs by msgctxt + msgid + plural index (a singular
 msgstr with form 0 of the same msgid made plural); XLIFF and TMX by source
 text (every reference segment of that source: a TMX source with several
-targets gives several references); subtitles plug their time rule in here.
+targets gives several references); subtitles by time (``subtitles.match_by_time``;
+SRT cue numbers and WebVTT cue places never pair by equality, see :data:`KEYED`).
 What is still left is unpaired, named on both sides, and never an error.
 
 A paired hypothesis segment is *scored* when its target and at least one
@@ -17,7 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Callable, Optional, Sequence
 
-from .model import PO, TMX, XLIFF1, XLIFF2, Segment, SegmentDocument
+from .model import PO, SRT, TMX, VTT, XLIFF1, XLIFF2, Segment, SegmentDocument
 
 #: A fallback: the unpaired hypothesis and reference segments (as index lists
 #: into the documents) -> links (hypothesis index, reference index).
@@ -66,24 +67,46 @@ def _by(hyp, hi, ref, ri, ident, every: bool) -> list[tuple[int, int]]:
     return links
 
 
-#: Per-format fallbacks after the exact key.  Subtitles register theirs (time overlap) here.
+def _time_fallback(hyp: SegmentDocument, hi: list[int], ref: SegmentDocument, ri: list[int]) -> list[tuple[int, int]]:
+    """Subtitles: cues that cover the same time (``subtitles.match_by_time``; none while that module is absent)."""
+    try:
+        from .subtitles import match_by_time
+    except ImportError:
+        return []
+    groups = match_by_time([hyp.segments[i] for i in hi], [ref.segments[j] for j in ri])
+    return [(hi[a], ri[b]) for hs, rs in groups for a in hs for b in rs]
+
+
+#: Per-format fallbacks after the exact key.
 FALLBACKS: dict[str, Fallback] = {
     PO: _po_fallback,
     XLIFF1: _source_fallback,
     XLIFF2: _source_fallback,
     TMX: _source_fallback,
+    SRT: _time_fallback,
+    VTT: _time_fallback,
+}
+
+#: Which keys pair by equality.  An SRT cue number says nothing across two
+#: timings of a film, nor does a WebVTT cue's place (``#n``) when it has no id:
+#: those pair by time only.
+KEYED: dict[str, Callable[[str], bool]] = {
+    SRT: lambda key: False,
+    VTT: lambda key: not key.startswith("#"),
 }
 
 
 def pair_documents(hyp: SegmentDocument, ref: SegmentDocument, fallback: Optional[Fallback] = None) -> Pairing:
     """Pair ``hyp``'s segments with ``ref``'s: exact key, then the format's fallback."""
+    keyed = KEYED.get(hyp.format)
     by_key: dict[str, int] = {}
     for j, s in enumerate(ref.segments):
-        by_key.setdefault(s.key, j)
+        if keyed is None or keyed(s.key):
+            by_key.setdefault(s.key, j)
     partners: list[list[int]] = [[] for _ in hyp.segments]
     used = [False] * len(ref.segments)
     for i, s in enumerate(hyp.segments):
-        j = by_key.get(s.key)
+        j = by_key.get(s.key) if keyed is None or keyed(s.key) else None
         if j is not None and not used[j]:
             partners[i].append(j)
             used[j] = True

@@ -47,3 +47,18 @@ def test_several_references_each_paired_by_key():
     al = align(hyp, [r1, r2])
     assert al.rows == [0] and al.texts == [["x1"], ["x2"]]
     assert al.unpaired_hyp() == [1]
+
+
+def test_srt_numbers_and_unnamed_vtt_cues_do_not_pair_by_key(monkeypatch):
+    from bleu_ls.segments import match
+    from bleu_ls.segments.model import SRT, VTT, Segment, SegmentDocument
+
+    def doc(fmt, keys):
+        return SegmentDocument(fmt, [Segment(key=k, target=f"t{k}", target_span=(0, 0), line=0) for k in keys])
+
+    monkeypatch.setitem(match.FALLBACKS, SRT, lambda *a: [])
+    monkeypatch.setitem(match.FALLBACKS, VTT, lambda *a: [])
+    p = pair_documents(doc(SRT, ["1", "2"]), doc(SRT, ["1", "2"]))
+    assert p.partners == [[], []] and p.unpaired_ref == [0, 1]
+    p = pair_documents(doc(VTT, ["#1", "intro"]), doc(VTT, ["#1", "intro"]))
+    assert p.partners == [[], [1]]
