@@ -217,6 +217,8 @@ def test_check_places_findings_inside_the_targets(tmp_path):
             k -= 1
             assert lines[k - 1].startswith(("msgstr", '"')), d
     assert "without a reference partner" in r.stderr
+    text = run("check", hyp)
+    assert text.stdout.splitlines()[-1].startswith(f"{hyp}: BLEU ") and f"· {len(scored)} segments ·" in text.stdout
 
 
 def test_escapes_tabs_and_line_breaks_score_as_sacrebleu_on_the_folded_text(tmp_path):
