@@ -17,6 +17,7 @@ DATA = ROOT / "tests" / "data" / "formats" / "po"
 PAIRS = [
     (DATA / "allauth-de-2023-10-07.po", DATA / "allauth-de-2023-11-03.po"),
     (DATA / "phonenumber-fr-2024.po", DATA / "phonenumber-fr-2025.po"),
+    (DATA / "allauth-ru-2025-03-27.po", DATA / "allauth-ru-2025-04-29.po"),
 ]
 
 
