@@ -50,6 +50,7 @@ class _Str:
     end: int = -1  # before the last closing quote
     line: int = 0  # the keyword's line
     length: int = 0  # of the decoded text
+    after_keyword: int = -1  # where the string would start when it is missing
 
     @property
     def value(self) -> str:
@@ -229,8 +230,9 @@ class _Reader:
             if idx is not None:
                 extra["plural_index"] = idx
             state = "fuzzy" if state_fuzzy else ("translated" if raw else "untranslated")
+            span = (st.start, st.end) if st.start >= 0 else (st.after_keyword, st.after_keyword)
             self.segments.append(Segment(
-                key=key, target=target, target_span=(st.start, st.end), line=st.line, source=source,
+                key=key, target=target, target_span=span, line=st.line, source=source,
                 draft=None, state=state, notes=tuple(e.notes), flags=flags, runs=tuple(runs), extra=extra,
             ))
 
@@ -324,7 +326,7 @@ class _Reader:
                     self.problem(ln, start, indent, f"a second {t[:m.end()]} in one entry")
                     self.target = None
                     return
-                e.msgstr[key] = self.target = _Str(line=ln)
+                e.msgstr[key] = self.target = _Str(line=ln, after_keyword=start + indent + m.end())
         else:
             if idx is not None:
                 self.problem(ln, start, indent, f"{word} takes no index")

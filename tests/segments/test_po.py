@@ -239,3 +239,31 @@ def test_generated_entries_round_trip(data):
     assert {s.key: s.extra["msgstr"] for s in doc.segments} == want
     assert [s.key for s in doc.segments] == list(want)
     check_spans(text, doc)
+
+
+def test_a_msgstr_without_its_string_is_an_empty_target_after_the_keyword():
+    text = 'msgid "a"\nmsgstr\n\nmsgid "b"\nmsgstr[0] x\n'
+    doc = read_po(text)
+    assert len(doc.problems) >= 2
+    a = doc.segments[0]
+    assert a.target == "" and a.target_span == (16, 16) and text[:16].endswith("msgstr")
+    assert all(s.target_span[0] >= 0 for s in doc.segments)
+
+
+_PIECES = st.sampled_from(['msgid ', 'msgstr ', 'msgstr[1] ', 'msgctxt ', 'msgid_plural ', '"', '\\', '\\n', 'x',
+                           ' ', '\n', '\r\n', '#, fuzzy', '#| msgid ', '#~ ', '# ', 'é', '""'])
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(_PIECES, max_size=60))
+def test_any_text_reads_without_raising_and_positions_stay_in_the_text(pieces):
+    text = "".join(pieces)
+    doc = read_po(text)
+    for seg in doc.segments:
+        a, b = seg.target_span
+        assert 0 <= a <= b <= len(text)
+        assert all(a <= seg.file_offset(i) <= b for i in range(len(seg.target) + 1))
+    lines = text.split("\n")
+    for p in doc.problems:
+        assert sum(len(x) + 1 for x in lines[: p.line]) + p.column == p.offset
+        assert 0 <= p.offset <= len(text)
