@@ -25,7 +25,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Optional
 
-from .model import PO, Problem, Run, Segment, SegmentDocument
+from .model import PO, InlineCode, Problem, Run, Segment, SegmentDocument
 
 #: The separator gettext puts between a context and a msgid (in .mo files and keys).
 CTXT_SEP = "\x04"
@@ -35,6 +35,19 @@ _SIMPLE_ESCAPES = {
     "a": "\a", "b": "\b", "f": "\f", "v": "\v",
 }
 _KEYWORD = re.compile(r"(msgctxt|msgid_plural|msgid|msgstr)(?:\[(\d+)\])?")
+# Placeholders by format flag (what msgfmt --check-format compares): printf style,
+# brace style, Qt's %1.  ``%%`` and ``{{``/``}}`` are literal characters, not placeholders.
+_PRINTF = re.compile(r"%%|%(?:\d+\$|\([^)]*\))?[-+ #0']*(?:\*|\d+)?(?:\.(?:\*|\d+))?"
+                     r"(?:hh|h|ll|l|L|q|j|z|t|I64|I32|I)?[diouxXeEfFgGaAcCsSpn@]")
+_BRACE = re.compile(r"\{\{|\}\}|\{[^{}]*\}")
+_QT = re.compile(r"%%|%L?\d{1,2}")
+PLACEHOLDER_FLAGS = {
+    **dict.fromkeys(("c-format", "python-format", "php-format", "objc-format", "perl-format", "gcc-internal-format",
+                     "gfc-internal-format", "awk-format", "object-pascal-format", "ycp-format", "sh-printf-format",
+                     "lua-format", "java-printf-format"), _PRINTF),
+    **dict.fromkeys(("python-brace-format", "perl-brace-format", "csharp-format", "rust-format"), _BRACE),
+    **dict.fromkeys(("qt-format", "qt-plural-format", "kde-format"), _QT),
+}
 _PLAIN = re.compile(r'[^"\\]*')
 _FOLD = {ord("\n"): " ", ord("\r"): " "}
 _CHARSET = re.compile(rb"charset=([A-Za-z0-9_.:-]+)")
@@ -231,10 +244,18 @@ class _Reader:
                 extra["plural_index"] = idx
             state = "fuzzy" if state_fuzzy else ("translated" if raw else "untranslated")
             span = (st.start, st.end) if st.start >= 0 else (st.after_keyword, st.after_keyword)
-            self.segments.append(Segment(
+            seg = Segment(
                 key=key, target=target, target_span=span, line=st.line, source=source,
                 draft=None, state=state, notes=tuple(e.notes), flags=flags, runs=tuple(runs), extra=extra,
-            ))
+            )
+            patterns = [PLACEHOLDER_FLAGS[f] for f in flags if f in PLACEHOLDER_FLAGS]
+            if patterns:
+                src = e.msgid if idx is None or idx == 0 or e.msgid_plural is None else e.msgid_plural
+                seg.target_codes = _codes(raw, seg, patterns)
+                seg.source_codes = _codes(src.value, Segment(
+                    key="", target="", target_span=(src.start, src.end), line=src.line, runs=tuple(src.runs)
+                ), patterns)
+            self.segments.append(seg)
 
     def read_header(self, st: _Str) -> None:
         for row in st.value.split("\n"):
@@ -366,6 +387,19 @@ class _Reader:
             self.string(ln, start, s, col, sink)
             e.previous[self.prev_target] = e.previous.get(self.prev_target, "") + sink.value
         # anything else after ``#|`` is kept as it is: a comment gettext would ignore
+
+
+def _codes(text: str, where: Segment, patterns: list) -> tuple[InlineCode, ...]:
+    """The placeholders of ``text`` (the format flags' patterns), in order, with their file spans."""
+    found: dict[int, InlineCode] = {}
+    for pat in patterns:
+        for m in pat.finditer(text):
+            a, b = m.span()
+            if m.group() in ("%%", "{{", "}}") or a in found:
+                continue
+            # the end is after the last character (the next one may be on the next line)
+            found[a] = InlineCode("placeholder", m.group(), (where.file_offset(a), where.file_offset(b - 1) + 1))
+    return tuple(found[a] for a in sorted(found))
 
 
 def read_po(text: str) -> SegmentDocument:

@@ -267,3 +267,34 @@ def test_any_text_reads_without_raising_and_positions_stay_in_the_text(pieces):
     for p in doc.problems:
         assert sum(len(x) + 1 for x in lines[: p.line]) + p.column == p.offset
         assert 0 <= p.offset <= len(text)
+
+
+def test_placeholders_by_format_flag_with_their_spans():
+    text = (
+        '#, c-format\nmsgid "%d of %s, 100%%"\nmsgstr "%2$s: %1$d sur %s, 100%%"\n\n'
+        '#, python-format\nmsgid "%(count)s items"\nmsgstr "%(count)s éléments"\n\n'
+        '#, python-brace-format\nmsgid "{n} of {total}"\nmsgstr "{{literal}} {n} "\n"sur {total}"\n\n'
+        'msgid "no flag %s {x}"\nmsgstr "pas de drapeau %s {x}"\n'
+    )
+    doc = read_po(text)
+    assert doc.problems == []
+    got = [([c.id for c in s.source_codes], [c.id for c in s.target_codes]) for s in doc.segments]
+    assert got == [
+        (["%d", "%s"], ["%2$s", "%1$d", "%s"]),
+        (["%(count)s"], ["%(count)s"]),
+        (["{n}", "{total}"], ["{n}", "{total}"]),
+        ([], []),
+    ]
+    for seg in doc.segments:
+        for c in (*seg.source_codes, *seg.target_codes):
+            assert c.kind == "placeholder" and text[c.span[0]:c.span[1]] == c.id
+
+
+@pytest.mark.parametrize("path", REAL, ids=lambda p: p.name)
+def test_placeholder_spans_in_real_catalogues(path):
+    text = path.read_text(encoding="utf-8")
+    doc = read_po(text)
+    codes = [c for s in doc.segments for c in (*s.source_codes, *s.target_codes)]
+    assert codes  # every catalogue here has python-format or python-brace-format entries
+    for c in codes:
+        assert text[c.span[0]:c.span[1]] == c.id
