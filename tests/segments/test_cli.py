@@ -9,6 +9,8 @@ from pathlib import Path
 
 import pytest
 import sacrebleu
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 polib = pytest.importorskip("polib")
 
@@ -259,3 +261,43 @@ def test_report_rows_are_segments_with_their_file_lines(tmp_path):
     for x in listed:
         assert where[x["key"]] == x["line"]
     assert "without a reference partner" not in r.stderr and "without a matching partner" in r.stderr
+
+
+_WORDS = st.sampled_from(["the", "cat", "Katze", "%s", "{n}", "é", "日本", "a.", "\"q\"", "\\", "\t", "\n", ",", "  "])
+
+
+def _spell(value: str) -> str:
+    return '"' + value.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n").replace("\t", "\\t") + '"'
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.data())
+def test_generated_pairs_score_as_sacrebleu(tmp_path, data):
+    import contextlib
+    import io
+
+    from bleu_ls.score import main as score_main
+
+    texts = st.lists(_WORDS, max_size=8).map("".join)
+    n = data.draw(st.integers(1, 6))
+    hyp_entries = [(f"m{i}", data.draw(texts)) for i in range(n)]
+    ref_entries = [(f"m{i}", data.draw(texts)) for i in range(n) if data.draw(st.integers(0, 4))]
+    ref_entries = data.draw(st.permutations(ref_entries))
+    for name, entries in (("h.po", hyp_entries), ("r.po", ref_entries)):
+        (tmp_path / name).write_text(
+            "".join(f"msgid {_spell(k)}\nmsgstr {_spell(v)}\n\n" for k, v in entries), encoding="utf-8")
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        status = score_main([str(tmp_path / "h.po"), str(tmp_path / "r.po"), "-m", "bleu", "chrf", "ter", "-f", "json"])
+    assert status == 0
+    doc = json.loads(out.getvalue())
+    ref = dict(ref_entries)
+    want = [(k, fold(v), fold(ref[k])) for k, v in hyp_entries if k in ref and v and ref[k]]
+    for key, sentence, corpus in (("bleu", sacrebleu.sentence_bleu, sacrebleu.corpus_bleu),
+                                  ("chrf", sacrebleu.sentence_chrf, sacrebleu.corpus_chrf),
+                                  ("ter", sacrebleu.sentence_ter, sacrebleu.corpus_ter)):
+        rep = doc[key]
+        assert [x["key"] for x in rep["lines"]] == [k for k, _, _ in want]
+        assert [x["score"] for x in rep["lines"]] == [sentence(h, [r]).score for _, h, r in want]
+        if want:
+            assert rep["corpus"]["score"] == corpus([h for _, h, _ in want], [[r for _, _, r in want]]).score
