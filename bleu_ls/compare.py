@@ -155,7 +155,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     if docs is not None:  # segments paired by key with the baseline's
         al = align(docs[0], docs[1:])
         rows = segment_rows(docs[0], docs[1:], [args.hypothesis, *args.references], al)
-        base, hyp, refs = [docs[0].segments[i].target for i in al.rows], al.texts[0], al.texts[1:]
+        base, hyp, refs = al.hyp_texts, al.texts[0], al.texts[1:]
     problem = _refuse_counts([args.baseline, args.hypothesis, *args.references], [base, hyp, *refs])
     if problem:
         return _fail(None, problem)

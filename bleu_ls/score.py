@@ -322,7 +322,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     if docs is not None:
         al = align(docs[0], docs[1:])
         rows = segment_rows(docs[0], docs[1:], args.references, al)
-        hyp, refs = [docs[0].segments[i].target for i in al.rows], al.texts
+        hyp, refs = al.hyp_texts, al.texts
     counts = [len(hyp)] + [len(r) for r in refs]
     if len(set(counts)) > 1:
         parts = [f"{args.hypothesis} has {len(hyp)} lines"] + [
