@@ -1,11 +1,11 @@
-"""The ``bleu-ls`` command: ``score``, ``check``, ``report`` and ``serve``."""
+"""The ``bleu-ls`` command: ``score``, ``check``, ``report``, ``serve`` and ``health``."""
 
 from __future__ import annotations
 
 import sys
 from typing import Optional, Sequence
 
-USAGE = """usage: bleu-ls {score,check,compare,effort,report,serve} ...
+USAGE = """usage: bleu-ls {score,check,compare,effort,report,serve,health} ...
 
   score HYP REF [REF ...]   per-line and corpus BLEU / chrF / TER, as sacrebleu or NLTK compute them
   compare BASE HYP REF...   paired significance test of HYP against BASE (sacrebleu's PairedTest)
@@ -14,6 +14,7 @@ USAGE = """usage: bleu-ls {score,check,compare,effort,report,serve} ...
   report HYP [HYP ...] --ref REF [REF ...]
                             a self-contained HTML report on one or more systems
   serve [--stdio|--tcp]     run the language server
+  health [FOLDER]           what this installation can do (Python, optional tokenizers and models, settings)
 
 Run 'bleu-ls COMMAND --help' for a command's options.
 """
@@ -42,6 +43,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         from .report.cli import main as run
     elif command == "serve":
         from .server.main import main as run
+    elif command == "health":
+        from .health import main as run
     else:
         print(f"bleu-ls: unknown command {command!r}\n\n{USAGE}", end="", file=sys.stderr)
         return 2

@@ -58,7 +58,22 @@ def push_capabilities() -> types.ClientCapabilities:
     return caps
 
 
-CLIENTS = {"vscode": vscode_capabilities, "neovim": neovim_capabilities, "push": push_capabilities}
+def emacs_capabilities() -> types.ClientCapabilities:
+    """Emacs 29's Eglot: utf-32 first, push diagnostics only (no pull)."""
+    caps = client_capabilities("emacs@v29.1")
+    assert caps.general.position_encodings[0] == "utf-32"
+    assert caps.text_document.diagnostic is None
+    return caps
+
+
+CLIENTS = {
+    "vscode": vscode_capabilities,
+    "neovim": neovim_capabilities,
+    "push": push_capabilities,
+    "emacs": emacs_capabilities,
+}
+ENCODING = {"neovim": "utf-8", "emacs": "utf-32"}  # the first one each client offers; others utf-16
+PUSH_ONLY = {"push", "emacs"}
 
 
 class Recorder:
@@ -124,7 +139,7 @@ class Session:
         self.client = client
         self.kind = kind
         self.root = root
-        self.encoding = "utf-8" if kind == "neovim" else "utf-16"
+        self.encoding = ENCODING.get(kind, "utf-16")
         self.versions: dict[str, int] = {}
 
     @property
@@ -133,7 +148,7 @@ class Session:
 
     @property
     def pull(self) -> bool:
-        return self.kind != "push"
+        return self.kind not in PUSH_ONLY
 
     def uri(self, name: str) -> str:
         return (self.root / name).as_uri()
