@@ -229,6 +229,7 @@ def read_tmx_text(text: str, path: str = "", max_segments: Optional[int] = None)
         target_lang=next(iter(langs)) if len(langs) == 1 else None,
         header=dict(r.header),
         problems=list(r.problems),
+        text=text,
     )
     if problem is not None:
         doc.problems.append(problem)

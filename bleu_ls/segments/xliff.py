@@ -587,6 +587,7 @@ def read_xliff_text(text: str, path: str = "", max_segments: Optional[int] = Non
         target_lang=r.target_lang,
         header=dict(r.header),
         problems=list(r.problems),
+        text=text,
     )
     if problem is not None:
         doc.problems.append(problem)

@@ -238,4 +238,6 @@ def apply_edit(text: str, doc: SegmentDocument, start: int, old_end: int, new_en
         if "encoding" in doc.header:
             fresh.header["encoding"] = doc.header["encoding"]
         return fresh, False
-    return apply_splice(doc, sp), True
+    new = apply_splice(doc, sp)
+    new.text = text
+    return new, True

@@ -53,6 +53,7 @@ def test_real_xliff12_matches_elementtree():
         assert [s.target for s in doc.segments] == [t or "" for _, _, t in oracle]
         assert len(set(doc.keys())) == len(doc.segments)
         text, _, _ = decode_xml(data)
+        assert doc.text == text  # the text the offsets index
         check_spans(text, doc)
 
 
