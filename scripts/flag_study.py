@@ -187,21 +187,21 @@ def analyzer_masks(settings: Settings, system: System) -> dict[str, np.ndarray]:
 LISTED = ("error", "warning", "information")
 
 
-def listed_masks(settings: Settings, system: System) -> tuple[np.ndarray, np.ndarray]:
+def listed_masks(settings: Settings, system: System) -> tuple[np.ndarray, np.ndarray, dict[str, np.ndarray]]:
     """(lines with a listed finding (see LISTED), lines with a ``low-score``
-    finding whatever its severity) under ``settings``."""
+    finding whatever its severity, {code: lines with its finding}) under ``settings``."""
     model = PairModel(build_metrics(settings), system.hypothesis, [system.reference])
-    mask = np.zeros(len(system.hypothesis), dtype=bool)
-    low = np.zeros(len(system.hypothesis), dtype=bool)
+    n = len(system.hypothesis)
+    mask = np.zeros(n, dtype=bool)
+    by_code: dict[str, np.ndarray] = {}
     for f in Analyzer(settings).analyse(model, system.source):
         if f.code == "adequacy" and not f.data:
             continue  # the one notice that the encoder is missing, not a flag
-        if f.code == "low-score":
-            low[f.line] = True
+        end = f.data["end"] if f.code == "misaligned" else f.line
+        by_code.setdefault(f.code, np.zeros(n, dtype=bool))[f.line : end + 1] = True
         if f.severity in LISTED:
-            end = f.data["end"] if f.code == "misaligned" else f.line
             mask[f.line : end + 1] = True
-    return mask, low
+    return mask, by_code.get("low-score", np.zeros(n, dtype=bool)), by_code
 
 
 def shipped_mask(settings: Settings, system: System) -> np.ndarray:
@@ -264,15 +264,15 @@ LISTED_CODES = ("number-mismatch", "unbalanced", "wrong-language")
 
 
 def rows_for(systems: list[System], extra: Callable[[System], dict[str, np.ndarray]],
-             variants: Sequence[tuple[str, dict, str]] = VARIANTS) -> dict[str, list[np.ndarray]]:
+             variants: Sequence[tuple[str, dict, str]] = VARIANTS, codes: bool = True) -> dict[str, list[np.ndarray]]:
     """{row label: [mask per system]} for the variants, every other code the
-    Analyzer reports with all codes on, and ``extra``'s rows."""
+    Analyzer reports with all codes on (unless not ``codes``), and ``extra``'s rows."""
     per_system: list[dict[str, np.ndarray]] = []
     base = all_on()
     for s in systems:
         n = len(s.hypothesis)
-        found = analyzer_masks(base, s)
-        masks = {code: found.get(code, np.zeros(n, dtype=bool)) for code in CODES if code not in SWEPT}
+        found = analyzer_masks(base, s) if codes else {}
+        masks = {code: found.get(code, np.zeros(n, dtype=bool)) for code in CODES if code not in SWEPT and codes}
         for label, over, code in variants:
             masks[label] = analyzer_masks(only_on(code, over), s).get(code, np.zeros(n, dtype=bool))
         masks.update(extra(s))
@@ -539,19 +539,24 @@ class Study:
 
 
 def run(folders: Sequence[Path], n_boot: int = 2000, variants: Sequence[tuple[str, dict, str]] = VARIANTS,
-        loto: bool = True, extra: Optional[Callable[[System], dict]] = None) -> Study:
+        loto: bool = True, extra: Optional[Callable[[System], dict]] = None, codes: bool = True) -> Study:
     """Every row on every folder, measured per language pair and pooled;
-    with ``loto`` the leave-one-talk-out estimates of the choices."""
+    with ``loto`` the leave-one-talk-out estimates of the choices.  Without
+    ``codes`` (a reduced study, for the tests) only the variants and the
+    shipped defaults are measured: no per-code rows, nothing without adequacy."""
     extra = similarity_rows if extra is None else extra
     corpora = [load_corpus(Path(d)) for d in folders]
     rows: dict[str, list] = {}
     for ci, c in enumerate(corpora):
-        got = rows_for(c.systems, extra, variants)
+        got = rows_for(c.systems, extra, variants, codes)
         listed = [listed_masks(Settings(), s) for s in c.systems]
-        got[SHIPPED] = [m for m, _ in listed]
-        got[WITH_LOW] = [m | low for m, low in listed]
-        without_qe = Settings.from_dict({"diagnostics": {"adequacy": {"enabled": False}}})
-        got[WITHOUT_QE] = [listed_masks(without_qe, s)[0] for s in c.systems]
+        got[SHIPPED] = [m for m, _, _ in listed]
+        got[WITH_LOW] = [m | low for m, low, _ in listed]
+        for code in ALWAYS + LISTED_CODES:  # the reduced study: these codes as the defaults find them
+            got.setdefault(code, [by.get(code, np.zeros(len(s.hypothesis), dtype=bool)) for s, (_, _, by) in zip(c.systems, listed)])
+        if codes:
+            without_qe = Settings.from_dict({"diagnostics": {"adequacy": {"enabled": False}}})
+            got[WITHOUT_QE] = [listed_masks(without_qe, s)[0] for s in c.systems]
         for label, masks in got.items():
             rows.setdefault(label, [[np.zeros(len(s.hypothesis), dtype=bool) for s in cc.systems] for cc in corpora])
             rows[label][ci] = masks

