@@ -1,4 +1,4 @@
-"""Subtitles on the command line: cues paired by time, split and merged cues scored as one row."""
+"""Subtitle and XLIFF files on the command line: cues paired by time, split and merged cues as one row, each format's own checks in `check`."""
 
 from __future__ import annotations
 
@@ -69,3 +69,24 @@ def test_check_reports_the_subtitle_checks_at_the_cue(tmp_path):
     line_no = int(speed[0].split(":")[1])
     assert text.split("\n")[line_no - 1] == "We're almost done. Shhh..."
     assert "20.8 characters per second" in speed[0]
+
+
+def test_check_runs_the_xml_checks_on_xliff(tmp_path):
+    xliff = Path(__file__).resolve().parents[1] / "data" / "formats" / "xliff"
+    hyp, ref = tmp_path / "a.hyp.xlf", tmp_path / "a.ref.xlf"
+    hyp.write_bytes((xliff / "algorea.fr.draft.xlf").read_bytes())
+    ref.write_bytes((xliff / "algorea.fr.final.xlf").read_bytes())
+    res = run("check", tmp_path, "--format", "json")
+    assert res.returncode in (0, 1), res.stderr
+    (pair,) = json.loads(res.stdout)["pairs"]
+    codes = {d["code"] for d in pair["diagnostics"]}
+    assert "inconsistent-translation" in codes
+    lines = hyp.read_text(encoding="utf-8").split("\n")
+    for d in pair["diagnostics"]:
+        if d["code"] in ("whitespace-leading", "whitespace-trailing"):
+            # placed inside the unit's target in the file
+            assert "<target" in "".join(lines[max(0, d["line"] - 3) : d["line"]])
+    # one word for a target that only copies the source: the rule table's, not both
+    untranslated = {d["line"] for d in pair["diagnostics"] if d["code"] == "untranslated"}
+    same = {d["line"] for d in pair["diagnostics"] if d["code"] == "target-same-as-source"}
+    assert untranslated and not (untranslated & same)
