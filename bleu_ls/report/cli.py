@@ -16,7 +16,7 @@ from typing import Optional, Sequence
 
 from ..engine import InputError, PairModel, TokenizerUnavailable, build_metrics, read_lines
 from ..workspace_config import CONFIG_NAME, find_workspace_root, load_workspace_config
-from ..score import UsageError, add_metric_arguments, settings_from_args
+from ..metric_args import UsageError, add_metric_arguments, settings_from_args
 from ..settings import Settings
 from .inputs import Options, ReportInput, System
 

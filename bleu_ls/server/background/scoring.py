@@ -31,7 +31,7 @@ from . import memory
 from .tasks import outlive
 
 if TYPE_CHECKING:
-    from ..pairs.manager import Pair, PairManager
+    from ..roles import ManagerRole as PairManager, PairRole as Pair  # what it uses of them
 
 log = logging.getLogger(__name__)
 

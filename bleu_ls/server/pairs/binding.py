@@ -20,7 +20,8 @@ from ..postedit import drafts
 from ..documents.files import path_key, read_lines_from
 
 if TYPE_CHECKING:
-    from .manager import Pair, PairManager
+    from ..roles import ManagerRole as PairManager  # what it uses of the manager
+    from .state import Pair
 
 log = logging.getLogger(__name__)
 

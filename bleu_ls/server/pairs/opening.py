@@ -45,7 +45,8 @@ from ..documents.files import check_regular, path_key
 
 if TYPE_CHECKING:
     from ..documents.document import LineDocument
-    from .manager import Pair, PairManager
+    from ..roles import ManagerRole as PairManager  # what it uses of the manager
+    from .state import Pair
 
 log = logging.getLogger(__name__)
 

@@ -1,6 +1,6 @@
 """The state of one open hypothesis document: :class:`Pair`.
 
-Owned by the pair manager (:mod:`.pairs`), which creates, binds and drops
+Owned by the pair manager (:mod:`.manager`), which creates, binds and drops
 pairs; features read them through the manager.
 """
 
@@ -29,8 +29,8 @@ class Pair:
     Baselines (what a score is compared with: ``baseline``, the scores when
     the file was first fully scored) live here too; the other kind, the
     draft (``draft``: a :class:`~bleu_ls.postedit.DraftTrack` or None) with
-    its HTER rows and paired test, is set by :mod:`.drafts` and
-    :mod:`.paired` and read by :mod:`.render` / :mod:`.effort_render`.
+    its HTER rows and paired test, is set by :mod:`..postedit.drafts` and
+    :mod:`..postedit.paired` and read by :mod:`..views.render` / :mod:`..views.effort_render`.
     """
 
     uri: str

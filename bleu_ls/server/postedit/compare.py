@@ -34,7 +34,7 @@ from ..background import pools
 from ..documents.files import read_lines_from
 
 if TYPE_CHECKING:
-    from ..pairs.manager import Pair, PairManager
+    from ..roles import ManagerRole as PairManager, PairRole as Pair  # what it uses of them
 
 log = logging.getLogger(__name__)
 

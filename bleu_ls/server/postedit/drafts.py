@@ -32,7 +32,7 @@ from ..background import pools, heap
 from ..background.tasks import outlive
 
 if TYPE_CHECKING:
-    from ..pairs.manager import Pair, PairManager
+    from ..roles import ManagerRole as PairManager, PairRole as Pair  # what it uses of them
 
 log = logging.getLogger(__name__)
 

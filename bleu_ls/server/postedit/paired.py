@@ -33,7 +33,7 @@ from ..background import pools, heap
 from ..background.scoring import in_worker_processes, run_in_process
 
 if TYPE_CHECKING:
-    from ..pairs.manager import Pair, PairManager
+    from ..roles import ManagerRole as PairManager, PairRole as Pair  # what it uses of them
 
 log = logging.getLogger(__name__)
 

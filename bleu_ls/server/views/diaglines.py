@@ -48,7 +48,7 @@ from .render import SEVERITY, SOURCE, to_diagnostic
 if TYPE_CHECKING:
     from ...ignore import IgnoreStore
     from ..documents.document import LineDocument
-    from ..pairs.state import Pair
+    from ..roles import PairRole as Pair  # what it uses of a pair
 
 #: This server process's token in every diagnostics resultId.
 _RUN = uuid.uuid4().hex[:8]

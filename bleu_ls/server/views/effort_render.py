@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any, Optional
 from ...postedit import word_diff
 
 if TYPE_CHECKING:
-    from ..pairs.manager import Pair
+    from ..roles import PairRole as Pair  # what it uses of a pair
 
 #: at most this many characters of word diff in a hover
 MAX_DIFF_CHARS = 2000

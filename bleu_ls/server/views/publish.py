@@ -35,7 +35,7 @@ from ..postedit import compare
 from .diaglines import DiagnosticLines
 
 if TYPE_CHECKING:
-    from ..pairs.manager import Pair, PairManager
+    from ..roles import ManagerRole as PairManager, PairRole as Pair  # what it uses of them
 
 log = logging.getLogger(__name__)
 _CONVERTER = get_converter()

@@ -20,7 +20,7 @@ from .effort_render import effort_hover, effort_lens, effort_record, effort_tool
 
 if TYPE_CHECKING:
     from ..documents.document import LineDocument
-    from ..pairs.manager import Pair
+    from ..roles import PairRole as Pair  # what it uses of a pair
 
 SOURCE = "bleu-ls"
 SEVERITY = {
