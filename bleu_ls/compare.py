@@ -17,7 +17,7 @@ from typing import Any, Optional, Sequence
 from .engine import InputError, PairModel, TokenizerUnavailable, build_metrics, read_lines
 from .engine.batch import first_pass
 from .engine.significance import Estimate, confidence, default_seed, paired_ar, paired_bs
-from .score import UsageError, add_metric_arguments, settings_from_args
+from .metric_args import UsageError, add_metric_arguments, settings_from_args
 from .segments.match import align
 from .segments.read import read_documents
 from .segments.rows import SegmentRows, segment_rows

@@ -19,7 +19,7 @@ from ..segments.match import align
 from ..segments.read import read_documents
 from ..segments.rows import segment_rows
 from ..workspace_config import CONFIG_NAME, find_workspace_root, load_workspace_config
-from ..score import UsageError, add_metric_arguments, settings_from_args
+from ..metric_args import UsageError, add_metric_arguments, settings_from_args
 from ..settings import Settings
 from .inputs import Options, ReportInput, System
 

@@ -1,6 +1,6 @@
 """Pulled diagnostics (``textDocument/diagnostic``).  The findings, their
 LSP form and the push to clients without pull support are the manager's
-(:mod:`bleu_ls.server.publish`)."""
+(:mod:`bleu_ls.server.views.publish`)."""
 
 from __future__ import annotations
 
@@ -10,11 +10,11 @@ from typing import TYPE_CHECKING, Union
 
 from lsprotocol import types
 
-from ..protocol import Encoded, unchanged_report
-from ..render import SOURCE
+from ..wire.protocol import Encoded, unchanged_report
+from ..views.render import SOURCE
 
 if TYPE_CHECKING:
-    from ..pairs import PairManager
+    from ..pairs.manager import PairManager
 
 #: A pull first lets the requests that came with it through (VS Code and
 #: Neovim send an inlay-hint request together with the pull after each

@@ -7,10 +7,10 @@ from typing import TYPE_CHECKING, Any, Optional
 
 from lsprotocol import types
 
-from ..render import corpus_record, lens_title, signatures
+from ..views.render import corpus_record, lens_title, signatures
 
 if TYPE_CHECKING:
-    from ..pairs import PairManager
+    from ..pairs.manager import PairManager
 
 CORPUS_SCORE = "bleuLs/corpusScore"
 
