@@ -273,10 +273,20 @@ async def _session(kind: str, root: Path, init_options: Any = None):
 
 
 async def _close(sess: Session) -> None:
+    """shutdown + exit; a server still running after them is killed, so a slow
+    shutdown on a loaded machine fails the test instead of hanging the run
+    (the client's ``stop`` waits for the process without a limit)."""
+    client = sess.client
     try:
-        await asyncio.wait_for(sess.client.shutdown_session(), timeout=10)
+        await asyncio.wait_for(client.shutdown_session(), timeout=30)
     finally:
-        await sess.client.stop()
+        proc = getattr(client, "_server", None)
+        if proc is not None and proc.returncode is None:
+            try:
+                await asyncio.wait_for(proc.wait(), timeout=10)
+            except asyncio.TimeoutError:
+                proc.kill()
+        await client.stop()
 
 
 @pytest_asyncio.fixture(params=["vscode", "neovim"])
