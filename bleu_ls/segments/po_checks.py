@@ -209,6 +209,20 @@ def check_placeholders(seg: Segment, severity: Optional[dict] = None) -> list[Se
     return out
 
 
+def placeholders_own(seg: Segment, items: Iterable[str]) -> bool:
+    """Whether every one of ``items`` (texts a generic markup check found lost or added) is a
+    placeholder of the entry's format flag: then :func:`check_placeholders` speaks of them, by the
+    format's rules (so the generic check need not)."""
+    flags = seg.flags
+    if not any(f in PLACEHOLDER_FLAGS for f in flags):
+        return False
+    texts = {c.id for c in seg.target_codes} | {c.id for c in seg.source_codes}
+    for name in ("msgid", "msgid_plural"):
+        texts.update(t for t, _ in _find(seg.extra.get(name) or "", flags))
+    items = list(items)
+    return bool(items) and all(i in texts for i in items)
+
+
 # -- plural forms ----------------------------------------------------------------
 
 _NPLURALS = re.compile(r"nplurals\s*=\s*(\d+)")
