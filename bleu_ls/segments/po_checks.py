@@ -418,7 +418,7 @@ def check_document(doc: SegmentDocument, severity: Optional[dict] = None) -> dic
 
 
 def counts(doc: SegmentDocument) -> dict[str, int]:
-    """How many segments are fuzzy and how many have an empty msgstr (for the summary)."""
+    """How many segments are fuzzy and how many have an empty msgstr (``untranslated``), for the summary."""
     fuzzy = sum(1 for s in doc.segments if "fuzzy" in s.flags)
     empty = sum(1 for s in doc.segments if not s.target.strip() and (s.source or "").strip())
-    return {"fuzzy": fuzzy, "empty": empty}
+    return {"fuzzy": fuzzy, "untranslated": empty}

@@ -195,7 +195,7 @@ def test_fuzzy_empty_same_whitespace_newlines():
     assert at(doc, got["Name:"][0]) == " "
     assert at(doc, got["a b"][0]) == "  "
     assert "1 line break" not in got["Hello\n"][0].message and "has 0 line breaks" in got["Hello\n"][0].message
-    assert counts(doc) == {"fuzzy": 1, "empty": 1}
+    assert counts(doc) == {"fuzzy": 1, "untranslated": 1}
 
 
 def test_newlines_on_a_multi_line_msgstr_span_starts_at_the_text():
@@ -282,6 +282,10 @@ def test_check_on_a_real_catalogue_pair(tmp_path):
     po = polib.pofile(str(hyp))
     fuzzy = sum(len(e.msgstr_plural) or 1 for e in po.fuzzy_entries())
     assert pair["segments"]["fuzzy"] == fuzzy == sum(1 for d in diags if d["code"] == "fuzzy")
+    untranslated = sum(sum(1 for v in e.msgstr_plural.values() if not v) if e.msgstr_plural else 1
+                       for e in po.untranslated_entries())
+    assert pair["segments"]["untranslated"] == untranslated == sum(1 for d in diags if d["code"] == "target-empty")
+    assert isinstance(pair["segments"]["empty"], list)  # the pairing's own list, untouched
     # nplurals=4 in the header, four forms per plural entry: no plural-count
     assert not any(d["code"] == "plural-count" for d in diags)
 
