@@ -182,10 +182,11 @@ def check_placeholders(seg: Segment, severity: Optional[dict] = None) -> list[Se
     # unnumbered printf directives in another order: the same texts, other arguments
     if (sorted(p.text for p in tgt) == sorted(p.text for p in ref) and any(p.sequential for p in tgt)
             and [(p.arg, p.kind) for p in tgt] != [(p.arg, p.kind) for p in ref]):
+        fix = "name them (%(name)s)" if "python-format" in flags else "number them (%1$s, %2$d)"
         return [SegmentFinding(
             "placeholders-order", _sev(severity, "placeholders-order"),
             "The target has the source's placeholders in another order; unnumbered ones take the "
-            "arguments in order: number them (%1$s, %2$d) to reorder.", _anchor(seg))]
+            f"arguments in order: {fix} to reorder.", _anchor(seg))]
     if any(p.sequential for p in tgt) and any(p.arg[0] == "pos" and not p.sequential and not p.text.startswith("{")
                                               and not _QT_PARTS.match(p.text) for p in tgt):
         out.append(SegmentFinding("placeholders-order", _sev(severity, "placeholders-order"),

@@ -83,6 +83,9 @@ def test_printf_order_and_positions():
     f = check_placeholders(s)
     assert codes(f) == ["placeholders-order"] and "%1$s" in f[0].message
     assert at(doc, f[0]) == "%d Dateien hat %s"
+    doc, s = one('#, python-format\nmsgid "%s has %d files"\nmsgstr "%d Dateien hat %s"\n')
+    f = check_placeholders(s)
+    assert codes(f) == ["placeholders-order"] and "%(name)s" in f[0].message
     # numbered ones may be reordered
     doc, s = one('#, c-format\nmsgid "%s has %d files"\nmsgstr "%2$d Dateien hat %1$s"\n')
     assert check_placeholders(s) == []
