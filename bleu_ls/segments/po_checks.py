@@ -67,11 +67,11 @@ CODES = tuple(DEFAULT_SEVERITY)
 
 _PRINTF_PARTS = re.compile(r"%(?:(\d+)\$|\(([^)]*)\))?[-+ #0']*(?:\*|\d+)?(?:\.(?:\*|\d+))?"
                            r"(hh|h|ll|l|L|q|j|z|t|I64|I32|I)?([diouxXeEfFgGaAcCsSpn@])$")
-_QT_PARTS = re.compile(r"%L?(\d{1,2})$")
-_BRACE_NAME = re.compile(r"\{([^.\[!:}]*)")
-#: printf conversions that take the same argument type (what msgfmt -c lets pass).
-_CONV = {**dict.fromkeys("di", "d"), **dict.fromkeys("ouxX", "u"), **dict.fromkeys("eEfFgGaA", "f"),
-         **dict.fromkeys("sS", "s"), **dict.fromkeys("cC", "c")}
+_QT_PARTS = re.compile(r"%(L?)(\d{1,2})$")
+_BRACE_NAME = re.compile(r"\{([^!:}]*)")
+#: printf conversions that take the same argument type (what msgfmt -c lets pass; ``%S``, ``%C``
+#: take wide characters and are not ``%s``, ``%c``).
+_CONV = {**dict.fromkeys("di", "d"), **dict.fromkeys("ouxX", "u"), **dict.fromkeys("eEfFgGaA", "f")}
 _QT_FLAGS = frozenset(("qt-format", "qt-plural-format", "kde-format"))
 
 
@@ -107,7 +107,7 @@ def _parse(texts_spans: Iterable[tuple[str, Optional[tuple[int, int]]]], flags: 
             continue
         m = _QT_PARTS.match(text) if qt else None
         if m is not None:
-            out.append(_Ph(text, ("pos", int(m.group(1))), "", False, span))
+            out.append(_Ph(text, ("pos", int(m.group(2))), m.group(1), False, span))  # %L1 is not %1 to msgfmt
             continue
         m = _PRINTF_PARTS.match(text)
         if m is None:
@@ -150,12 +150,17 @@ def _sev(severity: Optional[dict], code: str) -> str:
     return (severity or {}).get(code, DEFAULT_SEVERITY[code])
 
 
-def check_placeholders(seg: Segment, severity: Optional[dict] = None) -> list[SegmentFinding]:
+def check_placeholders(seg: Segment, severity: Optional[dict] = None,
+                       single_forms: Optional[frozenset] = None) -> list[SegmentFinding]:
     """Placeholders of the entry's format flag missing from, or extra in, the msgstr; printf directives reordered.
 
-    The msgstr is compared with the msgid, a plural form ≥ 1 with the msgid_plural
-    (a plural form may use either string's placeholders: form 0 often stands for
-    more than one number).  Placeholders are compared by the argument they take
+    The msgstr is compared with the msgid; each form of a plural entry with the
+    msgid_plural, as msgfmt -c does (form 0 stands for 1, 21, 31… in Russian and
+    needs the count), and it may also use the msgid's.  A form the header's
+    plural formula uses for one number only (``single_forms``, see
+    :func:`single_valued_forms`) may leave placeholders out; where the formula
+    is not known, a missing placeholder in a plural form is a warning, not an
+    error.  Placeholders are compared by the argument they take
     and its type (``%d`` and ``%i`` alike; ``%s`` and ``%d`` not), so a numbered
     ``%2$s %1$d`` is the source's ``%d … %s`` in another order and is right;
     brace and Qt placeholders may repeat or be left out of a repeat.  An entry
@@ -168,10 +173,8 @@ def check_placeholders(seg: Segment, severity: Optional[dict] = None) -> list[Se
     idx = extra.get("plural_index")
     plural = extra.get("msgid_plural")
     if idx is not None and plural is not None:
-        main_text = plural if idx >= 1 else extra.get("msgid", "")
-        other_text = extra.get("msgid", "") if idx >= 1 else plural
-        ref = _parse(_find(main_text, flags), flags)
-        allowed = ref + _parse(_find(other_text, flags), flags)
+        ref = _parse(_find(plural, flags), flags)
+        allowed = ref + _parse(_find(extra.get("msgid", ""), flags), flags)
     else:
         ref = _parse([(c.id, None) for c in seg.source_codes], flags)
         allowed = ref
@@ -196,10 +199,12 @@ def check_placeholders(seg: Segment, severity: Optional[dict] = None) -> list[Se
     for p in ref:
         if (p.arg, p.kind) not in have and p.text not in missing:
             missing.append(p.text)
+    if missing and idx is not None and plural is not None and single_forms is not None and idx in single_forms:
+        missing = []  # a form for one number only ("one file"): msgfmt lets it leave them out
     if missing:
         sev = _sev(severity, "placeholders-missing")
-        if idx is not None and plural is not None and sev == "error":
-            sev = "warning"  # a plural form may stand for one number and leave the count out
+        if idx is not None and plural is not None and single_forms is None and sev == "error":
+            sev = "warning"  # the formula is not known: the form may stand for one number only
         names = ", ".join(missing)
         out.append(SegmentFinding("placeholders-missing", sev, f"The target lacks the source's {names}.", _anchor(seg)))
     ok = {(p.arg, p.kind) for p in allowed}
@@ -222,6 +227,125 @@ def placeholders_own(seg: Segment, items: Iterable[str]) -> bool:
         texts.update(t for t, _ in _find(seg.extra.get(name) or "", flags))
     items = list(items)
     return bool(items) and all(i in texts for i in items)
+
+
+# -- the plural formula ------------------------------------------------------------------
+
+_TOKEN = re.compile(r"\s*(?:(\d+)|(n)|(\|\||&&|==|!=|<=|>=|[-+*/%<>!?:()]))")
+_BINARY = [("||",), ("&&",), ("==", "!="), ("<", ">", "<=", ">="), ("+", "-"), ("*", "/", "%")]
+
+
+class _Formula:
+    """gettext's ``plural=`` expression (C syntax, one variable ``n``), parsed to a Python closure.
+    Anything else (a name, a function call, an unbalanced parenthesis) is ``ValueError``."""
+
+    def __init__(self, text: str) -> None:
+        self.toks: list = []
+        pos = 0
+        text = text.strip().rstrip(";").strip()
+        while pos < len(text):
+            m = _TOKEN.match(text, pos)
+            if m is None or m.end() == pos:
+                if text[pos:].strip() == "":
+                    break
+                raise ValueError(text[pos:])
+            num, var, op = m.groups()
+            self.toks.append(int(num) if num is not None else ("n" if var else op))
+            pos = m.end()
+        self.i = 0
+        self.fn = self.ternary()
+        if self.i != len(self.toks):
+            raise ValueError("trailing tokens")
+
+    def peek(self):
+        return self.toks[self.i] if self.i < len(self.toks) else None
+
+    def take(self, want=None):
+        t = self.peek()
+        if t is None or (want is not None and t != want):
+            raise ValueError(f"expected {want}")
+        self.i += 1
+        return t
+
+    def ternary(self):
+        cond = self.binary(0)
+        if self.peek() == "?":
+            self.take("?")
+            a = self.ternary()
+            self.take(":")
+            b = self.ternary()
+            return lambda n: a(n) if cond(n) else b(n)
+        return cond
+
+    def binary(self, level):
+        if level == len(_BINARY):
+            return self.unary()
+        left = self.binary(level + 1)
+        while isinstance(self.peek(), str) and self.peek() in _BINARY[level]:
+            op = self.take()
+            right = self.binary(level + 1)
+            left = _op(op, left, right)
+        return left
+
+    def unary(self):
+        t = self.peek()
+        if t == "!":
+            self.take()
+            x = self.unary()
+            return lambda n: int(not x(n))
+        if t == "-":
+            self.take()
+            x = self.unary()
+            return lambda n: -x(n)
+        if t == "(":
+            self.take()
+            x = self.ternary()
+            self.take(")")
+            return x
+        if t == "n":
+            self.take()
+            return lambda n: n
+        if isinstance(t, int):
+            self.take()
+            return lambda n, v=t: v
+        raise ValueError(f"unexpected {t!r}")
+
+
+def _op(op, a, b):
+    if op == "||":
+        return lambda n: int(bool(a(n)) or bool(b(n)))
+    if op == "&&":
+        return lambda n: int(bool(a(n)) and bool(b(n)))
+    if op == "/":
+        return lambda n: a(n) // b(n)  # ZeroDivisionError: caught by the caller
+    if op == "%":
+        return lambda n: a(n) % b(n)
+    return {
+        "==": lambda n: int(a(n) == b(n)), "!=": lambda n: int(a(n) != b(n)),
+        "<": lambda n: int(a(n) < b(n)), ">": lambda n: int(a(n) > b(n)),
+        "<=": lambda n: int(a(n) <= b(n)), ">=": lambda n: int(a(n) >= b(n)),
+        "+": lambda n: a(n) + b(n), "-": lambda n: a(n) - b(n), "*": lambda n: a(n) * b(n),
+    }[op]
+
+
+_PLURAL_EXPR = re.compile(r"plural\s*=\s*(.*)$", re.S)
+
+
+def single_valued_forms(header, upto: int = 1000) -> Optional[frozenset]:
+    """The plural forms the header's formula picks for exactly one n in 0…``upto`` (English: form 0,
+    for n = 1; Russian: none, its form 0 is 1, 21, 31…); None when there is no formula or it cannot be read."""
+    m = _PLURAL_EXPR.search(header.get("Plural-Forms", ""))
+    if m is None:
+        return None
+    try:
+        f = _Formula(m.group(1)).fn
+        hits: dict[int, int] = {}
+        for n in range(upto + 1):
+            k = f(n)
+            hits[k] = hits.get(k, 0) + 1
+    except (ValueError, ZeroDivisionError, RecursionError):
+        return None
+    return frozenset(k for k, c in hits.items() if c == 1)
 
 
 # -- plural forms ----------------------------------------------------------------
@@ -361,10 +485,11 @@ def check_accelerators(seg: Segment, severity: Optional[dict] = None) -> list[Se
     return out
 
 
-def check_segment(seg: Segment, severity: Optional[dict] = None) -> list[SegmentFinding]:
-    """Every per-segment check, in the order of ``CODES``."""
+def check_segment(seg: Segment, severity: Optional[dict] = None,
+                  single_forms: Optional[frozenset] = None) -> list[SegmentFinding]:
+    """Every per-segment check, in the order of ``CODES`` (``single_forms``: see :func:`check_placeholders`)."""
     out = []
-    out += check_placeholders(seg, severity)
+    out += check_placeholders(seg, severity, single_forms)
     out += check_fuzzy(seg, severity)
     out += check_empty(seg, severity)
     out += check_same_as_source(seg, severity)
@@ -408,8 +533,9 @@ def check_document(doc: SegmentDocument, severity: Optional[dict] = None) -> dic
 
     The reader's problems are not here (they belong to no segment): see :func:`problem_findings`."""
     out: dict[str, list[SegmentFinding]] = {}
+    single = single_valued_forms(doc.header)
     for s in doc.segments:
-        f = check_segment(s, severity)
+        f = check_segment(s, severity, single)
         if f:
             out[s.key] = f
     for part in (check_plurals(doc, severity), inconsistent_in_context(doc.segments, severity)):

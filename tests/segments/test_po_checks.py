@@ -11,7 +11,7 @@ import polib
 from bleu_ls.segments.po import read_po
 from bleu_ls.segments.po_checks import (
     CODES, DEFAULT_SEVERITY, check_accelerators, check_document, check_newlines, check_placeholders,
-    check_plurals, counts, inconsistent_in_context, problem_findings,
+    check_plurals, counts, inconsistent_in_context, problem_findings, single_valued_forms,
 )
 
 from .test_cli import run
@@ -128,18 +128,51 @@ def test_no_format_flag_no_check_and_empty_target_left_to_its_check():
     assert check_placeholders(s) == []
 
 
-def test_plural_placeholders_against_msgid_and_msgid_plural():
+RU = HEADER.replace(
+    "nplurals=2; plural=(n != 1);",
+    "nplurals=3; plural=(n%10==1 && n%100!=11 ? 0 : n%10>=2 && n%10<=4 && (n%100<10 || n%100>=20) ? 1 : 2);")
+
+
+def test_plural_placeholders_against_msgid_plural_and_the_formula():
     body = ('#, c-format\nmsgid "One file"\nmsgid_plural "%d files"\n'
             'msgstr[0] "%d Datei"\nmsgstr[1] "Dateien"\n')
     doc = read(body)
-    f0, f1 = (check_placeholders(s) for s in doc.segments)
-    assert f0 == []  # form 0 may use msgid_plural's count (it stands for 1, 21, 31… in many languages)
-    assert codes(f1) == ["placeholders-missing"] and f1[0].severity == "warning"
+    single = single_valued_forms(doc.header)
+    assert single == frozenset({0})  # n != 1: form 0 is for n = 1 only
+    f0, f1 = (check_placeholders(s, single_forms=single) for s in doc.segments)
+    assert f0 == []  # form 0 may use msgid_plural's count
+    assert codes(f1) == ["placeholders-missing"] and f1[0].severity == "error"
     assert at(doc, f1[0]) == "Dateien"
+    # without the formula, a form that lacks a placeholder may be a one-number form: warning
+    assert [f.severity for f in check_placeholders(doc.segments[1])] == ["warning"]
+    # English form 0 may leave the count out; Russian form 0 (1, 21, 31…) may not
+    body = '#, c-format\nmsgid "%d file"\nmsgid_plural "%d files"\nmsgstr[0] "eine Datei"\nmsgstr[1] "%d Dateien"\n'
+    doc = read(body)
+    assert check_document(doc) == {}
+    body_ru = ('#, c-format\nmsgid "%d file"\nmsgid_plural "%d files"\n'
+               'msgstr[0] "один файл"\nmsgstr[1] "%d файла"\nmsgstr[2] "%d файлов"\n')
+    doc = read(body_ru, RU)
+    assert single_valued_forms(doc.header) == frozenset()
+    assert {k: codes(v) for k, v in check_document(doc).items()} == {"%d file[0]": ["placeholders-missing"]}
     body = '#, c-format\nmsgid "%d file"\nmsgid_plural "%d files"\nmsgstr[0] "%d Datei %s"\nmsgstr[1] "%d Dateien"\n'
     doc = read(body)
-    f0 = check_placeholders(doc.segments[0])
+    f0 = check_placeholders(doc.segments[0], single_forms=frozenset({0}))
     assert codes(f0) == ["placeholders-extra"] and at(doc, f0[0]) == "%s"
+
+
+def test_plural_formula_read_as_gettext_writes_it():
+    forms = lambda pf: single_valued_forms({"Plural-Forms": pf})  # noqa: E731
+    assert forms("nplurals=2; plural=(n != 1);") == frozenset({0})
+    assert forms("nplurals=2; plural=n>1;") == frozenset()  # French: form 0 is 0 and 1
+    assert forms("nplurals=1; plural=0;") == frozenset()
+    arabic = ("nplurals=6; plural=(n==0 ? 0 : n==1 ? 1 : n==2 ? 2 : n%100>=3 && n%100<=10 ? 3 : "
+              "n%100>=11 ? 4 : 5);")
+    assert forms(arabic) == frozenset({0, 1, 2})
+    # not a formula: no answer (and no exception)
+    assert forms("nplurals=2; plural=foo(n);") is None
+    assert forms("nplurals=2; plural=n/0;") is None
+    assert forms("nplurals=2; plural=(n != 1;") is None
+    assert single_valued_forms({}) is None
 
 
 def test_plural_count_against_the_header():
@@ -313,3 +346,111 @@ def test_check_shows_a_malformed_hypothesis_as_po_syntax(tmp_path):
     hyp.write_text(text, encoding="utf-8")
     res = run("check", hyp)
     assert res.returncode == 2 and "closing quote" in res.stderr and "Traceback" not in res.stderr
+
+
+# (flag, msgid, msgstr): gettext's `msgfmt --check-format` is the oracle for the placeholder verdict
+MSGFMT_CASES = [
+    ("c-format", "%s files in %d folders", "%s Dateien"),
+    ("c-format", "%s files in %d folders", "%s Dateien in %s Ordnern"),
+    ("c-format", "%d items", "%s Elemente"),
+    ("c-format", "%d items", "%i Elemente"),
+    ("c-format", "100%% done", "zu 100 %% fertig"),
+    ("c-format", "%ld bytes", "%d Bytes"),
+    ("c-format", "%s has %d files", "%d Dateien hat %s"),
+    ("c-format", "%s has %d files", "%2$d Dateien hat %1$s"),
+    ("c-format", "%s has %d files", "%2$d Dateien hat %s"),
+    ("c-format", "%s and %s", "%s und %s"),
+    ("c-format", "%u of %x", "%x von %u"),
+    ("c-format", "%s", "%s %s"),
+    ("c-format", "%.2f MB", "%f MB"),
+    ("c-format", "%5d items", "%d Elemente"),
+    ("c-format", "%s", "%S"),
+    ("c-format", "%c", "%s"),
+    ("c-format", "%1$s %2$s", "%2$s %1$s %1$s"),
+    ("c-format", "%s %s", "%1$s"),
+    ("c-format", "%s %s", "%2$s"),
+    ("c-format", "%lu", "%llu"),
+    ("c-format", "%zu", "%u"),
+    ("c-format", "%s", "text only"),
+    ("c-format", "text only", "%s"),
+    ("python-format", "%(a)s and %(b)s", "%(b)s und %(a)s"),
+    ("python-format", "Sent to %(email)s", "Gesendet an %(mail)s"),
+    ("python-format", "Sent to %(email)s", "Gesendet"),
+    ("python-format", "%(n)d items", "%(n)s Elemente"),
+    ("python-format", "%s has %d files", "%d Dateien hat %s"),
+    ("python-format", "%(a)s", "%(a)s %(a)s"),
+    ("python-format", "%(a)s %(b)s", "%(a)s"),
+    ("python-format", "%d%%", "%d %%"),
+    ("python-brace-format", "Hello {name}, you have {count} messages", "Hallo {name}"),
+    ("python-brace-format", "Hello {name}, {count}", "Hallo {nom}, {count}"),
+    ("python-brace-format", "{{x}} {n}", "{{y}} {n}"),
+    ("python-brace-format", "abc{}{}{}def", "xyz{2}{1}{0}"),
+    ("python-brace-format", "{baz} {bar} {foo} {bar}", "{foo} {bar} {baz}"),
+    ("python-brace-format", "{0} and {1}", "{1} und {0}"),
+    ("python-brace-format", "{} and {}", "{} und {}"),
+    ("python-brace-format", "{a}", "{b}"),
+    ("python-brace-format", "{a.b}", "{a}"),
+    ("qt-format", "%1 of %2", "%2 von %1"),
+    ("qt-format", "%1 of %2", "%1 von"),
+    ("qt-format", "%1", "%L1"),
+    ("qt-format", "%1 %2", "%1 %1"),
+    ("php-format", "%s of %d", "%2$d von %1$s"),
+]
+
+
+def test_placeholder_verdicts_agree_with_msgfmt(tmp_path):
+    import shutil as _sh
+    import subprocess
+
+    import pytest
+
+    msgfmt = _sh.which("msgfmt")
+    if msgfmt is None:
+        pytest.skip("gettext's msgfmt is not installed")
+    disagree = []
+    for flag, msgid, msgstr in MSGFMT_CASES:
+        body = f'#, {flag}\nmsgid "{msgid}"\nmsgstr "{msgstr}"\n'
+        path = tmp_path / "one.po"
+        path.write_text(body, encoding="utf-8")
+        bad = subprocess.run([msgfmt, "--check-format", "-o", "/dev/null", str(path)], capture_output=True).returncode != 0
+        _, s = one(body)
+        ours = any(f.severity == "error" for f in check_placeholders(s))
+        if bad != ours:
+            disagree.append((flag, msgid, msgstr, "msgfmt error" if bad else "msgfmt ok"))
+    assert disagree == []
+    assert sum(1 for c in MSGFMT_CASES) > 40
+
+
+# (header, entry): msgfmt -c on plural entries, the formula deciding which forms may drop placeholders
+MSGFMT_PLURAL_CASES = [
+    (HEADER, 'msgid "One file"\nmsgid_plural "%d files"\nmsgstr[0] "%d Datei"\nmsgstr[1] "%d Dateien"\n'),
+    (HEADER, 'msgid "One file"\nmsgid_plural "%d files"\nmsgstr[0] "Eine Datei"\nmsgstr[1] "Dateien"\n'),
+    (HEADER, 'msgid "%d file"\nmsgid_plural "%d files"\nmsgstr[0] "Eine Datei"\nmsgstr[1] "%d Dateien"\n'),
+    (HEADER, 'msgid "%d file in %s"\nmsgid_plural "%d files in %s"\nmsgstr[0] "Eine Datei"\nmsgstr[1] "%d Dateien in %s"\n'),
+    (HEADER, 'msgid "%d file"\nmsgid_plural "%d files"\nmsgstr[0] "%d Datei %s"\nmsgstr[1] "%d Dateien"\n'),
+    (RU, 'msgid "%d file"\nmsgid_plural "%d files"\nmsgstr[0] "один файл"\nmsgstr[1] "%d файла"\nmsgstr[2] "%d файлов"\n'),
+    (RU, 'msgid "%d file"\nmsgid_plural "%d files"\nmsgstr[0] "%d файл"\nmsgstr[1] "%d файла"\nmsgstr[2] "%d файлов"\n'),
+]
+
+
+def test_plural_placeholder_verdicts_agree_with_msgfmt(tmp_path):
+    import shutil as _sh
+    import subprocess
+
+    import pytest
+
+    msgfmt = _sh.which("msgfmt")
+    if msgfmt is None:
+        pytest.skip("gettext's msgfmt is not installed")
+    verdicts = []
+    for header, entry in MSGFMT_PLURAL_CASES:
+        body = "#, c-format\n" + entry
+        path = tmp_path / "p.po"
+        path.write_text(header + body, encoding="utf-8")
+        # -c: the format check together with the header's (which reads the plural formula)
+        bad = subprocess.run([msgfmt, "-c", "-o", "/dev/null", str(path)], capture_output=True).returncode != 0
+        doc = read(body, header)
+        ours = any(f.severity == "error" for fs in check_document(doc).values() for f in fs)
+        verdicts.append((bad, ours))
+    assert all(bad == ours for bad, ours in verdicts), verdicts
+    assert {bad for bad, _ in verdicts} == {True, False}
