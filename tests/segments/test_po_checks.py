@@ -481,3 +481,17 @@ def test_placeholder_errors_on_real_catalogues_are_msgfmts():
         assert ours == theirs, path.name
         total += len(ours)
     assert total == 4
+
+
+def test_a_copied_source_is_said_once_even_on_a_multi_line_msgstr(tmp_path):
+    hyp, ref = tmp_path / "u.hyp.po", tmp_path / "u.ref.po"
+    hyp.write_text('msgid ""\n"Open the file in a new window"\nmsgstr ""\n"Open the file in a new window"\n\n'
+                   'msgid "Close"\nmsgstr "Schließen"\n', encoding="utf-8")
+    ref.write_text('msgid "Open the file in a new window"\nmsgstr "Datei in einem neuen Fenster öffnen"\n\n'
+                   'msgid "Close"\nmsgstr "Schließen"\n', encoding="utf-8")
+    res = run("check", hyp, "--format", "json")
+    assert res.returncode in (0, 1), res.stderr
+    (pair,) = json.loads(res.stdout)["pairs"]
+    said = [d["code"] for d in pair["diagnostics"] if d["code"] in ("untranslated", "target-same-as-source")]
+    # the rule table's word, placed on the string's line (4), the format check's would be on `msgstr ""` (3)
+    assert said == ["untranslated"]
