@@ -16,7 +16,7 @@ from ..ignore import RELATIVE, IgnoreStore, find_store_root
 from ..pairstep import pair_names, pair_settings
 from ..analysis.findings import Finding
 from ..segments.match import align
-from ..segments.model import SRT, TMX, VTT, XLIFF1, XLIFF2, line_col
+from ..segments.model import PO, SRT, TMX, VTT, XLIFF1, XLIFF2, line_col
 from ..segments.read import read_documents
 from ..segments.rows import segment_rows
 from ..settings import Settings
@@ -53,7 +53,7 @@ def check_pair(hyp: Path, settings: Settings, root: Optional[Path], report: Repo
         report.error("no metric selected")
         return
     try:
-        docs = read_documents([str(hyp), *map(str, spec.references)])
+        docs = read_documents([str(hyp), *map(str, spec.references)], keep_problems=(PO,))
         if docs is None:
             hyp_lines = read_lines(str(hyp))
             model = PairModel.from_lines(metrics, hyp_lines, [read_lines(str(r)) for r in spec.references])
@@ -81,12 +81,14 @@ def _check_segments(hyp: Path, spec: PairSpec, settings: Settings, metrics, docs
     model = PairModel.from_lines(metrics, al.hyp_texts, al.texts)
     source = [s.source or "" for s in segs] if segs and all(s.source is not None for s in segs) else None
     findings = Analyzer(settings).analyse(model, source, pair_names(hyp, spec))
+    if doc.format == PO:
+        findings = _without_placeholder_markup(findings, segs)
     text = doc.text
     placed = [_place(f, segs, text) for f in findings]
     if text is not None:
         # the rule table's `untranslated` already says what `target-same-as-source` would
-        said = {f.line for f in placed if f.code == "untranslated"}
-        own = [f for f in _format_findings(doc, text) if not (f.code == "target-same-as-source" and f.line in said)]
+        said = {segs[f.line].key for f in findings if f.code == "untranslated" and 0 <= f.line < len(segs)}
+        own = _format_findings(doc, text, said)
         if own:
             placed.extend(own)
             placed.sort(key=lambda f: (f.line, f.start_col))
@@ -95,22 +97,51 @@ def _check_segments(hyp: Path, spec: PairSpec, settings: Settings, metrics, docs
     info = _pair_info(shown, spec, model)
     info["segments"] = {"scored": len(segs), **rows.unpaired_json()}
     info["lines"] = len(segs)
+    if doc.format == PO:
+        from ..segments.po_checks import counts
+
+        info["segments"].update(counts(doc))
     for sentence in rows.text_lines():
         report.warn(f"{shown}: {sentence}")
     report.emit(shown, placed, info, info)
 
 
-def _format_findings(doc, text: str) -> list[Finding]:
+def _without_placeholder_markup(findings: list, segs) -> list:
+    """PO: the rule table's `markup-mismatch` left out where all it names are placeholders of the
+    entry's format flag (`placeholders-missing`/`-extra` say it by the format's own rules)."""
+    from ..segments.po_checks import placeholders_own
+
+    out = []
+    for f in findings:
+        if f.code == "markup-mismatch" and 0 <= f.line < len(segs):
+            items = [*f.data.get("lost", ()), *f.data.get("added", ())]
+            if placeholders_own(segs[f.line], items):
+                continue
+        out.append(f)
+    return out
+
+
+def _format_findings(doc, text: str, said: frozenset = frozenset()) -> list[Finding]:
     """The checks of the file's own format: subtitles (reading speed, line length,
-    timing), XLIFF and TMX (inline codes, states, empty or unchanged targets, white space)."""
+    timing), XLIFF and TMX (inline codes, states, empty or unchanged targets, white space),
+    PO (placeholders, plural forms, fuzzy, white space, line breaks; a malformed entry as
+    `po-syntax`).  ``said``: keys of segments whose copied source the rule table's
+    `untranslated` already names (no `target-same-as-source` for them)."""
     if doc.format in (SRT, VTT):
         from ..segments.subtitle_checks import check_cues
 
         raw = [(c.code, c.severity, c.message, c.span) for c in check_cues(doc, text=text)]
-    elif doc.format in (XLIFF1, XLIFF2, TMX):
-        from ..segments.xml_checks import check_document
+    elif doc.format in (XLIFF1, XLIFF2, TMX, PO):
+        if doc.format == PO:
+            from ..segments.po_checks import check_document, problem_findings
 
-        raw = [(c.code, c.severity, c.message, c.span) for fs in check_document(doc).values() for c in fs]
+            raw = [(c.code, c.severity, c.message, c.span) for c in problem_findings(doc)]
+        else:
+            from ..segments.xml_checks import check_document
+
+            raw = []
+        raw += [(c.code, c.severity, c.message, c.span) for k, fs in check_document(doc).items() for c in fs
+                if not (c.code == "target-same-as-source" and k in said)]
     else:
         return []
     out = []

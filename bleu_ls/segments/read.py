@@ -181,11 +181,13 @@ def _head(name: str) -> bytes:
         return b""  # the read proper says what is wrong
 
 
-def read_documents(paths: Sequence[str]) -> Optional[list[SegmentDocument]]:
+def read_documents(paths: Sequence[str], keep_problems: Sequence[str] = ()) -> Optional[list[SegmentDocument]]:
     """The CLI's reading of a command's files: None when all are line files (read them
     as before), else one document per path.
 
-    Raises ``InputError`` with one sentence when the files mix formats or one is malformed."""
+    Raises ``InputError`` with one sentence when the files mix formats or one is malformed
+    (except the first file when its format is in ``keep_problems``: its problems stay in
+    its document, for ``check`` to show as findings)."""
     names = [os.fspath(p) for p in paths]
     formats = [detect_format(n, _head(n)) for n in names]
     if all(f == LINES for f in formats):
@@ -200,8 +202,11 @@ def read_documents(paths: Sequence[str]) -> Optional[list[SegmentDocument]]:
             "files of different formats cannot be scored against each other"
         )
     docs = []
-    for n, f in zip(names, formats):
+    for i, (n, f) in enumerate(zip(names, formats)):
         doc = read_document(n, f)
+        if i == 0 and f in keep_problems:
+            docs.append(doc)
+            continue
         sentence = first_problem(n, doc)
         if sentence:
             raise InputError(sentence)

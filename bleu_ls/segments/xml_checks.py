@@ -20,6 +20,7 @@ code                       default      compare with
 ``whitespace-trailing``    warning      pofilter ``endwhitespace``; CheckMate trailing white space
 ``double-space``           information  pofilter ``doublespacing``; CheckMate double spaces
 ``inconsistent-translation`` warning    Xbench "inconsistency in target"
+``newlines``               warning      pofilter ``newlines`` (line breaks in the file's text)
 =========================  ===========  ==================================================
 
 Plain Python; imports only the segment model.
@@ -57,6 +58,7 @@ DEFAULT_SEVERITY = {
     "whitespace-trailing": "warning",
     "double-space": "information",
     "inconsistent-translation": "warning",
+    "newlines": "warning",
 }
 CODES = tuple(DEFAULT_SEVERITY)
 
@@ -269,11 +271,36 @@ def inconsistent_translations(segments: Iterable[Segment], severity: Optional[di
     return out
 
 
+_LINE_BREAK = re.compile(r"\r\n|\n|\r|&#(?:10|13|x0*[aAdD]);")
+
+
+def _line_breaks(raw: str) -> int:
+    """Line breaks in a source or target as the file spells them: literal ones, ``&#10;``/``&#xA;`` (CR LF once)."""
+    return len(_LINE_BREAK.findall(raw.replace("&#13;&#10;", "\n").replace("&#xD;&#xA;", "\n")))
+
+
+def check_newlines(seg: Segment, text: str, severity: Optional[dict] = None) -> list[SegmentFinding]:
+    """The target has another number of line breaks than its source (both read in the file's text,
+    where the scored text has folded them to spaces).  Only where both are in this file and not empty."""
+    src_span = seg.extra.get("source_span")
+    if not src_span or not seg.target.strip() or not (seg.source or "").strip():
+        return []
+    a = _line_breaks(text[src_span[0] : src_span[1]])
+    b = _line_breaks(text[seg.target_span[0] : seg.target_span[1]])
+    if a == b:
+        return []
+    sev = (severity or {}).get("newlines", DEFAULT_SEVERITY["newlines"])
+    return [SegmentFinding("newlines", sev, f"The target has {b} line break{'s' if b != 1 else ''}; the source has {a}.",
+                           seg.target_span)]
+
+
 def check_document(doc: SegmentDocument, severity: Optional[dict] = None) -> dict[str, list[SegmentFinding]]:
     """Every check on every segment: findings by segment key (segments without findings left out)."""
     out: dict[str, list[SegmentFinding]] = {}
     for s in doc.segments:
         f = check_segment(s, doc.format, severity)
+        if doc.text is not None:
+            f += check_newlines(s, doc.text, severity)
         if f:
             out[s.key] = f
     for k, f in inconsistent_translations(doc.segments, severity).items():

@@ -121,3 +121,24 @@ def test_codes_on_parsed_xliff_and_tmx():
     (s,) = read_tmx_text(tmx).segments
     f = check_codes(s)
     assert codes(f) == ["codes-extra"] and tmx[slice(*f[0].span)] == '<ph x="7">%s</ph>'
+
+
+def test_line_breaks_counted_in_the_file_text():
+    t = """<xliff version="1.2"><file original="f"><body>
+<trans-unit id="1"><source>One
+two</source><target>Eins zwei</target></trans-unit>
+<trans-unit id="2"><source>One&#10;two</source><target>Eins
+zwei</target></trans-unit>
+<trans-unit id="3"><source>One two</source><target>Eins&#xA;zwei</target></trans-unit>
+<trans-unit id="4"><source>One two</source><target>Eins zwei</target></trans-unit>
+<trans-unit id="5"><source>One
+two</source><target></target></trans-unit>
+</body></file></xliff>"""
+    doc = read_xliff_text(t)
+    found = {k: [f for f in fs if f.code == "newlines"] for k, fs in check_document(doc).items()}
+    found = {k: fs for k, fs in found.items() if fs}
+    # a literal line break and &#10; are one line break each; an empty target is another check's
+    assert sorted(found) == ["f/1", "f/3"]
+    assert "has 0 line breaks; the source has 1" in found["f/1"][0].message
+    assert t[slice(*found["f/3"][0].span)] == "Eins&#xA;zwei"
+    assert DEFAULT_SEVERITY["newlines"] == "warning"
