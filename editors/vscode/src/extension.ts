@@ -254,8 +254,16 @@ function showStatus(doc: vscode.TextDocument, result: CorpusScoreResult | null):
 async function pollActive(): Promise<void> {
   const editor = vscode.window.activeTextEditor;
   const doc = editor?.document;
-  if (!client || client.state !== State.Running || !doc || !isOurDocument(doc)) {
-    if (!doc || !isOurDocument(doc)) {
+  if (!doc) {
+    // No text editor has focus (the report beside it, a panel): the status
+    // item stays as it was while an MT file is still visible.
+    if (!vscode.window.visibleTextEditors.some((e) => isOurDocument(e.document))) {
+      status.hide();
+    }
+    return;
+  }
+  if (!client || client.state !== State.Running || !isOurDocument(doc)) {
+    if (!isOurDocument(doc)) {
       status.hide();
     }
     return;
@@ -597,6 +605,14 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
       }
     }),
     vscode.workspace.onDidSaveTextDocument(() => schedulePoll()),
+    // Findings worked out in the background (adequacy) arrive as new
+    // diagnostics without an edit: the tooltip's counts follow them.
+    vscode.languages.onDidChangeDiagnostics((e) => {
+      const doc = vscode.window.activeTextEditor?.document;
+      if (doc && isOurDocument(doc) && e.uris.some((u) => u.toString() === doc.uri.toString())) {
+        schedulePoll();
+      }
+    }),
     { dispose: () => pollTimer && clearTimeout(pollTimer) },
   );
   await startClient();
