@@ -377,8 +377,8 @@ _SEVERITY_WORD = {1: "error", 2: "warning", 3: "information", 4: "hint"}
 def finding_counts(diags: list[types.Diagnostic]) -> dict[str, Any]:
     """The counts every view shows, from the diagnostics sent (computed once,
     here): ``problems`` (all), ``listed`` (the ones Problems lists: errors,
-    warnings, information) and per code ``{count, lines, severity}`` in order
-    of first appearance."""
+    warnings, information) and ``byCode``: per code ``{code, count, lines,
+    severity}`` in order of first appearance (a list: codes are no names)."""
     by: dict[str, dict[str, Any]] = {}
     lines: dict[str, set] = {}
     listed = 0
@@ -387,7 +387,7 @@ def finding_counts(diags: list[types.Diagnostic]) -> dict[str, Any]:
         sev = int(d.severity or types.DiagnosticSeverity.Error)
         rec = by.get(code)
         if rec is None:
-            rec = by[code] = {"count": 0, "lines": 0, "severity": _SEVERITY_WORD.get(sev, "hint")}
+            rec = by[code] = {"code": code, "count": 0, "lines": 0, "severity": _SEVERITY_WORD.get(sev, "hint")}
             lines[code] = set()
         rec["count"] += 1
         lines[code].add(d.range.start.line)
@@ -395,7 +395,7 @@ def finding_counts(diags: list[types.Diagnostic]) -> dict[str, Any]:
             listed += 1
     for code, rec in by.items():
         rec["lines"] = len(lines[code])
-    return {"problems": len(diags), "listed": listed, "byCode": by}
+    return {"problems": len(diags), "listed": listed, "byCode": list(by.values())}
 
 
 def value_cell(x: Optional[float]) -> str:

@@ -35,7 +35,7 @@ export interface CorpusScoreResult {
   /** Of them, the ones Problems lists (errors, warnings, information: not hints). */
   listed?: number;
   /** Per code: count, lines, severity. */
-  byCode?: CodeCounts;
+  byCode?: CodeCount[];
   /** Findings hidden by .bleu-ls/ignore.json, and lines hidden as reviewed. */
   ignored?: number;
   reviewed?: number;
@@ -92,11 +92,16 @@ function count(n: number): string {
   return n.toLocaleString("en-US");
 }
 
-/** Per finding code: how many, on how many lines, with which severity (bleuLs/corpusScore ``byCode``). */
-export type CodeCounts = Record<string, { count?: number; lines?: number; severity?: string }>;
+/** One finding code: how many, on how many lines, with which severity (bleuLs/corpusScore ``byCode``). */
+export interface CodeCount {
+  code?: string;
+  count?: number;
+  lines?: number;
+  severity?: string;
+}
 
-function codeList(entries: [string, { count?: number }][]): string {
-  return entries.map(([code, c]) => `${code} ${count(c.count ?? 0)}`).join(", ");
+function codeList(entries: CodeCount[]): string {
+  return entries.map((c) => `${c.code ?? "?"} ${count(c.count ?? 0)}`).join(", ");
 }
 
 /**
@@ -110,10 +115,10 @@ export function describeFlags(flagged?: unknown, problems?: unknown, listed?: un
     return [];
   }
   const out = [`${count(flagged)} flagged ${flagged === 1 ? "line" : "lines"}`];
-  const codes = byCode && typeof byCode === "object" ? Object.entries(byCode as CodeCounts) : [];
+  const codes = Array.isArray(byCode) ? (byCode as CodeCount[]).filter((c) => c && typeof c === "object") : [];
   if (typeof listed === "number" && codes.length) {
-    const inProblems = codes.filter(([, c]) => c.severity !== "hint");
-    const textOnly = codes.filter(([, c]) => c.severity === "hint");
+    const inProblems = codes.filter((c) => c.severity !== "hint");
+    const textOnly = codes.filter((c) => c.severity === "hint");
     let line = `In Problems: ${count(listed)}`;
     if (inProblems.length) {
       line += ` (${codeList(inProblems)})`;

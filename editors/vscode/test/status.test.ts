@@ -77,12 +77,12 @@ describe("formatStatus", () => {
   it("says in words which findings Problems lists and which show in the text only", () => {
     const v = formatStatus({
       corpus: { score: 20 }, lines: 529, flagged: 106, problems: 126, listed: 28,
-      byCode: {
-        "low-score": { count: 96, lines: 96, severity: "hint" },
-        outlier: { count: 13, lines: 13, severity: "information" },
-        "length-ratio": { count: 2, lines: 2, severity: "hint" },
-        adequacy: { count: 15, lines: 15, severity: "information" },
-      },
+      byCode: [
+        { code: "low-score", count: 96, lines: 96, severity: "hint" },
+        { code: "outlier", count: 13, lines: 13, severity: "information" },
+        { code: "length-ratio", count: 2, lines: 2, severity: "hint" },
+        { code: "adequacy", count: 15, lines: 15, severity: "information" },
+      ],
     });
     assert.match(v.tooltip, /^Lines: 529 paired, 106 flagged lines$/m);
     assert.match(v.tooltip, /^In Problems: 28 \(outlier 13, adequacy 15\)$/m);
