@@ -187,8 +187,11 @@ try {
     note("hover");
     await page.keyboard.press("Escape");
 
-    // typing at the end of the line, key by key
-    await page.keyboard.press("End");
+    // typing at the end of the line (not of its first wrapped row), key by key
+    await page.keyboard.press("Control+G");
+    await page.waitForSelector(".quick-input-widget input", { timeout });
+    await page.keyboard.type(`${editLine + 1}:100000`);
+    await page.keyboard.press("Enter");
     out.suggestSeen = false;
     for (const ch of " " + editText) {
       await page.keyboard.type(ch, { delay: 60 });
