@@ -432,6 +432,11 @@ def test_vscode_translator_view_of_a_real_talk(code_server, tmp_path: Path, them
     assert sum(nums) == listed, (r["problems"], tip)
     assert re.search(r"In the text only: low-score \d+", tip), tip
 
+    # Recorded, not asserted (yet): rows that hold a hint and nothing else. Under
+    # both wrapping strategies VS Code finds a break opportunity between a line's
+    # last "." and its hint (measured: 2 of the first 24 lines of this talk).
+    print(f"{theme}: rows holding a hint alone: {r['hintAloneRows']}")
+
     # The hover in reading order: findings, reference, source, then the numbers.
     assert r["hoverShown"], r["events"]
     h = r["hover"]

@@ -167,6 +167,11 @@ try {
     out.status = await statusTooltip();
     out.problems = await problemsItem();
     out.lines = await readLines();
+    // rows that hold a score hint and nothing else (a hint wrapped alone)
+    out.hintAloneRows = await page.evaluate(() =>
+      [...document.querySelectorAll(".editor-instance .view-lines .view-line")]
+        .map((v) => v.textContent.replace(/\u00a0/g, " ").trim())
+        .filter((t) => /^BLEU (\d+\.\d|n\/a)$/.test(t)));
     await page.screenshot({ path: env.BLEU_SHOT_OPEN });
     note("opened");
 
