@@ -335,13 +335,13 @@ def test_vscode_says_how_to_fix_a_server_that_cannot_start(code_server, workspac
 
 def test_vscode_highlights_changed_and_unmatched_words(code_server, workspace: Path, tmp_path: Path) -> None:
     """The extension's default colours on the server's semantic tokens, in
-    code-server's default theme (Dark Modern): with the opt-in view of the
+    Default Dark Modern: with the opt-in view of the
     words in no reference switched on, they are italic light red; a typed
     word is bold teal (changed since the draft, the text as first opened)."""
     (workspace / "talk.hyp").write_text("Grüße aus 😀 Köln\nthe cat sat on the mat\n", encoding="utf-8")
     (workspace / "talk.ref").write_text("Grüße aus Köln\nthe cat sat on a mat\n", encoding="utf-8")
     (workspace / ".vscode").mkdir(exist_ok=True)
-    (workspace / ".vscode" / "settings.json").write_text(json.dumps({"bleuLs.highlights.unmatched": True}), encoding="utf-8")
+    (workspace / ".vscode" / "settings.json").write_text(json.dumps({"bleuLs.highlights.unmatched": True, "workbench.colorTheme": "Default Dark Modern"}), encoding="utf-8")
     ARTIFACTS.mkdir(exist_ok=True)
     out = ARTIFACTS / "vscode-tokens.json"
     env = editor_env({
