@@ -169,6 +169,12 @@ async def _agree(s, uri: str) -> tuple[dict, list]:
         said = _tooltip_counts(tip)
         assert said["flagged"] == want["flagged"] and said["listed"] == want["listed"], tip
         assert said["per"] == {k: n for k, (n, _lines) in want["byCode"].items()}, tip
+    # the report of the pair (Show Report): its flags table counts the same findings
+    page = await s.command("bleuLs.reportHtml", uri)
+    data = json.loads(re.search(r'<script type="application/json" id="bleu-ls-data">(.*?)</script>', page, re.S).group(1))
+    flags = data["flags"]["systems"][0]
+    assert flags["counts"] == {k: n for k, (n, _lines) in want["byCode"].items()}
+    assert flags["flagged_lines"] == want["flagged"]
     return want, diags
 
 
