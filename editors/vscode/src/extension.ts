@@ -19,6 +19,7 @@ import {
   TransportKind,
 } from "vscode-languageclient/node";
 import { highlightCommands, tokensMiddleware } from "./highlights";
+import { hintsMiddleware } from "./hints";
 
 import packageJson from "../package.json";
 import { HostEnv, resolveServerCommand, Resolution, startFailureMessage } from "./serverCommand";
@@ -158,6 +159,8 @@ function createClient(): LanguageClient | undefined {
     middleware: {
       // a large document: semantic tokens of the visible lines only
       ...tokensMiddleware,
+      // hint labels glued to the line's last word: never alone on a wrapped row
+      ...hintsMiddleware,
       workspace: {
         // Answer workspace/configuration for our section with the explicit
         // settings only (and never the client-only keys).
