@@ -14,7 +14,8 @@ PALETTE = (
     "#0072b2", "#e69f00", "#009e73", "#cc79a7", "#56b4e9", "#d55e00", "#7f7f00",
     "#332288", "#882255", "#44aa99", "#999933", "#aa4499", "#661100", "#6699cc",
 )
-BETTER, WORSE, NEUTRAL = "#1a9850", "#d73027", "#9e9e9e"
+#: also text (the "▲ better" / "▼ better" labels): 4.5:1 or more on white, as report.css's --win / --loss
+BETTER, WORSE, NEUTRAL = "#1a7f37", "#c62828", "#9e9e9e"
 
 
 def colour(i: int) -> str:

@@ -5,6 +5,7 @@ matching no reference word, range against full, and an edit's reach."""
 from __future__ import annotations
 
 import pytest
+import pytest_asyncio
 from lsprotocol import types
 
 from bleu_ls.server.pairs.manager import Pair
@@ -14,6 +15,16 @@ HYP = ["Grüße aus 😀 Köln", "the cat sat on the mat", "ein Hund bellte laut
 REF = ["Grüße aus Köln", "the cat is on a mat", "ein Hund bellte", "über die Straße"]
 
 
+@pytest_asyncio.fixture(params=["vscode", "neovim"])
+async def session(request, tmp_path):
+    """The unmatched words are an opt-in view (off by default): on here."""
+    from .conftest import _close, _session
+
+    sess = await _session(request.param, tmp_path, init_options={"bleuLs": {"highlights": {"unmatched": True}}})
+    yield sess
+    await _close(sess)
+
+
 @pytest.fixture(autouse=True)
 def _cache_outside_the_workspace(tmp_path_factory, monkeypatch):
     """Drafts bleu-ls keeps go to a cache folder of the test's own."""
@@ -21,6 +32,7 @@ def _cache_outside_the_workspace(tmp_path_factory, monkeypatch):
 
 
 def _open(session, name: str = "talk.hyp", ref: bool = True) -> str:
+    # the unmatched words are an opt-in view (off by default): these tests switch it on
     session.write(name, "\n".join(HYP) + "\n")
     if ref:
         session.write(name.replace(".hyp", ".ref"), "\n".join(REF) + "\n")
@@ -123,7 +135,7 @@ async def test_full_and_delta_after_many_edits_equal_tokens_from_scratch(tmp_pat
 
     from .conftest import _close, _session
 
-    session = await _session(kind, tmp_path, init_options={"bleuLs": {"highlights": {"changed": False}}})
+    session = await _session(kind, tmp_path, init_options={"bleuLs": {"highlights": {"changed": False, "unmatched": True}}})
     try:
         await _many_edits(session, random, _encode, line_tokens)
     finally:

@@ -20,6 +20,10 @@ pytestmark = pytest.mark.editor
 TOKENS_NS = "bleu_ls_semantic_tokens"  # bleu_ls.tokens' extmarks (the visible-lines path)
 
 
+#: The words in no reference are an opt-in view (off by default): these tests switch it on.
+UNMATCHED_ON = "[highlights]\nunmatched = true\n"
+
+
 def run_tokens_driver(nvim: str, tmp_path: Path, hyp: Path, init: str, extra: dict[str, str]) -> dict:
     init_file = tmp_path / "init.lua"
     init_file.write_text(init.format(path=str(EDITORS / "neovim")), encoding="utf-8")
@@ -66,6 +70,7 @@ def test_neovim_semantic_tokens_mark_changed_and_unmatched_words(nvim: str, tmp_
     refs = ["Grüße aus Köln", "the cat sat on a mat"]
     (ws / "talk.hyp").write_text("\n".join(hyps) + "\n", encoding="utf-8")
     (ws / "talk.ref").write_text("\n".join(refs) + "\n", encoding="utf-8")
+    (ws / "bleu-ls.toml").write_text(UNMATCHED_ON, encoding="utf-8")
     edited = "the small cat sat on the mat"
     init = ("vim.g.bleu_ls_viewport_tokens_lines = 1\n" if path == "viewport" else "") + INIT_011
     r = run_tokens_driver(nvim, tmp_path, ws / "talk.hyp", init, {
@@ -91,7 +96,7 @@ def test_neovim_semantic_tokens_mark_changed_and_unmatched_words(nvim: str, tmp_
     assert words(r["after"], "@lsp.type.bleuChanged") == {(1, *span(edited, "small"))}
     assert words(r["after"], "@lsp.typemod.bleuChanged.unmatched") == {(1, *span(edited, "small"))}
     assert words(r["after"], "@lsp.type.bleuUnmatched") == {(0, *span(hyps[0], "😀")), (1, *span(edited, "the", 1))}
-    assert r["links"] == {"@lsp.type.bleuChanged": "DiffText", "@lsp.type.bleuUnmatched": "SpellRare"}
+    assert r["links"] == {"@lsp.type.bleuChanged": "DiffText", "@lsp.type.bleuUnmatched": "Removed"}
     # highlights.unmatched = false: the changed word stays, nothing says "unmatched" any more
     assert r["toggled_ready"], r["messages"]
     assert words(r["toggled"], "@lsp.type.bleuChanged") == {(1, *span(edited, "small"))}
@@ -136,6 +141,7 @@ def test_neovim_large_buffer_tokens_of_the_visible_lines(nvim: str, tmp_path: Pa
     far from the window, and the client only ever asked for ranges of lines."""
     n = 600
     hyp_path, hyps, refs = _large_pair(tmp_path, n)
+    (hyp_path.parent / "bleu-ls.toml").write_text(UNMATCHED_ON, encoding="utf-8")
     line = n // 2
     while len(hyps[line].split()) < 4:
         line += 1

@@ -141,6 +141,89 @@ try {
     out.whenOff = await marked();
   }
 
+  // What a translator sees (BLEU_MODE=ux): the file as opened, the hover of
+  // flagged line $BLEU_EDIT_LINE, typing a word at its end (word by word, as
+  // a person types: does a suggestion popup open?), and the report beside
+  // the editor with the focus in it (does the status item stay?).
+  async function uxMode() {
+    const statusTooltip = () =>
+      page.evaluate(() => {
+        const el = document.getElementById("bleu-ls.bleu-ls.bleuLs.corpusScore");
+        if (!el) return null;
+        const a = el.querySelector("a") ?? el;
+        return { text: el.textContent.trim(), label: el.getAttribute("aria-label") ?? "", title: a.getAttribute("title") ?? "",
+                 visible: el.offsetParent !== null };
+      });
+    out.hintsReady = Boolean(await waitFor(async () => Object.values(await readLines()).filter((t) => HINT.test(t)).length >= expectHints));
+    out.statusReady = Boolean(await waitFor(async () => HINT.test((await statusItem())?.text ?? "")));
+    // background findings (adequacy) need a few seconds: wait until the tooltip stops changing
+    let last = "";
+    await waitFor(async () => {
+      const t = JSON.stringify(await statusTooltip());
+      const same = t === last;
+      last = t;
+      return same && t.includes("In Problems");
+    }, 60000, 3000);
+    out.status = await statusTooltip();
+    out.problems = await problemsItem();
+    out.lines = await readLines();
+    // rows that hold a score hint and nothing else (a hint wrapped alone)
+    out.hintAloneRows = await page.evaluate(() =>
+      [...document.querySelectorAll(".editor-instance .view-lines .view-line")]
+        .map((v) => v.textContent.replace(/\u00a0/g, " ").trim())
+        .filter((t) => /^BLEU (\d+\.\d|n\/a)$/.test(t)));
+    await page.screenshot({ path: env.BLEU_SHOT_OPEN });
+    note("opened");
+
+    // the hover of a flagged line, at the cursor (Ctrl+K Ctrl+I)
+    await page.locator(".editor-instance .view-lines .view-line").first().click({ force: true });
+    await page.keyboard.press("Control+G");
+    await page.waitForSelector(".quick-input-widget input", { timeout });
+    await page.keyboard.type(String(editLine + 1));
+    await page.keyboard.press("Enter");
+    await page.keyboard.press("Home");
+    await page.keyboard.press("Control+K");
+    await page.keyboard.press("Control+I");
+    const hover = page.locator(".monaco-hover:not(.hidden)").first();
+    out.hoverShown = Boolean(await waitFor(async () => (await hover.count()) && (await hover.innerText()).includes("Reference"), 20000));
+    out.hover = out.hoverShown ? await hover.innerText() : "";
+    await page.waitForTimeout(500);
+    await page.screenshot({ path: env.BLEU_SHOT_HOVER });
+    note("hover");
+    await page.keyboard.press("Escape");
+
+    // typing at the end of the line (not of its first wrapped row), key by key
+    await page.keyboard.press("Control+G");
+    await page.waitForSelector(".quick-input-widget input", { timeout });
+    await page.keyboard.type(`${editLine + 1}:100000`);
+    await page.keyboard.press("Enter");
+    out.suggestSeen = false;
+    for (const ch of " " + editText) {
+      await page.keyboard.type(ch, { delay: 60 });
+      if (await page.locator(".editor-widget.suggest-widget.visible").count()) out.suggestSeen = true;
+    }
+    await page.waitForTimeout(1500);
+    if (await page.locator(".editor-widget.suggest-widget.visible").count()) out.suggestSeen = true;
+    out.afterReady = Boolean(await waitFor(async () => (await styledSpans()).some((s) => s.text.trim() === editText.split(" ").pop() && s.bold), 20000));
+    out.typedSpans = (await styledSpans()).filter((s) => s.bold || s.italic);
+    out.statusAfterReady = Boolean(await waitFor(async () => (await statusTooltip())?.text !== out.status?.text, 15000));
+    out.statusAfter = await statusTooltip();
+    out.editedLine = (await readLines())[editLine];
+    await page.screenshot({ path: env.BLEU_SHOT_EDIT });
+    note("typed");
+
+    // the report beside the editor, the focus in it
+    await paletteCommand("bleu-ls: Show Report");
+    const inner = page.frameLocator("iframe.webview").frameLocator("iframe#active-frame");
+    await inner.locator("h1").first().waitFor({ timeout });
+    await inner.locator("h1").first().click();
+    await page.waitForTimeout(1500);
+    out.statusWithReport = await statusTooltip();
+    out.reportRows = {};
+    await page.screenshot({ path: env.BLEU_SHOT_REPORT });
+    note("report");
+  }
+
 
 // Profiles of the typing bursts (BLEU_PROFILE_DIR set): the workbench page's
 // CPU profile through CDP, and the extension host's (a node process under
@@ -383,6 +466,11 @@ async function stopProfiles(p) {
 
   if (env.BLEU_MODE === "tokens") {
     await tokensMode();
+    throw { done: true };
+  }
+
+  if (env.BLEU_MODE === "ux") {
+    await uxMode();
     throw { done: true };
   }
 

@@ -1,6 +1,7 @@
-"""Hover on a hypothesis line: the score's breakdown, the reference and
-source lines, the reference n-grams the line misses, the change since the
-document was opened (text from :mod:`bleu_ls.server.views.render`)."""
+"""Hover on a hypothesis line, in the order a translator reads it: the
+score and the line's findings in plain words, the reference and source
+lines, the draft and the changes once edited, the reference n-grams the
+line misses; then the numbers (text from :mod:`bleu_ls.server.views.render`)."""
 
 from __future__ import annotations
 
@@ -43,7 +44,8 @@ def hover(manager: "PairManager", params: types.HoverParams) -> Optional[types.H
     pair = manager.pair_for(params.text_document.uri)
     if pair is None or (pair.model is None and pair.effort is None and not pair.draft_problem):
         return None
-    text = hover_text(pair, params.position.line)
+    line = params.position.line
+    text = hover_text(pair, line, manager.line_findings(pair, line))
     if text is None:
         return None
     return types.Hover(contents=types.MarkupContent(kind=types.MarkupKind.Markdown, value=text))

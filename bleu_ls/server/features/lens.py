@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any, Optional
 
 from lsprotocol import types
 
-from ..views.render import corpus_record, lens_title, signatures
+from ..views.render import corpus_record, finding_counts, lens_title, signatures
 
 if TYPE_CHECKING:
     from ..pairs.manager import PairManager
@@ -52,7 +52,7 @@ async def corpus_score(manager: "PairManager", params: Any) -> Optional[dict[str
     diags, _rid = manager.diagnostics(pair)
     record = corpus_record(pair)
     record["flagged"] = len(pair.flagged)
-    record["problems"] = len(diags)
+    record.update(finding_counts(diags))  # problems, listed (in Problems), byCode
     return record
 
 

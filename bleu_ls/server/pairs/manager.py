@@ -422,6 +422,14 @@ class PairManager:
         """The pair's findings (the analysis behind its diagnostics)."""
         return self.publisher.findings(pair)
 
+    def line_findings(self, pair: Pair, i: int) -> list:
+        """The findings the diagnostics of line ``i`` say (the hover lists
+        them); while a first large analysis runs in a worker, the last known."""
+        if pair.settle_task is None or pair.settle_task.done():
+            self.publisher.update(pair)
+        view = pair.diag_cache
+        return view.findings_at(i) if view is not None else []
+
     def diagnostics(self, pair: Pair) -> tuple[list[types.Diagnostic], str]:
         """The pair's diagnostics and their result id (cached)."""
         return self.publisher.compute(pair)

@@ -384,6 +384,13 @@ class DiagnosticLines:
         return _dumps({"range": {"start": at, "end": at}, "message": message, "severity": 3,
                        "code": NOT_SENT, "source": SOURCE})
 
+    def findings_at(self, i: int) -> list[Finding]:
+        """The findings shown on line ``i`` (what its diagnostics say), in the
+        order they are sent."""
+        n = self.line_count if self.line_count > 0 else 1
+        at = lambda f: max(0, min(f.line, n - 1)) == i  # noqa: E731
+        return [*filter(at, self.head_kept), *self.kept.get(i, ()), *filter(at, self.tail_kept)]
+
     def diagnostics(self, doc) -> list[types.Diagnostic]:
         """The diagnostics as lsprotocol objects (made per line when first asked for)."""
         objs, kept = self.objs, self.kept

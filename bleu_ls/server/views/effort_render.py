@@ -51,6 +51,9 @@ def effort_hover(pair: "Pair", i: int) -> Optional[str]:
     if rec is None:
         return None
     draft_line = pair.draft.draft_line(i)
+    if draft_line is not None and i not in effort.too_long and draft_line == effort.lines[i]:
+        # nothing about the draft until the line was edited
+        return f"_{pair.draft_problem}_" if pair.draft_problem else None
     edits = (
         f"{rec['num_edits']} edits: {rec['insertions']} ins, {rec['deletions']} del, "
         f"{rec['substitutions']} sub, {rec['shifts']} shifts · {rec['ref_length']:g} words"
@@ -62,8 +65,6 @@ def effort_hover(pair: "Pair", i: int) -> Optional[str]:
         parts.append("_New line: it has no draft line (inserted after the draft was taken)._")
     elif i in pair.effort.too_long:
         pass
-    elif draft_line == pair.effort.lines[i]:
-        parts.append("_Unchanged from the draft._")
     else:
         parts.append(f"**Draft:** {_esc(draft_line) if draft_line.strip() else '_(empty)_'}")
         parts.append(f"**Changes:** {diff_markdown(draft_line, pair.effort.lines[i])}")

@@ -8,6 +8,7 @@ this module, none through another feature.
 from __future__ import annotations
 
 import math
+import unicodedata
 from collections import Counter
 from typing import TYPE_CHECKING, Any, Optional
 
@@ -204,40 +205,65 @@ def _smoothed(metric, c: int, t: int, p: Optional[float]) -> str:
     return f"  smoothed ({how}){': no match' if c == 0 else ''}"
 
 
-def hover_text(pair: "Pair", i: int) -> Optional[str]:
-    """The hover of line ``i``: scores, references, source, missing n-grams,
-    the effort against the draft."""
+def hover_text(pair: "Pair", i: int, findings: Optional[list] = None) -> Optional[str]:
+    """The hover of line ``i`` in the order a translator reads it: the line's
+    score and findings in plain words (``findings``: what the diagnostics of
+    the line say), the reference(s) and the source, the draft and the changes
+    once the line was edited, the reference words the line misses; then,
+    under a rule, the numbers (the n-gram table, the signature)."""
     model = pair.model
     effort = effort_hover(pair, i)
+    said = [f"- {_one_line(f.message)}" for f in findings or () if getattr(f, "message", "")]
     if model is None or not 0 <= i < model.n_paired:
-        return f"**Line {i + 1:,}**\n\n{effort}" if effort else None
-    parts = [f"**Line {i + 1:,}**"]
+        head = [f"**Line {i + 1:,}**"] + (["\n".join(said)] if said else [])
+        return "\n\n".join(head + [effort]) if effort or said else None
     long, scored = model.is_long(i), bool(model.scored_mask(i, i + 1).all())
-    if not scored and model.is_heavy(i):  # never scored on the event loop
-        parts.append(pending_sentence(model, i))
-    else:
+    pending = not scored and model.is_heavy(i)  # never scored on the event loop
+    scores, numbers = [], []
+    if not pending:
         for key, metric in model.metrics.items():
             s = model.line_score(key, i)
             if s is not None:
-                parts += _score_parts(pair, key, metric, s, i)
-        if long:
-            parts.append(f"_This line is over the {_size(model.long_line_bytes)} line-length cap: it is scored in the background, "
-                         "not live, and the text checks (loops, language, numbers, markup) do not read it._")
+                got = _score_parts(pair, key, metric, s, i)
+                scores.append(got[0])
+                numbers += got[1:]
+    parts = [f"**Line {i + 1:,}**" + (" · " + " · ".join(scores) if scores else "")]
+    if pending:
+        parts.append(pending_sentence(model, i))
+    elif long:
+        parts.append(f"_This line is over the {_size(model.long_line_bytes)} line-length cap: it is scored in the background, "
+                     "not live, and the text checks (loops, language, numbers, markup) do not read it._")
+    if said:
+        parts.append("\n".join(said))
     refs = model.ref_lines(i)
     for k, r in enumerate(refs):
         name = "Reference" if len(refs) == 1 else f"Reference {k + 1}"
         parts.append(f"**{name}:** {_quote(r)}")
     if pair.source_lines is not None and i < len(pair.source_lines):
         parts.append(f"**Source:** {_quote(pair.source_lines[i])}")
+    if effort:
+        parts.append(effort)
     metric = model.metrics.get("bleu") or next(iter(model.metrics.values()))
-    missing = [] if long else missing_ngrams(metric, model.hyp[i], refs)
+    missing = [] if long else [m for m in missing_ngrams(metric, model.hyp[i], refs) if not _punctuation(m)]
     if missing:
         shown = ", ".join(f"`{m}`" for m in missing[:MAX_MISSING])
         more = f" (+{len(missing) - MAX_MISSING} more)" if len(missing) > MAX_MISSING else ""
         parts.append(f"**Missing reference n-grams:** {shown}{more}")
-    if effort:
-        parts.append(effort)
+    if numbers:
+        parts.append("---")
+        parts += numbers
     return "\n\n".join(parts)
+
+
+def _one_line(text: str) -> str:
+    """A finding's message as one Markdown list item's text."""
+    return " ".join(str(text).split()).replace("*", "\\*").replace("_", "\\_")
+
+
+def _punctuation(gram: str) -> bool:
+    """An n-gram of punctuation and symbols only (``,``, ``" .``): nothing a
+    translator would add to match the reference."""
+    return all(unicodedata.category(ch)[0] in "PS" for ch in gram if not ch.isspace())
 
 
 def pending_sentence(model, i: int) -> str:
@@ -341,6 +367,35 @@ def corpus_record(pair: "Pair") -> dict[str, Any]:
         **effort_record(pair),
         **compare.record(pair),
     }
+
+
+#: Severities Problems lists (VS Code lists no hints there: they show in the text only).
+LISTED = (types.DiagnosticSeverity.Error, types.DiagnosticSeverity.Warning, types.DiagnosticSeverity.Information)
+_SEVERITY_WORD = {1: "error", 2: "warning", 3: "information", 4: "hint"}
+
+
+def finding_counts(diags: list[types.Diagnostic]) -> dict[str, Any]:
+    """The counts every view shows, from the diagnostics sent (computed once,
+    here): ``problems`` (all), ``listed`` (the ones Problems lists: errors,
+    warnings, information) and ``byCode``: per code ``{code, count, lines,
+    severity}`` in order of first appearance (a list: codes are no names)."""
+    by: dict[str, dict[str, Any]] = {}
+    lines: dict[str, set] = {}
+    listed = 0
+    for d in diags:
+        code = str(d.code)
+        sev = int(d.severity or types.DiagnosticSeverity.Error)
+        rec = by.get(code)
+        if rec is None:
+            rec = by[code] = {"code": code, "count": 0, "lines": 0, "severity": _SEVERITY_WORD.get(sev, "hint")}
+            lines[code] = set()
+        rec["count"] += 1
+        lines[code].add(d.range.start.line)
+        if sev in LISTED:
+            listed += 1
+    for code, rec in by.items():
+        rec["lines"] = len(lines[code])
+    return {"problems": len(diags), "listed": listed, "byCode": list(by.values())}
 
 
 def value_cell(x: Optional[float]) -> str:

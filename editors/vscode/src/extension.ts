@@ -20,6 +20,7 @@ import {
   TransportKind,
 } from "vscode-languageclient/node";
 import { highlightCommands, tokensMiddleware } from "./highlights";
+import { hintsMiddleware } from "./hints";
 
 import packageJson from "../package.json";
 import { HostEnv, resolveServerCommand, Resolution, startFailureMessage } from "./serverCommand";
@@ -316,6 +317,8 @@ function createClient(res: Resolution): LanguageClient | undefined {
     middleware: {
       // a large document: semantic tokens of the visible lines only
       ...tokensMiddleware,
+      // hint labels glued to the line's last word: never alone on a wrapped row
+      ...hintsMiddleware,
       workspace: {
         // Answer workspace/configuration for our section with the explicit
         // settings only (and never the client-only keys).
@@ -450,8 +453,16 @@ function showStatus(doc: vscode.TextDocument, result: CorpusScoreResult | null):
 async function pollActive(): Promise<void> {
   const editor = vscode.window.activeTextEditor;
   const doc = editor?.document;
-  if (!client || client.state !== State.Running || !doc || !isOurDocument(doc)) {
-    if (!doc || !isOurDocument(doc)) {
+  if (!doc) {
+    // No text editor has focus (the report beside it, a panel): the status
+    // item stays as it was while an MT file is still visible.
+    if (!vscode.window.visibleTextEditors.some((e) => isOurDocument(e.document))) {
+      status.hide();
+    }
+    return;
+  }
+  if (!client || client.state !== State.Running || !isOurDocument(doc)) {
+    if (!isOurDocument(doc)) {
       status.hide();
     }
     return;
@@ -793,6 +804,14 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
       }
     }),
     vscode.workspace.onDidSaveTextDocument(() => schedulePoll()),
+    // Findings worked out in the background (adequacy) arrive as new
+    // diagnostics without an edit: the tooltip's counts follow them.
+    vscode.languages.onDidChangeDiagnostics((e) => {
+      const doc = vscode.window.activeTextEditor?.document;
+      if (doc && isOurDocument(doc) && e.uris.some((u) => u.toString() === doc.uri.toString())) {
+        schedulePoll();
+      }
+    }),
     { dispose: () => pollTimer && clearTimeout(pollTimer) },
   );
   // Not awaited: a first start sets up the server (a minute or so), and

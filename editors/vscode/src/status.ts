@@ -32,6 +32,10 @@ export interface CorpusScoreResult {
   flagged?: number;
   /** Findings (diagnostics) in all; a line can carry several. */
   problems?: number;
+  /** Of them, the ones Problems lists (errors, warnings, information: not hints). */
+  listed?: number;
+  /** Per code: count, lines, severity. */
+  byCode?: CodeCount[];
   /** Findings hidden by .bleu-ls/ignore.json, and lines hidden as reviewed. */
   ignored?: number;
   reviewed?: number;
@@ -67,9 +71,18 @@ function metricName(r: CorpusScoreResult): string {
   return "BLEU";
 }
 
+/**
+ * A signed change with a real minus sign and enough digits not to read as
+ * zero: two decimals, more (up to six) for a change smaller than 0.005.
+ */
 export function formatDelta(delta: number): string {
   const sign = delta > 0 ? "+" : delta < 0 ? "\u2212" : "\u00b1";
-  return `${sign}${Math.abs(delta).toFixed(2)}`;
+  const a = Math.abs(delta);
+  let digits = 2;
+  while (digits < 6 && a > 0 && a < 0.5 * 10 ** -digits) {
+    digits++;
+  }
+  return `${sign}${a.toFixed(digits)}`;
 }
 
 /** VS Code lists at most this many problems of one file in the Problems panel. */
@@ -79,17 +92,51 @@ function count(n: number): string {
   return n.toLocaleString("en-US");
 }
 
-/** "28 paired, 5 flagged lines (7 problems)"; past 1,000 problems, what Problems shows. */
-export function describeFlags(flagged?: unknown, problems?: unknown): string | undefined {
+/** One finding code: how many, on how many lines, with which severity (bleuLs/corpusScore ``byCode``). */
+export interface CodeCount {
+  code?: string;
+  count?: number;
+  lines?: number;
+  severity?: string;
+}
+
+function codeList(entries: CodeCount[]): string {
+  return entries.map((c) => `${c.code ?? "?"} ${count(c.count ?? 0)}`).join(", ");
+}
+
+/**
+ * "5 flagged lines" and what Problems lists of their findings, in words:
+ * "In Problems: 28 (adequacy 15, outlier 13)", "In the text only: low-score 96
+ * (hints: Problems does not list them; the hover of a line says them)".
+ * Every number is the server's count of the diagnostics it sent.
+ */
+export function describeFlags(flagged?: unknown, problems?: unknown, listed?: unknown, byCode?: unknown): string[] {
   if (typeof flagged !== "number") {
-    return undefined;
+    return [];
   }
-  let out = `${count(flagged)} flagged ${flagged === 1 ? "line" : "lines"}`;
+  const out = [`${count(flagged)} flagged ${flagged === 1 ? "line" : "lines"}`];
+  const codes = Array.isArray(byCode) ? (byCode as CodeCount[]).filter((c) => c && typeof c === "object") : [];
+  if (typeof listed === "number" && codes.length) {
+    const inProblems = codes.filter((c) => c.severity !== "hint");
+    const textOnly = codes.filter((c) => c.severity === "hint");
+    let line = `In Problems: ${count(listed)}`;
+    if (inProblems.length) {
+      line += ` (${codeList(inProblems)})`;
+    }
+    if (listed > PROBLEMS_SHOWN) {
+      line += `, first ${count(PROBLEMS_SHOWN)} listed; bleu-ls: Next Flagged Line walks them all`;
+    }
+    out.push(line);
+    if (textOnly.length) {
+      out.push(`In the text only: ${codeList(textOnly)} (hints: Problems does not list them; the hover of a line says them)`);
+    }
+    return out;
+  }
   if (typeof problems === "number" && problems !== flagged) {
-    out += ` (${count(problems)} ${problems === 1 ? "problem" : "problems"})`;
+    out[0] += ` (${count(problems)} ${problems === 1 ? "problem" : "problems"})`;
   }
   if (typeof problems === "number" && problems > PROBLEMS_SHOWN) {
-    out += `, first ${count(PROBLEMS_SHOWN)} in Problems; bleu-ls: Next Flagged Line walks them all`;
+    out[0] += `, first ${count(PROBLEMS_SHOWN)} in Problems; bleu-ls: Next Flagged Line walks them all`;
   }
   return out;
 }
@@ -106,10 +153,9 @@ export function describeHidden(ignored?: unknown, reviewed?: unknown): string | 
   return parts.length ? `Hidden: ${parts.join(", ")}` : undefined;
 }
 
-function describeLines(lines: unknown, flagged?: unknown, problems?: unknown): string | undefined {
+function describeLines(lines: unknown, flags: string[]): string | undefined {
   if (typeof lines === "number") {
-    const flags = describeFlags(flagged, problems);
-    return flags ? `${count(lines)} paired, ${flags}` : `${count(lines)} paired`;
+    return flags.length ? `${count(lines)} paired, ${flags[0]}` : `${count(lines)} paired`;
   }
   if (lines && typeof lines === "object") {
     const parts = Object.entries(lines as Record<string, unknown>)
@@ -216,9 +262,11 @@ export function formatStatus(r: CorpusScoreResult | null | undefined, openedAt?:
   if (effort) {
     tip.push(...effort.tip);
   }
-  const lines = describeLines(r.lines, r.flagged, r.problems);
+  const flags = describeFlags(r.flagged, r.problems, r.listed, r.byCode);
+  const lines = describeLines(r.lines, flags);
   if (lines) {
     tip.push(`Lines: ${lines}`);
+    tip.push(...flags.slice(1));
   }
   const hidden = describeHidden(r.ignored, r.reviewed);
   if (hidden) {

@@ -66,9 +66,27 @@ describe("formatStatus", () => {
     assert.equal(v.text, "BLEU \u2013");
     assert.match(v.tooltip, /reference is empty/);
   });
-  it("formats deltas with a real minus sign", () => {
-    assert.equal(formatDelta(-0.004), "\u22120.00");
+  it("formats deltas with a real minus sign and enough digits not to read as zero", () => {
+    assert.equal(formatDelta(-0.004), "\u22120.004");
+    assert.equal(formatDelta(-0.003), "\u22120.003");
+    assert.equal(formatDelta(0.00002), "+0.00002");
+    assert.equal(formatDelta(-0.25), "\u22120.25");
     assert.equal(formatDelta(3), "+3.00");
+    assert.equal(formatDelta(0), "\u00b10.00");
+  });
+  it("says in words which findings Problems lists and which show in the text only", () => {
+    const v = formatStatus({
+      corpus: { score: 20 }, lines: 529, flagged: 106, problems: 126, listed: 28,
+      byCode: [
+        { code: "low-score", count: 96, lines: 96, severity: "hint" },
+        { code: "outlier", count: 13, lines: 13, severity: "information" },
+        { code: "length-ratio", count: 2, lines: 2, severity: "hint" },
+        { code: "adequacy", count: 15, lines: 15, severity: "information" },
+      ],
+    });
+    assert.match(v.tooltip, /^Lines: 529 paired, 106 flagged lines$/m);
+    assert.match(v.tooltip, /^In Problems: 28 \(outlier 13, adequacy 15\)$/m);
+    assert.match(v.tooltip, /^In the text only: low-score 96, length-ratio 2 \(hints: Problems does not list them/m);
   });
   it("adds HTER against the draft and the paired test to the text and tooltip", () => {
     const v = formatStatus({

@@ -165,7 +165,7 @@ const stub: Record<string, unknown> = {
     onDidOpenTextDocument: event,
     onDidCloseTextDocument: event,
   },
-  languages: { match: () => 0 },
+  languages: { match: () => 0, onDidChangeDiagnostics: event },
   // as VS Code's: VS Code recognises a cancellation by this name and message
   CancellationError: class CancellationError extends Error {
     constructor() {

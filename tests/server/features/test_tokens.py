@@ -57,6 +57,8 @@ def _manager(tmp_path: Path, encoding: str, *, ref: bool = True):
     (tmp_path / "news.hyp").write_text("\n".join(HYP) + "\n", encoding="utf-8")
     if ref:
         (tmp_path / "news.ref").write_text("\n".join(REF) + "\n", encoding="utf-8")
+    # the unmatched words are an opt-in view (off by default): on here
+    (tmp_path / "bleu-ls.toml").write_text("[highlights]\nunmatched = true\n", encoding="utf-8")
     manager = PairManager(FakeClient())
     manager.roots = [tmp_path]
     manager.encoding = encoding

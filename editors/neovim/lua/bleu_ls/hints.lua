@@ -6,7 +6,8 @@
 -- in each window (plus a margin of a screen above and below) are requested
 -- on attach, on scrolling, resizing and text changes (debounced), and drawn
 -- as extmarks that look like Neovim's own hints (inline virtual text at the
--- hint's position, highlight group LspInlayHint).
+-- hint's position), in highlight group BleuLsHint (linked to Comment by
+-- default: see highlights.lua).
 local M = {}
 
 local METHOD = 'textDocument/inlayHint'
@@ -133,7 +134,7 @@ local function draw(bufnr, client, first, last, hints)
       if lead ~= '' then
         table.insert(vt, { lead })
       end
-      table.insert(vt, { label, 'LspInlayHint' })
+      table.insert(vt, { label, 'BleuLsHint' })
       if h.paddingRight then
         table.insert(vt, { ' ' })
       end
