@@ -162,3 +162,10 @@ def test_docs_list_every_row():
         assert f"`{code}`" in table, code
     formats = (DOCS / "formats.md").read_text(encoding="utf-8")
     assert "diagnostics.reading-speed" in formats
+
+
+def test_a_format_code_turned_off_in_the_ignore_file(ws):
+    (ws / ".bleu-ls").mkdir()
+    (ws / ".bleu-ls" / "ignore.json").write_text('{"version": 1, "off": ["reading-speed"]}', encoding="utf-8")
+    rc, out, err = check("film.hyp.srt")
+    assert err == "" and found(out) == [(11, "warning", "chars-per-line")]
