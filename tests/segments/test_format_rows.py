@@ -169,3 +169,22 @@ def test_a_format_code_turned_off_in_the_ignore_file(ws):
     (ws / ".bleu-ls" / "ignore.json").write_text('{"version": 1, "off": ["reading-speed"]}', encoding="utf-8")
     rc, out, err = check("film.hyp.srt")
     assert err == "" and found(out) == [(11, "warning", "chars-per-line")]
+
+
+PO_HEAD = 'msgid ""\nmsgstr ""\n"Content-Type: text/plain; charset=UTF-8\\n"\n\n'
+
+
+def test_po_rows_in_check(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "app.hyp.po").write_text(
+        PO_HEAD + '#, fuzzy\nmsgid "Open the file"\nmsgstr "Die Datei öffnen"\n\n'
+        '#, c-format\nmsgid "%d files"\nmsgstr "Dateien"\n', encoding="utf-8")
+    (tmp_path / "app.ref.po").write_text(
+        PO_HEAD + 'msgid "Open the file"\nmsgstr "Datei öffnen"\n\n'
+        '#, c-format\nmsgid "%d files"\nmsgstr "%d Dateien"\n', encoding="utf-8")
+    _, out, err = check("app.hyp.po")
+    assert err == "" and found(out) == [(7, "information", "fuzzy"), (11, "error", "placeholders-missing")]  # the msgstr lines
+    (tmp_path / "bleu-ls.toml").write_text(
+        '[diagnostics.fuzzy]\nseverity = "warning"\n[diagnostics.placeholders_missing]\nenabled = false\n', encoding="utf-8")
+    _, out, err = check("app.hyp.po")
+    assert err == "" and found(out) == [(7, "warning", "fuzzy")]
