@@ -1,10 +1,22 @@
 """The diagnostics settings (``diagnostics.<code>``): each code on or off, its
 severity and its thresholds.  Part of :class:`bleu_ls.settings.Settings`;
-the defaults were chosen by measurement (docs/diagnostics.md)."""
+the defaults were chosen by measurement (docs/diagnostics.md); those of the
+checks of a file's own format (PO, XLIFF, TMX, subtitles) are the check
+modules' own, named after the QA tools and style guide they follow
+(docs/formats.md)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+
+from .segments.po_checks import DEFAULT_SEVERITY as _PO_SEVERITY
+from .segments.subtitle_checks import CODES as _SUBTITLE_SEVERITY, SubtitleLimits as _Limits
+from .segments.xml_checks import DEFAULT_SEVERITY as _XML_SEVERITY
+
+#: The checks of a file's own format, code -> default severity: XLIFF/TMX, then
+#: those of PO only, then the subtitles'.  Each is a row ``diagnostics.<code>``.
+FORMAT_SEVERITY: dict[str, str] = {**_XML_SEVERITY, **_PO_SEVERITY, **_SUBTITLE_SEVERITY}
+FORMAT_CODES = tuple(FORMAT_SEVERITY)
 
 
 @dataclass
@@ -102,6 +114,63 @@ class AdequacySettings(CheckSettings):
     min_lines: int = 20
 
 
+def _format(code: str):
+    """The default row of a format check: on, the check module's severity."""
+    return field(default_factory=lambda: CheckSettings(severity=FORMAT_SEVERITY[code]))
+
+
+def _limit(cls: type, code: str):
+    return field(default_factory=lambda: cls(severity=FORMAT_SEVERITY[code]))
+
+
+@dataclass
+class ReadingSpeedSettings(CheckSettings):
+    #: Subtitles: a cue showing more characters per second than this is flagged
+    #: (Netflix Timed Text Style Guide, adult programmes: 20).
+    max_cps: float = _Limits.max_cps
+
+
+@dataclass
+class CharsPerLineSettings(CheckSettings):
+    #: Subtitles: a cue line longer than this many characters is flagged (Netflix: 42).
+    max_chars: int = _Limits.max_chars_per_line
+
+
+@dataclass
+class LinesPerCueSettings(CheckSettings):
+    #: Subtitles: a cue with more lines than this is flagged (Netflix: 2).
+    max_lines: int = _Limits.max_lines
+
+
+@dataclass
+class DurationShortSettings(CheckSettings):
+    #: Subtitles: a cue on screen for less than this many milliseconds is flagged (Netflix: 5/6 s).
+    min_ms: int = _Limits.min_duration_ms
+
+
+@dataclass
+class DurationLongSettings(CheckSettings):
+    #: Subtitles: a cue on screen for more than this many milliseconds is flagged (Netflix: 7 s).
+    max_ms: int = _Limits.max_duration_ms
+
+
+@dataclass
+class CueGapSettings(CheckSettings):
+    #: Subtitles: less time than this (milliseconds) between two cues is flagged (Netflix: 2 frames).
+    min_ms: int = _Limits.min_gap_ms
+
+
+#: The parameter of each parameterised format row: (attribute, smallest allowed value).
+FORMAT_LIMITS: dict[str, tuple[str, float]] = {
+    "reading-speed": ("max_cps", 1),
+    "chars-per-line": ("max_chars", 1),
+    "lines-per-cue": ("max_lines", 1),
+    "duration-short": ("min_ms", 0),
+    "duration-long": ("max_ms", 1),
+    "cue-gap": ("min_ms", 0),
+}
+
+
 @dataclass
 class DiagnosticsSettings:
     enabled: bool = True
@@ -121,5 +190,36 @@ class DiagnosticsSettings:
     wrong_language: WrongLanguageSettings = field(default_factory=WrongLanguageSettings)
     misaligned: MisalignedSettings = field(default_factory=MisalignedSettings)
     adequacy: AdequacySettings = field(default_factory=AdequacySettings)
+    # the checks of a file's own format (segments/format_checks.py; docs/formats.md)
+    codes_missing: CheckSettings = _format("codes-missing")
+    codes_extra: CheckSettings = _format("codes-extra")
+    codes_order: CheckSettings = _format("codes-order")
+    codes_malformed: CheckSettings = _format("codes-malformed")
+    state_undefined: CheckSettings = _format("state-undefined")
+    target_empty: CheckSettings = _format("target-empty")
+    target_same_as_source: CheckSettings = _format("target-same-as-source")
+    whitespace_leading: CheckSettings = _format("whitespace-leading")
+    whitespace_trailing: CheckSettings = _format("whitespace-trailing")
+    double_space: CheckSettings = _format("double-space")
+    inconsistent_translation: CheckSettings = _format("inconsistent-translation")
+    newlines: CheckSettings = _format("newlines")
+    po_syntax: CheckSettings = _format("po-syntax")
+    placeholders_missing: CheckSettings = _format("placeholders-missing")
+    placeholders_extra: CheckSettings = _format("placeholders-extra")
+    placeholders_order: CheckSettings = _format("placeholders-order")
+    plural_count: CheckSettings = _format("plural-count")
+    plural_header: CheckSettings = _format("plural-header")
+    fuzzy: CheckSettings = _format("fuzzy")
+    accelerator: CheckSettings = _format("accelerator")
+    timecode: CheckSettings = _format("timecode")
+    end_before_start: CheckSettings = _format("end-before-start")
+    cue_order: CheckSettings = _format("cue-order")
+    cue_overlap: CheckSettings = _format("cue-overlap")
+    reading_speed: ReadingSpeedSettings = _limit(ReadingSpeedSettings, "reading-speed")
+    chars_per_line: CharsPerLineSettings = _limit(CharsPerLineSettings, "chars-per-line")
+    lines_per_cue: LinesPerCueSettings = _limit(LinesPerCueSettings, "lines-per-cue")
+    duration_short: DurationShortSettings = _limit(DurationShortSettings, "duration-short")
+    duration_long: DurationLongSettings = _limit(DurationLongSettings, "duration-long")
+    cue_gap: CueGapSettings = _limit(CueGapSettings, "cue-gap")
     #: Push-diagnostics debounce for clients without pull diagnostics (ms).
     debounce_ms: int = 150

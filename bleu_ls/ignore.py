@@ -35,6 +35,7 @@ from pathlib import Path
 from typing import Callable, Iterable, Optional
 
 from .analysis.findings import CODES, Finding
+from .diagnostics_settings import FORMAT_CODES
 
 #: the folder and file, relative to the workspace root
 FOLDER = ".bleu-ls"
@@ -43,9 +44,10 @@ RELATIVE = f"{FOLDER}/{FILE_NAME}"
 #: what an entry can say
 KINDS = ("code", "line", "reviewed", "off")
 _LISTS = {"line": "lines", "reviewed": "reviewed"}
-#: the codes an entry can name: the rule table's and the server's comparison
-#: with another system (``bleu_ls.server.postedit.compare.CODE``)
-IGNORABLE = (*CODES, "worse-than-other")
+#: the codes an entry can name: the rule table's (the checks of a file's own
+#: format among them) and the server's comparison with another system
+#: (``bleu_ls.server.postedit.compare.CODE``)
+IGNORABLE = (*CODES, *FORMAT_CODES, "worse-than-other")
 _REVISIONS = itertools.count(1)
 
 

@@ -29,6 +29,7 @@ from .diagnostics_settings import (  # noqa: F401  (part of the settings' public
     MisalignedSettings,
     AdequacySettings,
     DiagnosticsSettings,
+    FORMAT_LIMITS,
 )
 
 # The allowed values of the options, one source for the CLI flags, the
@@ -253,6 +254,15 @@ class Settings:
                     f"diagnostics.{_camel(f.name)}.severity must be one of "
                     f"{', '.join(SEVERITIES)}, not {v.severity!r}"
                 )
+                v.severity = f.default_factory().severity  # type: ignore[misc]
+        for code, (attr, least) in FORMAT_LIMITS.items():
+            row = getattr(d, code.replace("-", "_"))
+            value = getattr(row, attr)
+            if not value >= least:
+                out.append(
+                    f"diagnostics.{_camel(code.replace('-', '_'))}.{_camel(attr)} must be {least:g} or more, not {value:g}"
+                )
+                setattr(row, attr, getattr(type(row), attr))
         if d.outlier.rule not in OUTLIER_RULES:
             out.append(f"diagnostics.outlier.rule must be one of {', '.join(OUTLIER_RULES)}, not {d.outlier.rule!r}")
         if d.outlier.metric not in OUTLIER_METRICS:

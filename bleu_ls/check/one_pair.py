@@ -15,8 +15,9 @@ from ..workspace_config import CONFIG_NAME
 from ..ignore import RELATIVE, IgnoreStore, find_store_root
 from ..pairstep import pair_names, pair_settings
 from ..analysis.findings import Finding
+from ..segments.format_checks import findings_for
 from ..segments.match import align
-from ..segments.model import PO, SRT, TMX, VTT, XLIFF1, XLIFF2, line_col
+from ..segments.model import PO, line_col
 from ..segments.read import read_documents
 from ..segments.rows import segment_rows
 from ..settings import Settings
@@ -88,7 +89,7 @@ def _check_segments(hyp: Path, spec: PairSpec, settings: Settings, metrics, docs
     if text is not None:
         # the rule table's `untranslated` already says what `target-same-as-source` would
         said = {segs[f.line].key for f in findings if f.code == "untranslated" and 0 <= f.line < len(segs)}
-        own = _format_findings(doc, text, said)
+        own = _format_findings(doc, text, settings, frozenset(said))
         if own:
             placed.extend(own)
             placed.sort(key=lambda f: (f.line, f.start_col))
@@ -121,34 +122,18 @@ def _without_placeholder_markup(findings: list, segs) -> list:
     return out
 
 
-def _format_findings(doc, text: str, said: frozenset = frozenset()) -> list[Finding]:
-    """The checks of the file's own format: subtitles (reading speed, line length,
-    timing), XLIFF and TMX (inline codes, states, empty or unchanged targets, white space),
-    PO (placeholders, plural forms, fuzzy, white space, line breaks; a malformed entry as
-    `po-syntax`).  ``said``: keys of segments whose copied source the rule table's
-    `untranslated` already names (no `target-same-as-source` for them)."""
-    if doc.format in (SRT, VTT):
-        from ..segments.subtitle_checks import check_cues
-
-        raw = [(c.code, c.severity, c.message, c.span) for c in check_cues(doc, text=text)]
-    elif doc.format in (XLIFF1, XLIFF2, TMX, PO):
-        if doc.format == PO:
-            from ..segments.po_checks import check_document, problem_findings
-
-            raw = [(c.code, c.severity, c.message, c.span) for c in problem_findings(doc)]
-        else:
-            from ..segments.xml_checks import check_document
-
-            raw = []
-        raw += [(c.code, c.severity, c.message, c.span) for k, fs in check_document(doc).items() for c in fs
-                if not (c.code == "target-same-as-source" and k in said)]
-    else:
-        return []
+def _format_findings(doc, text: str, settings: Settings, said: frozenset = frozenset()) -> list[Finding]:
+    """The checks of the file's own format (:func:`bleu_ls.segments.format_checks.findings_for`:
+    subtitles' reading speed, line length, timing; XLIFF and TMX inline codes, states, empty or
+    unchanged targets, white space; PO placeholders, plural forms, fuzzy, a malformed entry as
+    `po-syntax`), each code as its ``diagnostics.<code>`` row says, placed at line and column.
+    ``said``: keys of segments whose copied source the rule table's `untranslated` already names
+    (no `target-same-as-source` for them)."""
     out = []
-    for code, severity, message, span in raw:
-        line, col = line_col(text, span[0])
-        end_line, end_col = line_col(text, span[1])
-        out.append(Finding(line, code, severity, message, col, end_col if end_line == line and end_col > col else None))
+    for f in findings_for(doc, settings, said, text):
+        line, col = line_col(text, f.span[0])
+        end_line, end_col = line_col(text, f.span[1])
+        out.append(Finding(line, f.code, f.severity, f.message, col, end_col if end_line == line and end_col > col else None))
     return out
 
 

@@ -95,6 +95,44 @@ DESCRIPTIONS: dict[str, str] = {
     "conventions": "Pair NAME.hyp / NAME.mt with NAME.ref, NAME.ref2..., NAME.src without configuration.",
 }
 
+# The checks of a file's own format (docs/formats.md): what each flags.
+FORMAT_CHECKS: dict[str, str] = {
+    "codes-missing": "XLIFF/TMX: flag a target that lacks an inline code of its source.",
+    "codes-extra": "XLIFF/TMX: flag an inline code in the target that the source does not have.",
+    "codes-order": "XLIFF/TMX: flag a target with the source's inline codes in another order.",
+    "codes-malformed": "XLIFF/TMX: flag a paired inline code ended before its start or left open.",
+    "state-undefined": "XLIFF: flag a state, state-qualifier or subState the XLIFF version does not define.",
+    "target-empty": "PO/XLIFF/TMX: flag an empty target whose source is not empty.",
+    "target-same-as-source": "PO/XLIFF/TMX: flag a target identical to its source.",
+    "whitespace-leading": "PO/XLIFF/TMX: flag leading white space that differs from the source's.",
+    "whitespace-trailing": "PO/XLIFF/TMX: flag trailing white space that differs from the source's.",
+    "double-space": "PO/XLIFF/TMX: flag a double space the source does not have.",
+    "inconsistent-translation": "PO/XLIFF/TMX: flag the same source translated differently in the file.",
+    "newlines": "PO/XLIFF/TMX: flag a target with another number of line breaks than its source.",
+    "po-syntax": "PO: flag a malformed entry (a quote left open, an unknown keyword...).",
+    "placeholders-missing": "PO: flag a msgstr lacking a placeholder of the entry's format flag (c-format, python-format...).",
+    "placeholders-extra": "PO: flag a placeholder in the msgstr that the source does not have.",
+    "placeholders-order": "PO: flag unnumbered printf directives in another order than the source's.",
+    "plural-count": "PO: flag a plural entry without every form Plural-Forms asks for, or with one too many.",
+    "plural-header": "PO: flag plural entries in a catalogue whose header has no Plural-Forms.",
+    "fuzzy": "PO: flag a fuzzy entry (a draft to review).",
+    "accelerator": "PO: flag a msgstr without the source's one accelerator marker (&File, _File), or with several.",
+    "timecode": "Subtitles: flag a timing line that cannot be read.",
+    "end-before-start": "Subtitles: flag a cue that ends before or when it starts.",
+    "cue-order": "Subtitles: flag a cue starting before the one above it.",
+    "cue-overlap": "Subtitles: flag a cue starting while the one above is still on screen.",
+    "reading-speed": "Subtitles: flag a cue with more characters per second than maxCps.",
+    "chars-per-line": "Subtitles: flag a cue line longer than maxChars characters.",
+    "lines-per-cue": "Subtitles: flag a cue with more than maxLines lines.",
+    "duration-short": "Subtitles: flag a cue on screen for less than minMs milliseconds.",
+    "duration-long": "Subtitles: flag a cue on screen for more than maxMs milliseconds.",
+    "cue-gap": "Subtitles: flag less than minMs milliseconds between two cues.",
+}
+for _code, _what in FORMAT_CHECKS.items():
+    _key = "diagnostics." + re.sub(r"-([a-z])", lambda m: m.group(1).upper(), _code)
+    DESCRIPTIONS[f"{_key}.enabled"] = _what
+    DESCRIPTIONS[f"{_key}.severity"] = f"Severity of {_code} diagnostics."
+
 # Allowed values (JSON schema ``enum``) of some settings.
 ENUMS: dict[str, list[Any]] = {
     "bleu.preset": list(S.PRESETS),
