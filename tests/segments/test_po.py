@@ -190,12 +190,13 @@ chars = st.text(st.characters(blacklist_categories=("Cs",), blacklist_characters
 def spell(value: str, data) -> str:
     """``value`` as PO string lines, split at random, other control characters as octal escapes."""
     parts, piece = [], ""
-    for ch in value:
+    for k, ch in enumerate(value):
         if ch in _ESC:
             piece += _ESC[ch]
         elif ord(ch) < 32 or ch == "\x7f":
             piece += f"\\{ord(ch):03o}"
-        elif ch == "A" and data.draw(st.booleans()):
+        elif ch == "A" and value[k + 1 : k + 2] not in set("0123456789abcdefABCDEF") - {""} and data.draw(st.booleans()):
+            # a hex escape takes every hex digit after it (as in C), so only before a non-digit
             piece += "\\x41"
         else:
             piece += ch
