@@ -21,6 +21,7 @@ from .engine import InputError, read_lines
 from .engine.ter import UNITS, TerMetric
 from .engine.ter_batch import ter_alignments
 from .engine.ter_core import TerResult
+from .output import Chunked
 
 KINDS = ("insertions", "deletions", "substitutions", "shifts")
 
@@ -121,12 +122,13 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     )
     report = effort_report(metric, draft, post)
     try:
+        out = Chunked(sys.stdout)
         if args.format == "json":
-            json.dump(report, sys.stdout, ensure_ascii=False, indent=1)
-            sys.stdout.write("\n")
+            json.dump(report, out, ensure_ascii=False, indent=1)
+            out.write("\n")
         else:
-            (_text if args.format == "text" else _tsv)(report, sys.stdout)
-        sys.stdout.flush()
+            (_text if args.format == "text" else _tsv)(report, out)
+        out.flush()
     except BrokenPipeError:
         return 0
     return 0

@@ -16,6 +16,7 @@ from typing import Any, Optional, Sequence
 
 from .engine import InputError, PairModel, Score, TokenizerUnavailable, build_metrics, read_lines
 from .engine.bleu import SMOOTH_DEFAULTS
+from .output import Chunked
 from .settings import BLEU_SMOOTHING, METRICS, NLTK_SMOOTHING, PRESETS, TOKENIZERS, Settings
 
 #: In the text report, lines in the weakest share of the document are marked.
@@ -313,7 +314,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         from .compare import corpus_confidence
 
         confidence = corpus_confidence(model, args.confidence_n)
-    out = sys.stdout
+    out = Chunked(sys.stdout)
     try:
         {"text": render_text, "json": render_json, "tsv": render_tsv}[args.format](model, out, confidence)
         out.flush()
