@@ -23,6 +23,45 @@ from pathlib import Path
 sys.path.append(str(Path(__file__).resolve().parents[1]))
 
 
+def _tree_cpu(pid: int) -> float:
+    """CPU seconds of a process and its descendants (Linux /proc)."""
+    import os
+
+    total, todo = 0.0, [pid]
+    while todo:
+        p = todo.pop()
+        try:
+            fields = open(f"/proc/{p}/stat").read().rsplit(")", 1)[1].split()
+            total += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+            for t in os.listdir(f"/proc/{p}/task"):
+                todo += [int(c) for c in open(f"/proc/{p}/task/{t}/children").read().split()]
+        except (OSError, ValueError, IndexError):
+            pass
+    return total
+
+
+def _initialize(client, folder: Path, vscode: bool) -> None:
+    """``initialize`` with what the editor declares: VS Code pulls
+    diagnostics and honours every refresh request; Neovim 0.11 is pushed
+    diagnostics and refreshes inlay hints (its own ``vim.lsp.inlay_hint``)."""
+    import os
+
+    refresh = {"refreshSupport": True}
+    ws = {"configuration": True, "workspaceFolders": True, "inlayHint": refresh}
+    if vscode:
+        ws.update(diagnostics=refresh, codeLens=refresh, semanticTokens=refresh)
+    td = {"synchronization": {"didSave": True}, "inlayHint": {}, "codeLens": {},
+          "publishDiagnostics": {"versionSupport": True}}
+    if vscode:
+        td["diagnostic"] = {"dynamicRegistration": False}
+    client.result("initialize", {
+        "processId": os.getpid(), "rootUri": folder.as_uri(),
+        "workspaceFolders": [{"uri": folder.as_uri(), "name": folder.name}],
+        "capabilities": {"general": {"positionEncodings": ["utf-16"]}, "workspace": ws, "textDocument": td},
+    })
+    client.notify("initialized", {})
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--n", type=int, default=3000)
@@ -42,7 +81,7 @@ def main() -> None:
     vscode = args.client == "vscode"
     client = RawClient(cwd=folder)
     client.configuration = {"maxProblems": 1000} if vscode else {}
-    client.initialize(folder, pull=vscode, configuration=True)
+    _initialize(client, folder, vscode)
     hyp = folder / "big.hyp"
     lines = hyp.read_text(encoding="utf-8").split("\n")
     uri = client.open(hyp)
@@ -60,16 +99,20 @@ def main() -> None:
             rid = res["resultId"]
         return res
 
-    # settle: the first pass, the adequacy worker's values (a pull that stays unchanged)
-    deadline = t0 + args.settle
-    while CLOCK() < deadline:
+    # settle: the first pass, the adequacy worker's values (nothing new and
+    # the server's process tree idle for 5 s)
+    deadline, quiet = t0 + args.settle, 0
+    client.hints(uri, line - 25, line + 25, timeout=600)
+    while CLOCK() < deadline and quiet < 5:
+        seen = (len(client.notifications), len(client.server_requests))
+        cpu = _tree_cpu(client.proc.pid)
         if vscode:
             res = pull()
-            if res.get("kind") == "unchanged":
-                time.sleep(1.0)
-                if pull().get("kind") == "unchanged":
-                    break
+            fresh = res.get("kind") != "unchanged"
         time.sleep(1.0)
+        fresh = (vscode and fresh) or seen != (len(client.notifications), len(client.server_requests))
+        busy = _tree_cpu(client.proc.pid) - cpu > 0.3
+        quiet = 0 if fresh or busy else quiet + 1
     print(f"settled {CLOCK() - t0:.1f} s after open", flush=True)
     lo, hi = max(0, line - 25), line + 25
     client.hints(uri, lo, hi, timeout=600)
@@ -80,7 +123,7 @@ def main() -> None:
     rows = []
     for j in range(args.edits):
         w = list(words)
-        w.insert((j * 7) % (len(w) + 1), f"neu{j}")
+        w.insert((j * 7) % (len(w) + 1), "neu" + "abcdefghijklmnopqrstuvwxyz"[j % 26] * (1 + j // 26))
         if j % 2:
             del w[(j * 3) % len(w)]
         text = " ".join(w)

@@ -365,10 +365,10 @@ class Publisher:
     def _send_refreshes(self) -> None:
         manager, client = self.manager, self.manager.client
         senders = {
-            "inlay_hint": client.workspace_inlay_hint_refresh,
-            "code_lens": client.workspace_code_lens_refresh,
-            "semantic_tokens": client.workspace_semantic_tokens_refresh,
-            "diagnostics": client.workspace_diagnostic_refresh,
+            "inlay_hint": "workspace_inlay_hint_refresh",
+            "code_lens": "workspace_code_lens_refresh",
+            "semantic_tokens": "workspace_semantic_tokens_refresh",
+            "diagnostics": "workspace_diagnostic_refresh",
         }
         for kind in REFRESH_KINDS:
             if kind not in self._refresh_wanted:
@@ -381,7 +381,7 @@ class Publisher:
                 continue  # sent when the outstanding one is answered
             self._refresh_wanted.discard(kind)
             try:
-                fut = senders[kind](None)
+                fut = getattr(client, senders[kind])(None)
             except Exception as exc:
                 log.warning("refresh request failed: %s", exc)
                 continue
