@@ -23,6 +23,34 @@ from pathlib import Path
 sys.path.append(str(Path(__file__).resolve().parents[1]))
 
 
+def _tree(pid: int) -> list[int]:
+    import os
+
+    out, todo = [], [pid]
+    while todo:
+        p = todo.pop()
+        out.append(p)
+        try:
+            for t in os.listdir(f"/proc/{p}/task"):
+                todo += [int(c) for c in open(f"/proc/{p}/task/{t}/children").read().split()]
+        except (OSError, ValueError):
+            pass
+    return out
+
+
+def _tree_rss_mb(pid: int) -> float:
+    """Resident memory of a process and its descendants (MB)."""
+    total = 0
+    for p in _tree(pid):
+        try:
+            for line in open(f"/proc/{p}/status"):
+                if line.startswith("VmRSS:"):
+                    total += int(line.split()[1])
+        except OSError:
+            pass
+    return total / 1024
+
+
 def _tree_cpu(pid: int) -> float:
     """CPU seconds of a process and its descendants (Linux /proc)."""
     import os
@@ -113,7 +141,8 @@ def main() -> None:
         fresh = (vscode and fresh) or seen != (len(client.notifications), len(client.server_requests))
         busy = _tree_cpu(client.proc.pid) - cpu > 0.3
         quiet = 0 if fresh or busy else quiet + 1
-    print(f"settled {CLOCK() - t0:.1f} s after open", flush=True)
+    settled, settled_rss = CLOCK() - t0, _tree_rss_mb(client.proc.pid)
+    print(f"settled {settled:.1f} s after open", flush=True)
     lo, hi = max(0, line - 25), line + 25
     client.hints(uri, lo, hi, timeout=600)
     n_req = len(client.server_requests)
@@ -174,6 +203,7 @@ def main() -> None:
         pause["items"] = [len(m["params"]["diagnostics"]) for m in client.notifications[mark:]
                           if m["method"] == "textDocument/publishDiagnostics"]
     rss = client.rss_kib()
+    tree_rss = _tree_rss_mb(client.proc.pid)
     client.close()
     sent_items = [sum(r["items"]) for r in rows]
     hint = sorted(r["hint_ms"] for r in rows)
@@ -186,7 +216,8 @@ def main() -> None:
     print(f"  hint reply after the edit: p50 {statistics.median(hint):.1f} ms, p95 "
           f"{hint[min(len(hint) - 1, int(0.95 * len(hint)))]:.1f} ms, max {hint[-1]:.1f} ms")
     print(f"  after {args.pause:.0f} s idle: refresh requests {pause['refresh']}, replies {pause['items']}")
-    print(f"  server RSS {rss / 1024:.0f} MB (main process)")
+    print(f"  server RSS {rss / 1024:.0f} MB (main process), {tree_rss:.0f} MB (process tree)")
+    print(f"  settled after {settled:.1f} s, tree RSS then {settled_rss:.0f} MB")
     print(json.dumps({"rows": rows, "pause": pause}), file=sys.stderr)
 
 
