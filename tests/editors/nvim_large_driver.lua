@@ -14,6 +14,8 @@ local hyp = assert(vim.env.BLEU_HYP, 'BLEU_HYP not set')
 local edit_line = tonumber(vim.env.BLEU_EDIT_LINE or '0')
 local timeout = tonumber(vim.env.BLEU_TIMEOUT_MS or '60000')
 local edits_file = assert(vim.env.BLEU_EDITS_FILE, 'BLEU_EDITS_FILE not set')
+-- a pause after each edit's hint (ms): the pushed diagnostics land in it
+local gap = tonumber(vim.env.BLEU_EDIT_GAP_MS or '0')
 
 local function now_ms()
   return vim.uv.hrtime() / 1e6
@@ -133,6 +135,11 @@ local ok, err = xpcall(function()
     result.edit_ms[k] = now_ms() - t0
     result.edit_ok[k] = done
     result.edit_labels[k] = label_at(edit_line) or vim.NIL
+    if gap > 0 then
+      vim.wait(gap, function()
+        return false
+      end, 5)
+    end
   end
   timer:stop()
   timer:close()

@@ -317,6 +317,8 @@ def test_neovim_large_pair_edit_in_the_middle(nvim: str, tmp_path: Path) -> None
     env = editor_env({
         "BLEU_OUT": str(out), "BLEU_HYP": str(hyp_path), "BLEU_EDIT_LINE": str(line),
         "BLEU_EDITS_FILE": str(edits_file), "BLEU_TIMEOUT_MS": "60000",
+        # a pause after each edit (the diagnostics pushed after the debounce land in it, as when typing pauses)
+        "BLEU_EDIT_GAP_MS": os.environ.get("BLEU_LS_NVIM_GAP_MS", "400"),
         "XDG_STATE_HOME": str(tmp_path / "state"), "XDG_CACHE_HOME": str(tmp_path / "cache"),
         # BLEU_LS_NVIM_CPU_SECONDS: also the server's CPU time over that many seconds after opening
         "BLEU_CPU_SECONDS": os.environ.get("BLEU_LS_NVIM_CPU_SECONDS", ""),
@@ -357,7 +359,7 @@ def test_neovim_large_pair_edit_in_the_middle(nvim: str, tmp_path: Path) -> None
     stalls = sorted(r.get("stalls") or [])
     print(f"main-loop stalls over 50 ms while editing: {len(stalls)}"
           + (f", longest {stalls[-1]:.0f} ms" if stalls else ""))
-    assert not stalls or stalls[-1] < 1000, stalls
+    assert not stalls or stalls[-1] < 500, stalls  # (before issue 25, at 100k: 16 stalls, up to 789 ms)
     if r.get("cpu_ticks") is not None:
         print(f"server process tree CPU over the first {r['cpu_at_ms'] / 1000:.1f} s after open: "
               f"{r['cpu_ticks'] / os.sysconf('SC_CLK_TCK'):.1f} s "
