@@ -16,6 +16,7 @@ from typing import Any, Optional, Sequence
 
 from .engine import InputError, PairModel, TokenizerUnavailable, build_metrics, read_lines
 from .engine.batch import first_pass
+from .output import Chunked
 from .engine.significance import Estimate, confidence, default_seed, paired_ar, paired_bs
 from .metric_args import UsageError, add_metric_arguments, settings_from_args
 from .segments.match import align
@@ -167,8 +168,9 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     except ValueError as exc:
         return _fail(None, str(exc))
     try:
-        render(results, args, sys.stdout, rows)
-        sys.stdout.flush()
+        out = Chunked(sys.stdout)
+        render(results, args, out, rows)
+        out.flush()
     except BrokenPipeError:
         return 0
     return 0

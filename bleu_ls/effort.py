@@ -25,6 +25,7 @@ from .segments.rows import SegmentRows, segment_rows
 from .engine.ter import UNITS, TerMetric
 from .engine.ter_batch import ter_alignments
 from .engine.ter_core import TerResult
+from .output import Chunked
 
 KINDS = ("insertions", "deletions", "substitutions", "shifts")
 
@@ -149,13 +150,14 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     )
     report = effort_report(metric, draft, post, segments=rows)
     try:
+        out = Chunked(sys.stdout)
         if args.format == "json":
-            json.dump(report, sys.stdout, ensure_ascii=False, indent=1)
-            sys.stdout.write("\n")
+            json.dump(report, out, ensure_ascii=False, indent=1)
+            out.write("\n")
         else:
             notes = rows.text_lines("draft", "post-edit") if rows is not None else []
-            (_text if args.format == "text" else _tsv)({**report, "_notes": notes}, sys.stdout)
-        sys.stdout.flush()
+            (_text if args.format == "text" else _tsv)({**report, "_notes": notes}, out)
+        out.flush()
     except BrokenPipeError:
         return 0
     return 0

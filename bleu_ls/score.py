@@ -17,6 +17,7 @@ from typing import Any, Optional, Sequence
 
 from .engine import InputError, PairModel, Score, TokenizerUnavailable, build_metrics, read_lines
 from .metric_args import UsageError, add_metric_arguments, settings_from_args
+from .output import Chunked
 from .segments.match import align
 from .segments.read import read_documents
 from .segments.rows import SegmentRows, segment_rows
@@ -222,7 +223,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         from .compare import corpus_confidence
 
         confidence = corpus_confidence(model, args.confidence_n)
-    out = sys.stdout
+    out = Chunked(sys.stdout)
     try:
         {"text": render_text, "json": render_json, "tsv": render_tsv}[args.format](model, out, confidence, rows)
         out.flush()

@@ -197,8 +197,9 @@ class Settings:
     #: the file gets the ones an editor showing this many keeps (errors first,
     #: then warnings, information, hints) and one note at line 1 saying how many
     #: more there are and where to see them all. VS Code shows at most 1,000
-    #: per file; the extension sends 1,000 unless you set another value.
-    max_problems: int = 0
+    #: per file; every client gets 1,000 unless you set another value (an
+    #: editor that is pushed tens of thousands of items freezes decoding them).
+    max_problems: int = 1000
 
     # -- (de)serialisation -------------------------------------------------
     @classmethod

@@ -200,14 +200,15 @@ def test_unpaired():
 def test_switches_and_severity():
     hyp = ["", "x y z", GOOD]
     ref = [GOOD, GOOD, GOOD]
-    on = Settings()
+    assert "low-score" not in {f.code for f in run(Settings(), hyp, [ref])}  # off by default: the hint shows the score
+    on = Settings.from_dict({"diagnostics": {"lowScore": {"enabled": True}}})
     got = {f.code for f in run(on, hyp, [ref])}
     assert {"empty-hypothesis", "low-score"} <= got
     off = Settings.from_dict({"diagnostics": {"enabled": False}})
     assert run(off, hyp, [ref]) == []
     one_off = Settings.from_dict({"diagnostics": {"lowScore": {"enabled": False}}})
     assert "low-score" not in {f.code for f in run(one_off, hyp, [ref])}
-    sev = Settings.from_dict({"diagnostics": {"lowScore": {"severity": "hint"}}})
+    sev = Settings.from_dict({"diagnostics": {"lowScore": {"enabled": True, "severity": "hint"}}})
     assert {f.severity for f in run(sev, hyp, [ref]) if f.code == "low-score"} == {"hint"}
 
 
@@ -272,7 +273,7 @@ def test_cached_analysis_equals_fresh(hyp, ref, src, edits, chrf):
     s = Settings.from_dict(
         {
             "chrf": {"enabled": chrf},
-            "diagnostics": {"outlier": {"minLines": 3}, "repetition": {"minCount": 2}},
+            "diagnostics": {"outlier": {"minLines": 3}, "repetition": {"minCount": 2}, "lowScore": {"enabled": True}},
         }
     )
     model = PairModel(build_metrics(s), hyp, [ref])
@@ -290,11 +291,11 @@ def test_cached_analysis_equals_fresh(hyp, ref, src, edits, chrf):
 
 
 def test_settings_change_invalidates_cache():
-    s = Settings()
+    s = Settings.from_dict({"diagnostics": {"lowScore": {"enabled": True}}})
     model = PairModel(build_metrics(s), ["x y", GOOD], [[GOOD, GOOD]])
     a = Analyzer(s)
     assert {f.severity for f in a.analyse(model) if f.code == "low-score"} == {"hint"}
-    a.set_settings(Settings.from_dict({"diagnostics": {"lowScore": {"severity": "error"}}}))
+    a.set_settings(Settings.from_dict({"diagnostics": {"lowScore": {"enabled": True, "severity": "error"}}}))
     assert {f.severity for f in a.analyse(model) if f.code == "low-score"} == {"error"}
 
 

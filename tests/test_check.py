@@ -88,7 +88,7 @@ def test_folder_search_and_unpaired(ws):
 
 def test_toml_rule_and_settings(ws):
     (ws / "bleu-ls.toml").write_text(
-        '[bleu]\ntokenize = "char"\n[diagnostics.low_score]\nbleu_threshold = 101\n'
+        '[bleu]\ntokenize = "char"\n[diagnostics.low_score]\nenabled = true\nbleu_threshold = 101\n'
         '[[pairs]]\nhypothesis = "out/*.txt"\nreferences = ["gold/{1}.txt"]\n',
         encoding="utf-8",
     )

@@ -125,8 +125,12 @@ REF = ["the cat sat on the mat", "the quick brown fox jumps", "nothing here", "h
 
 
 def check(*argv) -> tuple[int, str, str]:
+    return check_with("--no-config", *argv)
+
+
+def check_with(*argv) -> tuple[int, str, str]:
     out, err = io.StringIO(), io.StringIO()
-    rc = main(["--no-config", "--format", "json", *argv], out=out, err=err)
+    rc = main(["--format", "json", *argv], out=out, err=err)
     return rc, out.getvalue(), err.getvalue()
 
 
@@ -147,6 +151,9 @@ def test_check_honours_the_ignore_file(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     hyp = write(tmp_path / "out" / "d.hyp", HYP)
     write(tmp_path / "out" / "d.ref", REF)
+    cfg = tmp_path / "low.toml"  # low-score is off by default (the hint shows the score)
+    cfg.write_text("[diagnostics.low_score]\nenabled = true\n", encoding="utf-8")
+    check = lambda *a: check_with("--config", str(cfg), *a)
     rc, out, err = check(str(hyp))
     before = codes(out)
     assert ("low-score" in {c for _, c in before}) and any(c == "empty-hypothesis" for _, c in before)

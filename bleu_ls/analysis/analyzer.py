@@ -57,6 +57,15 @@ RULES: tuple[Rule, ...] = (
     Rule("adequacy", qe_rules.adequacy),
 )
 
+#: Rules that rank a line against the whole document: while the server holds
+#: them (``Analyzer.hold_ranks``, set while the user types) they are not run
+#: after an edit that keeps the line count; the edited lines lose their
+#: findings of these codes (their numbers are stale), every other line keeps
+#: its own, and the first pass without the hold catches up on every line
+#: changed meanwhile.  One keystroke then changes the diagnostics of the line
+#: it changed only, not the lines at the margin of a ranking.
+RANKED = ("outlier", "adequacy")
+
 
 class Analyzer:
     """Runs the rules over a pair model, caching what reads the text.
@@ -99,6 +108,11 @@ class Analyzer:
         self.changed: Optional[set] = None
         #: passes run (a reader of ``changed`` checks it saw every one)
         self.passes = 0
+        #: set by the caller: the RANKED rules wait (see RANKED); ``held``:
+        #: code -> (lines changed since the rule last ran, that pass's number)
+        self.hold_ranks = False
+        self.held: dict = {}
+        self._same_shape = False
         self._reset()
 
     def _reset(self) -> None:
@@ -306,6 +320,8 @@ class Analyzer:
                     source if source is None or isinstance(source, list) else list(source),
                     -1 if source is None else len(source), self.passes)
         scope, self._splice = changes(last, seen, model, seen.source)
+        self._same_shape = (last is not None and last.n == seen.n and last.n_hyp == seen.n_hyp
+                            and last.n_refs == seen.n_refs and last.n_source == seen.n_source)
         self._inputs = seen
         if scope is not None and (scope[1] - scope[0]) > FULL_SHARE * max(n, 1):
             scope = None
@@ -319,6 +335,12 @@ class Analyzer:
             self._inputs = None  # the next pass starts over
             raise
         if n:
+            if self.held:  # the held rules' findings stay reusable for their next run
+                old = self.previous_findings
+                held = self.held
+                for k, f in old.items():
+                    if k[0] in held:
+                        ctx.kept.setdefault(k, f)
             self.previous_findings = ctx.kept
         return True
 
@@ -344,6 +366,7 @@ class Analyzer:
             results.append((rule.code, found))
         self.store.full(results)
         self.changed = None
+        self.held = {}
 
     def _incremental(self, ctx: LineContext, scope: tuple[int, int]) -> None:
         store, changed = self.store, set()
@@ -357,7 +380,45 @@ class Analyzer:
                 if old:
                     changed.update(old)
                 by_code.pop(code, None)
+                self.held.pop(code, None)
                 continue
+            held = self.held.get(code)
+            if code in RANKED and old is not None:
+                if self.hold_ranks and self._same_shape and (held is not None or lo < hi):
+                    # held: the edited lines' findings go, the rest stay
+                    if lo < hi:
+                        dropped = [i for i in old if lo <= i < hi] if len(old) < hi - lo else [i for i in range(lo, hi) if i in old]
+                        if dropped:
+                            old = by_code[code] = {i: fs for i, fs in old.items() if not lo <= i < hi}
+                            changed.update(dropped)
+                    if held is None:
+                        self.held[code] = ((lo, hi), self.passes - 1)
+                    else:
+                        (a, b), since = held
+                        self.held[code] = ((min(a, lo), max(b, hi)) if lo < hi else (a, b), since)
+                    continue
+                if held is not None:
+                    del self.held[code]
+                    if not self._same_shape:  # lines moved since: start the rule over
+                        held = old = None
+                        changed.update(by_code.pop(code, None) or ())
+            if held is not None:
+                (a, b), since = held
+                if lo < hi:
+                    a, b = min(a, lo), max(b, hi)
+                # the rule catches up: the lines changed since it last ran
+                ctx.pass_scope, ctx.previous_pass = (a, b), since
+                changed.update(range(a, b))
+            try:
+                self._run_incremental(ctx, rule, c, code, old, scope, by_code, changed)
+            finally:
+                ctx.pass_scope, ctx.previous_pass = scope, self.passes - 1
+        self.changed = store.settle(changed, scope)
+
+    def _run_incremental(self, ctx: LineContext, rule: Rule, c: Any, code: str, old: Optional[dict],
+                         scope: tuple[int, int], by_code: dict, changed: set) -> None:
+        lo, hi = scope
+        if True:
             if rule.kind == LINE:
                 rscope: Optional[tuple[int, int]] = scope
                 if rule.params is not None:
@@ -390,7 +451,6 @@ class Analyzer:
                 new = group(rule.check(ctx, c))
                 diff_into(old, new, changed)
                 by_code[code] = new
-        self.changed = store.settle(changed, scope)
 
 
 def analyse(model, settings: Settings, source: Optional[Sequence[str]] = None, names: Optional[dict] = None) -> list[Finding]:

@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Optional, Sequence
 
 from ..engine import InputError
+from ..output import Chunked
 from ..workspace_config import CONFIG_NAME
 from ..metric_args import UsageError, add_metric_arguments, settings_from_args  # the shared metric flags
 from ..settings import SEVERITIES, Settings
@@ -85,7 +86,7 @@ def _main(argv: Optional[Sequence[str]], out, err) -> int:
         parser.print_usage(err)
         print(f"bleu-ls check: error: {exc}", file=err)
         return 2
-    report = Report(args.format, args.fail_on, out, err)
+    report = Report(args.format, args.fail_on, Chunked(out), err)
     discovery = Discovery(args, report)
     seen: set[Path] = set()
     for arg in args.paths:

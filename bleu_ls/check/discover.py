@@ -101,5 +101,5 @@ def load_config_file(path: Path) -> tuple[dict, list[str]]:
         except OSError as exc:
             return {}, [f"{path}: cannot read: {exc.strerror or exc}"]
         (Path(tmp) / CONFIG_NAME).write_bytes(data)
-        cfg, problems = pairing.load_workspace_config(Path(tmp))
+        cfg, problems = load_workspace_config(Path(tmp))
     return cfg, [p.replace(str(Path(tmp) / CONFIG_NAME), str(path)) for p in problems]

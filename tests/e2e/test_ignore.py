@@ -10,8 +10,17 @@ from lsprotocol import types
 
 from bleu_ls.ignore import RELATIVE, line_hash
 
+import pytest
+
 from .conftest import eventually, units
 from .test_server import crafted, text
+
+
+@pytest.fixture(autouse=True)
+def _low_score_on(tmp_path):
+    """These tests ignore ``low-score`` findings: the code is off by default
+    (the hint shows the score), so the workspace turns it on."""
+    (tmp_path / "bleu-ls.toml").write_text("[diagnostics.low_score]\nenabled = true\n", encoding="utf-8")
 
 
 def as_action(x):

@@ -54,6 +54,11 @@ def text(lines):
     return "\n".join(lines) + "\n"
 
 
+#: ``low-score`` is off by default (the hint shows the score): the tests of
+#: its findings turn it on in the workspace
+LOW_SCORE_ON = "[diagnostics.low_score]\nenabled = true\n"
+
+
 def label_value(label: str, name: str = "BLEU") -> float:
     m = re.search(rf"{name} (-?[0-9.]+)", label)
     assert m, label
@@ -62,6 +67,7 @@ def label_value(label: str, name: str = "BLEU") -> float:
 
 async def test_every_diagnostic_code(any_session):
     s = any_session
+    s.write("bleu-ls.toml", LOW_SCORE_ON)
     hyp, ref, src = crafted()
     s.write("d.ref", text(ref))
     s.write("d.src", text(src))
@@ -88,6 +94,7 @@ async def test_every_diagnostic_code(any_session):
 
 async def test_one_did_change_changes_that_line_only(any_session):
     s = any_session
+    s.write("bleu-ls.toml", LOW_SCORE_ON)
     hyp, ref, src = crafted()
     hyp = hyp[:28]
     s.write("d.ref", text(ref[:28]))
@@ -240,6 +247,7 @@ async def test_push_diagnostics_debounced_newest_version(push_session):
 
 async def test_settings_change_takes_effect(session):
     s = session
+    s.write("bleu-ls.toml", LOW_SCORE_ON)
     hyp, ref, _ = crafted()
     s.write("d.ref", text(ref))
     uri = s.open("d.hyp", text(hyp))
@@ -382,10 +390,16 @@ async def test_hover_and_lens_show_a_change_once_there_is_one(session):
 
 async def test_commands(session):
     s = session
+    s.write("bleu-ls.toml", LOW_SCORE_ON)
     hyp, ref, src = crafted()
     s.write("d.ref", text(ref))
     uri = s.open("d.hyp", text(hyp))
-    diags, _, _ = await s.diagnostics(uri)
+
+    async def with_low_score():  # (the settings file written after start-up is read soon, not at once)
+        d, _, _ = await s.diagnostics(uri)
+        return d if d and "low-score" in {x.code for x in d} else None
+
+    diags = await eventually(with_low_score)
     flagged = sorted({d.range.start.line for d in diags})
     pos = await s.command("bleuLs.nextFlagged", uri, {"line": flagged[0], "character": 0})
     assert pos["line"] == flagged[1]

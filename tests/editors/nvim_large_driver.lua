@@ -1,9 +1,10 @@
 -- Drives a headless Neovim on a large pair for tests/editors/test_neovim.py:
 -- opens $BLEU_HYP, jumps to line $BLEU_EDIT_LINE (0-based) as soon as the
 -- client is attached, waits for that line's hint, then replaces the line
--- with each text of $BLEU_EDITS_FILE (a JSON list) through
--- nvim_buf_set_lines and times each edit until the hint drawn for the new
--- text is there.  Records every inlayHint range the client asked for and
+-- with each text of $BLEU_EDITS_FILE (a JSON list of {text, label}) through
+-- nvim_buf_set_lines and times each edit until the hint drawn on the line
+-- is the expected label (sacrebleu's, of the new text).  A 10 ms timer
+-- records how late Neovim's main loop ran it (its stalls) during the edits.  Records every inlayHint range the client asked for and
 -- the methods of its semantic-token requests.  With $BLEU_CPU_SECONDS set,
 -- waits until that many seconds after opening and records the CPU time
 -- (clock ticks) the server's process tree used so far.
@@ -13,12 +14,14 @@ local hyp = assert(vim.env.BLEU_HYP, 'BLEU_HYP not set')
 local edit_line = tonumber(vim.env.BLEU_EDIT_LINE or '0')
 local timeout = tonumber(vim.env.BLEU_TIMEOUT_MS or '60000')
 local edits_file = assert(vim.env.BLEU_EDITS_FILE, 'BLEU_EDITS_FILE not set')
+-- a pause after each edit's hint (ms): the pushed diagnostics land in it
+local gap = tonumber(vim.env.BLEU_EDIT_GAP_MS or '0')
 
 local function now_ms()
   return vim.uv.hrtime() / 1e6
 end
 
-local result = { requests = {}, edit_ms = {}, edit_labels = {}, edit_ok = {}, token_methods = {} }
+local result = { requests = {}, edit_ms = {}, edit_labels = {}, edit_ok = {}, token_methods = {}, stalls = {} }
 
 -- Semantic-token requests from the moment the client attaches (Neovim's own
 -- engine starts right after LspAttach).
@@ -111,17 +114,35 @@ local ok, err = xpcall(function()
   result.jump_ms = now_ms() - t_jump
   result.before = label_at(edit_line)
 
-  for k, text in ipairs(edits) do
+  -- the main loop's lateness: a 10 ms repeating timer, late by how much
+  local timer = vim.uv.new_timer()
+  local last = now_ms()
+  timer:start(10, 10, function()
+    local t = now_ms()
+    local late = t - last - 10
+    if late > 50 then
+      table.insert(result.stalls, late)
+    end
+    last = t
+  end)
+  for k, edit in ipairs(edits) do
+    local text, want = edit[1], edit[2]
     local t0 = now_ms()
     vim.api.nvim_buf_set_lines(buf, edit_line, edit_line + 1, false, { text })
-    local tick = vim.api.nvim_buf_get_changedtick(buf)
     local done = vim.wait(timeout, function()
-      return hints.drawn_tick(buf) == tick and label_at(edit_line) ~= nil
+      return label_at(edit_line) == want
     end, 1)
     result.edit_ms[k] = now_ms() - t0
     result.edit_ok[k] = done
     result.edit_labels[k] = label_at(edit_line) or vim.NIL
+    if gap > 0 then
+      vim.wait(gap, function()
+        return false
+      end, 5)
+    end
   end
+  timer:stop()
+  timer:close()
   result.hints_drawn = #hints.get(buf)
   local cpu_s = tonumber(vim.env.BLEU_CPU_SECONDS or '')
   if cpu_s and result.server_pid then

@@ -52,7 +52,7 @@ def test_bad_input_is_one_sentence_and_status_2(report, args, needle):
 
 def test_config_thresholds_reach_the_flags(report, tmp_path):
     cfg = tmp_path / "bleu-ls.toml"
-    cfg.write_text("[diagnostics.low_score]\nbleu_threshold = 99\n", encoding="utf-8")
+    cfg.write_text("[diagnostics.low_score]\nenabled = true\nbleu_threshold = 99\n", encoding="utf-8")
     _, _, default, _ = report(NEWS, "--ref", REF, "--bootstrap", "0", "--no-config")
     code, _, strict, err = report(NEWS, "--ref", REF, "--bootstrap", "0", "--config", cfg)
     assert code == 0, err

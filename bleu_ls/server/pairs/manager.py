@@ -226,6 +226,7 @@ class PairManager:
                 binding.splice_dependent(dep, k, doc, splice)
         doc.version = params.text_document.version
         if pair is not None and not queued:
+            self.publisher.typed(pair)
             self.after_change(pair, external=False)
         for dep in {id(d): d for d, _ in dependents}.values():
             if dep is not pair:
@@ -364,7 +365,7 @@ class PairManager:
                 pair.diag_cache = None
                 if not self.pull_diagnostics:
                     self.publisher.schedule_push(pair)
-        self.publisher.schedule_refresh()
+        self.publisher.schedule_refresh(("code_lens", "diagnostics"))
 
     # -- after any change ----------------------------------------------------------
     def after_change(self, pair: Pair, external: bool) -> None:

@@ -49,12 +49,26 @@ REFRESH_DELAY = 0.03
 #: worker thread on a copy of the model first, so that the event loop keeps
 #: answering; the pass on the loop then finds the per-line work memoised.
 THREAD_LINES = 2000
+#: While a document was edited less than this many seconds ago, the rules
+#: that rank a line against the whole document hold their findings
+#: (``Analyzer.hold_ranks``); this long after the last edit they catch up and
+#: the editor is told once (a push, or one diagnostics refresh).
+RERANK_IDLE = 1.0
+#: The refresh requests, by the client capability each needs.
+REFRESH_KINDS = ("inlay_hint", "code_lens", "semantic_tokens", "diagnostics")
 
 
 class Publisher:
     def __init__(self, manager: "PairManager") -> None:
         self.manager = manager
         self._refresh_task: Optional[asyncio.Task] = None
+        #: refresh kinds asked for and not sent yet; the request of each kind
+        #: still unanswered (at most one outstanding per kind)
+        self._refresh_wanted: set = set()
+        self._refresh_out: dict = {}
+        #: uri -> when it was last edited (loop time); uri -> its re-rank task
+        self._typed: dict = {}
+        self._rerank_tasks: dict = {}
         #: the ignore store of each workspace root (read again when it changes on disk)
         self._stores: dict = {}
 
@@ -100,7 +114,50 @@ class Publisher:
         if analyzer is None:
             analyzer = analyzers[pair.uri] = Analyzer(pair.settings, adequacy=self.manager.adequacy)
         analyzer.set_settings(pair.settings)
+        analyzer.hold_ranks = self.typing(pair)
         return analyzer
+
+    # -- ranks while typing ----------------------------------------------------
+    def typing(self, pair: "Pair") -> bool:
+        """Whether the pair's document was edited within RERANK_IDLE."""
+        last = self._typed.get(pair.uri)
+        if last is None:
+            return False
+        try:
+            now = asyncio.get_running_loop().time()
+        except RuntimeError:
+            return False
+        return now - last < RERANK_IDLE
+
+    def typed(self, pair: "Pair") -> None:
+        """The user edited the pair's document: document-relative ranks wait
+        until typing pauses (see RERANK_IDLE)."""
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            return
+        self._typed[pair.uri] = loop.time()
+        task = self._rerank_tasks.get(pair.uri)
+        if task is None or task.done():
+            self._rerank_tasks[pair.uri] = asyncio.ensure_future(self._rerank(pair))
+
+    async def _rerank(self, pair: "Pair") -> None:
+        loop = asyncio.get_running_loop()
+        while True:
+            left = self._typed.get(pair.uri, 0.0) + RERANK_IDLE - loop.time()
+            if left <= 0:
+                break
+            await asyncio.sleep(left + 0.005)
+        self._typed.pop(pair.uri, None)
+        analyzer = self.manager.analyzers.get(pair.uri)
+        if analyzer is None or not analyzer.held or self.manager.pairs.get(pair.uri) is not pair:
+            return
+        view = pair.diag_cache
+        if view is not None:
+            view.key = None  # the same model version, other findings: read them again
+        if not self.manager.pull_diagnostics:
+            self.schedule_push(pair)
+        self.schedule_refresh(("code_lens", "diagnostics"))
 
     def findings_soon(self, pair: "Pair") -> bool:
         """Whether the pair's findings can be read without a long wait: no
@@ -294,21 +351,48 @@ class Publisher:
               + ',"diagnostics":[' + body + "]}}")
 
     # -- refresh requests ------------------------------------------------------
-    def schedule_refresh(self) -> None:
+    def schedule_refresh(self, kinds: tuple = REFRESH_KINDS) -> None:
+        """Ask the editor to request ``kinds`` again, soon (a burst of changes
+        makes one request of each kind; a kind whose previous request is
+        unanswered is sent once that answer comes)."""
+        self._refresh_wanted.update(kinds)
         if self._refresh_task is None or self._refresh_task.done():
             self._refresh_task = asyncio.ensure_future(self._refresh())
 
     async def _refresh(self) -> None:
         await asyncio.sleep(REFRESH_DELAY)
+        self._send_refreshes()
+
+    def _send_refreshes(self) -> None:
         manager, client = self.manager, self.manager.client
-        try:
-            if manager.workspace_cap("inlay_hint"):
-                client.workspace_inlay_hint_refresh(None)
-            if manager.workspace_cap("code_lens"):
-                client.workspace_code_lens_refresh(None)
-            if manager.workspace_cap("semantic_tokens"):
-                client.workspace_semantic_tokens_refresh(None)
-            if manager.pull_diagnostics and manager.workspace_cap("diagnostics"):
-                client.workspace_diagnostic_refresh(None)
-        except Exception as exc:
-            log.warning("refresh request failed: %s", exc)
+        senders = {
+            "inlay_hint": "workspace_inlay_hint_refresh",
+            "code_lens": "workspace_code_lens_refresh",
+            "semantic_tokens": "workspace_semantic_tokens_refresh",
+            "diagnostics": "workspace_diagnostic_refresh",
+        }
+        for kind in REFRESH_KINDS:
+            if kind not in self._refresh_wanted:
+                continue
+            if not manager.workspace_cap(kind) or (kind == "diagnostics" and not manager.pull_diagnostics):
+                self._refresh_wanted.discard(kind)
+                continue
+            out = self._refresh_out.get(kind)
+            if out is not None and not out.done():
+                continue  # sent when the outstanding one is answered
+            self._refresh_wanted.discard(kind)
+            try:
+                fut = getattr(client, senders[kind])(None)
+            except Exception as exc:
+                log.warning("refresh request failed: %s", exc)
+                continue
+            if hasattr(fut, "add_done_callback"):
+                self._refresh_out[kind] = fut
+                fut.add_done_callback(self._refresh_answered)
+
+    def _refresh_answered(self, _fut) -> None:
+        if self._refresh_wanted and (self._refresh_task is None or self._refresh_task.done()):
+            try:
+                self._refresh_task = asyncio.ensure_future(self._refresh())
+            except RuntimeError:  # no loop (shutting down)
+                pass
