@@ -147,6 +147,7 @@ def _register_lifecycle(server: BleuLanguageServer, manager: PairManager) -> Non
     @server.feature(types.SHUTDOWN)
     def shutdown(ls: BleuLanguageServer, params) -> None:
         manager.shutdown()
+        _cancel_pending_requests(ls)
 
     @server.feature(types.WORKSPACE_DID_CHANGE_CONFIGURATION)
     async def did_change_configuration(ls: BleuLanguageServer, params: types.DidChangeConfigurationParams) -> None:
@@ -209,3 +210,23 @@ def create_server() -> BleuLanguageServer:
     for feature in (hints, diagnostics, hover, lens, commands, tokens, actions):
         feature.register(server, manager)
     return server
+
+
+def _cancel_pending_requests(ls: BleuLanguageServer) -> None:
+    """Cancel the requests still being handled, before pygls does.
+
+    pygls's own shutdown cancels them while iterating over its table of
+    pending requests; a handler running in a plain ``Future`` (a generator or
+    thread handler) takes itself out of that table from inside ``cancel``, and
+    the iteration fails ("dictionary changed size during iteration"): the
+    editor's ``shutdown`` got an internal error instead of its answer and never
+    sent ``exit``.  Here the table is copied first; pygls then finds them done.
+    """
+    protocol = ls.protocol
+    pending = getattr(protocol, "_request_futures", None)
+    if not pending:
+        return
+    current = getattr(protocol, "msg_id", None)
+    for msg_id, future in list(pending.items()):
+        if msg_id != current and not future.done():
+            future.cancel()
