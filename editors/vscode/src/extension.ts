@@ -20,6 +20,7 @@ import {
   TransportKind,
 } from "vscode-languageclient/node";
 import { highlightCommands, tokensMiddleware } from "./highlights";
+import { isBleuDocument } from "./documents";
 
 import packageJson from "../package.json";
 import { HostEnv, resolveServerCommand, Resolution, startFailureMessage } from "./serverCommand";
@@ -117,7 +118,7 @@ function isOurDocument(doc: vscode.TextDocument | undefined): boolean {
     return false;
   }
   const selector = client.clientOptions.documentSelector as vscode.DocumentSelector;
-  return vscode.languages.match(selector, doc) > 0;
+  return isBleuDocument(doc, () => vscode.languages.match(selector, doc) > 0);
 }
 
 const restarts: number[] = [];
