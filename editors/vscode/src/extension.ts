@@ -45,7 +45,7 @@ import {
   withoutClientKeys,
 } from "./settings";
 import { isRevealMessage, placeholderHtml, REPORT_COMMAND, withBridge } from "./reportView";
-import { CorpusScoreResult, formatStatus } from "./status";
+import { CorpusScoreResult, formatStatus, headlineScore } from "./status";
 
 const CORPUS_SCORE = "bleuLs/corpusScore";
 const KEYS = serverKeys(packageJson);
@@ -438,7 +438,7 @@ async function stopNow(): Promise<void> {
 
 function showStatus(doc: vscode.TextDocument, result: CorpusScoreResult | null): void {
   const key = doc.uri.toString();
-  const score = result?.corpus?.score;
+  const score = headlineScore(result);
   if (typeof score === "number" && !firstScore.has(key)) {
     firstScore.set(key, score);
   }

@@ -126,6 +126,16 @@ end
 local status = {}
 
 local function format_score(r)
+  if type(r) == 'table' and type(r.corpus) ~= 'table' and type(r.segments) == 'number' then
+    -- a segment file (PO, XLIFF, TMX, subtitles): each metric's corpus score by its key
+    local parts = {}
+    for _, m in ipairs({ { 'bleu', 'BLEU' }, { 'chrf', 'chrF' }, { 'ter', 'TER' } }) do
+      if type(r[m[1]]) == 'number' then
+        table.insert(parts, string.format('%s %.2f', m[2], r[m[1]]))
+      end
+    end
+    return table.concat(parts, ' · ')
+  end
   if type(r) ~= 'table' or type(r.corpus) ~= 'table' then
     return ''
   end
@@ -146,6 +156,8 @@ local function format_score(r)
   end
   return s
 end
+
+M._format_score = format_score
 
 function M.refresh_score(bufnr)
   bufnr = (bufnr == nil or bufnr == 0) and vim.api.nvim_get_current_buf() or bufnr
