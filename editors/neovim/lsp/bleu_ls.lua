@@ -6,8 +6,15 @@
 ---@type vim.lsp.Config
 return {
   cmd = { 'bleu-ls', 'serve' },
-  filetypes = { 'mthyp', 'mtref', 'mtsrc' },
+  -- The MT filetypes, and the filetypes Neovim gives segment files (PO, XLIFF,
+  -- TMX, SubRip, WebVTT): of those, root_dir takes only the buffers whose file
+  -- name is a segment file's (a .po, .xlf, .srt…, never any XML file), and
+  -- their filetype and syntax stay Neovim's.
+  filetypes = { 'mthyp', 'mtref', 'mtsrc', 'po', 'xml', 'srt', 'webvtt' },
   root_markers = { 'bleu-ls.toml', '.git' },
+  root_dir = function(bufnr, on_dir)
+    require('bleu_ls').root_dir(bufnr, on_dir)
+  end,
   -- Answered for workspace/configuration (section "bleuLs") and sent as
   -- initializationOptions.  Keys are the server's camelCase settings.
   settings = { bleuLs = vim.empty_dict() },

@@ -20,6 +20,7 @@ import {
   TransportKind,
 } from "vscode-languageclient/node";
 import { highlightCommands, tokensMiddleware } from "./highlights";
+import { isBleuDocument } from "./documents";
 import { hintsMiddleware } from "./hints";
 
 import packageJson from "../package.json";
@@ -45,7 +46,7 @@ import {
   withoutClientKeys,
 } from "./settings";
 import { isRevealMessage, placeholderHtml, REPORT_COMMAND, withBridge } from "./reportView";
-import { CorpusScoreResult, formatStatus } from "./status";
+import { CorpusScoreResult, formatStatus, headlineScore } from "./status";
 
 const CORPUS_SCORE = "bleuLs/corpusScore";
 const KEYS = serverKeys(packageJson);
@@ -118,7 +119,7 @@ function isOurDocument(doc: vscode.TextDocument | undefined): boolean {
     return false;
   }
   const selector = client.clientOptions.documentSelector as vscode.DocumentSelector;
-  return vscode.languages.match(selector, doc) > 0;
+  return isBleuDocument(doc, () => vscode.languages.match(selector, doc) > 0);
 }
 
 const restarts: number[] = [];
@@ -440,7 +441,7 @@ async function stopNow(): Promise<void> {
 
 function showStatus(doc: vscode.TextDocument, result: CorpusScoreResult | null): void {
   const key = doc.uri.toString();
-  const score = result?.corpus?.score;
+  const score = headlineScore(result);
   if (typeof score === "number" && !firstScore.has(key)) {
     firstScore.set(key, score);
   }

@@ -154,10 +154,25 @@ interface PairRuleLike {
   source?: unknown;
 }
 
-/** Which documents the server sees: the convention languages plus every file a pairing rule names. */
+/**
+ * Segment files the server scores per segment (gettext PO, XLIFF, TMX, SubRip,
+ * WebVTT): the extensions the server reads them by.  They are matched by file
+ * name, never by languageId: VS Code gives them another extension's language
+ * (`po`, `xml`, `srt`, `plaintext`…), which keeps its highlighting.
+ */
+export const SEGMENT_EXTENSIONS = ["po", "pot", "xlf", "xliff", "sdlxliff", "mxliff", "tmx", "srt", "vtt"];
+
+/** The document filter patterns of the segment files (VS Code's globs are case-sensitive: both cases). */
+export const SEGMENT_PATTERNS = [
+  `**/*.{${SEGMENT_EXTENSIONS.join(",")}}`,
+  `**/*.{${SEGMENT_EXTENSIONS.map((e) => e.toUpperCase()).join(",")}}`,
+];
+
+/** Which documents the server sees: the convention languages, the segment files, and every file a pairing rule names. */
 export function documentSelector(pairs: unknown): DocumentFilterLike[] {
   const out: DocumentFilterLike[] = LANGUAGES.map((language) => ({ scheme: "file", language }));
-  const seen = new Set<string>();
+  out.push(...SEGMENT_PATTERNS.map((pattern) => ({ scheme: "file", pattern })));
+  const seen = new Set<string>(SEGMENT_PATTERNS);
   const add = (p: unknown) => {
     if (typeof p !== "string" || !p.trim()) {
       return;

@@ -205,7 +205,67 @@ function describeTests(name: string, m: MetricRecord | undefined): string[] {
   return out;
 }
 
+/**
+ * The status of a segment file (PO, XLIFF, TMX, subtitles): the server answers
+ * with the corpus score of each metric by its key (`bleu`, `chrf`) beside the
+ * counts of segments, paired rows and segments without a partner.
+ */
+function formatSegmentStatus(r: CorpusScoreResult, openedAt?: number): StatusView {
+  const names: Record<string, string> = { bleu: "BLEU", chrf: "chrF", ter: "TER" };
+  const scores = Object.keys(names)
+    .filter((k) => typeof r[k] === "number" && Number.isFinite(r[k] as number))
+    .map((k) => ({ name: names[k], score: r[k] as number }));
+  const n = (k: string) => (typeof r[k] === "number" ? (r[k] as number) : 0);
+  const tip: string[] = [];
+  let text: string;
+  if (scores.length) {
+    const first = scores[0];
+    text = scores.map((m) => `${m.name} ${m.score.toFixed(2)}`).join(" \u00b7 ");
+    const delta = typeof openedAt === "number" ? first.score - openedAt : undefined;
+    if (delta !== undefined && Math.abs(delta) >= 0.005) {
+      text = text.replace(`${first.name} ${first.score.toFixed(2)}`, `${first.name} ${first.score.toFixed(2)} (${formatDelta(delta)})`);
+    }
+    tip.push(...scores.map((m) => `Corpus ${m.name}: ${m.score.toFixed(2)}`));
+    if (delta !== undefined && Math.abs(delta) >= 0.005) {
+      tip.push(`\u0394 since open: ${formatDelta(delta)}`);
+    }
+  } else {
+    text = "BLEU \u2013";
+    tip.push("bleu-ls: no segment is paired with the reference's yet.");
+  }
+  tip.push(`Segments: ${n("segments")}, ${n("rows")} scored rows`);
+  const unpaired = [
+    n("unpairedHypothesis") ? `${n("unpairedHypothesis")} in this file` : "",
+    n("unpairedReference") ? `${n("unpairedReference")} in the reference` : "",
+  ].filter(Boolean);
+  if (unpaired.length) {
+    tip.push(`Without a partner: ${unpaired.join(", ")}`);
+  }
+  if (n("problems")) {
+    tip.push(`Problems: ${n("problems")}`);
+  }
+  return { text, tooltip: tip.join("\n") };
+}
+
+/** The score a status change is measured on: the corpus score, or a segment file's first metric. */
+export function headlineScore(r: CorpusScoreResult | null | undefined): number | undefined {
+  if (!r) {
+    return undefined;
+  }
+  if (r.corpus) {
+    return typeof r.corpus.score === "number" ? r.corpus.score : undefined;
+  }
+  if (typeof r.segments === "number") {
+    const k = ["bleu", "chrf", "ter"].find((key) => typeof r[key] === "number" && Number.isFinite(r[key] as number));
+    return k ? (r[k] as number) : undefined;
+  }
+  return undefined;
+}
+
 export function formatStatus(r: CorpusScoreResult | null | undefined, openedAt?: number): StatusView {
+  if (r && !r.corpus && typeof r.segments === "number") {
+    return formatSegmentStatus(r, openedAt);
+  }
   const effort = r ? describeEffort(r) : undefined;
   if (r && !r.corpus && effort && effort.text) {
     return { text: effort.text, tooltip: ["No reference: post-editing effort only.", ...effort.tip].join("\n") };

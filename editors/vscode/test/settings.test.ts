@@ -87,14 +87,19 @@ describe("documentSelector", () => {
     ]);
     assert.deepEqual(sel.slice(0, 3).map((f) => f.language), ["mt-hypothesis", "mt-reference", "mt-source"]);
     assert.deepEqual(
-      sel.slice(3).map((f) => f.pattern),
+      sel.slice(3, 5).map((f) => f.pattern),
+      ["**/*.{po,pot,xlf,xliff,sdlxliff,mxliff,tmx,srt,vtt}", "**/*.{PO,POT,XLF,XLIFF,SDLXLIFF,MXLIFF,TMX,SRT,VTT}"],
+    );
+    assert.ok(sel.slice(3, 5).every((f) => f.language === undefined), "segment files are taken by name, any language");
+    assert.deepEqual(
+      sel.slice(5).map((f) => f.pattern),
       ["**/out/*.de", "**/ref/*.de", "**/ref2/*.de", "**/src/*.en", "/abs/sys.txt", "/abs/ref.txt"],
     );
     assert.ok(sel.every((f) => f.scheme === "file"));
   });
   it("survives a missing or malformed pairs setting", () => {
-    assert.equal(documentSelector(undefined).length, 3);
-    assert.equal(documentSelector({ hypothesis: "x" }).length, 3);
+    assert.equal(documentSelector(undefined).length, 5);
+    assert.equal(documentSelector({ hypothesis: "x" }).length, 5);
   });
   it("turns placeholders into wildcards", () => {
     assert.equal(ruleGlob("./a/{name}.ref"), "**/a/*.ref");

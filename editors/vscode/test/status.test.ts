@@ -1,7 +1,7 @@
 import assert = require("node:assert/strict");
 import { describe, it } from "node:test";
 
-import { formatDelta, formatStatus } from "../src/status";
+import { formatDelta, formatStatus, headlineScore } from "../src/status";
 
 describe("formatStatus", () => {
   it("leaves the effort out of the text until a line is edited (the tooltip keeps it)", () => {
@@ -111,5 +111,34 @@ describe("formatStatus", () => {
     const v = formatStatus({ effort: { score: 5, lines: 10, linesEdited: 1 }, metrics: {} });
     assert.equal(v.text, "HTER 5.0 \u00b7 1 line edited");
     assert.match(v.tooltip, /post-editing effort only/);
+  });
+});
+
+describe("formatStatus of a segment file", () => {
+  // the server's answer for a PO / XLIFF / subtitle file: metrics by key beside the segment counts
+  const po = { segments: 3, rows: 2, unpairedHypothesis: 1, unpairedReference: 0, problems: 2, bleu: 77.65453555044465 };
+  it("shows the corpus score, not 'not paired'", () => {
+    const v = formatStatus(po as never);
+    assert.equal(v.text, "BLEU 77.65");
+    assert.match(v.tooltip, /^Corpus BLEU: 77\.65$/m);
+    assert.match(v.tooltip, /^Segments: 3, 2 scored rows$/m);
+    assert.match(v.tooltip, /^Without a partner: 1 in this file$/m);
+    assert.match(v.tooltip, /^Problems: 2$/m);
+  });
+  it("shows chrF beside BLEU and the change since the file was opened", () => {
+    const v = formatStatus({ ...po, chrf: 80.5 } as never, 70);
+    assert.equal(v.text, "BLEU 77.65 (+7.65) \u00b7 chrF 80.50");
+    assert.equal(headlineScore({ ...po, chrf: 80.5 } as never), po.bleu);
+  });
+  it("says when no segment is paired yet", () => {
+    const v = formatStatus({ segments: 4, rows: 0, unpairedHypothesis: 4, unpairedReference: 4, problems: 0 } as never);
+    assert.equal(v.text, "BLEU \u2013");
+    assert.match(v.tooltip, /no segment is paired/);
+    assert.match(v.tooltip, /Without a partner: 4 in this file, 4 in the reference/);
+  });
+  it("keeps a line file's headline score", () => {
+    assert.equal(headlineScore({ corpus: { score: 12.5 } } as never), 12.5);
+    assert.equal(headlineScore({ corpus: { score: null } } as never), undefined);
+    assert.equal(headlineScore(null), undefined);
   });
 });

@@ -120,6 +120,10 @@ function M.check()
   end
   h.info(('cmd: %s (from %s)'):format(table.concat(cmd, ' '), origin))
   h.info('filetypes: ' .. table.concat(cfg.filetypes or {}, ', '))
+  local exts = vim.tbl_map(function(e)
+    return '*.' .. e
+  end, require('bleu_ls').segment_extensions)
+  h.info('segment files (by name; po, xml, srt, webvtt buffers of other names are left alone): ' .. table.concat(exts, ' '))
   h.info('folder: ' .. root)
   local c = report.config or {}
   h.info('bleu-ls.toml: ' .. (type(c.file) == 'string' and c.file or 'none (defaults)'))

@@ -5,8 +5,47 @@ local M = {}
 local NAME = 'bleu_ls'
 local HYP_EXT = { 'hyp', 'mt' }
 
---- Filetypes the server attaches to.
-M.filetypes_list = { 'mthyp', 'mtref', 'mtsrc' }
+--- The pairing conventions' filetypes: always the server's.
+M.mt_filetypes = { 'mthyp', 'mtref', 'mtsrc' }
+
+--- Segment files the server scores per segment, known by their file name
+--- (whatever filetype Neovim gives them: po, xml, srt, webvtt).
+M.segment_extensions = { 'po', 'pot', 'xlf', 'xliff', 'sdlxliff', 'mxliff', 'tmx', 'srt', 'vtt' }
+
+--- The filetypes Neovim gives segment files; a buffer of one of them is the
+--- server's only when its file name is a segment file's.
+M.segment_filetypes = { 'po', 'xml', 'srt', 'webvtt' }
+
+--- Filetypes the server attaches to (lsp/bleu_ls.lua's list).
+M.filetypes_list = { 'mthyp', 'mtref', 'mtsrc', 'po', 'xml', 'srt', 'webvtt' }
+
+--- Whether a file name is a segment file's (.po, .xlf, .srt…, any case).
+function M.is_segment_file(name)
+  local ext = (name or ''):match('%.([%a]+)$')
+  return ext ~= nil and vim.tbl_contains(M.segment_extensions, ext:lower())
+end
+
+--- Whether bleu-ls may serve a buffer of a filetype it is configured for: any
+--- buffer, except that of the segment files' filetypes (po, xml, srt, webvtt)
+--- only a segment file by its name (never pom.xml).
+function M.is_bleu_buffer(bufnr)
+  if not vim.tbl_contains(M.segment_filetypes, vim.bo[bufnr].filetype) then
+    return true
+  end
+  return M.is_segment_file(vim.api.nvim_buf_get_name(bufnr))
+end
+
+--- lsp/bleu_ls.lua's root_dir: the buffers bleu-ls serves get the folder of
+--- the nearest root marker (none: no root, as root_markers alone gives);
+--- any other XML, PO or subtitle buffer is left alone.
+function M.root_dir(bufnr, on_dir)
+  if not M.is_bleu_buffer(bufnr) then
+    return
+  end
+  local cfg = vim.lsp.config and vim.lsp.config[NAME]
+  local markers = cfg and cfg.root_markers or { 'bleu-ls.toml', '.git' }
+  on_dir(vim.fs.root(bufnr, markers))
+end
 
 local function has_sibling(path, stem_exts)
   local stem = path:gsub('%.[^./\\]+$', '')
@@ -24,6 +63,8 @@ end
 function M.filetypes()
   vim.filetype.add({
     extension = {
+      -- WebVTT subtitles (Neovim has no filetype for them): scored per cue
+      vtt = 'webvtt',
       hyp = 'mthyp',
       mt = function(path)
         if has_sibling(path, { 'ref', 'ref1', 'src' }) then
@@ -85,6 +126,16 @@ end
 local status = {}
 
 local function format_score(r)
+  if type(r) == 'table' and type(r.corpus) ~= 'table' and type(r.segments) == 'number' then
+    -- a segment file (PO, XLIFF, TMX, subtitles): each metric's corpus score by its key
+    local parts = {}
+    for _, m in ipairs({ { 'bleu', 'BLEU' }, { 'chrf', 'chrF' }, { 'ter', 'TER' } }) do
+      if type(r[m[1]]) == 'number' then
+        table.insert(parts, string.format('%s %.2f', m[2], r[m[1]]))
+      end
+    end
+    return table.concat(parts, ' · ')
+  end
   if type(r) ~= 'table' or type(r.corpus) ~= 'table' then
     return ''
   end
@@ -105,6 +156,8 @@ local function format_score(r)
   end
   return s
 end
+
+M._format_score = format_score
 
 function M.refresh_score(bufnr)
   bufnr = (bufnr == nil or bufnr == 0) and vim.api.nvim_get_current_buf() or bufnr
@@ -345,6 +398,9 @@ function M.start_fallback(overrides)
     group = vim.api.nvim_create_augroup('bleu_ls_start', { clear = true }),
     pattern = config.filetypes or M.filetypes_list,
     callback = function(args)
+      if not M.is_bleu_buffer(args.buf) then
+        return
+      end
       local c = vim.deepcopy(config)
       c.root_markers = nil
       c.filetypes = nil
