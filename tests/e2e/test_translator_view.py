@@ -27,6 +27,13 @@ STATUS_JS = REPO / "editors" / "vscode" / "out" / "src" / "status.js"
 
 
 @pytest.fixture(autouse=True)
+def _low_score_on(tmp_path):
+    """The crafted lines' hovers and counts include ``low-score`` findings: the
+    code is off by default (the hint shows the score), so the workspace turns it on."""
+    (tmp_path / "bleu-ls.toml").write_text("[diagnostics.low_score]\nenabled = true\n", encoding="utf-8")
+
+
+@pytest.fixture(autouse=True)
 def _cache_outside_the_workspace(tmp_path_factory, monkeypatch):
     """Drafts bleu-ls keeps go to a cache folder of the test's own."""
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path_factory.mktemp("cache")))
