@@ -212,6 +212,10 @@ class LiveIndex:
         """Offset of the end of segment ``i``'s target text (where its hint goes)."""
         return int(self._tend[i])
 
+    def target_ends(self, which: np.ndarray) -> np.ndarray:
+        """The target ends of segments ``which`` (a new array)."""
+        return self._tend[which]
+
     def target_span(self, i: int) -> tuple[int, int]:
         return int(self._tstart[i]), int(self._tend[i])
 

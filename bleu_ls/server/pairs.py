@@ -38,6 +38,7 @@ from .document import LineDocument
 from .files import arg_path, forget_path_keys, path_key, uri_path
 from .publish import Publisher
 from .scoring import Scorer
+from .segdocs import SegmentDocs
 from .tasks import outlive
 from .watching import FileWatcher
 
@@ -73,6 +74,8 @@ class PairManager:
         #: the adequacy rule's values, from a worker process started on first need
         self.adequacy = BackgroundAdequacy(self._adequacy_ready)
         self._loop: Optional[asyncio.AbstractEventLoop] = None
+        #: documents of a segment format (subtitles…), scored per segment: segdocs.py
+        self.segment_docs = SegmentDocs(self)
 
     # -- client capabilities ----------------------------------------------------
     @property
@@ -171,6 +174,7 @@ class PairManager:
                 drafts.detach(pair)
                 self.publisher.clear(uri)
                 self.publisher.schedule_refresh()
+        self.segment_docs.settings_changed()
         self.update_watch_list()
 
     # -- documents --------------------------------------------------------------
@@ -180,6 +184,9 @@ class PairManager:
                 self._loop = asyncio.get_running_loop()
             except RuntimeError:  # not on an event loop (a test driving the manager)
                 pass
+        if self.segment_docs.claims(uri):
+            self.segment_docs.open(uri, text, version)
+            return
         lazy = len(text) >= opening.LAZY_OPEN_CHARS
         self.docs[uri] = LineDocument(text, version, self.encoding, lazy=lazy)
         path = uri_path(uri)
@@ -199,6 +206,9 @@ class PairManager:
 
     def change(self, params: types.DidChangeTextDocumentParams) -> None:
         uri = params.text_document.uri
+        if uri in self.segment_docs.docs:
+            self.segment_docs.change(params)
+            return
         doc = self.docs.get(uri)
         if doc is None:
             return
@@ -231,6 +241,7 @@ class PairManager:
                 self.after_change(dep, external=True)
 
     def close(self, uri: str) -> None:
+        self.segment_docs.close(uri)
         self.docs.pop(uri, None)
         path = self.doc_paths.pop(uri, None)
         pair = self.pairs.pop(uri, None)

@@ -27,6 +27,12 @@ async def pull(
     manager: "PairManager", params: types.DocumentDiagnosticParams
 ) -> Union[types.RelatedFullDocumentDiagnosticReport, types.RelatedUnchangedDocumentDiagnosticReport, Encoded]:
     await asyncio.sleep(YIELD_SECONDS)
+    segment_docs = manager.segment_docs
+    if params.text_document.uri in segment_docs.docs:  # a segment format (server/segdocs.py)
+        rid = segment_docs.result_id(params.text_document.uri)
+        if params.previous_result_id == rid:
+            return unchanged_report(rid)
+        return types.RelatedFullDocumentDiagnosticReport(items=segment_docs.diagnostics(params.text_document.uri), result_id=rid)
     await manager.wait_opened(params.text_document.uri)  # a large document: built in the background first
     pair = manager.pair_for(params.text_document.uri)
     if pair is None:

@@ -1,0 +1,523 @@
+"""Open documents of a segment format (SubRip ``.srt``, WebVTT ``.vtt``), scored per segment.
+
+A document is claimed by its file name (never by the editor's languageId), read
+into a :class:`~bleu_ls.segments.live.LiveIndex` and paired with its reference
+of the same format (the pairing rules and conventions of
+:mod:`bleu_ls.pairing`: ``NAME.hyp.srt`` with ``NAME.ref.srt``, a ``[[pairs]]``
+rule).  Subtitles pair by time (:func:`~bleu_ls.segments.subtitles.match_by_time`):
+each group of hypothesis cues and the reference cues covering the same time is
+one row of a :class:`~bleu_ls.engine.PairModel` (its texts joined by a space),
+and the row's hint sits at the end of the group's last cue's text.
+
+Edits: an edit inside a cue's text re-scores that cue's row only; an edit that
+changes structure (a cue added or removed, a timing typed) pairs the cues
+again and splices the rows that differ.  While an edit leaves the file
+malformed (a half-typed timing line), the rows and hints of the last
+well-formed reading stay (their positions moved through the edits) and the
+problem is one diagnostic at its place; the next well-formed text is paired
+again.
+
+The subtitle checks (:mod:`bleu_ls.segments.subtitle_checks`) are diagnostics
+with their codes, kept per cue and counted again for the cues an edit touched
+(and the cue after them: gaps and overlaps look at the cue above).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import math
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Optional
+
+import numpy as np
+from lsprotocol import types
+
+from ..engine import PairModel, build_metrics
+from ..engine.text import InputError, read_text
+from ..pairing import find_pair, path_allowed
+from ..segments.live import LiveIndex
+from ..segments.model import SRT, VTT, Segment, SegmentDocument
+from ..segments.subtitle_checks import check_cues
+from ..segments.subtitles import estimate_offset, match_by_time
+from .document import from_units, to_units
+from .files import uri_path
+from .render import SOURCE, label_for
+
+if TYPE_CHECKING:
+    from .pairs import PairManager
+
+log = logging.getLogger(__name__)
+
+#: file name suffix -> format followed live
+EXTENSIONS = {".srt": SRT, ".vtt": VTT}
+#: at most this many rows are scored inside one inlay hint request
+ROW_LIMIT = 2000
+#: at most this many diagnostics per document (the first ones in file order)
+DIAGNOSTIC_LIMIT = 2000
+PUSH_DELAY = 0.05
+
+_SEVERITY = {
+    "error": types.DiagnosticSeverity.Error,
+    "warning": types.DiagnosticSeverity.Warning,
+    "information": types.DiagnosticSeverity.Information,
+    "hint": types.DiagnosticSeverity.Hint,
+}
+
+
+def segment_format(path: Path) -> Optional[str]:
+    """The segment format of a file, by its name; None for a line file."""
+    return EXTENSIONS.get(Path(path).suffix.lower())
+
+
+@dataclass
+class _Finding:
+    code: str
+    severity: str
+    message: str
+    #: span relative to the cue's target start (the cue's offsets move with edits)
+    rel: tuple[int, int]
+
+
+@dataclass
+class SegmentPair:
+    uri: str
+    path: Path
+    index: LiveIndex
+    version: Optional[int] = None
+    ref: Optional[SegmentDocument] = None
+    ref_path: Optional[Path] = None
+    #: why there is no reference (said in the hover and the lens)
+    no_ref: Optional[str] = None
+    offset_ms: int = 0
+    model: Optional[PairModel] = None
+    #: row -> (hypothesis segment indices, reference segment indices)
+    rows: list[tuple[list[int], list[int]]] = field(default_factory=list)
+    #: hypothesis segment -> row (-1: no reference partner)
+    row_of: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))
+    #: hypothesis cues without a reference partner, reference cues without a hypothesis one
+    unpaired_hyp: int = 0
+    unpaired_ref: int = 0
+    #: per hypothesis segment: its checks' findings
+    qa: list[list[_Finding]] = field(default_factory=list)
+    #: the rows' hint offsets while the text is malformed (None: well-formed, read from the index)
+    frozen: Optional[np.ndarray] = None
+    good_problems: int = 0
+    serial: int = 0
+    push_task: Optional[asyncio.Task] = None
+
+
+class SegmentDocs:
+    """The open segment-format documents of a :class:`~bleu_ls.server.pairs.PairManager`."""
+
+    def __init__(self, manager: "PairManager") -> None:
+        self.manager = manager
+        self.docs: dict[str, SegmentPair] = {}
+
+    # -- lifecycle ------------------------------------------------------------------
+    def claims(self, uri: str) -> bool:
+        if uri in self.docs:
+            return True
+        try:
+            return segment_format(uri_path(uri)) is not None
+        except Exception:
+            return False
+
+    def open(self, uri: str, text: str, version: Optional[int]) -> None:
+        path = uri_path(uri)
+        fmt = segment_format(path)
+        assert fmt is not None
+        sp = SegmentPair(uri=uri, path=path, index=LiveIndex(fmt, text), version=version)
+        self.docs[uri] = sp
+        self._read_reference(sp)
+        self._pair(sp)
+        sp.good_problems = len(sp.index.problems)
+        self._all_checks(sp)
+        self._changed(sp)
+
+    def close(self, uri: str) -> None:
+        sp = self.docs.pop(uri, None)
+        if sp is None:
+            return
+        if sp.push_task is not None:
+            sp.push_task.cancel()
+        if not self.manager.pull_diagnostics:
+            self.manager.client.text_document_publish_diagnostics(
+                types.PublishDiagnosticsParams(uri=uri, diagnostics=[])
+            )
+
+    def change(self, params: types.DidChangeTextDocumentParams) -> None:
+        sp = self.docs.get(params.text_document.uri)
+        if sp is None:
+            return
+        for ch in params.content_changes:
+            rng = getattr(ch, "range", None)
+            if rng is None:
+                start, end = 0, len(sp.index.text)
+            else:
+                start = self._offset(sp, rng.start.line, rng.start.character)
+                end = max(start, self._offset(sp, rng.end.line, rng.end.character))
+            self._apply(sp, start, end, ch.text)
+        sp.version = params.text_document.version
+        self._changed(sp)
+
+    def settings_changed(self) -> None:
+        """Settings changed: pair every open segment document again."""
+        for sp in self.docs.values():
+            sp.model, sp.frozen = None, None
+            self._read_reference(sp)
+            self._pair(sp)
+            self._changed(sp)
+
+    # -- positions ------------------------------------------------------------------
+    def _offset(self, sp: SegmentPair, line: int, character: int) -> int:
+        index = sp.index
+        if line >= index.line_count:
+            return len(index.text)
+        content = index.line(line)
+        if content.endswith("\r"):
+            content = content[:-1]
+        return index.line_start(line) + from_units(content, character, self.manager.encoding)
+
+    def position(self, sp: SegmentPair, offset: int) -> types.Position:
+        line, col = sp.index.position(offset)
+        return types.Position(line=line, character=to_units(sp.index.line(line), col, self.manager.encoding))
+
+    def _range(self, sp: SegmentPair, a: int, b: int) -> types.Range:
+        return types.Range(start=self.position(sp, a), end=self.position(sp, b))
+
+    # -- the reference and the rows ---------------------------------------------------
+    def _read_reference(self, sp: SegmentPair) -> None:
+        manager = self.manager
+        sp.ref, sp.ref_path = None, None
+        root = manager.root_for(sp.path)
+        try:
+            spec = find_pair(sp.path, manager.settings, root)
+        except Exception as exc:  # a bad rule: said, not raised
+            sp.no_ref = f"the pairing rules could not be read ({exc})"
+            return
+        if spec is None or not spec.references:
+            sp.no_ref = "no reference file pairs with this file (NAME.hyp.srt beside NAME.ref.srt, or a [[pairs]] rule)"
+            return
+        ref_path = spec.references[0]
+        sp.ref_path = ref_path
+        if segment_format(ref_path) != sp.index.format:
+            sp.no_ref = f"the reference {ref_path.name} is not a {sp.index.format} file"
+            return
+        if not path_allowed(ref_path, root, manager.settings):
+            sp.no_ref = f"the reference {ref_path} is outside the workspace"
+            return
+        open_ref = next((d for d in self.docs.values() if d.path == ref_path), None)
+        try:
+            text = open_ref.index.text if open_ref is not None else read_text(str(ref_path))
+        except InputError as exc:
+            sp.no_ref = str(exc)
+            return
+        except OSError as exc:
+            sp.no_ref = f"{ref_path.name} could not be read ({exc.strerror or exc})"
+            return
+        reader = LiveIndex(sp.index.format, text)
+        sp.ref = reader.document()
+        sp.no_ref = None
+        sp.offset_ms = estimate_offset(sp.index.segments(), sp.ref.segments) if sp.ref.segments else 0
+
+    def _groups(self, sp: SegmentPair, segs: list[Segment]) -> list[tuple[list[int], list[int]]]:
+        assert sp.ref is not None
+        groups = match_by_time(segs, sp.ref.segments, sp.offset_ms)
+        return [(h, r) for h, r in groups if h and r]
+
+    def _row_texts(self, sp: SegmentPair, segs: list[Segment], rows) -> tuple[list[str], list[str]]:
+        assert sp.ref is not None
+        refs = sp.ref.segments
+        hyp = [" ".join(t for t in (segs[i].target for i in h) if t) for h, _ in rows]
+        ref = [" ".join(t for t in (refs[j].target for j in r) if t) for _, r in rows]
+        return hyp, ref
+
+    def _pair(self, sp: SegmentPair) -> None:
+        """Pair the cues (again) and splice the model's rows that differ."""
+        if sp.ref is None:
+            sp.rows, sp.model = [], None
+            sp.row_of = np.full(len(sp.index), -1, np.int64)
+            sp.unpaired_hyp = len(sp.index)
+            return
+        segs = sp.index.segments()
+        rows = self._groups(sp, segs)
+        hyp, ref = self._row_texts(sp, segs, rows)
+        row_of = np.full(len(segs), -1, np.int64)
+        for r, (h, _) in enumerate(rows):
+            row_of[h] = r
+        sp.row_of = row_of
+        sp.unpaired_hyp = int((row_of < 0).sum())
+        paired_ref = sum(len(r) for _, r in rows)
+        sp.unpaired_ref = len(sp.ref.segments) - paired_ref
+        sp.rows = rows
+        model = sp.model
+        if model is None:
+            sp.model = PairModel(build_metrics(self.manager.settings), hyp, [ref], lazy=True)
+            return
+        old_h, old_r = model.hyp, model.refs[0]
+        n_old, n_new = len(old_h), len(hyp)
+        a = 0
+        while a < min(n_old, n_new) and old_h[a] == hyp[a] and old_r[a] == ref[a]:
+            a += 1
+        b = 0
+        while b < min(n_old, n_new) - a and old_h[n_old - 1 - b] == hyp[n_new - 1 - b] and old_r[n_old - 1 - b] == ref[n_new - 1 - b]:
+            b += 1
+        if a == n_old == n_new:
+            return
+        if n_old == n_new:
+            # the same rows, some texts changed: the reference first, then the hypothesis
+            model.splice_ref(0, a, n_old - b, ref[a : n_new - b])
+            model.splice_hyp(a, n_old - b, hyp[a : n_new - b])
+        else:
+            sp.model = PairModel(build_metrics(self.manager.settings), hyp, [ref], lazy=True)
+
+    # -- edits -------------------------------------------------------------------------
+    def _apply(self, sp: SegmentPair, start: int, end: int, new: str) -> None:
+        index = sp.index
+        # the hint places before the edit: kept (moved through it) if it leaves the text malformed
+        before = self._hint_offsets(sp) if sp.frozen is None else sp.frozen
+        change = index.edit(start, end, new)
+        inside = (before > start) & (before < end)
+        before[inside] = start + len(new)
+        before[before >= end] += change.delta
+        if sp.frozen is not None:
+            sp.frozen = before
+        if change.kind == "none":
+            if change.problems_changed:
+                self._maybe_freeze(sp, before)
+            return
+        if change.kind == "text":
+            self._recheck(sp, change.start, change.start + 1)
+            if sp.frozen is None and change.text_changed and sp.model is not None:
+                r = int(sp.row_of[change.start])
+                if r >= 0:
+                    h, _ = sp.rows[r]
+                    text = " ".join(t for t in (index.segment(i).target for i in h) if t)
+                    sp.model.splice_hyp(r, r + 1, [text])
+            if change.problems_changed:
+                self._maybe_freeze(sp, before)
+            return
+        # structure: the checks of the new cues, then the rows (unless malformed)
+        del sp.qa[change.start : change.end]
+        sp.qa[change.start : change.start] = [[] for _ in range(change.count)]
+        self._recheck(sp, change.start, change.start + change.count)
+        if not self._maybe_freeze(sp, before):
+            self._pair(sp)
+
+    def _maybe_freeze(self, sp: SegmentPair, before: np.ndarray) -> bool:
+        """Keep the last good rows (hints at ``before``) while the text has more
+        problems than when they were made; True while frozen."""
+        n = len(sp.index.problems)
+        if n > sp.good_problems:
+            if sp.frozen is None:
+                sp.frozen = before
+            return True
+        if sp.frozen is not None:
+            sp.frozen = None
+            self._pair(sp)
+        sp.good_problems = n
+        return False
+
+    def _hint_offsets(self, sp: SegmentPair) -> np.ndarray:
+        if not sp.rows:
+            return np.zeros(0, np.int64)
+        anchors = np.fromiter((h[-1] for h, _ in sp.rows), np.int64, len(sp.rows))
+        return sp.index.target_ends(anchors)
+
+    # -- checks --------------------------------------------------------------------------
+    def _all_checks(self, sp: SegmentPair) -> None:
+        index = sp.index
+        segs = index.segments()
+        where = {s.key: i for i, s in enumerate(segs)}
+        sp.qa = [[] for _ in segs]
+        doc = SegmentDocument(format=index.format, segments=segs)
+        for f in check_cues(doc, text=index.text):
+            i = where.get(f.key) if f.key is not None else None
+            if i is None:
+                continue
+            base = segs[i].target_span[0]
+            sp.qa[i].append(_Finding(f.code, f.severity, f.message, (f.span[0] - base, f.span[1] - base)))
+
+    def _recheck(self, sp: SegmentPair, a: int, b: int) -> None:
+        """The checks of cues [a, b) and of the cue after them."""
+        index = sp.index
+        n = len(index)
+        b = min(n, b + 1)
+        for i in range(a, b):
+            seg = index.segment(i)
+            prev = [index.segment(i - 1)] if i > 0 else []
+            doc = SegmentDocument(format=index.format, segments=prev + [seg])
+            base = seg.target_span[0]
+            sp.qa[i] = [
+                _Finding(f.code, f.severity, f.message, (f.span[0] - base, f.span[1] - base))
+                for f in check_cues(doc, text=index.text)
+                if f.key == seg.key
+            ]
+
+    # -- answers ---------------------------------------------------------------------------
+    def hints(self, params: types.InlayHintParams) -> list[types.InlayHint]:
+        sp = self.docs.get(params.text_document.uri)
+        hs = self.manager.settings.hints
+        if sp is None or sp.model is None or not sp.rows or not hs.enabled:
+            return []
+        index = sp.index
+        lo = index.line_start(max(0, min(params.range.start.line, index.line_count - 1)))
+        end_line = params.range.end.line
+        hi = len(index.text) if end_line >= index.line_count else index.line_end(end_line)
+        offsets = sp.frozen if sp.frozen is not None else self._hint_offsets(sp)
+        rows = np.flatnonzero((offsets >= lo) & (offsets <= hi))[:ROW_LIMIT]
+        if not len(rows):
+            return []
+        model = sp.model
+        model.ensure(int(rows[0]), int(rows[-1]) + 1)
+        out = []
+        for r in rows:
+            r = int(r)
+            if r >= model.n_paired or not model.hyp[r] or not model.refs[0][r]:
+                continue
+            label = label_for(model, r, hs)
+            if label is None:
+                continue
+            out.append(types.InlayHint(position=self.position(sp, int(offsets[r])), label=label, padding_left=True))
+        return out
+
+    def diagnostics(self, uri: str) -> list[types.Diagnostic]:
+        sp = self.docs.get(uri)
+        if sp is None:
+            return []
+        out: list[types.Diagnostic] = []
+        index = sp.index
+        for p in index.problems:
+            pos = self.position(sp, p.offset)
+            end = self.position(sp, index.line_end(p.line))
+            out.append(
+                types.Diagnostic(
+                    range=types.Range(start=pos, end=end),
+                    message=p.message,
+                    severity=types.DiagnosticSeverity.Error,
+                    code="timecode" if index.format in (SRT, VTT) else "malformed",
+                    source=SOURCE,
+                )
+            )
+        for i, found in enumerate(sp.qa):
+            if not found:
+                continue
+            base = index.target_span(i)[0]
+            for f in found:
+                out.append(
+                    types.Diagnostic(
+                        range=self._range(sp, base + f.rel[0], base + f.rel[1]),
+                        message=f.message,
+                        severity=_SEVERITY.get(f.severity, types.DiagnosticSeverity.Information),
+                        code=f.code,
+                        source=SOURCE,
+                    )
+                )
+                if len(out) >= DIAGNOSTIC_LIMIT:
+                    return out
+        return out
+
+    def result_id(self, uri: str) -> str:
+        sp = self.docs.get(uri)
+        return f"seg-{sp.serial}" if sp is not None else "none"
+
+    def hover(self, params: types.HoverParams) -> Optional[types.Hover]:
+        sp = self.docs.get(params.text_document.uri)
+        if sp is None:
+            return None
+        i = sp.index.at_line(params.position.line)
+        if i is None:
+            return None
+        seg = sp.index.segment(i)
+        parts = [f"**Cue {seg.key}**"]
+        if "start_ms" in seg.extra:
+            parts[0] += f" · {_clock(int(seg.extra['start_ms']))} → {_clock(int(seg.extra['end_ms']))}"  # type: ignore[call-overload]
+        if seg.source:
+            parts.append(f"**Source:** {seg.source}")
+        r = int(sp.row_of[i]) if i < len(sp.row_of) and sp.frozen is None else -1
+        if r >= 0 and sp.model is not None and sp.ref is not None:
+            h, refs = sp.rows[r]
+            sp.model.ensure(r, r + 1)
+            label = label_for(sp.model, r, self.manager.settings.hints)
+            if label:
+                parts.append(f"**{label}**" + (f" (cues {', '.join(sp.index.segment(k).key for k in h)} together)" if len(h) > 1 else ""))
+            ref_keys = ", ".join(sp.ref.segments[j].key for j in refs)
+            parts.append(f"**Reference** (cue {ref_keys}): {sp.model.refs[0][r]}")
+        elif sp.ref is None:
+            parts.append(f"_Not scored: {sp.no_ref}_")
+        else:
+            parts.append("_No reference cue covers this cue's time: not scored._")
+        if seg.draft:
+            parts.append(f"**Draft:** {seg.draft}")
+        if seg.state:
+            parts.append(f"**State:** {seg.state}" + (f" ({seg.state_qualifier})" if seg.state_qualifier else ""))
+        for note in seg.notes:
+            parts.append(f"**Note:** {note}")
+        for f in sp.qa[i] if i < len(sp.qa) else []:
+            parts.append(f"- `{f.code}`: {f.message}")
+        return types.Hover(contents=types.MarkupContent(kind=types.MarkupKind.Markdown, value="\n\n".join(parts)))
+
+    def lens(self, uri: str) -> list[types.CodeLens]:
+        sp = self.docs.get(uri)
+        if sp is None:
+            return []
+        if sp.model is None:
+            title = f"bleu-ls: not scored: {sp.no_ref}"
+        else:
+            scores = []
+            for key in sp.model.metrics:
+                score = sp.model.corpus(key)
+                value = getattr(score, "score", score)
+                scores.append(f"{key.upper() if key != 'chrf' else 'chrF'} {value:.2f}" if isinstance(value, float) and not math.isnan(value) else key)
+            title = " · ".join(scores) + f" · {len(sp.rows)} cue groups"
+            if sp.unpaired_hyp or sp.unpaired_ref:
+                title += f" · {sp.unpaired_hyp} cues without a reference cue, {sp.unpaired_ref} reference cues without one"
+        zero = types.Position(line=0, character=0)
+        return [types.CodeLens(range=types.Range(start=zero, end=zero), command=types.Command(title=title, command=""))]
+
+    def corpus(self, uri: str) -> Optional[dict[str, Any]]:
+        sp = self.docs.get(uri)
+        if sp is None or sp.model is None:
+            return None
+        out: dict[str, Any] = {"segments": len(sp.index), "rows": len(sp.rows), "unpairedHypothesis": sp.unpaired_hyp,
+                               "unpairedReference": sp.unpaired_ref, "problems": len(sp.index.problems)}
+        for key in sp.model.metrics:
+            score = sp.model.corpus(key)
+            out[key] = getattr(score, "score", score)
+        return out
+
+    # -- after a change: push or refresh -----------------------------------------------
+    def _changed(self, sp: SegmentPair) -> None:
+        sp.serial += 1
+        manager = self.manager
+        if manager.pull_diagnostics:
+            return
+        try:
+            asyncio.get_running_loop()
+        except RuntimeError:
+            self._push_now(sp)
+            return
+        if sp.push_task is None or sp.push_task.done():
+            sp.push_task = asyncio.ensure_future(self._push_later(sp))
+
+    async def _push_later(self, sp: SegmentPair) -> None:
+        serial = -1
+        while serial != sp.serial:
+            serial = sp.serial
+            await asyncio.sleep(PUSH_DELAY)
+        if sp.uri in self.docs:
+            self._push_now(sp)
+
+    def _push_now(self, sp: SegmentPair) -> None:
+        self.manager.client.text_document_publish_diagnostics(
+            types.PublishDiagnosticsParams(uri=sp.uri, diagnostics=self.diagnostics(sp.uri), version=sp.version)
+        )
+
+
+def _clock(ms: int) -> str:
+    h, rest = divmod(ms, 3_600_000)
+    m, rest = divmod(rest, 60_000)
+    s, milli = divmod(rest, 1000)
+    return f"{h:02d}:{m:02d}:{s:02d}.{milli:03d}"

@@ -1,0 +1,180 @@
+"""Subtitle files scored per cue through the real server: hints at the end of each
+cue's text (oracle: sacrebleu on the cue texts), edits, a malformed buffer, the
+subtitle checks as diagnostics; UTF-8, UTF-16 and UTF-32 clients."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+import pytest_asyncio
+import sacrebleu
+
+from .conftest import _close, _session, eventually
+
+HYP = [
+    ("00:00:01,000", "00:00:03,500", ["Le chat est assis", "sur le tapis 🐈 ."]),
+    ("00:00:04,000", "00:00:06,000", ["Il pleut des cordes aujourd'hui"]),
+    ("00:00:06,500", "00:00:09,000", ["<i>Nous nous verrons</i> à la gare à midi"]),
+    ("00:00:10,000", "00:00:12,000", ["Elle joue très bien du piano"]),
+]
+REF = [
+    ("00:00:01,100", "00:00:03,400", ["Le chat est assis sur le tapis 🐈 ."]),
+    ("00:00:04,100", "00:00:05,900", ["Il pleut à verse aujourd'hui"]),
+    ("00:00:06,600", "00:00:08,900", ["Nous nous retrouverons", "à la gare à midi"]),
+    ("00:00:10,100", "00:00:11,900", ["Elle joue bien du piano"]),
+]
+
+
+def srt(cues) -> str:
+    return "\n".join(f"{i}\n{a} --> {b}\n" + "\n".join(lines) + "\n" for i, (a, b, lines) in enumerate(cues, 1))
+
+
+def shown(lines) -> str:
+    return " ".join(re.sub(r"<[^>]*>", "", line).strip() for line in lines)
+
+
+def units(s: str, encoding: str) -> int:
+    if encoding == "utf-8":
+        return len(s.encode("utf-8"))
+    if encoding == "utf-32":
+        return len(s)
+    return len(s.encode("utf-16-le")) // 2
+
+
+def label(hyp: str, ref: str) -> str:
+    return f"BLEU {sacrebleu.sentence_bleu(hyp, [ref]).score:.1f}"
+
+
+@pytest_asyncio.fixture(params=["vscode", "neovim", "emacs"])
+async def sub_session(request, tmp_path):
+    sess = await _session(request.param, tmp_path)
+    sess.encoding = {"neovim": "utf-8", "emacs": "utf-32"}.get(request.param, "utf-16")
+    yield sess
+    await _close(sess)
+
+
+def _ends(text: str) -> list[tuple[int, str]]:
+    """(line, last text line) of each cue: where its hint belongs."""
+    lines = text.split("\n")
+    out = []
+    for j, line in enumerate(lines):
+        if line.strip() and (j + 1 == len(lines) or not lines[j + 1].strip()) and "-->" not in line:
+            out.append((j, line))
+    return out
+
+
+async def test_hints_at_the_end_of_each_cue_equal_sacrebleu(sub_session):
+    s = sub_session
+    s.write("film.ref.srt", srt(REF))
+    text = srt(HYP)
+    uri = s.open("film.hyp.srt", text)
+    hints = await eventually(lambda: s.hints(uri), timeout=5)
+    ends = _ends(text)
+    assert len(hints) == len(HYP) == len(ends)
+    for h, (a, b, lines), (ref_a, ref_b, ref_lines), (line, last) in zip(hints, HYP, REF, ends):
+        assert h.label == label(shown(lines), shown(ref_lines))
+        assert (h.position.line, h.position.character) == (line, units(last, s.encoding))
+
+
+async def test_an_edit_inside_a_cue_updates_its_hint(sub_session):
+    s = sub_session
+    s.write("film.ref.srt", srt(REF))
+    text = srt(HYP)
+    uri = s.open("film.hyp.srt", text)
+    await eventually(lambda: s.hints(uri), timeout=5)
+    # cue 2's text: "Il pleut des cordes aujourd'hui" -> "Il pleut à verse aujourd'hui"
+    line = text.split("\n").index("Il pleut des cordes aujourd'hui")
+    s.change(uri, [{"range": ((line, 9), (line, 19)), "text": "à verse"}])
+    new = "Il pleut à verse aujourd'hui"
+    want = label(new, shown(REF[1][2]))
+    assert want != label(shown(HYP[1][2]), shown(REF[1][2]))
+
+    async def updated():
+        hints = await s.hints(uri)
+        return hints if len(hints) == 4 and hints[1].label == want else None
+
+    hints = await eventually(updated, timeout=5)
+    assert hints, "the hint of the edited cue did not change"
+    assert (hints[1].position.line, hints[1].position.character) == (line, units(new, s.encoding))
+    # the other cues keep their labels; the first cue's emoji line keeps its column
+    assert hints[0].label == label(shown(HYP[0][2]), shown(REF[0][2]))
+    assert hints[0].position.character == units("sur le tapis 🐈 .", s.encoding)
+
+
+async def test_a_malformed_buffer_keeps_its_hints_and_shows_one_diagnostic(sub_session):
+    s = sub_session
+    s.write("film.ref.srt", srt(REF))
+    text = srt(HYP)
+    uri = s.open("film.hyp.srt", text)
+    before = await eventually(lambda: s.hints(uri), timeout=5)
+    assert len(before) == 4
+    lines = text.split("\n")
+    t = lines.index("00:00:04,000 --> 00:00:06,000")
+    # half the timing line deleted, as when retyping it
+    s.change(uri, [{"range": ((t, 8), (t, 29)), "text": ""}])
+    diags, _, _ = await s.diagnostics(uri)
+
+    async def one_problem():
+        got, _, _ = await s.diagnostics(uri)
+        bad = [d for d in got or [] if d.code == "timecode"]
+        return bad if len(bad) == 1 else None
+
+    bad = await eventually(one_problem, timeout=5)
+    assert bad and bad[0].range.start.line == t
+    kept = await s.hints(uri)
+    assert [h.label for h in kept] == [h.label for h in before]
+    assert [h.position.line for h in kept] == [h.position.line for h in before]
+    # typed back: well-formed again, no problem, the same hints
+    s.change(uri, [{"range": ((t, 8), (t, 8)), "text": ",000 --> 00:00:06,000"}])
+
+    async def recovered():
+        got, _, _ = await s.diagnostics(uri)
+        return got is not None and not [d for d in got if d.code == "timecode"]
+
+    assert await eventually(recovered, timeout=5)
+    after = await s.hints(uri)
+    assert [h.label for h in after] == [h.label for h in before]
+
+
+async def test_subtitle_checks_are_diagnostics_with_their_codes(session):
+    cues = [("00:00:01,000", "00:00:01,300", ["A line far too long for one subtitle line, it goes on and on"])]
+    session.write("short.ref.srt", srt(cues))
+    uri = session.open("short.hyp.srt", srt(cues))
+
+    async def codes():
+        got, _, _ = await session.diagnostics(uri)
+        return {d.code for d in got or []}
+
+    got = await eventually(codes, timeout=5)
+    assert {"chars-per-line", "reading-speed", "duration-short"} <= got
+
+
+async def test_a_cue_pasted_and_deleted_keeps_hints_in_step(session):
+    s = session
+    s.write("film.ref.srt", srt(REF))
+    text = srt(HYP)
+    uri = s.open("film.hyp.srt", text)
+    await eventually(lambda: s.hints(uri), timeout=5)
+    n = len(text.split("\n"))
+    # a cue without a reference partner pasted at the end: not scored, the others stay
+    s.change(uri, [{"range": ((n - 1, 0), (n - 1, 0)), "text": "\n5\n00:01:00,000 --> 00:01:02,000\nNo partner\n"}])
+
+    async def four():
+        hints = await s.hints(uri)
+        return hints if len(hints) == 4 else None
+
+    hints = await eventually(four, timeout=5)
+    assert [h.label for h in hints] == [label(shown(h_[2]), shown(r[2])) for h_, r in zip(HYP, REF)]
+    # the second cue deleted: three hints, the later ones moved up
+    lines = text.split("\n")
+    t = lines.index("2")
+    s.change(uri, [{"range": ((t, 0), (t + 4, 0)), "text": ""}])
+
+    async def three():
+        hints = await s.hints(uri)
+        return hints if len(hints) == 3 else None
+
+    hints = await eventually(three, timeout=5)
+    assert hints[1].label == label(shown(HYP[2][2]), shown(REF[2][2]))
+    assert hints[1].position.line == lines.index("<i>Nous nous verrons</i> à la gare à midi") - 4
