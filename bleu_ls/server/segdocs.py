@@ -41,6 +41,7 @@ from ..segments.live import LiveIndex
 from ..segments.model import SRT, VTT, Segment, SegmentDocument
 from ..segments.subtitle_checks import check_cues
 from ..segments.subtitles import estimate_offset, match_by_time
+from . import heap
 from .document import from_units, to_units
 from .files import uri_path
 from .render import SOURCE, label_for
@@ -128,12 +129,14 @@ class SegmentDocs:
         path = uri_path(uri)
         fmt = segment_format(path)
         assert fmt is not None
-        sp = SegmentPair(uri=uri, path=path, index=LiveIndex(fmt, text), version=version)
-        self.docs[uri] = sp
-        self._read_reference(sp)
-        self._pair(sp)
-        sp.good_problems = len(sp.index.problems)
-        self._all_checks(sp)
+        # a large file: no collection while its objects are made, the heap frozen after (heap.py)
+        with heap.quiet(text.count("\n")):
+            sp = SegmentPair(uri=uri, path=path, index=LiveIndex(fmt, text), version=version)
+            self.docs[uri] = sp
+            self._read_reference(sp)
+            self._pair(sp)
+            sp.good_problems = len(sp.index.problems)
+            self._all_checks(sp)
         self._changed(sp)
 
     def close(self, uri: str) -> None:
