@@ -202,6 +202,12 @@ class LiveIndex:
     def segments(self) -> list[Segment]:
         return [self.segment(i) for i in range(len(self._segs))]
 
+    def unshifted(self) -> list[Segment]:
+        """The segment objects as kept: texts, keys, times and states current, their
+        offsets and lines maybe not yet moved by the edits above them (cheap: no copy
+        of a segment)."""
+        return self._segs
+
     def document(self) -> SegmentDocument:
         """The index as a reader's result (what a fresh read of :attr:`text` gives)."""
         return SegmentDocument(

@@ -55,9 +55,11 @@ log = logging.getLogger(__name__)
 EXTENSIONS = {".srt": SRT, ".vtt": VTT}
 #: at most this many rows are scored inside one inlay hint request
 ROW_LIMIT = 2000
-#: at most this many diagnostics per document (the first ones in file order)
-DIAGNOSTIC_LIMIT = 2000
+#: at most this many diagnostics per document (the first ones in file order; VS Code shows 1,000)
+DIAGNOSTIC_LIMIT = 1000
 PUSH_DELAY = 0.05
+#: rows counted between two turns of the event loop when the lens needs them all
+REFRESH_SLICE = 500
 
 _SEVERITY = {
     "error": types.DiagnosticSeverity.Error,
@@ -106,6 +108,8 @@ class SegmentPair:
     frozen: Optional[np.ndarray] = None
     good_problems: int = 0
     serial: int = 0
+    #: (serial, the diagnostics of that version)
+    diagnostics: Optional[tuple[int, list[types.Diagnostic]]] = None
     push_task: Optional[asyncio.Task] = None
 
 
@@ -223,7 +227,7 @@ class SegmentDocs:
         reader = LiveIndex(sp.index.format, text)
         sp.ref = reader.document()
         sp.no_ref = None
-        sp.offset_ms = estimate_offset(sp.index.segments(), sp.ref.segments) if sp.ref.segments else 0
+        sp.offset_ms = estimate_offset(sp.index.unshifted(), sp.ref.segments) if sp.ref.segments else 0
 
     def _groups(self, sp: SegmentPair, segs: list[Segment]) -> list[tuple[list[int], list[int]]]:
         assert sp.ref is not None
@@ -244,7 +248,7 @@ class SegmentDocs:
             sp.row_of = np.full(len(sp.index), -1, np.int64)
             sp.unpaired_hyp = len(sp.index)
             return
-        segs = sp.index.segments()
+        segs = sp.index.unshifted()  # times and texts only: no offsets needed here
         rows = self._groups(sp, segs)
         hyp, ref = self._row_texts(sp, segs, rows)
         row_of = np.full(len(segs), -1, np.int64)
@@ -374,12 +378,12 @@ class SegmentDocs:
         if not len(rows):
             return []
         model = sp.model
-        model.ensure(int(rows[0]), int(rows[-1]) + 1)
         out = []
         for r in rows:
             r = int(r)
             if r >= model.n_paired or not model.hyp[r] or not model.refs[0][r]:
                 continue
+            model.ensure(r, r + 1)  # row by row: a group's rows need not be next to each other
             label = label_for(model, r, hs)
             if label is None:
                 continue
@@ -390,6 +394,13 @@ class SegmentDocs:
         sp = self.docs.get(uri)
         if sp is None:
             return []
+        if sp.diagnostics is not None and sp.diagnostics[0] == sp.serial:
+            return sp.diagnostics[1]
+        out = self._diagnostics(sp)
+        sp.diagnostics = (sp.serial, out)
+        return out
+
+    def _diagnostics(self, sp: SegmentPair) -> list[types.Diagnostic]:
         out: list[types.Diagnostic] = []
         index = sp.index
         for p in index.problems:
@@ -462,10 +473,11 @@ class SegmentDocs:
             parts.append(f"- `{f.code}`: {f.message}")
         return types.Hover(contents=types.MarkupContent(kind=types.MarkupKind.Markdown, value="\n\n".join(parts)))
 
-    def lens(self, uri: str) -> list[types.CodeLens]:
+    async def lens(self, uri: str) -> list[types.CodeLens]:
         sp = self.docs.get(uri)
         if sp is None:
             return []
+        await self._scored(sp)
         if sp.model is None:
             title = f"bleu-ls: not scored: {sp.no_ref}"
         else:
@@ -480,9 +492,23 @@ class SegmentDocs:
         zero = types.Position(line=0, character=0)
         return [types.CodeLens(range=types.Range(start=zero, end=zero), command=types.Command(title=title, command=""))]
 
-    def corpus(self, uri: str) -> Optional[dict[str, Any]]:
+    async def _scored(self, sp: SegmentPair) -> None:
+        """Every row counted (slices of rows, the event loop free between them)."""
+        model = sp.model
+        left = model.stale_count() if model is not None else 0
+        while left and model is sp.model:
+            now = model.refresh(max_lines=REFRESH_SLICE)
+            if now >= left:  # nothing counted (rows left for a worker): stop
+                return
+            left = now
+            await asyncio.sleep(0)
+
+    async def corpus(self, uri: str) -> Optional[dict[str, Any]]:
         sp = self.docs.get(uri)
         if sp is None or sp.model is None:
+            return None
+        await self._scored(sp)
+        if sp.model is None:
             return None
         out: dict[str, Any] = {"segments": len(sp.index), "rows": len(sp.rows), "unpairedHypothesis": sp.unpaired_hyp,
                                "unpairedReference": sp.unpaired_ref, "problems": len(sp.index.problems)}
