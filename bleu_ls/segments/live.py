@@ -222,6 +222,10 @@ class LiveIndex:
         """The target ends of segments ``which`` (a new array)."""
         return self._tend[which]
 
+    def anchor_line(self, i: int) -> int:
+        """The line of segment ``i``'s own block it is found by (a cue's timing line)."""
+        return int(self._anchor[i])
+
     def target_span(self, i: int) -> tuple[int, int]:
         return int(self._tstart[i]), int(self._tend[i])
 

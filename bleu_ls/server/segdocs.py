@@ -25,6 +25,7 @@ with their codes, kept per cue and counted again for the cues an edit touched
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 import math
 from dataclasses import dataclass, field
@@ -61,12 +62,6 @@ PUSH_DELAY = 0.05
 #: rows counted between two turns of the event loop when the lens needs them all
 REFRESH_SLICE = 500
 
-_SEVERITY = {
-    "error": types.DiagnosticSeverity.Error,
-    "warning": types.DiagnosticSeverity.Warning,
-    "information": types.DiagnosticSeverity.Information,
-    "hint": types.DiagnosticSeverity.Hint,
-}
 
 
 def segment_format(path: Path) -> Optional[str]:
@@ -81,6 +76,10 @@ class _Finding:
     message: str
     #: span relative to the cue's target start (the cue's offsets move with edits)
     rel: tuple[int, int]
+    #: (line, column, line, column) in the client's units, lines counted from the cue's
+    #: timing line, and the rest of its JSON: made on first need
+    rel_pos: Optional[tuple[int, int, int, int]] = None
+    tail: str = ""
 
 
 @dataclass
@@ -97,6 +96,8 @@ class SegmentPair:
     model: Optional[PairModel] = None
     #: row -> (hypothesis segment indices, reference segment indices)
     rows: list[tuple[list[int], list[int]]] = field(default_factory=list)
+    #: row -> the hypothesis segment its hint follows (the group's last cue)
+    row_anchor: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))
     #: hypothesis segment -> row (-1: no reference partner)
     row_of: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))
     #: hypothesis cues without a reference partner, reference cues without a hypothesis one
@@ -109,7 +110,7 @@ class SegmentPair:
     good_problems: int = 0
     serial: int = 0
     #: (serial, the diagnostics of that version)
-    diagnostics: Optional[tuple[int, list[types.Diagnostic]]] = None
+    diagnostics: Optional[tuple[int, list[str]]] = None
     push_task: Optional[asyncio.Task] = None
 
 
@@ -255,6 +256,7 @@ class SegmentDocs:
         for r, (h, _) in enumerate(rows):
             row_of[h] = r
         sp.row_of = row_of
+        sp.row_anchor = np.fromiter((h[-1] for h, _ in rows), np.int64, len(rows))
         sp.unpaired_hyp = int((row_of < 0).sum())
         paired_ref = sum(len(r) for _, r in rows)
         sp.unpaired_ref = len(sp.ref.segments) - paired_ref
@@ -330,8 +332,7 @@ class SegmentDocs:
     def _hint_offsets(self, sp: SegmentPair) -> np.ndarray:
         if not sp.rows:
             return np.zeros(0, np.int64)
-        anchors = np.fromiter((h[-1] for h, _ in sp.rows), np.int64, len(sp.rows))
-        return sp.index.target_ends(anchors)
+        return sp.index.target_ends(sp.row_anchor)
 
     # -- checks --------------------------------------------------------------------------
     def _all_checks(self, sp: SegmentPair) -> None:
@@ -390,7 +391,8 @@ class SegmentDocs:
             out.append(types.InlayHint(position=self.position(sp, int(offsets[r])), label=label, padding_left=True))
         return out
 
-    def diagnostics(self, uri: str) -> list[types.Diagnostic]:
+    def diagnostics(self, uri: str) -> list[str]:
+        """The document's diagnostics as JSON texts (problems first, then the checks' findings in file order)."""
         sp = self.docs.get(uri)
         if sp is None:
             return []
@@ -400,35 +402,27 @@ class SegmentDocs:
         sp.diagnostics = (sp.serial, out)
         return out
 
-    def _diagnostics(self, sp: SegmentPair) -> list[types.Diagnostic]:
-        out: list[types.Diagnostic] = []
+    def _diagnostics(self, sp: SegmentPair) -> list[str]:
+        out: list[str] = []
         index = sp.index
+        code = "timecode" if index.format in (SRT, VTT) else "malformed"
         for p in index.problems:
-            pos = self.position(sp, p.offset)
-            end = self.position(sp, index.line_end(p.line))
-            out.append(
-                types.Diagnostic(
-                    range=types.Range(start=pos, end=end),
-                    message=p.message,
-                    severity=types.DiagnosticSeverity.Error,
-                    code="timecode" if index.format in (SRT, VTT) else "malformed",
-                    source=SOURCE,
-                )
-            )
+            a = self.position(sp, p.offset)
+            b = self.position(sp, index.line_end(p.line))
+            out.append(_RANGE % (a.line, a.character, b.line, b.character) + _tail(code, "error", p.message))
         for i, found in enumerate(sp.qa):
             if not found:
                 continue
-            base = index.target_span(i)[0]
+            line0 = index.anchor_line(i)
             for f in found:
-                out.append(
-                    types.Diagnostic(
-                        range=self._range(sp, base + f.rel[0], base + f.rel[1]),
-                        message=f.message,
-                        severity=_SEVERITY.get(f.severity, types.DiagnosticSeverity.Information),
-                        code=f.code,
-                        source=SOURCE,
-                    )
-                )
+                if f.rel_pos is None:  # counted once per finding: it moves with its cue
+                    base = index.target_span(i)[0]
+                    a = self.position(sp, base + f.rel[0])
+                    b = self.position(sp, base + f.rel[1])
+                    f.rel_pos = (a.line - line0, a.character, b.line - line0, b.character)
+                    f.tail = _tail(f.code, f.severity, f.message)
+                l1, c1, l2, c2 = f.rel_pos
+                out.append(_RANGE % (line0 + l1, c1, line0 + l2, c2) + f.tail)
                 if len(out) >= DIAGNOSTIC_LIMIT:
                     return out
         return out
@@ -540,9 +534,18 @@ class SegmentDocs:
             self._push_now(sp)
 
     def _push_now(self, sp: SegmentPair) -> None:
-        self.manager.client.text_document_publish_diagnostics(
-            types.PublishDiagnosticsParams(uri=sp.uri, diagnostics=self.diagnostics(sp.uri), version=sp.version)
-        )
+        self.manager.publisher._publish_encoded(sp.uri, ",".join(self.diagnostics(sp.uri)), sp.version)
+
+
+_RANGE = '{"range":{"start":{"line":%d,"character":%d},"end":{"line":%d,"character":%d}}'
+_SEVERITY_NUMBER = {"error": 1, "warning": 2, "information": 3, "hint": 4}
+
+
+def _tail(code: str, severity: str, message: str) -> str:
+    return (
+        f',"severity":{_SEVERITY_NUMBER.get(severity, 3)},"code":{json.dumps(code)},'
+        f'"source":{json.dumps(SOURCE)},"message":{json.dumps(message)}}}'
+    )
 
 
 def _clock(ms: int) -> str:

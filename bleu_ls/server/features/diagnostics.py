@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Union
 
 from lsprotocol import types
 
-from ..protocol import Encoded, unchanged_report
+from ..protocol import Encoded, full_report, unchanged_report
 from ..render import SOURCE
 
 if TYPE_CHECKING:
@@ -32,7 +32,7 @@ async def pull(
         rid = segment_docs.result_id(params.text_document.uri)
         if params.previous_result_id == rid:
             return unchanged_report(rid)
-        return types.RelatedFullDocumentDiagnosticReport(items=segment_docs.diagnostics(params.text_document.uri), result_id=rid)
+        return full_report(rid, segment_docs.diagnostics(params.text_document.uri))
     await manager.wait_opened(params.text_document.uri)  # a large document: built in the background first
     pair = manager.pair_for(params.text_document.uri)
     if pair is None:
