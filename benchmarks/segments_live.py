@@ -70,25 +70,34 @@ def first_hints(argv: list[str], ws: Path, path: Path, text: str, edits: int = 0
         v = 1
         doc = {"uri": uri}
         for k in range(edits):
-            # a cue's first text line in the middle of the file (cue i: lines 5i .. 5i+3)
-            i = (n_lines // 5) // 2 + rng.randrange(200)
-            line = 5 * i + 2
+            # a cue in the middle of the file: the line after its timing line is its first text line
+            t_line = n_lines // 2 + rng.randrange(1000)
+            while "-->" not in lines[t_line]:
+                t_line += 1
+            line = t_line + 1
             v += 1
             paste = k % 5 == 4
-            if paste:  # a whole cue pasted after cue i (between its last line and the blank line)
-                at = 5 * i + 4
-                change = {"range": _range(at, at), "text": f"\n{i + 1}\n{_clock(i * 3000 + 2600)} --> {_clock(i * 3000 + 2900)}\nPasted words\n"}
+            if paste:  # a whole cue pasted after this one (at the start of the blank line after it)
+                at = line
+                while lines[at].strip():
+                    at += 1
+                ms = int(lines[t_line][:2]) * 3600000 + int(lines[t_line][3:5]) * 60000 + int(lines[t_line][6:8]) * 1000 + int(lines[t_line][9:12])
+                timing = f"{_clock(ms + 2600)} --> {_clock(ms + 2900)}"
+                change = {"range": _range(at, at), "text": f"\n{900000 + k}\n{timing}\nPasted words\n"}
+                lines[at : at + 1] = ["", str(900000 + k), timing, "Pasted words", lines[at]]
+                n_lines = len(lines)
             else:
-                change = {"range": {"start": {"line": line, "character": 0}, "end": {"line": line, "character": 0}}, "text": rng.choice(WORDS) + " "}
+                word = rng.choice(WORDS) + " "
+                change = {"range": {"start": {"line": line, "character": 0}, "end": {"line": line, "character": 0}}, "text": word}
+                lines[line] = word + lines[line]
             t = c.notify("textDocument/didChange", {"textDocument": {"uri": uri, "version": v}, "contentChanges": [change]})
             rid_d = c.request_async("textDocument/diagnostic", {"textDocument": doc})
             rid_h = c.request_async("textDocument/inlayHint", {"textDocument": doc, "range": _range(line - 30, line + 30)})
             hint = c.answer(rid_h, timeout=120)
             c.answer(rid_d, timeout=120)
             (pasting if paste else typing).append(hint["_t"] - t)
-            if paste:
-                lines[5 * i + 4 : 5 * i + 4] = ["", str(i + 1), "", "Pasted words"]  # 4 lines more (exact text not needed)
-                n_lines = len(lines)
+            if not hint.get("result"):
+                out["empty"] = out.get("empty", 0) + 1
         out["typing"], out["pasting"] = typing, pasting
     finally:
         c.close()
@@ -107,6 +116,8 @@ def main(argv: list[str]) -> int:
     t, p = ours["typing"], ours["pasting"]
     print(f"edit inside a cue's text → hint: p50 {ms(statistics.median(t))}, p95 {ms(pct(t, 0.95))} ({len(t)} edits)")
     print(f"cue pasted → hint: p50 {ms(statistics.median(p))}, p95 {ms(pct(p, 0.95))} ({len(p)} edits)")
+    if ours.get("empty"):
+        print(f"{ours['empty']} edits answered with no hints (a check that the edits landed where meant)")
     print(f"server RSS after open: {ours['rss'] / 2**20:.0f} MiB")
     return 0
 

@@ -94,8 +94,15 @@ class SegmentPair:
     no_ref: Optional[str] = None
     offset_ms: int = 0
     model: Optional[PairModel] = None
-    #: row -> (hypothesis segment indices, reference segment indices)
-    rows: list[tuple[list[int], list[int]]] = field(default_factory=list)
+    #: row r: hypothesis cues [row_hs[r], row_he[r]) against reference cues row_refs[r]
+    row_hs: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))
+    row_he: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))
+    row_refs: list[list[int]] = field(default_factory=list)
+    #: reference cue -> row (-1: none); the reference cues by start time
+    ref_row: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))
+    ref_order: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))
+    ref_starts: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))
+    ref_longest: int = 0
     #: row -> the hypothesis segment its hint follows (the group's last cue)
     row_anchor: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))
     #: hypothesis segment -> row (-1: no reference partner)
@@ -229,38 +236,72 @@ class SegmentDocs:
         sp.ref = reader.document()
         sp.no_ref = None
         sp.offset_ms = estimate_offset(sp.index.unshifted(), sp.ref.segments) if sp.ref.segments else 0
+        starts = np.fromiter((int(s.extra["start_ms"]) for s in sp.ref.segments), np.int64, len(sp.ref.segments))  # type: ignore[call-overload]
+        ends = np.fromiter((int(s.extra["end_ms"]) for s in sp.ref.segments), np.int64, len(sp.ref.segments))  # type: ignore[call-overload]
+        sp.ref_order = np.argsort(starts, kind="stable")
+        sp.ref_starts = starts[sp.ref_order]
+        sp.ref_longest = int((ends - starts).max()) if len(starts) else 0
 
-    def _groups(self, sp: SegmentPair, segs: list[Segment]) -> list[tuple[list[int], list[int]]]:
+    def _rows(self, sp: SegmentPair, segs: list[Segment], refs: list[int], h0: int = 0) -> tuple[list[int], list[int], list[list[int]]]:
+        """Rows of the cues ``segs`` (hypothesis cues h0, h0 + 1, …) against the reference cues ``refs``:
+        (first cue, end cue, reference cues) of each, in file order.  A row is a run of
+        hypothesis cues: groups whose cues interleave are one row."""
         assert sp.ref is not None
-        groups = match_by_time(segs, sp.ref.segments, sp.offset_ms)
-        return [(h, r) for h, r in groups if h and r]
+        groups = match_by_time(segs, [sp.ref.segments[j] for j in refs], sp.offset_ms)
+        spans = sorted((min(h) + h0, max(h) + h0 + 1, sorted(refs[j] for j in r)) for h, r in groups if h and r)
+        hs: list[int] = []
+        he: list[int] = []
+        rr: list[list[int]] = []
+        for a, b, r in spans:
+            if he and a < he[-1]:  # interleaved with the row before: one row
+                he[-1] = max(he[-1], b)
+                rr[-1] = sorted(rr[-1] + r)
+            else:
+                hs.append(a)
+                he.append(b)
+                rr.append(r)
+        return hs, he, rr
 
-    def _row_texts(self, sp: SegmentPair, segs: list[Segment], rows) -> tuple[list[str], list[str]]:
+    def _texts(self, sp: SegmentPair, hs, he, rr) -> tuple[list[str], list[str]]:
         assert sp.ref is not None
+        segs = sp.index.unshifted()
         refs = sp.ref.segments
-        hyp = [" ".join(t for t in (segs[i].target for i in h) if t) for h, _ in rows]
-        ref = [" ".join(t for t in (refs[j].target for j in r) if t) for _, r in rows]
+        hyp = [" ".join(t for t in (segs[i].target for i in range(a, b)) if t) for a, b in zip(hs, he)]
+        ref = [" ".join(t for t in (refs[j].target for j in r) if t) for r in rr]
         return hyp, ref
 
+    def _set_rows(self, sp: SegmentPair, hs: np.ndarray, he: np.ndarray, rr: list[list[int]]) -> None:
+        assert sp.ref is not None
+        n = len(sp.index)
+        sp.row_hs, sp.row_he, sp.row_refs = hs, he, rr
+        row_of = np.full(n, -1, np.int64)
+        for r, (a, b) in enumerate(zip(hs.tolist(), he.tolist())):
+            row_of[a:b] = r
+        sp.row_of = row_of
+        ref_row = np.full(len(sp.ref.segments), -1, np.int64)
+        for r, js in enumerate(rr):
+            ref_row[js] = r
+        sp.ref_row = ref_row
+        self._counts(sp)
+
+    def _counts(self, sp: SegmentPair) -> None:
+        sp.row_anchor = sp.row_he - 1
+        sp.unpaired_hyp = int((sp.row_of < 0).sum())
+        sp.unpaired_ref = int((sp.ref_row < 0).sum())
+
     def _pair(self, sp: SegmentPair) -> None:
-        """Pair the cues (again) and splice the model's rows that differ."""
+        """Pair every cue (again) and splice the model's rows that differ."""
         if sp.ref is None:
-            sp.rows, sp.model = [], None
+            sp.model = None
+            sp.row_hs = sp.row_he = sp.row_anchor = np.zeros(0, np.int64)
+            sp.row_refs = []
             sp.row_of = np.full(len(sp.index), -1, np.int64)
             sp.unpaired_hyp = len(sp.index)
             return
         segs = sp.index.unshifted()  # times and texts only: no offsets needed here
-        rows = self._groups(sp, segs)
-        hyp, ref = self._row_texts(sp, segs, rows)
-        row_of = np.full(len(segs), -1, np.int64)
-        for r, (h, _) in enumerate(rows):
-            row_of[h] = r
-        sp.row_of = row_of
-        sp.row_anchor = np.fromiter((h[-1] for h, _ in rows), np.int64, len(rows))
-        sp.unpaired_hyp = int((row_of < 0).sum())
-        paired_ref = sum(len(r) for _, r in rows)
-        sp.unpaired_ref = len(sp.ref.segments) - paired_ref
-        sp.rows = rows
+        hs, he, rr = self._rows(sp, segs, list(range(len(sp.ref.segments))))
+        self._set_rows(sp, np.asarray(hs, np.int64), np.asarray(he, np.int64), rr)
+        hyp, ref = self._texts(sp, hs, he, rr)
         model = sp.model
         if model is None:
             sp.model = PairModel(build_metrics(self.manager.settings), hyp, [ref], lazy=True)
@@ -275,12 +316,64 @@ class SegmentDocs:
             b += 1
         if a == n_old == n_new:
             return
-        if n_old == n_new:
-            # the same rows, some texts changed: the reference first, then the hypothesis
-            model.splice_ref(0, a, n_old - b, ref[a : n_new - b])
-            model.splice_hyp(a, n_old - b, hyp[a : n_new - b])
+        model.splice_ref(0, a, n_old - b, ref[a : n_new - b])
+        model.splice_hyp(a, n_old - b, hyp[a : n_new - b])
+
+    def _repair(self, sp: SegmentPair, a: int, b: int, count: int) -> None:
+        """Cues [a, b) were replaced by ``count`` new ones: pair again the rows around them only."""
+        if sp.ref is None or sp.model is None:
+            self._pair(sp)
+            return
+        ref_segs = sp.ref.segments
+        segs = sp.index.unshifted()
+        d = count - (b - a)
+        n_rows = len(sp.row_hs)
+        # the reference cues the new cues' time may reach
+        lo_c, hi_c = max(0, a - 1), min(len(segs), a + count + 1)
+        cands: list[int] = []
+        if hi_c > lo_c:
+            t0 = min(int(segs[i].extra["start_ms"]) for i in range(lo_c, hi_c)) + sp.offset_ms  # type: ignore[call-overload]
+            t1 = max(int(segs[i].extra["end_ms"]) for i in range(lo_c, hi_c)) + sp.offset_ms  # type: ignore[call-overload]
+            k0 = int(np.searchsorted(sp.ref_starts, t0 - sp.ref_longest, "left"))
+            k1 = int(np.searchsorted(sp.ref_starts, t1, "right"))
+            cands = [int(j) for j in sp.ref_order[k0:k1] if int(ref_segs[int(j)].extra["end_ms"]) > t0]  # type: ignore[call-overload]
+        touched = sp.row_of[max(0, a - 1) : min(len(sp.row_of), b + 1)]
+        rows = {int(r) for r in touched if r >= 0}
+        rows.update(int(sp.ref_row[j]) for j in cands if sp.ref_row[j] >= 0)
+        if rows:
+            r0, r1 = min(rows), max(rows) + 1
         else:
-            sp.model = PairModel(build_metrics(self.manager.settings), hyp, [ref], lazy=True)
+            r0 = r1 = int(np.searchsorted(sp.row_hs, a, "left"))
+        h0 = min(a, int(sp.row_hs[r0])) if r0 < r1 else a
+        h1 = max(b, int(sp.row_he[r1 - 1])) if r0 < r1 else b
+        wrefs = sorted({j for r in range(r0, r1) for j in sp.row_refs[r]} | {j for j in cands if sp.ref_row[j] < 0 or r0 <= sp.ref_row[j] < r1})
+        hs, he, rr = self._rows(sp, segs[h0 : h1 + d], wrefs, h0)
+        if hs and (hs[0] < h0 or he[-1] > h1 + d):
+            self._pair(sp)
+            return
+        drow = len(hs) - (r1 - r0)
+        sp.row_hs = np.concatenate((sp.row_hs[:r0], np.asarray(hs, np.int64), sp.row_hs[r1:] + d))
+        sp.row_he = np.concatenate((sp.row_he[:r0], np.asarray(he, np.int64), sp.row_he[r1:] + d))
+        sp.row_refs[r0:r1] = rr
+        mid = np.full(h1 + d - h0, -1, np.int64)
+        for k, (x, y) in enumerate(zip(hs, he)):
+            mid[x - h0 : y - h0] = r0 + k
+        tail = sp.row_of[h1:]
+        sp.row_of = np.concatenate((sp.row_of[:h0], mid, np.where(tail >= 0, tail + drow, -1)))
+        ref_row = sp.ref_row
+        for j in wrefs:
+            ref_row[j] = -1
+        if drow:
+            later = ref_row >= r1
+            ref_row[later] += drow
+        for k, js in enumerate(rr):
+            ref_row[js] = r0 + k
+        self._counts(sp)
+        hyp, ref = self._texts(sp, hs, he, rr)
+        model = sp.model
+        if model.hyp[r0:r1] != hyp or model.refs[0][r0:r1] != ref:
+            model.splice_ref(0, r0, r1, ref)
+            model.splice_hyp(r0, r1, hyp)
 
     # -- edits -------------------------------------------------------------------------
     def _apply(self, sp: SegmentPair, start: int, end: int, new: str) -> None:
@@ -302,7 +395,7 @@ class SegmentDocs:
             if sp.frozen is None and change.text_changed and sp.model is not None:
                 r = int(sp.row_of[change.start])
                 if r >= 0:
-                    h, _ = sp.rows[r]
+                    h = range(int(sp.row_hs[r]), int(sp.row_he[r]))
                     text = " ".join(t for t in (index.segment(i).target for i in h) if t)
                     sp.model.splice_hyp(r, r + 1, [text])
             if change.problems_changed:
@@ -313,24 +406,26 @@ class SegmentDocs:
         sp.qa[change.start : change.start] = [[] for _ in range(change.count)]
         self._recheck(sp, change.start, change.start + change.count)
         if not self._maybe_freeze(sp, before):
-            self._pair(sp)
+            self._repair(sp, change.start, change.end, change.count)
 
     def _maybe_freeze(self, sp: SegmentPair, before: np.ndarray) -> bool:
         """Keep the last good rows (hints at ``before``) while the text has more
-        problems than when they were made; True while frozen."""
+        problems than when they were made; True while frozen, and when the rows
+        were just made again (nothing left to pair)."""
         n = len(sp.index.problems)
         if n > sp.good_problems:
             if sp.frozen is None:
                 sp.frozen = before
             return True
-        if sp.frozen is not None:
+        sp.good_problems = n
+        if sp.frozen is not None:  # well-formed again: every cue paired again
             sp.frozen = None
             self._pair(sp)
-        sp.good_problems = n
+            return True
         return False
 
     def _hint_offsets(self, sp: SegmentPair) -> np.ndarray:
-        if not sp.rows:
+        if not len(sp.row_anchor):
             return np.zeros(0, np.int64)
         return sp.index.target_ends(sp.row_anchor)
 
@@ -368,7 +463,7 @@ class SegmentDocs:
     def hints(self, params: types.InlayHintParams) -> list[types.InlayHint]:
         sp = self.docs.get(params.text_document.uri)
         hs = self.manager.settings.hints
-        if sp is None or sp.model is None or not sp.rows or not hs.enabled:
+        if sp is None or sp.model is None or not len(sp.row_hs) or not hs.enabled:
             return []
         index = sp.index
         lo = index.line_start(max(0, min(params.range.start.line, index.line_count - 1)))
@@ -446,7 +541,7 @@ class SegmentDocs:
             parts.append(f"**Source:** {seg.source}")
         r = int(sp.row_of[i]) if i < len(sp.row_of) and sp.frozen is None else -1
         if r >= 0 and sp.model is not None and sp.ref is not None:
-            h, refs = sp.rows[r]
+            h, refs = range(int(sp.row_hs[r]), int(sp.row_he[r])), sp.row_refs[r]
             sp.model.ensure(r, r + 1)
             label = label_for(sp.model, r, self.manager.settings.hints)
             if label:
@@ -480,7 +575,7 @@ class SegmentDocs:
                 score = sp.model.corpus(key)
                 value = getattr(score, "score", score)
                 scores.append(f"{key.upper() if key != 'chrf' else 'chrF'} {value:.2f}" if isinstance(value, float) and not math.isnan(value) else key)
-            title = " · ".join(scores) + f" · {len(sp.rows)} cue groups"
+            title = " · ".join(scores) + f" · {len(sp.row_hs)} cue groups"
             if sp.unpaired_hyp or sp.unpaired_ref:
                 title += f" · {sp.unpaired_hyp} cues without a reference cue, {sp.unpaired_ref} reference cues without one"
         zero = types.Position(line=0, character=0)
@@ -504,7 +599,7 @@ class SegmentDocs:
         await self._scored(sp)
         if sp.model is None:
             return None
-        out: dict[str, Any] = {"segments": len(sp.index), "rows": len(sp.rows), "unpairedHypothesis": sp.unpaired_hyp,
+        out: dict[str, Any] = {"segments": len(sp.index), "rows": len(sp.row_hs), "unpairedHypothesis": sp.unpaired_hyp,
                                "unpairedReference": sp.unpaired_ref, "problems": len(sp.index.problems)}
         for key in sp.model.metrics:
             score = sp.model.corpus(key)
