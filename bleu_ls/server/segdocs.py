@@ -110,8 +110,9 @@ class SegmentPair:
     #: hypothesis cues without a reference partner, reference cues without a hypothesis one
     unpaired_hyp: int = 0
     unpaired_ref: int = 0
-    #: per hypothesis segment: its checks' findings
-    qa: list[list[_Finding]] = field(default_factory=list)
+    #: per hypothesis segment: its checks' findings (None: not counted yet; the
+    #: first hints of a large file do not wait for them)
+    qa: Optional[list[list[_Finding]]] = None
     #: the rows' hint offsets while the text is malformed (None: well-formed, read from the index)
     frozen: Optional[np.ndarray] = None
     good_problems: int = 0
@@ -148,7 +149,6 @@ class SegmentDocs:
             self._read_reference(sp)
             self._pair(sp)
             sp.good_problems = len(sp.index.problems)
-            self._all_checks(sp)
         self._changed(sp)
 
     def close(self, uri: str) -> None:
@@ -402,8 +402,9 @@ class SegmentDocs:
                 self._maybe_freeze(sp, before)
             return
         # structure: the checks of the new cues, then the rows (unless malformed)
-        del sp.qa[change.start : change.end]
-        sp.qa[change.start : change.start] = [[] for _ in range(change.count)]
+        if sp.qa is not None:
+            del sp.qa[change.start : change.end]
+            sp.qa[change.start : change.start] = [[] for _ in range(change.count)]
         self._recheck(sp, change.start, change.start + change.count)
         if not self._maybe_freeze(sp, before):
             self._repair(sp, change.start, change.end, change.count)
@@ -430,6 +431,13 @@ class SegmentDocs:
         return sp.index.target_ends(sp.row_anchor)
 
     # -- checks --------------------------------------------------------------------------
+    def _checks(self, sp: SegmentPair) -> list[list[_Finding]]:
+        if sp.qa is None:
+            with heap.quiet(sp.index.line_count):
+                self._all_checks(sp)
+        assert sp.qa is not None
+        return sp.qa
+
     def _all_checks(self, sp: SegmentPair) -> None:
         index = sp.index
         segs = index.segments()
@@ -445,6 +453,8 @@ class SegmentDocs:
 
     def _recheck(self, sp: SegmentPair, a: int, b: int) -> None:
         """The checks of cues [a, b) and of the cue after them."""
+        if sp.qa is None:
+            return  # all counted on first need
         index = sp.index
         n = len(index)
         b = min(n, b + 1)
@@ -505,7 +515,7 @@ class SegmentDocs:
             a = self.position(sp, p.offset)
             b = self.position(sp, index.line_end(p.line))
             out.append(_RANGE % (a.line, a.character, b.line, b.character) + _tail(code, "error", p.message))
-        for i, found in enumerate(sp.qa):
+        for i, found in enumerate(self._checks(sp)):
             if not found:
                 continue
             line0 = index.anchor_line(i)
@@ -558,7 +568,8 @@ class SegmentDocs:
             parts.append(f"**State:** {seg.state}" + (f" ({seg.state_qualifier})" if seg.state_qualifier else ""))
         for note in seg.notes:
             parts.append(f"**Note:** {note}")
-        for f in sp.qa[i] if i < len(sp.qa) else []:
+        qa = self._checks(sp)
+        for f in qa[i] if i < len(qa) else []:
             parts.append(f"- `{f.code}`: {f.message}")
         return types.Hover(contents=types.MarkupContent(kind=types.MarkupKind.Markdown, value="\n\n".join(parts)))
 
