@@ -178,3 +178,25 @@ async def test_a_cue_pasted_and_deleted_keeps_hints_in_step(session):
     hints = await eventually(three, timeout=5)
     assert hints[1].label == label(shown(HYP[2][2]), shown(REF[2][2]))
     assert hints[1].position.line == lines.index("<i>Nous nous verrons</i> à la gare à midi") - 4
+
+
+async def test_hover_and_lens_of_a_cue(session):
+    from lsprotocol import types
+
+    s = session
+    s.write("film.ref.srt", srt(REF))
+    text = srt(HYP)
+    uri = s.open("film.hyp.srt", text)
+    await eventually(lambda: s.hints(uri), timeout=5)
+    line = text.split("\n").index("Il pleut des cordes aujourd'hui")
+    hover = await s.client.text_document_hover_async(
+        types.HoverParams(text_document=types.TextDocumentIdentifier(uri=uri), position=types.Position(line=line, character=3))
+    )
+    value = hover.contents.value
+    assert "Cue 2" in value and "00:00:04.000" in value
+    assert label(shown(HYP[1][2]), shown(REF[1][2])) in value
+    assert "Il pleut à verse aujourd'hui" in value
+    lenses = await s.client.text_document_code_lens_async(types.CodeLensParams(text_document=types.TextDocumentIdentifier(uri=uri)))
+    corpus = sacrebleu.corpus_bleu([shown(c[2]) for c in HYP], [[shown(c[2]) for c in REF]]).score
+    assert lenses[0].command.title.startswith(f"BLEU {corpus:.2f}")
+    assert "4 cue groups" in lenses[0].command.title
