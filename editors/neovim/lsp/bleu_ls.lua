@@ -6,7 +6,8 @@
 ---@type vim.lsp.Config
 return {
   cmd = { 'bleu-ls', 'serve' },
-  filetypes = { 'mthyp', 'mtref', 'mtsrc' },
+  -- srt and webvtt: subtitle files, scored per cue (the server claims them by file name)
+  filetypes = { 'mthyp', 'mtref', 'mtsrc', 'srt', 'webvtt' },
   root_markers = { 'bleu-ls.toml', '.git' },
   -- Answered for workspace/configuration (section "bleuLs") and sent as
   -- initializationOptions.  Keys are the server's camelCase settings.

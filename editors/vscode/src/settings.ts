@@ -154,10 +154,14 @@ interface PairRuleLike {
   source?: unknown;
 }
 
-/** Which documents the server sees: the convention languages plus every file a pairing rule names. */
+/** Segment files the server scores per segment, matched by name (never by another extension's language). */
+export const SEGMENT_PATTERNS = ["**/*.srt", "**/*.vtt"];
+
+/** Which documents the server sees: the convention languages, segment files, and every file a pairing rule names. */
 export function documentSelector(pairs: unknown): DocumentFilterLike[] {
   const out: DocumentFilterLike[] = LANGUAGES.map((language) => ({ scheme: "file", language }));
-  const seen = new Set<string>();
+  const seen = new Set<string>(SEGMENT_PATTERNS);
+  out.push(...SEGMENT_PATTERNS.map((pattern) => ({ scheme: "file", pattern })));
   const add = (p: unknown) => {
     if (typeof p !== "string" || !p.trim()) {
       return;

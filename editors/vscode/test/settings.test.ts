@@ -86,15 +86,16 @@ describe("documentSelector", () => {
       "junk",
     ]);
     assert.deepEqual(sel.slice(0, 3).map((f) => f.language), ["mt-hypothesis", "mt-reference", "mt-source"]);
+    assert.deepEqual(sel.slice(3, 5).map((f) => f.pattern), ["**/*.srt", "**/*.vtt"]);
     assert.deepEqual(
-      sel.slice(3).map((f) => f.pattern),
+      sel.slice(5).map((f) => f.pattern),
       ["**/out/*.de", "**/ref/*.de", "**/ref2/*.de", "**/src/*.en", "/abs/sys.txt", "/abs/ref.txt"],
     );
     assert.ok(sel.every((f) => f.scheme === "file"));
   });
   it("survives a missing or malformed pairs setting", () => {
-    assert.equal(documentSelector(undefined).length, 3);
-    assert.equal(documentSelector({ hypothesis: "x" }).length, 3);
+    assert.equal(documentSelector(undefined).length, 5);
+    assert.equal(documentSelector({ hypothesis: "x" }).length, 5);
   });
   it("turns placeholders into wildcards", () => {
     assert.equal(ruleGlob("./a/{name}.ref"), "**/a/*.ref");

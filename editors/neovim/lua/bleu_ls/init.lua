@@ -6,7 +6,7 @@ local NAME = 'bleu_ls'
 local HYP_EXT = { 'hyp', 'mt' }
 
 --- Filetypes the server attaches to.
-M.filetypes_list = { 'mthyp', 'mtref', 'mtsrc' }
+M.filetypes_list = { 'mthyp', 'mtref', 'mtsrc', 'srt', 'webvtt' }
 
 local function has_sibling(path, stem_exts)
   local stem = path:gsub('%.[^./\\]+$', '')
@@ -24,6 +24,8 @@ end
 function M.filetypes()
   vim.filetype.add({
     extension = {
+      -- WebVTT subtitles (Neovim has no filetype for them): scored per cue
+      vtt = 'webvtt',
       hyp = 'mthyp',
       mt = function(path)
         if has_sibling(path, { 'ref', 'ref1', 'src' }) then
