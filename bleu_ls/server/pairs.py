@@ -186,6 +186,7 @@ class PairManager:
                 pass
         if self.segment_docs.claims(uri):
             self.segment_docs.open(uri, text, version)
+            self.update_watch_list()
             return
         lazy = len(text) >= opening.LAZY_OPEN_CHARS
         self.docs[uri] = LineDocument(text, version, self.encoding, lazy=lazy)
@@ -340,6 +341,7 @@ class PairManager:
                     paths.add(pair.spec.source)
             if pair.draft_path is not None:
                 paths.add(pair.draft_path)
+        paths.update(self.segment_docs.watched())
         self.watcher.set_paths(paths)
 
     def on_file_changed(self, path: Path) -> None:
@@ -348,6 +350,7 @@ class PairManager:
             return
         if path in self.open_paths():
             return  # the open buffer is what counts
+        self.segment_docs.file_changed(path)
         self._dependents_changed(path)
 
     def on_tick(self) -> None:

@@ -44,7 +44,7 @@ from ..segments.subtitle_checks import check_cues
 from ..segments.subtitles import estimate_offset, match_by_time
 from . import heap
 from .document import from_units, to_units
-from .files import uri_path
+from .files import path_key, uri_path
 from .render import SOURCE, label_for
 
 if TYPE_CHECKING:
@@ -176,6 +176,28 @@ class SegmentDocs:
             self._apply(sp, start, end, ch.text)
         sp.version = params.text_document.version
         self._changed(sp)
+
+    def watched(self) -> set[Path]:
+        """The reference files of the open segment documents (watched for changes on disk)."""
+        return {sp.ref_path for sp in self.docs.values() if sp.ref_path is not None}
+
+    def file_changed(self, path: Path) -> None:
+        """A file changed on disk: the documents it is the reference of read it again."""
+        for sp in self.docs.values():
+            if sp.ref_path is not None and path_key(sp.ref_path) == path_key(path):
+                sp.model, sp.frozen = None, None
+                self._read_reference(sp)
+                self._pair(sp)
+                self._changed(sp)
+                self._refresh()
+
+    def _refresh(self) -> None:
+        """Ask the editor for the hints, diagnostics and lens again (when it can be asked)."""
+        manager = self.manager
+        try:
+            manager.publisher.schedule_refresh()
+        except Exception:  # no event loop (a test driving the manager)
+            pass
 
     def settings_changed(self) -> None:
         """Settings changed: pair every open segment document again."""

@@ -200,3 +200,22 @@ async def test_hover_and_lens_of_a_cue(session):
     corpus = sacrebleu.corpus_bleu([shown(c[2]) for c in HYP], [[shown(c[2]) for c in REF]]).score
     assert lenses[0].command.title.startswith(f"BLEU {corpus:.2f}")
     assert "4 cue groups" in lenses[0].command.title
+
+
+async def test_a_reference_changed_on_disk_is_read_again(session):
+    s = session
+    ref_path = s.write("film.ref.srt", srt(REF))
+    uri = s.open("film.hyp.srt", srt(HYP))
+    await eventually(lambda: s.hints(uri), timeout=5)
+    new_ref = [(a, b, lines) for a, b, lines in REF]
+    new_ref[3] = (REF[3][0], REF[3][1], ["Elle joue très bien du piano"])  # now the hypothesis' own words
+    s.write("film.ref.srt", srt(new_ref))
+    s.notify_disk(ref_path)
+    want = label(shown(HYP[3][2]), shown(new_ref[3][2]))
+    assert want == "BLEU 100.0"
+
+    async def updated():
+        hints = await s.hints(uri)
+        return hints if len(hints) == 4 and hints[3].label == want else None
+
+    assert await eventually(updated, timeout=8), "the hint did not follow the reference on disk"
