@@ -18,6 +18,9 @@ from .engine import InputError, PairModel, TokenizerUnavailable, build_metrics, 
 from .engine.batch import first_pass
 from .engine.significance import Estimate, confidence, default_seed, paired_ar, paired_bs
 from .score import UsageError, add_metric_arguments, settings_from_args
+from .segments.match import align
+from .segments.read import read_documents
+from .segments.rows import SegmentRows, segment_rows
 
 
 def _seed_text(seed: Optional[int]) -> str:
@@ -100,12 +103,14 @@ def run_test(metrics, base: list[str], hyp: list[str], refs: list[list[str]], ar
     return out
 
 
-def render(results: dict[str, Any], args, out) -> None:
+def render(results: dict[str, Any], args, out, rows: Optional[SegmentRows] = None) -> None:
     if args.format == "json":
         doc = {
             key: {"name": name, "signature": sig, "baseline": _record(b, False), "system": _record(s, True)}
             for key, (name, sig, b, s) in results.items()
         }
+        if rows is not None:
+            doc["segments"] = {"scored": len(rows.keys), "unpaired": rows.unpaired_json()}
         json.dump(doc, out, ensure_ascii=False, indent=1)
         out.write("\n")
         return
@@ -115,6 +120,10 @@ def render(results: dict[str, Any], args, out) -> None:
         out.write(f"  baseline  {args.baseline:<{width}}  {_fmt_est(b)}\n")
         delta = s.score - b.score
         out.write(f"  system    {args.hypothesis:<{width}}  {_fmt_est(s)}  Δ {delta:+.2f}  p = {s.p_value:.4f}\n")
+    if rows is not None:
+        out.write(f"{len(rows.keys)} segments paired by key in every file\n")
+        for sentence in rows.text_lines("baseline", "matching"):
+            out.write(sentence + "\n")
     how = "lines are swapped at random between the two" if args.paired_ar else "the lines are resampled"
     out.write(
         f"p: how often a difference at least this large appears by chance when {how}\n"
@@ -134,23 +143,31 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
             raise UsageError("no metric selected")
     except (UsageError, TokenizerUnavailable, ValueError) as exc:
         return _fail(parser, str(exc))
+    rows = None
     try:
-        base = read_lines(args.baseline)
-        hyp = read_lines(args.hypothesis)
-        refs = [read_lines(r) for r in args.references]
+        docs = read_documents([args.baseline, args.hypothesis, *args.references])
+        if docs is None:
+            base = read_lines(args.baseline)
+            hyp = read_lines(args.hypothesis)
+            refs = [read_lines(r) for r in args.references]
     except InputError as exc:
         return _fail(None, str(exc))
+    if docs is not None:  # segments paired by key with the baseline's
+        al = align(docs[0], docs[1:])
+        rows = segment_rows(docs[0], docs[1:], [args.hypothesis, *args.references], al)
+        base, hyp, refs = [docs[0].segments[i].target for i in al.rows], al.texts[0], al.texts[1:]
     problem = _refuse_counts([args.baseline, args.hypothesis, *args.references], [base, hyp, *refs])
     if problem:
         return _fail(None, problem)
     if not base:
-        return _fail(None, f"{args.baseline} has no lines to compare")
+        what = "lines" if rows is None else "segments paired with the other files"
+        return _fail(None, f"{args.baseline} has no {what} to compare")
     try:
         results = run_test(metrics, base, hyp, refs, args.paired_ar, n)
     except ValueError as exc:
         return _fail(None, str(exc))
     try:
-        render(results, args, sys.stdout)
+        render(results, args, sys.stdout, rows)
         sys.stdout.flush()
     except BrokenPipeError:
         return 0

@@ -5,7 +5,8 @@ the reference: the word edits (insertions, deletions, substitutions, block
 shifts) that turn the draft into the final text, per word of the final text.
 Case-sensitive by default (a changed capital is an edit).  The numbers are
 sacrebleu 2.6's ``TER(case_sensitive=True)`` of the draft against the
-post-edit; the edit kinds come from the same alignment.
+post-edit; the edit kinds come from the same alignment.  Segment files (PO,
+XLIFF…) pair the draft's segments with the post-edit's by key.
 """
 
 from __future__ import annotations
@@ -18,11 +19,18 @@ from typing import Any, Optional, Sequence
 import numpy as np
 
 from .engine import InputError, read_lines
+from .segments.match import align
+from .segments.read import read_documents
+from .segments.rows import SegmentRows, segment_rows
 from .engine.ter import UNITS, TerMetric
 from .engine.ter_batch import ter_alignments
 from .engine.ter_core import TerResult
 
 KINDS = ("insertions", "deletions", "substitutions", "shifts")
+
+
+def _tsv_cell(text: str) -> str:
+    return text.replace("\\", "\\\\").replace("\x04", "\\x04").replace("\t", "\\t").replace("\n", "\\n")
 
 
 def _line(i: int, draft: str, post: str, r: TerResult) -> dict[str, Any]:
@@ -36,10 +44,17 @@ def _line(i: int, draft: str, post: str, r: TerResult) -> dict[str, Any]:
     }
 
 
-def effort_report(metric: TerMetric, draft: list[str], post: list[str], workers: Optional[int] = None) -> dict[str, Any]:
-    """Per-line and corpus HTER with edit counts, as one JSON-ready record."""
+def effort_report(
+    metric: TerMetric, draft: list[str], post: list[str], workers: Optional[int] = None, segments: Optional[SegmentRows] = None
+) -> dict[str, Any]:
+    """Per-line and corpus HTER with edit counts, as one JSON-ready record.
+
+    ``segments``: the lines are segments of a PO / XLIFF / … file; each record
+    carries the segment's key and the line of its target in the draft."""
     results = ter_alignments(metric, draft, [post], workers=workers)
     lines = [_line(i, d, p, r) for i, (d, p, r) in enumerate(zip(draft, post, results))]
+    if segments is not None:
+        lines = [{**segments.record(i), **{k: v for k, v in rec.items() if k != "line"}} for i, rec in enumerate(lines)]
     rows = np.array([[r.edits, r.ref_len * UNITS, 1] for r in results], dtype=np.int64).reshape(len(results), 3)
     corpus = metric.corpus_from_rows(rows)
     edited = sum(1 for rec in lines if rec["edited"])
@@ -53,6 +68,7 @@ def effort_report(metric: TerMetric, draft: list[str], post: list[str], workers:
             "lines_edited": edited,
         },
         "lines": lines,
+        **({"unpaired": segments.unpaired_json()} if segments is not None else {}),
     }
 
 
@@ -66,18 +82,23 @@ def _text(report: dict[str, Any], out) -> None:
             f"{rec['deletions']:4d}  {rec['substitutions']:4d}  {rec['shifts']:5d}\n"
         )
     c = report["corpus"]
+    out.write("\n")
+    for sentence in report.get("_notes", ()):
+        out.write(sentence + "\n")
     out.write(
-        f"\nHTER = {c['score']:.2f} ({c['num_edits']} edits / {c['ref_length']:g} post-edited words: "
+        f"HTER = {c['score']:.2f} ({c['num_edits']} edits / {c['ref_length']:g} post-edited words: "
         f"{c['insertions']} ins, {c['deletions']} del, {c['substitutions']} sub, {c['shifts']} shifts; "
         f"{c['lines_edited']} of {c['lines']} lines edited)  {report['signature']}\n"
     )
 
 
 def _tsv(report: dict[str, Any], out) -> None:
-    cols = ["line", "hter", "num_edits", "ref_length", *KINDS, "edited"]
+    keyed = "unpaired" in report
+    cols = ["line", *(["key"] if keyed else []), "hter", "num_edits", "ref_length", *KINDS, "edited"]
     out.write("\t".join(cols) + "\n")
     for rec in [*report["lines"], {**report["corpus"], "line": "corpus", "edited": report["corpus"]["lines_edited"]}]:
-        vals = [rec["line"], repr(rec["score"]), rec["num_edits"], repr(rec["ref_length"])]
+        vals = [rec["line"], *([_tsv_cell(rec.get("key", ""))] if keyed else []), repr(rec["score"]),
+                rec["num_edits"], repr(rec["ref_length"])]
         vals += [rec[k] for k in KINDS] + [int(rec["edited"])]
         out.write("\t".join(str(v) for v in vals) + "\n")
 
@@ -100,12 +121,19 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
     args = build_parser().parse_args(argv)
+    rows = None
     try:
-        draft = read_lines(args.draft)
-        post = read_lines(args.postedit)
+        docs = read_documents([args.draft, args.postedit])
+        if docs is None:
+            draft = read_lines(args.draft)
+            post = read_lines(args.postedit)
     except InputError as exc:
         print(f"bleu-ls effort: error: {exc}", file=sys.stderr)
         return 2
+    if docs is not None:  # segments paired by key
+        al = align(docs[0], docs[1:])
+        rows = segment_rows(docs[0], docs[1:], [args.postedit], al)
+        draft, post = [docs[0].segments[i].target for i in al.rows], al.texts[0]
     if len(draft) != len(post):
         print(
             f"bleu-ls effort: error: line counts differ: {args.draft} has {len(draft)} lines, "
@@ -119,13 +147,14 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         asian_support=args.ter_asian_support,
         case_sensitive=not args.case_insensitive,
     )
-    report = effort_report(metric, draft, post)
+    report = effort_report(metric, draft, post, segments=rows)
     try:
         if args.format == "json":
             json.dump(report, sys.stdout, ensure_ascii=False, indent=1)
             sys.stdout.write("\n")
         else:
-            (_text if args.format == "text" else _tsv)(report, sys.stdout)
+            notes = rows.text_lines("draft", "post-edit") if rows is not None else []
+            (_text if args.format == "text" else _tsv)({**report, "_notes": notes}, sys.stdout)
         sys.stdout.flush()
     except BrokenPipeError:
         return 0

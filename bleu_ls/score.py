@@ -1,7 +1,9 @@
 """``bleu-ls score HYP REF [REF ...]``: per-line and corpus scores of one pair.
 
 Files are read as sacrebleu's command line reads them (UTF-8, split on
-``\\n``, each line right-stripped, a final newline adds no line).  Every
+``\\n``, each line right-stripped, a final newline adds no line).  Files
+with segments (gettext PO, XLIFF, TMX, subtitles) are read into segments and
+paired by key (``segments.match``); each row is then a segment.  Every
 bad input ends with one clear sentence on stderr and exit status 2.
 """
 
@@ -16,6 +18,9 @@ from typing import Any, Optional, Sequence
 
 from .engine import InputError, PairModel, Score, TokenizerUnavailable, build_metrics, read_lines
 from .engine.bleu import SMOOTH_DEFAULTS
+from .segments.match import align
+from .segments.read import read_documents
+from .segments.rows import SegmentRows, segment_rows
 from .settings import BLEU_SMOOTHING, METRICS, NLTK_SMOOTHING, PRESETS, TOKENIZERS, Settings
 
 #: In the text report, lines in the weakest share of the document are marked.
@@ -139,14 +144,19 @@ def settings_from_args(args: argparse.Namespace, base: Optional[Settings] = None
 
 
 # -- output -------------------------------------------------------------------
-def _line_record(i: int, score: Score) -> dict[str, Any]:
-    """One line of the JSON report: BLEU lines carry the breakdown, chrF lines the score."""
+def _line_record(i: int, score: Score, rows: Optional["SegmentRows"] = None) -> dict[str, Any]:
+    """One line of the JSON report: BLEU lines carry the breakdown, chrF lines the score.
+
+    Segment files (``rows``): the segment's key and the line of its target start."""
+    where = {"line": i + 1} if rows is None else rows.record(i)
     if score.metric.startswith("chrF"):
-        return {"line": i + 1, "score": score.score}
-    return {"line": i + 1, **score.as_dict()}
+        return {**where, "score": score.score}
+    return {**where, **score.as_dict()}
 
 
-def metric_report(model: PairModel, key: str, confidence: Optional[dict] = None) -> dict[str, Any]:
+def metric_report(
+    model: PairModel, key: str, confidence: Optional[dict] = None, rows: Optional["SegmentRows"] = None
+) -> dict[str, Any]:
     """The JSON record of one metric: signature, corpus, lines."""
     metric = model.metrics[key]
     corpus = model.corpus(key).as_dict()
@@ -154,14 +164,17 @@ def metric_report(model: PairModel, key: str, confidence: Optional[dict] = None)
     if confidence:
         est, signature = confidence[key], confidence["signature"](signature)
         corpus.update(mean=est.mean, ci=est.ci)
-    lines = [_line_record(i, model.line_score(key, i)) for i in range(model.n_paired)]
-    return {
+    lines = [_line_record(i, model.line_score(key, i), rows) for i in range(model.n_paired)]
+    report = {
         "metric": metric.name,
         "signature": signature,
         "line_signature": metric.signature(model.n_refs, sentence=True),
         "corpus": corpus,
         "lines": lines,
     }
+    if rows is not None:
+        report["unpaired"] = rows.unpaired_json()
+    return report
 
 
 def _fmt(x: Optional[float], digits: int = 2) -> str:
@@ -193,21 +206,21 @@ def _weakest(values: list[Optional[float]]) -> set[int]:
     return {i for v, i in scored if v <= cut}
 
 
-def render_text(model: PairModel, out, confidence: Optional[dict] = None) -> None:
+def render_text(model: PairModel, out, confidence: Optional[dict] = None, rows: Optional["SegmentRows"] = None) -> None:
     keys = list(model.metrics)
     values = {k: [model.line_value(k, i) for i in range(model.n_paired)] for k in keys}
     first = values[keys[0]]
     if not getattr(model.metrics[keys[0]], "higher_is_better", True):  # TER: more is worse
         first = [None if v is None else -v for v in first]
     weakest = _weakest(first)
-    width = max(4, len(str(model.n_paired)))
+    width = max(4, len(str(model.n_paired if rows is None else max(rows.lines, default=0))))
     head = f"{'line':>{width}}  " + "  ".join(f"{model.metrics[k].name:>7}" for k in keys)
     if "bleu" in keys:
         head += f"  {'BP':>5}  {'hyp/ref':>9}"
     out.write(head + "  hypothesis\n")
     for i in range(model.n_paired):
         cells = "  ".join(f"{_fmt(values[k][i]):>7}" for k in keys)
-        row = f"{i + 1:>{width}}  {cells}"
+        row = f"{i + 1 if rows is None else rows.lines[i]:>{width}}  {cells}"
         if "bleu" in keys:
             s = model.line_score("bleu", i)
             row += f"  {s.bp:5.3f}  {f'{s.sys_len}/{s.ref_len}':>9}"
@@ -217,6 +230,9 @@ def render_text(model: PairModel, out, confidence: Optional[dict] = None) -> Non
         mark = "◀ " if i in weakest else "  "
         out.write(f"{row}  {mark}{text}\n")
     out.write("\n")
+    if rows is not None:
+        for sentence in rows.text_lines():
+            out.write(sentence + "\n")
     if weakest:
         out.write(f"◀ marks the weakest {int(WEAKEST_SHARE * 100)}% of lines by {model.metrics[keys[0]].name}.\n")
     for k in keys:
@@ -227,9 +243,9 @@ def render_text(model: PairModel, out, confidence: Optional[dict] = None) -> Non
         out.write(corpus_line(m.name, model.corpus(k), signature, est) + "\n")
 
 
-def render_tsv(model: PairModel, out, confidence: Optional[dict] = None) -> None:
+def render_tsv(model: PairModel, out, confidence: Optional[dict] = None, rows: Optional["SegmentRows"] = None) -> None:
     keys = list(model.metrics)
-    cols = ["line"]
+    cols = ["line"] if rows is None else ["line", "key"]
     for k in keys:
         cols.append(k)
         if k == "bleu":
@@ -244,18 +260,22 @@ def render_tsv(model: PairModel, out, confidence: Optional[dict] = None) -> None
         return row
 
     for i in range(model.n_paired):
-        row = [str(i + 1)]
+        row = [str(i + 1)] if rows is None else [str(rows.lines[i]), _tsv_cell(rows.keys[i])]
         for k in keys:
             row += cells(model.line_score(k, i), k)
         out.write("\t".join(row) + "\n")
-    row = ["corpus"]
+    row = ["corpus"] if rows is None else ["corpus", ""]
     for k in keys:
         row += cells(model.corpus(k), k)
     out.write("\t".join(row) + "\n")
 
 
-def render_json(model: PairModel, out, confidence: Optional[dict] = None) -> None:
-    reports = {k: metric_report(model, k, confidence) for k in model.metrics}
+def _tsv_cell(text: str) -> str:
+    return text.replace("\\", "\\\\").replace("\x04", "\\x04").replace("\t", "\\t").replace("\n", "\\n").replace("\r", "\\r")
+
+
+def render_json(model: PairModel, out, confidence: Optional[dict] = None, rows: Optional["SegmentRows"] = None) -> None:
+    reports = {k: metric_report(model, k, confidence, rows) for k in model.metrics}
     doc: Any = next(iter(reports.values())) if len(reports) == 1 else reports
     json.dump(doc, out, ensure_ascii=False, indent=1)
     out.write("\n")
@@ -287,8 +307,10 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         metrics = build_metrics(settings)
         if not metrics:
             raise UsageError("no metric selected")
-        hyp = read_lines(args.hypothesis)
-        refs = [read_lines(r) for r in args.references]
+        docs = read_documents([args.hypothesis, *args.references])
+        if docs is None:
+            hyp = read_lines(args.hypothesis)
+            refs = [read_lines(r) for r in args.references]
     except (UsageError, TokenizerUnavailable, ValueError) as exc:
         parser.print_usage(sys.stderr)
         print(f"bleu-ls score: error: {exc}", file=sys.stderr)
@@ -296,6 +318,11 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     except InputError as exc:
         print(f"bleu-ls score: error: {exc}", file=sys.stderr)
         return 2
+    rows = None
+    if docs is not None:
+        al = align(docs[0], docs[1:])
+        rows = segment_rows(docs[0], docs[1:], args.references, al)
+        hyp, refs = [docs[0].segments[i].target for i in al.rows], al.texts
     counts = [len(hyp)] + [len(r) for r in refs]
     if len(set(counts)) > 1:
         parts = [f"{args.hypothesis} has {len(hyp)} lines"] + [
@@ -315,7 +342,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         confidence = corpus_confidence(model, args.confidence_n)
     out = sys.stdout
     try:
-        {"text": render_text, "json": render_json, "tsv": render_tsv}[args.format](model, out, confidence)
+        {"text": render_text, "json": render_json, "tsv": render_tsv}[args.format](model, out, confidence, rows)
         out.flush()
     except BrokenPipeError:
         return 0

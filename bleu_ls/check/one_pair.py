@@ -4,6 +4,7 @@ score it, run the rules."""
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 from typing import Optional
 
@@ -13,6 +14,10 @@ from ..pairing import PairSpec, find_pair
 from ..workspace_config import CONFIG_NAME
 from ..ignore import RELATIVE, IgnoreStore, find_store_root
 from ..pairstep import pair_names, pair_settings
+from ..segments.match import align
+from ..segments.model import line_col
+from ..segments.read import read_documents
+from ..segments.rows import segment_rows
 from ..settings import Settings
 from .report import Report, display
 
@@ -47,16 +52,60 @@ def check_pair(hyp: Path, settings: Settings, root: Optional[Path], report: Repo
         report.error("no metric selected")
         return
     try:
-        hyp_lines = read_lines(str(hyp))
-        model = PairModel.from_lines(metrics, hyp_lines, [read_lines(str(r)) for r in spec.references])
+        docs = read_documents([str(hyp), *map(str, spec.references)])
+        if docs is None:
+            hyp_lines = read_lines(str(hyp))
+            model = PairModel.from_lines(metrics, hyp_lines, [read_lines(str(r)) for r in spec.references])
     except InputError as exc:
         report.error(str(exc))
+        return
+    if docs is not None:
+        _check_segments(hyp, spec, settings, metrics, docs, report)
         return
     source = _source_lines(spec, report)
     findings = Analyzer(settings).analyse(model, source, pair_names(hyp, spec))
     findings = _unignored(hyp, hyp_lines, findings, report)
     info = _pair_info(shown, spec, model)
     report.emit(shown, findings, info, info)
+
+
+def _check_segments(hyp: Path, spec: PairSpec, settings: Settings, metrics, docs, report: Report) -> None:
+    """A pair of segment files (PO, XLIFF…): the segments paired by key are scored and
+    checked as lines, the file's own sources used, findings placed at the targets in the file."""
+    shown = display(hyp)
+    doc = docs[0]
+    al = align(doc, docs[1:])
+    rows = segment_rows(doc, docs[1:], [display(r) for r in spec.references], al)
+    segs = [doc.segments[i] for i in al.rows]
+    model = PairModel.from_lines(metrics, [s.target for s in segs], al.texts)
+    source = [s.source or "" for s in segs] if segs and all(s.source is not None for s in segs) else None
+    findings = Analyzer(settings).analyse(model, source, pair_names(hyp, spec))
+    text = doc.text
+    placed = [_place(f, segs, text) for f in findings]
+    file_lines = text.split("\n") if text is not None else []
+    placed = _unignored(hyp, file_lines, placed, report)
+    info = _pair_info(shown, spec, model)
+    info["segments"] = {"scored": len(segs), **rows.unpaired_json()}
+    info["lines"] = len(segs)
+    for sentence in rows.text_lines():
+        report.warn(f"{shown}: {sentence}")
+    report.emit(shown, placed, info, info)
+
+
+def _place(f, segs, text: Optional[str]):
+    """A finding on row ``f.line`` moved to its segment's target in the file."""
+    if not segs:
+        return f
+    seg = segs[min(max(f.line, 0), len(segs) - 1)]
+    if text is None:
+        return dataclasses.replace(f, line=seg.line, start_col=0, end_col=None)
+    start = seg.file_offset(min(f.start_col, len(seg.target))) if f.line < len(segs) else seg.target_span[0]
+    line, col = line_col(text, start)
+    end_col = None
+    if f.end_col is not None and f.line < len(segs):
+        end_line, ec = line_col(text, seg.file_offset(min(f.end_col, len(seg.target))))
+        end_col = ec if end_line == line else None
+    return dataclasses.replace(f, line=line, start_col=col, end_col=end_col)
 
 
 def _unignored(hyp: Path, lines: list[str], findings: list, report: Report) -> list:

@@ -91,7 +91,8 @@ def _summary_line(shown: str, summary: dict) -> str:
         value = "n/a" if c["score"] is None else f"{c['score']:.2f}"
         parts.append(f"{c['name']} {value}")
     n = summary["lines"]
-    parts.append(f"{n:,} line{'s' if n != 1 else ''}")
+    unit = "segment" if "segments" in summary else "line"
+    parts.append(f"{n:,} {unit}{'s' if n != 1 else ''}")
     parts.extend(c["signature"] for c in summary["corpus"].values())
     refs = ", ".join(summary["references"])
     return f"{shown}: " + " \u00b7 ".join(parts) + f"  (against {refs})\n"

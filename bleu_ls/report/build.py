@@ -109,10 +109,16 @@ class Builder:
         return out
 
     # -- line-level lists -----------------------------------------------------
+    def _ln(self, i: int) -> int:
+        """The 1-based line shown for row ``i``: its line in the file (segment files) or ``i + 1``."""
+        nums = self.inp.line_numbers
+        return nums[i] if nums is not None and 0 <= i < len(nums) else i + 1
+
     def _line(self, i: int, shown: list[int]) -> tuple[dict, dict]:
         """One listed line: its numbers for the data block, and its view."""
         data = {
-            "line": i + 1,
+            "line": self._ln(i),
+            **({"key": self.inp.keys[i]} if self.inp.keys is not None else {}),
             "systems": shown,
             "scores": {k: [scores.clean(self.values[k][s][i]) for s in shown] for k in self.metrics},
         }
@@ -129,7 +135,7 @@ class Builder:
                 "pieces": self.marker.hypothesis(hyp, refs, draft),
             })
         view = {
-            "line": i + 1,
+            "line": self._ln(i),
             "hyps": hyps,
             "refs": refs,
             "source": self.inp.source[i] if self.inp.source is not None else None,
@@ -224,7 +230,7 @@ class Builder:
                 "counts": counts,
                 "lines": {c: len(v) for c, v in lines.items()},
                 "examples": [
-                    {"line": f.line + 1, "code": f.code, "severity": f.severity, "message": f.message} for f in shown
+                    {"line": self._ln(f.line), "code": f.code, "severity": f.severity, "message": f.message} for f in shown
                 ],
             })
         return {"codes": codes, "systems": out}

@@ -15,6 +15,9 @@ from pathlib import Path
 from typing import Optional, Sequence
 
 from ..engine import InputError, PairModel, TokenizerUnavailable, build_metrics, read_lines
+from ..segments.match import align
+from ..segments.read import read_documents
+from ..segments.rows import segment_rows
 from ..workspace_config import CONFIG_NAME, find_workspace_root, load_workspace_config
 from ..score import UsageError, add_metric_arguments, settings_from_args
 from ..settings import Settings
@@ -96,6 +99,28 @@ def _settings(args: argparse.Namespace) -> Settings:
     return settings_from_args(args, base)
 
 
+def _read_segments(args: argparse.Namespace) -> Optional[tuple]:
+    """Segment files (PO, XLIFF…): the rows every file shares, paired by key with the first
+    hypothesis' segments; None for line files.  The source is the files' own."""
+    paths = [*args.hypotheses, *args.ref, *([args.draft] if args.draft else [])]
+    docs = read_documents(paths)
+    if docs is None:
+        return None
+    if args.src:
+        raise InputError(f"{args.src}: segment files carry their own source; --src is for line files")
+    al = align(docs[0], docs[1:])
+    segs = [docs[0].segments[i] for i in al.rows]
+    n_h = len(args.hypotheses)
+    hyps = [[s.target for s in segs], *al.texts[: n_h - 1]]
+    refs = al.texts[n_h - 1 : n_h - 1 + len(args.ref)]
+    draft = al.texts[-1] if args.draft else None
+    src = [s.source or "" for s in segs] if segs and all(s.source is not None for s in segs) else None
+    rows = segment_rows(docs[0], docs[1:], paths[1:], al)
+    for sentence in rows.text_lines(other_role="matching"):
+        print(f"bleu-ls report: {sentence}", file=sys.stderr)
+    return hyps, refs, src, draft, rows
+
+
 def _read(args: argparse.Namespace) -> tuple[list, list, Optional[list], Optional[list]]:
     hyps = [read_lines(h) for h in args.hypotheses]
     refs = [read_lines(r) for r in args.ref]
@@ -135,7 +160,12 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         if not metrics:
             raise UsageError("no metric selected")
         _check_output(args)
-        hyps, refs, src, draft = _read(args)
+        segmented = _read_segments(args)
+        rows = None
+        if segmented is not None:
+            hyps, refs, src, draft, rows = segmented
+        else:
+            hyps, refs, src, draft = _read(args)
     except (UsageError, TokenizerUnavailable, ValueError) as exc:
         parser.print_usage(sys.stderr)
         print(f"bleu-ls report: error: {exc}", file=sys.stderr)
@@ -151,6 +181,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         systems, list(args.ref), src, args.src, draft, args.draft, settings,
         title=args.title or _title(names),
         options=Options(bootstrap=args.bootstrap, seed=args.seed, top_lines=args.top),
+        line_numbers=rows.lines if rows is not None else None,
+        keys=rows.keys if rows is not None else None,
     )
     from .render import render_report
 

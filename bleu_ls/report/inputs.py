@@ -43,6 +43,10 @@ class ReportInput:
     settings: Settings = field(default_factory=Settings)
     title: str = "bleu-ls report"
     options: Options = field(default_factory=Options)
+    #: Segment files (PO, XLIFF…): each row's 1-based line in the first hypothesis file and its key
+    #: (None: line files, row i is line i + 1).
+    line_numbers: Optional[list] = None
+    keys: Optional[list] = None
 
     def check(self) -> None:
         """Raise ValueError (one sentence) when the pairs cannot share a report."""

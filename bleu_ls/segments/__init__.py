@@ -4,3 +4,7 @@
 reads a decoded text into a :class:`~bleu_ls.segments.model.SegmentDocument`.
 Plain Python, shared by the CLI and the server; imports nothing from the server.
 """
+
+from .read import detect_format, family, first_problem, parse, read_document, read_documents
+
+__all__ = ["detect_format", "family", "first_problem", "parse", "read_document", "read_documents"]

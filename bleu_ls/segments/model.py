@@ -40,7 +40,10 @@ class Run:
 
     Characters of the scored text that are not covered by a run (a decoded
     entity, an escape, a folded line break) map to the file position of the
-    run before them (see :meth:`Segment.file_offset`).
+    run before them (see :meth:`Segment.file_offset`).  A run may have length
+    0: it then only marks where such a character is spelled in the file (the
+    PO reader puts one at each escape, so the escape's character maps to its
+    backslash, and one at the end when the text ends in an escape).
     """
 
     text_start: int
@@ -141,6 +144,8 @@ class SegmentDocument:
     #: Malformed spots.  A reader that meets one keeps the segments read
     #: before it and reports the problem; it never raises on bad content.
     problems: list[Problem] = field(default_factory=list)
+    #: The decoded text the offsets refer to, where the reader or ``read_document`` keeps it (else None).
+    text: Optional[str] = None
 
     def keys(self) -> list[str]:
         return [s.key for s in self.segments]

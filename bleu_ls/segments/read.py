@@ -1,0 +1,204 @@
+"""Which format a file is, and reading it into a :class:`SegmentDocument`.
+
+``detect_format`` goes by the extension (and, for ``.xml``, by the first
+bytes); ``read_document`` reads the bytes, decodes them as the format says
+(PO: the header's charset; subtitles: UTF-8, a BOM dropped; XML: the XML
+readers decode their own bytes; line files: exactly as ``engine.read_lines``)
+and hands them to the format's reader, imported only then.  Every failure is
+an :class:`~bleu_ls.engine.text.InputError` with one sentence naming the file
+(and the line and column where there is one).
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+from typing import Callable, Optional, Sequence
+
+from ..engine.text import InputError, decode_utf8, looks_binary, open_binary, read_error
+from .model import LINES, PO, SRT, TMX, VTT, XLIFF1, XLIFF2, Problem, SegmentDocument
+
+#: Extension (lower case, with the dot) -> format.  XLIFF 1.2 and 2.x share
+#: their extensions; the XLIFF reader tells them apart (see ``read_document``).
+EXTENSIONS = {
+    ".po": PO,
+    ".pot": PO,
+    ".xlf": XLIFF1,
+    ".xliff": XLIFF1,
+    ".sdlxliff": XLIFF1,
+    ".mxliff": XLIFF1,
+    ".tmx": TMX,
+    ".srt": SRT,
+    ".vtt": VTT,
+}
+
+#: The families whose files may be scored against each other (XLIFF 1.2 against 2.x is one family).
+FAMILY = {LINES: LINES, PO: PO, XLIFF1: "xliff", XLIFF2: "xliff", TMX: TMX, SRT: SRT, VTT: VTT}
+
+#: How the families are named in sentences.
+FAMILY_NAMES = {LINES: "a line file", PO: "a gettext PO file", "xliff": "an XLIFF file", TMX: "a TMX file",
+                SRT: "a SubRip (SRT) file", VTT: "a WebVTT file"}
+
+#: format -> (module, function names to try, what the function takes).  The
+#: XML readers decode their own bytes; the others take the decoded text.
+READERS: dict[str, tuple[str, tuple[str, ...], str]] = {
+    PO: ("po", ("read_po",), "text"),
+    XLIFF1: ("xliff", ("read_xliff", "read_bytes", "read"), "bytes"),
+    TMX: ("tmx", ("read_tmx", "read_bytes", "read"), "bytes"),
+    SRT: ("subtitles", ("read_srt",), "text"),
+    VTT: ("subtitles", ("read_vtt",), "text"),
+}
+
+FORMAT_NAMES = {PO: "gettext PO", XLIFF1: "XLIFF", XLIFF2: "XLIFF", TMX: "TMX", SRT: "SubRip (SRT)", VTT: "WebVTT"}
+
+
+def detect_format(path: str, head: bytes = b"") -> str:
+    """The format of ``path`` by its extension; ``.xml`` by whether ``head`` holds ``<xliff`` or ``<tmx``."""
+    ext = os.path.splitext(os.fspath(path))[1].lower()
+    if ext in EXTENSIONS:
+        return EXTENSIONS[ext]
+    if ext == ".xml" and head:
+        probe = head[:4096]
+        if probe.startswith((b"\xff\xfe", b"\xfe\xff")):
+            probe = probe.decode("utf-16", errors="ignore").encode("ascii", errors="ignore")
+        probe = probe.replace(b"\x00", b"")
+        if b"<xliff" in probe:
+            return XLIFF1
+        if b"<tmx" in probe:
+            return TMX
+    return LINES
+
+
+def family(fmt: str) -> str:
+    return FAMILY.get(fmt, fmt)
+
+
+def read_bytes(path: str) -> bytes:
+    name = os.fspath(path)
+    with open_binary(name) as fh:
+        try:
+            return fh.read()
+        except OSError as exc:
+            raise read_error(exc, name) from None
+
+
+def _reader(fmt: str, name: str) -> tuple[Callable, str]:
+    module, functions, takes = READERS[fmt]
+    what = FORMAT_NAMES.get(fmt, fmt)
+    try:
+        mod = importlib.import_module(f"{__package__}.{module}")
+    except ImportError:
+        raise InputError(f"{name}: {what} files are not supported yet by this version of bleu-ls") from None
+    for fn in functions:
+        if callable(getattr(mod, fn, None)):
+            return getattr(mod, fn), takes
+    raise InputError(f"{name}: {what} files are not supported yet by this version of bleu-ls")
+
+
+def decode_po(data: bytes, name: str) -> str:
+    """A PO file's text in the charset its header declares (UTF-8 when none), a BOM dropped."""
+    from .po import po_charset
+
+    if data.startswith(b"\xef\xbb\xbf"):
+        data = data[3:]
+    charset = po_charset(data)
+    if charset == "utf-8":
+        return decode_utf8(data, name)
+    try:
+        text = data.decode(charset)
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        raise InputError(
+            f"{name}: not {charset} text as its header declares: byte 0x{data[exc.start]:02x} at line {line}"
+        ) from None
+    if "\x00" in text:
+        raise looks_binary(text.count("\n", 0, text.index("\x00")) + 1, name)
+    return text
+
+
+def decode(fmt: str, data: bytes, name: str) -> str:
+    """The text of a file of format ``fmt`` (not for the XML formats, which decode themselves)."""
+    if fmt == PO:
+        return decode_po(data, name)
+    return decode_utf8(data, name)
+
+
+def parse(fmt: str, data: bytes, name: str, text: Optional[str] = None) -> SegmentDocument:
+    """The document of ``data`` (or of the already decoded ``text``) read as ``fmt``."""
+    if fmt == LINES:
+        from .lines import lines_document
+
+        text = decode_utf8(data, name) if text is None else text
+        doc = lines_document(text)
+    else:
+        fn, takes = _reader(fmt, name)
+        if takes == "bytes":
+            return fn(data if text is None else text.encode("utf-8"))
+        text = decode(fmt, data, name) if text is None else text
+        doc = fn(text)
+    if doc.text is None:
+        doc.text = text
+    return doc
+
+
+def read_document(path: str, fmt: Optional[str] = None) -> SegmentDocument:
+    """``path`` read into segments (``InputError`` when it cannot be read or decoded).
+
+    Malformed content does not raise: it is in the document's ``problems``
+    (see :func:`first_problem` for the CLI's sentence)."""
+    name = os.fspath(path)
+    data = read_bytes(name)
+    if fmt is None:
+        fmt = detect_format(name, data[:4096])
+    return parse(fmt, data, name)
+
+
+def problem_sentence(name: str, problem: Problem) -> str:
+    """``path:line:col: message`` (1-based line and column)."""
+    return f"{name}:{problem.line + 1}:{problem.column + 1}: {problem.message}"
+
+
+def first_problem(name: str, doc: SegmentDocument) -> Optional[str]:
+    """The CLI's sentence for the first problem of ``doc`` (None when there is none)."""
+    if not doc.problems:
+        return None
+    p = min(doc.problems, key=lambda q: q.offset)
+    more = len(doc.problems) - 1
+    tail = f" (and {more} more problem{'s' if more > 1 else ''})" if more else ""
+    return problem_sentence(name, p) + tail
+
+
+def _head(name: str) -> bytes:
+    try:
+        with open(name, "rb") as fh:
+            return fh.read(4096)
+    except OSError:
+        return b""  # the read proper says what is wrong
+
+
+def read_documents(paths: Sequence[str]) -> Optional[list[SegmentDocument]]:
+    """The CLI's reading of a command's files: None when all are line files (read them
+    as before), else one document per path.
+
+    Raises ``InputError`` with one sentence when the files mix formats or one is malformed."""
+    names = [os.fspath(p) for p in paths]
+    formats = [detect_format(n, _head(n)) for n in names]
+    if all(f == LINES for f in formats):
+        return None
+    for n in names:  # a missing file or a folder is said as such, before any talk of formats
+        open_binary(n).close()
+    fams = [family(f) for f in formats]
+    if len(set(fams)) > 1:
+        k = next(i for i, f in enumerate(fams) if f != fams[0])
+        raise InputError(
+            f"{names[0]} is {FAMILY_NAMES[fams[0]]} and {names[k]} is {FAMILY_NAMES[fams[k]]}; "
+            "files of different formats cannot be scored against each other"
+        )
+    docs = []
+    for n, f in zip(names, formats):
+        doc = read_document(n, f)
+        sentence = first_problem(n, doc)
+        if sentence:
+            raise InputError(sentence)
+        docs.append(doc)
+    return docs
