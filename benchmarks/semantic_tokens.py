@@ -27,7 +27,7 @@ from lsprotocol import types
 from benchmarks import corpus
 from bleu_ls.postedit import DraftTrack
 from bleu_ls.server.features.tokens import Tokens
-from bleu_ls.server.pairs import PairManager
+from bleu_ls.server.pairs.manager import PairManager
 
 
 class _Quiet:

@@ -17,7 +17,7 @@ from typing import Any, Optional, Sequence
 from .engine import InputError, PairModel, TokenizerUnavailable, build_metrics, read_lines
 from .engine.batch import first_pass
 from .engine.significance import Estimate, confidence, default_seed, paired_ar, paired_bs
-from .score import UsageError, add_metric_arguments, settings_from_args
+from .metric_args import UsageError, add_metric_arguments, settings_from_args
 from .segments.match import align
 from .segments.read import read_documents
 from .segments.rows import SegmentRows, segment_rows
@@ -155,7 +155,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     if docs is not None:  # segments paired by key with the baseline's
         al = align(docs[0], docs[1:])
         rows = segment_rows(docs[0], docs[1:], [args.hypothesis, *args.references], al)
-        base, hyp, refs = [docs[0].segments[i].target for i in al.rows], al.texts[0], al.texts[1:]
+        base, hyp, refs = al.hyp_texts, al.texts[0], al.texts[1:]
     problem = _refuse_counts([args.baseline, args.hypothesis, *args.references], [base, hyp, *refs])
     if problem:
         return _fail(None, problem)

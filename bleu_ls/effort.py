@@ -133,7 +133,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     if docs is not None:  # segments paired by key
         al = align(docs[0], docs[1:])
         rows = segment_rows(docs[0], docs[1:], [args.postedit], al)
-        draft, post = [docs[0].segments[i].target for i in al.rows], al.texts[0]
+        draft, post = al.hyp_texts, al.texts[0]
     if len(draft) != len(post):
         print(
             f"bleu-ls effort: error: line counts differ: {args.draft} has {len(draft)} lines, "

@@ -44,7 +44,7 @@ RELATIVE = f"{FOLDER}/{FILE_NAME}"
 KINDS = ("code", "line", "reviewed", "off")
 _LISTS = {"line": "lines", "reviewed": "reviewed"}
 #: the codes an entry can name: the rule table's and the server's comparison
-#: with another system (``bleu_ls.server.compare.CODE``)
+#: with another system (``bleu_ls.server.postedit.compare.CODE``)
 IGNORABLE = (*CODES, "worse-than-other")
 _REVISIONS = itertools.count(1)
 

@@ -1,7 +1,7 @@
 """Where an edit → diagnostics reply goes at N lines, in-process: the
 benchmark's pull-after-every-edit edits (benchmarks/scale.py) replayed on a
 pair model, each phase timed: the model splice, the analysis pass, bringing
-the per-line JSON up to date (server/diaglines.py), joining the reply body,
+the per-line JSON up to date (server/views/diaglines.py), joining the reply body,
 and encoding it to bytes.  ``--profile`` prints cProfile's top entries of the
 edits' passes.
 
@@ -35,9 +35,9 @@ def main() -> None:
     from bleu_ls.analysis import Analyzer
     from bleu_ls.engine import PairModel, build_metrics
     from bleu_ls.ignore import IgnoreStore
-    from bleu_ls.server.diaglines import DiagnosticLines
-    from bleu_ls.server.document import LineDocument
-    from bleu_ls.server.state import Pair
+    from bleu_ls.server.views.diaglines import DiagnosticLines
+    from bleu_ls.server.documents.document import LineDocument
+    from bleu_ls.server.pairs.state import Pair
     from bleu_ls.settings import Settings
 
     rule_time: dict = {}

@@ -130,9 +130,9 @@ class Steps:
 
 async def run(n: int, trace: bool, top: int, trim: bool, frames: int, stop: int, pymalloc: bool = False, maps: bool = False) -> None:
     from benchmarks.run import workspace
-    from bleu_ls.server.pairs import PairManager
+    from bleu_ls.server.pairs.manager import PairManager
 
-    from bleu_ls.server import memory
+    from bleu_ls.server.background import memory
 
     if not os.environ.get("BLEU_LS_MANY_HEAPS"):
         memory.one_heap()  # as `bleu-ls serve` does at start

@@ -51,8 +51,8 @@ async def replay(args) -> None:
 
     from benchmarks.run import _mutate, workspace
     from bleu_ls.server.features.hints import inlay_hints_encoded, wait_for_heavy_lines
-    from bleu_ls.server.protocol import Encoded
-    from bleu_ls.server.pairs import PairManager
+    from bleu_ls.server.wire.protocol import Encoded
+    from bleu_ls.server.pairs.manager import PairManager
 
     n = args.n
     ws, path, text = workspace(n)
@@ -131,7 +131,7 @@ def _busy_thread() -> threading.Event:
     """A thread running Python code until the event is set (the server's
     background passes run in such threads, at their priority), with the
     server's switch interval."""
-    from bleu_ls.server.background import lower_priority
+    from bleu_ls.server.background.pools import lower_priority
     from bleu_ls.server.main import SWITCH_INTERVAL
 
     sys.setswitchinterval(SWITCH_INTERVAL)

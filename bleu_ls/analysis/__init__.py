@@ -28,7 +28,7 @@ vectorised (outlier: thresholds and medians read off sorted scores kept
 between passes; misaligned: from the leaning lines kept between passes;
 length-ratio, line-count: few findings) and rebuilds only the lines whose
 findings moved; ``Analyzer.changed`` names them for the server, which
-re-encodes just those (``bleu_ls.server.diaglines``).  An inserted or
+re-encodes just those (``bleu_ls.server.views.diaglines``).  An inserted or
 deleted hypothesis line re-pairs every later line: that pass costs the
 lines after it (as their scores do).  The per-line text work (tokenizing,
 loops, normalising) is memoised by line content.

@@ -11,14 +11,43 @@ import math
 from functools import cached_property
 from itertools import compress, count, repeat
 from operator import is_not
-from typing import TYPE_CHECKING, Any, Callable, NamedTuple, Optional, Sequence
+from typing import Any, Callable, NamedTuple, Optional, Protocol, Sequence
 
 import numpy as np
 
 from .findings import SETTING_OF, Finding
 
-if TYPE_CHECKING:
-    from .analyzer import Analyzer
+
+class AnalyzerRole(Protocol):
+    """What the rules and their context use of the analyzer
+    (:class:`~.analyzer.Analyzer`, which imports the rule modules: they
+    see it through this, never through its module)."""
+
+    settings: Any
+    tokens: Callable[[str], list]
+    passes: int
+    previous_findings: dict
+    rule_state: dict
+    adequacy_model: Any
+    language_identifier: Any
+    languages: Any
+    leanings: Any
+    marked: Any
+    norm: Any
+    repetition_verdicts: Any
+    source_tokens: Any
+    token_count: Any
+
+    def source_issues(self, hyp: list, source: list, refs: list) -> list: ...
+
+    def line_facts(self, hyp: list) -> list: ...
+
+    def normalised(self, hyp: list, source: list) -> tuple[list, list]: ...
+
+    def token_counts(self, hyp: list, refs: Sequence[Sequence[str]], n: int) -> tuple[np.ndarray, np.ndarray]: ...
+
+    def kept(self, name: str, n: int, compute: Callable[[int, int], np.ndarray]) -> np.ndarray: ...
+
 
 #: hypothesis-line facts: an empty line; a plain line (nothing to report);
 #: else a tuple of looping candidates ((phrase, run), ...)
@@ -29,7 +58,7 @@ PLAIN = ("<plain>",)
 class LineContext:
     """The model's paired lines, the settings, and facts shared by rules."""
 
-    def __init__(self, analyzer: "Analyzer", model, source: Optional[Sequence[str]], names: dict) -> None:
+    def __init__(self, analyzer: AnalyzerRole, model, source: Optional[Sequence[str]], names: dict) -> None:
         self.analyzer = analyzer
         self.settings = analyzer.settings
         self.model = model

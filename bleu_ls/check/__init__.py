@@ -28,7 +28,7 @@ from typing import Optional, Sequence
 
 from ..engine import InputError
 from ..workspace_config import CONFIG_NAME
-from ..score import UsageError, add_metric_arguments, settings_from_args  # the shared metric flags
+from ..metric_args import UsageError, add_metric_arguments, settings_from_args  # the shared metric flags
 from ..settings import SEVERITIES, Settings
 from .discover import Discovery
 from .one_pair import check_pair

@@ -17,7 +17,7 @@ from .. import pairing
 from ..engine import InputError
 from ..pairing import is_hypothesis_like
 from ..workspace_config import CONFIG_NAME, find_workspace_root, load_workspace_config
-from ..score import settings_from_args
+from ..metric_args import settings_from_args
 from ..settings import Settings
 from .report import Report
 

@@ -14,8 +14,9 @@ from ..pairing import PairSpec, find_pair
 from ..workspace_config import CONFIG_NAME
 from ..ignore import RELATIVE, IgnoreStore, find_store_root
 from ..pairstep import pair_names, pair_settings
+from ..analysis.findings import Finding
 from ..segments.match import align
-from ..segments.model import line_col
+from ..segments.model import SRT, TMX, VTT, XLIFF1, XLIFF2, line_col
 from ..segments.read import read_documents
 from ..segments.rows import segment_rows
 from ..settings import Settings
@@ -77,11 +78,18 @@ def _check_segments(hyp: Path, spec: PairSpec, settings: Settings, metrics, docs
     al = align(doc, docs[1:])
     rows = segment_rows(doc, docs[1:], [display(r) for r in spec.references], al)
     segs = [doc.segments[i] for i in al.rows]
-    model = PairModel.from_lines(metrics, [s.target for s in segs], al.texts)
+    model = PairModel.from_lines(metrics, al.hyp_texts, al.texts)
     source = [s.source or "" for s in segs] if segs and all(s.source is not None for s in segs) else None
     findings = Analyzer(settings).analyse(model, source, pair_names(hyp, spec))
     text = doc.text
     placed = [_place(f, segs, text) for f in findings]
+    if text is not None:
+        # the rule table's `untranslated` already says what `target-same-as-source` would
+        said = {f.line for f in placed if f.code == "untranslated"}
+        own = [f for f in _format_findings(doc, text) if not (f.code == "target-same-as-source" and f.line in said)]
+        if own:
+            placed.extend(own)
+            placed.sort(key=lambda f: (f.line, f.start_col))
     file_lines = text.split("\n") if text is not None else []
     placed = _unignored(hyp, file_lines, placed, report)
     info = _pair_info(shown, spec, model)
@@ -90,6 +98,27 @@ def _check_segments(hyp: Path, spec: PairSpec, settings: Settings, metrics, docs
     for sentence in rows.text_lines():
         report.warn(f"{shown}: {sentence}")
     report.emit(shown, placed, info, info)
+
+
+def _format_findings(doc, text: str) -> list[Finding]:
+    """The checks of the file's own format: subtitles (reading speed, line length,
+    timing), XLIFF and TMX (inline codes, states, empty or unchanged targets, white space)."""
+    if doc.format in (SRT, VTT):
+        from ..segments.subtitle_checks import check_cues
+
+        raw = [(c.code, c.severity, c.message, c.span) for c in check_cues(doc, text=text)]
+    elif doc.format in (XLIFF1, XLIFF2, TMX):
+        from ..segments.xml_checks import check_document
+
+        raw = [(c.code, c.severity, c.message, c.span) for fs in check_document(doc).values() for c in fs]
+    else:
+        return []
+    out = []
+    for code, severity, message, span in raw:
+        line, col = line_col(text, span[0])
+        end_line, end_col = line_col(text, span[1])
+        out.append(Finding(line, code, severity, message, col, end_col if end_line == line and end_col > col else None))
+    return out
 
 
 def _place(f, segs, text: Optional[str]):

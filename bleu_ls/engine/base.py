@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import Optional, Sequence
+from typing import Any, Optional, Protocol, Sequence
 
 import numpy as np
 
@@ -111,3 +111,29 @@ class Metric:
     def tokens(self, line: str) -> list[str]:
         """The tokens this metric counts in ``line`` (for hover and checks)."""
         return line.split()
+
+
+# -- what the vectorised counters (ngrams.py, batch_stats.py) read of a metric:
+#    they see a metric through these, so they import no metric module
+
+
+class BleuLike(Protocol):
+    max_order: int
+    lowercase: bool
+    tokenize_name: str
+    tokenizer: Any  # sacrebleu's tokenizer of that name
+
+
+class NltkLike(Protocol):
+    lowercase: bool
+    n: int
+    method: int
+
+
+class ChrfLike(Protocol):
+    lowercase: bool
+    whitespace: bool
+    char_order: int
+    word_order: int
+
+    def f_score(self, stats: Sequence[int]) -> float: ...

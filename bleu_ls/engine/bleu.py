@@ -191,7 +191,7 @@ class BleuMetric(Metric):
         )
 
     def batch_stats(self, hyp: Sequence[str], refs: Sequence[Sequence[str]]) -> np.ndarray:
-        from .batch import bleu_stats
+        from .batch_stats import bleu_stats
 
         return bleu_stats(self, hyp, refs)
 

@@ -13,24 +13,7 @@ from typing import Optional, Sequence
 import numpy as np
 
 from .base import Metric, Score
-from .tokenizers import sacrebleu_version
-
-_PUNCTS = frozenset("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~")
-
-
-def split_punctuation(sent: str) -> list[str]:
-    """chrF++'s word split: one leading or trailing punctuation mark comes off."""
-    out: list[str] = []
-    for w in sent.split():
-        if len(w) == 1:
-            out.append(w)
-        elif w[-1] in _PUNCTS:
-            out += [w[:-1], w[-1]]
-        elif w[0] in _PUNCTS:
-            out += [w[0], w[1:]]
-        else:
-            out.append(w)
-    return out
+from .tokenizers import sacrebleu_version, split_punctuation
 
 
 def _char_ngrams(line: str, n: int) -> Counter:
@@ -147,7 +130,7 @@ class ChrfMetric(Metric):
         )
 
     def batch_stats(self, hyp: Sequence[str], refs: Sequence[Sequence[str]]) -> np.ndarray:
-        from .batch import chrf_stats
+        from .batch_stats import chrf_stats
 
         return chrf_stats(self, hyp, refs)
 

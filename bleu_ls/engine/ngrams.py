@@ -21,11 +21,10 @@ from typing import TYPE_CHECKING, Sequence
 
 import numpy as np
 
-from .chrf import split_punctuation
-from .tokenizers import fast_tokenizer
+from .tokenizers import also_forget, fast_tokenizer, split_punctuation
 
 if TYPE_CHECKING:
-    from .bleu import BleuMetric
+    from .base import BleuLike as BleuMetric
 
 # -- id sequences ----------------------------------------------------------------
 
@@ -68,6 +67,9 @@ def forget_ids() -> int:
     held = sum(len(c) for c in _CACHES.values())
     _CACHES.clear()
     return held
+
+
+also_forget(forget_ids)
 
 
 def _token_ids(name: str) -> _Ids:

@@ -236,7 +236,7 @@ class NltkBleuMetric(Metric):
         return out
 
     def batch_stats(self, hyp: Sequence[str], refs: Sequence[Sequence[str]]) -> np.ndarray:
-        from .batch import nltk_stats
+        from .batch_stats import nltk_stats
 
         return nltk_stats(self, hyp, refs)
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from functools import lru_cache
 from importlib import import_module
 from itertools import chain
+from typing import Callable
 
 _TOKENIZERS = {
     "none": ("tokenizer_none", "NoneTokenizer", None),
@@ -152,6 +153,24 @@ class FastWordTokenizer:
         return list(chain.from_iterable(self.words_13a(line)))
 
 
+_PUNCTS = frozenset("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~")
+
+
+def split_punctuation(sent: str) -> list[str]:
+    """chrF++'s word split: one leading or trailing punctuation mark comes off."""
+    out: list[str] = []
+    for w in sent.split():
+        if len(w) == 1:
+            out.append(w)
+        elif w[-1] in _PUNCTS:
+            out += [w[:-1], w[-1]]
+        elif w[0] in _PUNCTS:
+            out += [w[0], w[1:]]
+        else:
+            out.append(w)
+    return out
+
+
 def forget_words() -> int:
     """Empty the word caches of the fast tokenizers (and the batch pass's
     word ids, when that ran in this process); how many entries went.
@@ -172,10 +191,19 @@ def forget_words() -> int:
             if held is not None:
                 dropped += held().currsize
                 type(_MADE[name]).__call__.cache_clear()
-    from . import ngrams  # (imports this module)
-
-    dropped += ngrams.forget_ids()
+    for forget in _ALSO_FORGET:
+        dropped += forget()
     return dropped
+
+
+#: other word caches emptied with these (the batch pass's word ids, by
+#: :mod:`.ngrams` when it is imported: this module does not import it)
+_ALSO_FORGET: list[Callable[[], int]] = []
+
+
+def also_forget(forget: Callable[[], int]) -> None:
+    """Have :func:`forget_words` call ``forget`` too (it returns how many entries went)."""
+    _ALSO_FORGET.append(forget)
 
 
 @lru_cache(maxsize=None)

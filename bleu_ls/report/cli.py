@@ -19,7 +19,7 @@ from ..segments.match import align
 from ..segments.read import read_documents
 from ..segments.rows import segment_rows
 from ..workspace_config import CONFIG_NAME, find_workspace_root, load_workspace_config
-from ..score import UsageError, add_metric_arguments, settings_from_args
+from ..metric_args import UsageError, add_metric_arguments, settings_from_args
 from ..settings import Settings
 from .inputs import Options, ReportInput, System
 
@@ -111,7 +111,7 @@ def _read_segments(args: argparse.Namespace) -> Optional[tuple]:
     al = align(docs[0], docs[1:])
     segs = [docs[0].segments[i] for i in al.rows]
     n_h = len(args.hypotheses)
-    hyps = [[s.target for s in segs], *al.texts[: n_h - 1]]
+    hyps = [al.hyp_texts, *al.texts[: n_h - 1]]
     refs = al.texts[n_h - 1 : n_h - 1 + len(args.ref)]
     draft = al.texts[-1] if args.draft else None
     src = [s.source or "" for s in segs] if segs and all(s.source is not None for s in segs) else None

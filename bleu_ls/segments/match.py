@@ -5,12 +5,16 @@ The segments left on both sides then go to the format's fallback
 (:data:`FALLBACKS`): PO pairs by msgctxt + msgid + plural index (a singular
 msgstr with form 0 of the same msgid made plural); XLIFF and TMX by source
 text (every reference segment of that source: a TMX source with several
-targets gives several references); subtitles by time (``subtitles.match_by_time``;
-SRT cue numbers and WebVTT cue places never pair by equality, see :data:`KEYED`).
+targets gives several references); subtitles by time first (``subtitles.match_by_time``; WebVTT cue ids decide
+only where time links too few cues, see :func:`_pair_by_time`).
 What is still left is unpaired, named on both sides, and never an error.
 
 A paired hypothesis segment is *scored* when its target and at least one
-partner's target are non-empty (:func:`align`).
+partner's target are non-empty (:func:`align`).  Several partners are
+alternatives (XLIFF, TMX: the first non-empty one is the reference), except in
+subtitles (:data:`PIECES`), where they are pieces of one text: cues linked to
+each other through their partners form one group, scored as one row, each
+side's texts joined in file order.
 """
 
 from __future__ import annotations
@@ -88,16 +92,39 @@ FALLBACKS: dict[str, Fallback] = {
 }
 
 #: Which keys pair by equality.  An SRT cue number says nothing across two
-#: timings of a film, nor does a WebVTT cue's place (``#n``) when it has no id:
-#: those pair by time only.
+#: timings of a film, nor does a WebVTT cue's place (``#n``) when it has no id.
 KEYED: dict[str, Callable[[str], bool]] = {
     SRT: lambda key: False,
     VTT: lambda key: not key.startswith("#"),
 }
 
 
+def _pair_by_time(hyp: SegmentDocument, ref: SegmentDocument) -> Optional[Pairing]:
+    """Subtitles pair by time first, whatever their ids say (a cue the other timing
+    split or merged keeps its id on one half only); cue ids decide only when time
+    links fewer than half of the hypothesis' cues (two timings too far apart to
+    overlap, e.g. another frame rate)."""
+    links = FALLBACKS[hyp.format](hyp, list(range(len(hyp.segments))), ref, list(range(len(ref.segments))))
+    partners: list[list[int]] = [[] for _ in hyp.segments]
+    used = [False] * len(ref.segments)
+    for i, j in links:
+        partners[i].append(j)
+        used[j] = True
+    if hyp.format == VTT and sum(1 for p in partners if p) * 2 < len(partners):
+        return None
+    return Pairing(partners, [i for i, p in enumerate(partners) if not p], [j for j, u in enumerate(used) if not u])
+
+
+#: Formats whose partners are pieces of one text (a cue the other timing split or merged).
+PIECES = frozenset({SRT, VTT})
+
+
 def pair_documents(hyp: SegmentDocument, ref: SegmentDocument, fallback: Optional[Fallback] = None) -> Pairing:
-    """Pair ``hyp``'s segments with ``ref``'s: exact key, then the format's fallback."""
+    """Pair ``hyp``'s segments with ``ref``'s: exact key, then the format's fallback (subtitles: time first)."""
+    if fallback is None and hyp.format in PIECES:
+        timed = _pair_by_time(hyp, ref)
+        if timed is not None:
+            return timed
     keyed = KEYED.get(hyp.format)
     by_key: dict[str, int] = {}
     for j, s in enumerate(ref.segments):
@@ -129,9 +156,11 @@ def pair_documents(hyp: SegmentDocument, ref: SegmentDocument, fallback: Optiona
 class Alignment:
     """What a command scores: hypothesis segments against the partners in each other document.
 
-    ``rows`` are the scored hypothesis segment indices in file order;
-    ``texts[d][r]`` is the partner text of row ``r`` in other document ``d``
-    (its first partner with a non-empty target).
+    ``rows`` are the scored hypothesis segment indices in file order (a
+    group's first segment); ``members[r]`` the hypothesis segments of row
+    ``r`` (one, except for a subtitle group); ``hyp_texts[r]`` their text and
+    ``texts[d][r]`` the partner text of row ``r`` in other document ``d`` (the
+    first partner with a non-empty target; subtitles: every partner's, joined).
     """
 
     rows: list[int]
@@ -140,6 +169,8 @@ class Alignment:
     pairings: list[Pairing]
     #: Hypothesis segments with a partner everywhere but an empty target on some side.
     empty: list[int]
+    members: list[list[int]] = field(default_factory=list)
+    hyp_texts: list[str] = field(default_factory=list)
 
     def unpaired_hyp(self) -> list[int]:
         out: set[int] = set()
@@ -148,23 +179,58 @@ class Alignment:
         return sorted(out)
 
 
+def _groups(n: int, pairings: Sequence[Pairing]) -> list[list[int]]:
+    """Hypothesis segments joined through a shared partner in any document, in file order."""
+    parent = list(range(n))
+
+    def find(x: int) -> int:
+        while parent[x] != x:
+            parent[x] = parent[parent[x]]
+            x = parent[x]
+        return x
+
+    for p in pairings:
+        first_of: dict[int, int] = {}
+        for i, js in enumerate(p.partners):
+            for j in js:
+                k = first_of.setdefault(j, i)
+                a, b = find(i), find(k)
+                if a != b:
+                    parent[max(a, b)] = min(a, b)
+    groups: dict[int, list[int]] = {}
+    for i in range(n):
+        groups.setdefault(find(i), []).append(i)
+    return [groups[r] for r in sorted(groups)]
+
+
 def align(hyp: SegmentDocument, others: Sequence[SegmentDocument]) -> Alignment:
     """Pair ``hyp`` with every document of ``others``; keep the segments scored against all of them."""
     pairings = [pair_documents(hyp, doc) for doc in others]
+    pieces = hyp.format in PIECES
+    groups = _groups(len(hyp.segments), pairings) if pieces else [[i] for i in range(len(hyp.segments))]
     rows: list[int] = []
+    members: list[list[int]] = []
+    hyp_texts: list[str] = []
     texts: list[list[str]] = [[] for _ in others]
     empty: list[int] = []
-    for i, seg in enumerate(hyp.segments):
-        if any(not p.partners[i] for p in pairings):
+    for group in groups:
+        if any(not p.partners[i] for p in pairings for i in group):
             continue
         picked: list[str] = []
         for doc, p in zip(others, pairings):
-            text = next((doc.segments[j].target for j in p.partners[i] if doc.segments[j].target), "")
+            if pieces:
+                js = sorted({j for i in group for j in p.partners[i]})
+                text = " ".join(t for t in (doc.segments[j].target for j in js) if t)
+            else:
+                text = next((doc.segments[j].target for j in p.partners[group[0]] if doc.segments[j].target), "")
             picked.append(text)
-        if not seg.target or not all(picked):
-            empty.append(i)
+        own = " ".join(t for t in (hyp.segments[i].target for i in group) if t)
+        if not own or not all(picked):
+            empty.extend(group)
             continue
-        rows.append(i)
+        rows.append(group[0])
+        members.append(group)
+        hyp_texts.append(own)
         for d, text in enumerate(picked):
             texts[d].append(text)
-    return Alignment(rows, texts, pairings, empty)
+    return Alignment(rows, texts, pairings, empty, members, hyp_texts)

@@ -133,7 +133,12 @@ def parse(fmt: str, data: bytes, name: str, text: Optional[str] = None) -> Segme
     else:
         fn, takes = _reader(fmt, name)
         if takes == "bytes":
-            return fn(data if text is None else text.encode("utf-8"))
+            if text is None:
+                return fn(data)
+            # an open buffer is already decoded: the XML readers' text entry points
+            # (re-encoding it would be decoded again as the declaration says)
+            from_text = getattr(importlib.import_module(f"{__package__}.{READERS[fmt][0]}"), fn.__name__ + "_text", None)
+            return from_text(text) if callable(from_text) else fn(text.encode("utf-8"))
         text = decode(fmt, data, name) if text is None else text
         doc = fn(text)
     if doc.text is None:

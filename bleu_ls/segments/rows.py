@@ -77,7 +77,7 @@ def segment_rows(hyp: SegmentDocument, others: Sequence[SegmentDocument], names:
         for j in p.unpaired_ref
     ]
     return SegmentRows(
-        keys=[segs[i].key for i in al.rows],
+        keys=["+".join(segs[i].key for i in group) for group in al.members],
         lines=[segs[i].line + 1 for i in al.rows],
         unpaired_hyp=[(segs[i].key, segs[i].line + 1) for i in al.unpaired_hyp()],
         unpaired_other=unpaired_other,

@@ -54,7 +54,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     if level > logging.DEBUG:
         logging.getLogger("pygls").setLevel(max(level, logging.WARNING))
 
-    from . import memory
+    from .background import memory
     from .server import create_server
 
     memory.one_heap()  # before any thread starts (see memory.py)
@@ -84,13 +84,13 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
                 )
             server.start_tcp(args.host, args.port)
         else:
-            from .transport import start_io
+            from .wire.transport import start_io
 
             start_io(server)
     finally:
         # the editor went away (exit, or its end of the pipe closed): a long
         # line still being counted must not keep this process alive
-        from .scoring import stop_worker_processes
+        from .background.scoring import stop_worker_processes
 
         stop_worker_processes()
     return 0

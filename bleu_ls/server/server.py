@@ -1,6 +1,6 @@
 """The bleu-ls language server: wiring.
 
-The :class:`~bleu_ls.server.pairs.PairManager` owns every piece of pair
+The :class:`~bleu_ls.server.pairs.manager.PairManager` owns every piece of pair
 state and its lifecycle; this module turns LSP notifications into the
 manager's hooks and registers the features (:mod:`.features`), each of
 which is given the manager.
@@ -21,12 +21,12 @@ from pygls.lsp.server import LanguageServer
 from .. import __version__
 from ..engine import build_metrics
 from ..workspace_config import CONFIG_NAME
-from .config import SECTION
-from .document import LineDocument
+from .pairs.config import SECTION
+from .documents.document import LineDocument
 from .features import actions, commands, diagnostics, hints, hover, lens, tokens
-from .files import path_key, uri_path
-from .pairs import PairManager
-from .protocol import BleuProtocol
+from .documents.files import path_key, uri_path
+from .pairs.manager import PairManager
+from .wire.protocol import BleuProtocol
 
 log = logging.getLogger(__name__)
 

@@ -104,11 +104,12 @@ def test_the_shared_data_has_findings_to_compare():
     assert sum(len(_findings(h, r, s)) for _n, h, r, s in docs[1:4]) > 0
 
 
-@pytest.mark.parametrize("text", [*CRAFTED_SOURCE, *CRAFTED_HYP, "", "   ", "1.000,5 and 1,000.5", "\u0967\u0968\u0969"])
+@pytest.mark.parametrize("text", [*CRAFTED_SOURCE, *CRAFTED_HYP, "", "   ", "1.000,5 and 1,000.5", "\u0967\u0968\u0969",
+                                  "有些冰超过十万年。", "140亿年过去了", "14 billion years, 2 Millionen"])
 def test_number_and_bracket_shortcuts_agree_with_the_full_scan(text):
     full = list(numbers._numbers.__wrapped__(text))  # the scan without the digit search or the cache
     assert numbers.find_numbers(text) == full
-    if numbers._DIGIT_RE.search(text) is None:
+    if numbers._DIGIT_RE.search(text) is None and numbers._CJK_DIGIT_RE.search(text) is None:
         assert full == []
     has_bracket = any(ch in text for pair in punctuation._PAIRS for ch in pair) or any(q in text for q in punctuation._QUOTES)
     assert (punctuation._BRACKET_RE.search(text) is not None) == has_bracket

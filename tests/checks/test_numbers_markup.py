@@ -105,3 +105,46 @@ def test_number_word_inside_another_word_does_not_count():
 def test_digits_inside_markup_are_not_numbers():
     assert find_numbers("Click {0} or see https://example.org/page2 and <h1>") == []
     assert check_numbers("Click {0} to open 3 files.", "Klicken Sie, um 3 Dateien zu öffnen.") is None
+
+
+@pytest.mark.parametrize(
+    "text, value",
+    [("十万", "100000"), ("两百万", "2000000"), ("三十亿", "3000000000"), ("一万", "10000"),
+     ("三亿五千万", "350000000"), ("二〇一九", "2019"), ("十二", "12"), ("一百零五", "105")],
+)
+def test_cjk_numeral_values(text, value):
+    from bleu_ls.checks.numbers import cjk_value
+
+    assert str(cjk_value(text)) == value
+
+
+def test_cjk_numbers_and_scale_words():
+    # digits with a multiplier are numbers; a scale word gives the full value
+    (n,) = find_numbers("140亿年过去了")
+    assert n[0] == "140亿" and n[3] == {"14000000000"} and len(n) == 4
+    assert "14000000000" in find_numbers("14 billion years")[0][3]
+    assert "2000000" in find_numbers("2 Millionen Menschen")[0][3]
+    assert check_numbers("140亿年过去了", "14 billion years have passed", ["Fourteen billion years"]) is None
+    assert check_numbers("有5万人", "There are 50,000 people", ["50,000 people"]) is None
+    issue = check_numbers("有5万人", "There are 60,000 people", ["50,000 people"])
+    assert issue is not None and issue.data == {"missing": ["5万"], "added": ["60,000"]}
+    # full-width digits are digits
+    assert check_numbers("有１２个", "There are 12", ["12"]) is None
+    assert check_numbers("有１２个", "There are 13", ["12"]) is not None
+
+
+def test_cjk_numerals_alone_excuse_but_are_never_missing():
+    # 十万 = 100000: the line's 100000 is the source's number (the reference is wrong here)
+    assert check_numbers("有些冰超过十万年。", "Some ice is over 100000 years old.", ["Some ice is more than ten thousand years."]) is None
+    # 一 / 十 are words too (一起 "together", 十分 "very"): never reported missing
+    assert check_numbers("我们一起去，十分高兴", "We go together, very happy", ["We 1 go 10"]) is None
+    # nor added when the line is the Chinese one
+    assert check_numbers("We go together", "我们一起去", ["我们一起去"]) is None
+    # a line that gets the value wrong is still told, by its digits
+    assert check_numbers("有些冰超过十万年。", "Some ice is over 200000 years old.", ["Some ice is over 100000 years old."]) is not None
+
+
+def test_scaled_numbers_spelled_out():
+    assert check_numbers("50万至上百万个部分", "half a million to a million parts", ["500000 to a million parts"]) is None
+    assert check_numbers("It has 2,000,000 parts", "Es hat zwei Millionen Teile", ["2.000.000"]) is None
+    assert check_numbers("It has 2,000,000 parts", "Es hat drei Millionen Teile", ["2.000.000"]) is not None

@@ -553,7 +553,7 @@ async def test_first_analysis_of_a_large_file_in_a_worker_thread_equals_check(se
     import subprocess
     import sys
 
-    from bleu_ls.server.publish import THREAD_LINES
+    from bleu_ls.server.views.publish import THREAD_LINES
 
     s = session
     base_hyp, base_ref, base_src = crafted()

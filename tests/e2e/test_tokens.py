@@ -7,8 +7,8 @@ from __future__ import annotations
 import pytest
 from lsprotocol import types
 
-from bleu_ls.server.pairs import Pair
-from tests.server.test_tokens import decode
+from bleu_ls.server.pairs.manager import Pair
+from tests.server.features.test_tokens import decode
 
 HYP = ["Grüße aus 😀 Köln", "the cat sat on the mat", "ein Hund bellte laut", "über 𝔘𝔫𝔦 Straße"]
 REF = ["Grüße aus Köln", "the cat is on a mat", "ein Hund bellte", "über die Straße"]

@@ -18,7 +18,7 @@ from .conftest import EDITORS, missing
 EXT = EDITORS / "vscode"
 PKG = json.loads((EXT / "package.json").read_text(encoding="utf-8"))
 PROPS = PKG["contributes"]["configuration"]["properties"]
-CLIENT_ONLY = {"bleuLs.server.path", "bleuLs.server.interpreter", "bleuLs.trace.server"}
+CLIENT_ONLY = {"bleuLs.server.path", "bleuLs.server.interpreter", "bleuLs.server.manage", "bleuLs.trace.server"}
 
 
 def _leaves(d: dict, prefix: str = "") -> dict:
@@ -116,3 +116,39 @@ def test_extension_unit_tests_pass() -> None:
     assert "# fail 0" in out
     passed = int(out.split("# pass ")[1].split()[0])
     assert passed >= 25, out[-2000:]
+
+
+def test_one_version_for_the_server_the_wheel_and_the_extension() -> None:
+    """`bleu-ls --version`, pyproject.toml and the extension's package.json say
+    the same version: the extension installs the wheel of its own version and
+    replaces a server whose `bleu-ls --version` says another."""
+    import re
+
+    import bleu_ls
+
+    pyproject = (EDITORS.parent / "pyproject.toml").read_text(encoding="utf-8")
+    version = re.search(r'^version\s*=\s*"([^"]+)"', pyproject, re.M).group(1)
+    assert PKG["version"] == version == bleu_ls.__version__
+    proc = subprocess.run([sys.executable, "-m", "bleu_ls", "--version"], capture_output=True, text=True,
+                          timeout=60, cwd=EDITORS.parent)
+    assert proc.returncode == 0 and proc.stdout == f"bleu-ls {version}\n", proc.stdout + proc.stderr
+    changelog = (EXT / "CHANGELOG.md").read_text(encoding="utf-8")
+    assert f"\n## {version}\n" in changelog
+
+
+def test_manifest_is_ready_for_publication() -> None:
+    """What the Marketplace and Open VSX read, and what the .vsix must carry."""
+    assert PKG["publisher"] and PKG["license"] == "MIT" and PKG["repository"]["url"].startswith("https://")
+    icon = EXT / PKG["icon"]
+    head = icon.read_bytes()[:24]
+    assert head[:8] == b"\x89PNG\r\n\x1a\n" and int.from_bytes(head[16:20], "big") == int.from_bytes(head[20:24], "big") == 128
+    assert set(PKG["categories"]) <= {"Linters", "Data Science", "Other", "Programming Languages", "Formatters",
+                                      "Education", "Machine Learning", "Visualization"}
+    assert len(PKG["keywords"]) <= 30
+    ignore = (EXT / ".vscodeignore").read_text(encoding="utf-8").split()
+    for kept in ("!dist/extension.js", "!README.md", "!CHANGELOG.md", "!LICENSE.txt", f"!{PKG['icon']}", "!bundled/*.whl"):
+        assert kept in ignore, kept
+    assert "wheel" in PKG["scripts"]["package"] or "build-wheel" in PKG["scripts"]["package"]
+    # the managed server: its setting, off switch and command
+    assert PROPS["bleuLs.server.manage"]["default"] is True
+    assert any(c["command"] == "bleu-ls.reinstallServer" for c in PKG["contributes"]["commands"])

@@ -325,6 +325,54 @@ async function stopProfiles(p) {
     }
     out.lines = await readLines();
     await page.screenshot({ path: env.BLEU_SHOT_OPEN });
+    if (env.BLEU_CLICK_BUTTON) {
+      // a button of the message, then what the panel it opens shows
+      await toast.locator(".monaco-button", { hasText: env.BLEU_CLICK_BUTTON }).first().click();
+      const panel = page.locator(".part.panel .monaco-editor .view-lines");
+      await panel.first().waitFor({ timeout });
+      out.panelText = await waitFor(async () => {
+        const t = (await panel.first().innerText().catch(() => "")).replace(/\u00a0/g, " ");
+        return t.trim() ? t : null;
+      }, 15000);
+      await page.screenshot({ path: env.BLEU_SHOT_CLICK ?? "/dev/null" });
+    }
+    throw { done: true };
+  }
+
+  if (env.BLEU_MODE === "managed") {
+    // The extension sets up its own server: watch the progress notification
+    // (each step it names) until the hints show; time both from the click.
+    const clickedAt = Date.now();
+    out.progress = [];
+    let shot = false;
+    out.hintsReady = Boolean(
+      await waitFor(async () => {
+        const toasts = await page
+          .locator(".notification-toast .notification-list-item-message")
+          .allTextContents()
+          .catch(() => []);
+        for (const t of toasts) {
+          const text = t.replace(/\s+/g, " ").trim();
+          if (/^bleu-ls setup/.test(text) && !out.progress.some((p) => p.text === text)) {
+            out.progress.push({ ms: Date.now() - clickedAt, text });
+            if (!shot && env.BLEU_SHOT_PROGRESS) {
+              shot = true;
+              await page.screenshot({ path: env.BLEU_SHOT_PROGRESS });
+            }
+          }
+          if (/bleu-ls (needs|could not|cannot)/.test(text)) {
+            out.failure = text;
+            return true;
+          }
+        }
+        const lines = await readLines();
+        return Object.values(lines).filter((t) => HINT.test(t)).length >= expectHints;
+      }, timeout, 100),
+    ) && !out.failure;
+    out.hintsMs = Date.now() - clickedAt;
+    out.lines = await readLines();
+    note(`hints ${out.hintsReady}`);
+    await page.screenshot({ path: env.BLEU_SHOT_OPEN });
     throw { done: true };
   }
 

@@ -168,7 +168,7 @@ def test_alignment_rows_from_worker_processes_equal_the_alignments():
     from sacrebleu.metrics import TER
 
     from bleu_ls.engine.ter_batch import ter_alignment_rows, ter_alignments
-    from bleu_ls.server.effort import result_rows
+    from bleu_ls.server.postedit.effort import result_rows
 
     draft = _lines(SAMPLES / "news.hyp") * 40
     post = [" ".join(reversed(x.split())) if i % 3 == 0 else x + " noch" if i % 3 == 1 else x

@@ -45,11 +45,11 @@ from bleu_ls.engine.ter import TerMetric
 from bleu_ls.postedit import DraftTrack
 from bleu_ls.settings import HintSettings, Settings
 
-document = pytest.importorskip("bleu_ls.server.document", reason="the server's line model has not landed")
+document = pytest.importorskip("bleu_ls.server.documents.document", reason="the server's line model has not landed")
 LineDocument = document.LineDocument
 
 from bleu_ls.server.features.hints import label_for  # the hint label as the server renders it  # noqa: E402
-from bleu_ls.server.effort import EffortRows  # noqa: E402
+from bleu_ls.server.postedit.effort import EffortRows  # noqa: E402
 
 # -- what text is made of ---------------------------------------------------------
 WORDS = ["the", "cat", "sat", "on", "mat", "a", "dog", "The", ",", ".", "东京", "Zürich", "don't", "3.5"]

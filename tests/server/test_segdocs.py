@@ -10,7 +10,7 @@ from types import SimpleNamespace
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bleu_ls.server.segdocs import SegmentDocs
+from bleu_ls.server.pairs.segdocs import SegmentDocs
 from bleu_ls.settings import Settings
 
 WORDS = ["the", "cat", "sat", "on", "a", "mat", "dog", "ran"]

@@ -18,10 +18,10 @@ from typing import TYPE_CHECKING, Any
 from lsprotocol import types
 
 from ...ignore import IGNORABLE, RELATIVE
-from ..render import SOURCE
+from ..views.render import SOURCE
 
 if TYPE_CHECKING:
-    from ..pairs import PairManager
+    from ..pairs.manager import PairManager
 
 IGNORE = "bleuLs.ignore"
 QUICKFIX = types.CodeActionKind.QuickFix

@@ -18,10 +18,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Optional
 
 from ...engine import InputError
-from ..render import corpus_record, report_text, value_cell
+from ..views.render import corpus_record, report_text, value_cell
 
 if TYPE_CHECKING:
-    from ..pairs import Pair, PairManager
+    from ..pairs.manager import Pair, PairManager
 
 PAIR_WITH = "bleuLs.pairWith"
 SHOW_REPORT = "bleuLs.showReport"

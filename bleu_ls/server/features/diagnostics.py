@@ -1,6 +1,6 @@
 """Pulled diagnostics (``textDocument/diagnostic``).  The findings, their
 LSP form and the push to clients without pull support are the manager's
-(:mod:`bleu_ls.server.publish`)."""
+(:mod:`bleu_ls.server.views.publish`)."""
 
 from __future__ import annotations
 
@@ -10,11 +10,11 @@ from typing import TYPE_CHECKING, Union
 
 from lsprotocol import types
 
-from ..protocol import Encoded, full_report, unchanged_report
-from ..render import SOURCE
+from ..wire.protocol import Encoded, full_report, unchanged_report
+from ..views.render import SOURCE
 
 if TYPE_CHECKING:
-    from ..pairs import PairManager
+    from ..pairs.manager import PairManager
 
 #: A pull first lets the requests that came with it through (VS Code and
 #: Neovim send an inlay-hint request together with the pull after each
@@ -28,7 +28,7 @@ async def pull(
 ) -> Union[types.RelatedFullDocumentDiagnosticReport, types.RelatedUnchangedDocumentDiagnosticReport, Encoded]:
     await asyncio.sleep(YIELD_SECONDS)
     segment_docs = manager.segment_docs
-    if params.text_document.uri in segment_docs.docs:  # a segment format (server/segdocs.py)
+    if params.text_document.uri in segment_docs.docs:  # a segment format (server/pairs/segdocs.py)
         rid = segment_docs.result_id(params.text_document.uri)
         if params.previous_result_id == rid:
             return unchanged_report(rid)

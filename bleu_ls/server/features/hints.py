@@ -9,13 +9,13 @@ from typing import TYPE_CHECKING, Optional, Union
 
 from lsprotocol import types
 
-from ..compare import hint_part
-from ..effort_render import hter_label
-from ..protocol import Encoded
-from ..render import RenderedHints, breakdown, breakdown_of, label_for, pending_sentence
+from ..postedit.compare import hint_part
+from ..views.effort_render import hter_label
+from ..wire.protocol import Encoded
+from ..views.render import RenderedHints, breakdown, breakdown_of, label_for, pending_sentence
 
 if TYPE_CHECKING:
-    from ..pairs import PairManager
+    from ..pairs.manager import PairManager
 
 __all__ = ["ENSURE_LIMIT", "label_for", "inlay_hints", "inlay_hints_encoded", "wait_for_heavy_lines", "resolve", "register"]
 
@@ -217,7 +217,7 @@ def resolve(manager: "PairManager", hint: types.InlayHint) -> types.InlayHint:
 def register(server, manager: "PairManager") -> None:
     @server.feature(types.TEXT_DOCUMENT_INLAY_HINT, types.InlayHintOptions(resolve_provider=True))
     async def _inlay_hints(ls, params: types.InlayHintParams):
-        if params.text_document.uri in manager.segment_docs.docs:  # a segment format (server/segdocs.py)
+        if params.text_document.uri in manager.segment_docs.docs:  # a segment format (server/pairs/segdocs.py)
             return manager.segment_docs.hints(params)
         await wait_for_heavy_lines(manager, params)
         return inlay_hints_encoded(manager, params)

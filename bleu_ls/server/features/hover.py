@@ -1,6 +1,6 @@
 """Hover on a hypothesis line: the score's breakdown, the reference and
 source lines, the reference n-grams the line misses, the change since the
-document was opened (text from :mod:`bleu_ls.server.render`)."""
+document was opened (text from :mod:`bleu_ls.server.views.render`)."""
 
 from __future__ import annotations
 
@@ -8,10 +8,10 @@ from typing import TYPE_CHECKING, Optional
 
 from lsprotocol import types
 
-from ..render import breakdown_of, hover_text
+from ..views.render import breakdown_of, hover_text
 
 if TYPE_CHECKING:
-    from ..pairs import PairManager
+    from ..pairs.manager import PairManager
 
 
 #: said for a line of a huge document not read yet
@@ -33,7 +33,7 @@ def _preview_hover(pair, i: int) -> Optional[str]:
 
 
 def hover(manager: "PairManager", params: types.HoverParams) -> Optional[types.Hover]:
-    if params.text_document.uri in manager.segment_docs.docs:  # a segment format (server/segdocs.py)
+    if params.text_document.uri in manager.segment_docs.docs:  # a segment format (server/pairs/segdocs.py)
         return manager.segment_docs.hover(params)
     early = manager.peek(params.text_document.uri)
     if early is not None and early.preview is not None:

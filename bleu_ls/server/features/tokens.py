@@ -8,7 +8,7 @@ modifier (tokens may not overlap).  The words and spans come from
 integer encoding, in the negotiated position encoding.
 
 Cost: each line's encoded tokens are kept in ``pair.token_lines``
-(:mod:`bleu_ls.server.token_lines`), in step with the document through the
+(:mod:`bleu_ls.server.views.token_lines`), in step with the document through the
 manager's splices, so after an edit a full request computes the edited lines
 and joins the blocks' ready JSON text; a delta request (``full/delta``)
 answers with the blocks that changed since the answer it names; a range
@@ -25,13 +25,13 @@ from typing import TYPE_CHECKING, Optional, Sequence, Union
 from lsprotocol import types
 
 from ...postedit import changed_spans, unmatched_spans
-from ..document import UTF8, UTF16
-from ..protocol import Encoded
-from ..token_lines import Answer, TokenLines, delta_edit
+from ..documents.document import UTF8, UTF16
+from ..wire.protocol import Encoded
+from ..views.token_lines import Answer, TokenLines, delta_edit
 
 if TYPE_CHECKING:
-    from ..document import LineDocument
-    from ..pairs import Pair, PairManager
+    from ..documents.document import LineDocument
+    from ..pairs.manager import Pair, PairManager
 
 #: The token types the server registers (their index is the type on the wire).
 TOKEN_TYPES = ["bleuChanged", "bleuUnmatched"]
@@ -131,7 +131,7 @@ def _inputs(pair: "Pair", draft, model, doc: "LineDocument", lines: list[int]):
 
 class Tokens:
     """The semantic token answers of a server.  Each pair's encoded lines
-    (:class:`~bleu_ls.server.token_lines.TokenLines`, ``pair.token_lines``)
+    (:class:`~bleu_ls.server.views.token_lines.TokenLines`, ``pair.token_lines``)
     are kept in step with the document by the manager's splices; this class
     computes the lines that wait, assembles answers and deltas."""
 

@@ -118,13 +118,19 @@ CLIENT_PROPERTIES: dict[str, dict[str, Any]] = {
         "type": "string",
         "default": "",
         "scope": "machine-overridable",
-        "markdownDescription": "Path to the `bleu-ls` executable. Empty: use `bleuLs.server.interpreter`, else `bleu-ls` from PATH.",
+        "markdownDescription": "Path to the `bleu-ls` executable. Empty: use `bleuLs.server.interpreter`, else `bleu-ls` from PATH, else the managed server (`bleuLs.server.manage`).",
     },
     f"{SECTION}.server.interpreter": {
         "type": "string",
         "default": "",
         "scope": "machine-overridable",
         "markdownDescription": "A Python interpreter that has bleu-ls installed; the server is started as `<python> -m bleu_ls serve`. Used when `bleuLs.server.path` is empty.",
+    },
+    f"{SECTION}.server.manage": {
+        "type": "boolean",
+        "default": True,
+        "scope": "machine",
+        "markdownDescription": "When neither `bleuLs.server.path` nor `bleuLs.server.interpreter` is set and no `bleu-ls` of the extension's version is on PATH, set up the server the extension carries: a virtual environment in the extension's storage, made with a Python 3.10 or newer found on this machine (the Python extension's interpreter first), its dependencies installed by pip from the package index. Off: only the settings above and PATH are used. Rebuild it with **bleu-ls: Reinstall the Managed Server**.",
     },
     f"{SECTION}.trace.server": {
         "type": "string",

@@ -6,6 +6,7 @@
 import * as cp from "child_process";
 import * as fs from "fs";
 import * as os from "os";
+import * as path from "path";
 import * as vscode from "vscode";
 import {
   CloseAction,
@@ -23,6 +24,18 @@ import { highlightCommands, tokensMiddleware } from "./highlights";
 import packageJson from "../package.json";
 import { HostEnv, resolveServerCommand, Resolution, startFailureMessage } from "./serverCommand";
 import {
+  ensureManagedServer,
+  findPython,
+  FixAction,
+  failureMessage,
+  layout,
+  managedEnv,
+  reusable,
+  runProgram,
+  sameVersion,
+  Setup,
+} from "./managed";
+import {
   documentSelector,
   explicitSettings,
   SECTION,
@@ -35,6 +48,8 @@ import { CorpusScoreResult, formatStatus } from "./status";
 
 const CORPUS_SCORE = "bleuLs/corpusScore";
 const KEYS = serverKeys(packageJson);
+/** The version of bleu-ls this extension carries and expects (`bleu-ls --version`). */
+const VERSION: string = packageJson.version;
 
 let client: LanguageClient | undefined;
 let resolution: Resolution | undefined;
@@ -44,6 +59,9 @@ const firstScore = new Map<string, number>();
 const lastResult = new Map<string, CorpusScoreResult | null>();
 let pollTimer: NodeJS.Timeout | undefined;
 let everRunning = false;
+let extensionContext: vscode.ExtensionContext | undefined;
+/** The fix offered with the last failure of the managed server's set-up. */
+let setupAction: FixAction | undefined;
 
 /** Why a server command fails: the last line its --help run prints to stderr. */
 function diagnose(command: string, args: string[], cwd?: string): string | undefined {
@@ -118,17 +136,154 @@ function restartBudget(): { action: CloseAction; message?: string } {
   };
 }
 
-function createClient(): LanguageClient | undefined {
-  resolution = resolveServerCommand(
-    {
-      path: vscode.workspace.getConfiguration(SECTION).get<string>("server.path"),
-      interpreter: vscode.workspace.getConfiguration(SECTION).get<string>("server.interpreter"),
-    },
+/** The interpreter selected in the Python extension (ms-python.python), when it is installed. */
+async function pythonExtensionInterpreter(): Promise<string | undefined> {
+  const ext = vscode.extensions?.getExtension?.("ms-python.python");
+  if (!ext) {
+    return undefined;
+  }
+  const within = <T>(p: PromiseLike<T> | T, ms: number): Promise<T | undefined> =>
+    Promise.race([Promise.resolve(p), new Promise<undefined>((r) => setTimeout(() => r(undefined), ms))]);
+  try {
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any
+    const api: any = ext.isActive ? ext.exports : await within(ext.activate(), 15000);
+    const scope = vscode.workspace.workspaceFolders?.[0]?.uri;
+    const envs = api?.environments;
+    if (typeof envs?.getActiveEnvironmentPath === "function") {
+      const active = envs.getActiveEnvironmentPath(scope);
+      const resolved = active && typeof envs.resolveEnvironment === "function" ? await within(envs.resolveEnvironment(active), 15000) : undefined;
+      const exe: unknown = resolved?.executable?.uri?.fsPath ?? active?.path;
+      if (typeof exe === "string" && exe) {
+        return exe;
+      }
+    }
+    const cmd: unknown = api?.settings?.getExecutionDetails?.(scope)?.execCommand;
+    if (Array.isArray(cmd) && cmd.length === 1 && typeof cmd[0] === "string") {
+      return cmd[0];
+    }
+  } catch (err) {
+    output.appendLine(`The Python extension's interpreter is not known: ${err instanceof Error ? err.message : String(err)}`);
+  }
+  return undefined;
+}
+
+/**
+ * The managed server: reuse the finished environment in the extension's
+ * global storage at once, else build it (progress notification naming the
+ * step; pip's log in the output channel).  force: build afresh.
+ */
+async function managedServer(force: boolean): Promise<Resolution> {
+  const storage = extensionContext?.globalStorageUri?.fsPath;
+  const extensionPath = extensionContext?.extensionPath;
+  if (!storage || !extensionPath) {
+    return { ok: false, message: "bleu-ls: VS Code gave the extension no storage folder for its server." };
+  }
+  let setup: Setup;
+  if (!force && reusable(layout(storage, process.platform), VERSION)) {
+    setup = { ok: true, python: layout(storage, process.platform).python, reused: true, version: VERSION };
+  } else {
+    const selected = await pythonExtensionInterpreter();
+    output.appendLine(`Setting up the bleu-ls ${VERSION} server in ${storage}`);
+    const started = Date.now();
+    // Looking for Python takes a moment: the notification shows from the first long step on.
+    output.appendLine("-- looking for Python 3.10 or newer");
+    const python = await findPython({ host: hostEnv(), selectedPython: selected, log: (text) => output.append(text) });
+    setup = !python.ok ? python : await vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Notification, title: "bleu-ls setup", cancellable: false },
+      async (progress) =>
+        ensureManagedServer({
+          storage,
+          wheelDir: path.join(extensionPath, "bundled"),
+          version: VERSION,
+          host: hostEnv(),
+          python,
+          force,
+          progress: (step) => {
+            output.appendLine(`-- ${step}`);
+            progress.report({ message: `${step}…` });
+          },
+          log: (text) => output.append(text),
+        }),
+    );
+    if (setup.ok) {
+      output.appendLine(`The server is set up (${((Date.now() - started) / 1000).toFixed(1)} s).`);
+    }
+  }
+  if (!setup.ok) {
+    const { message, action } = failureMessage(setup.failure, storage);
+    setupAction = action;
+    return { ok: false, message };
+  }
+  return {
+    ok: true,
+    command: setup.python,
+    args: ["-m", "bleu_ls", "serve"],
+    source: "managed",
+    display: `${setup.python} -m bleu_ls serve`,
+  };
+}
+
+/**
+ * How to start the server: bleuLs.server.path, bleuLs.server.interpreter,
+ * bleu-ls on PATH (when its version is the extension's), else the managed
+ * server (unless bleuLs.server.manage is off).
+ */
+async function resolveServer(): Promise<Resolution> {
+  setupAction = undefined;
+  const cfg = vscode.workspace.getConfiguration(SECTION);
+  const found = resolveServerCommand(
+    { path: cfg.get<string>("server.path"), interpreter: cfg.get<string>("server.interpreter") },
     hostEnv(),
   );
+  if (!cfg.get<boolean>("server.manage", true)) {
+    return found.ok || !found.notFound
+      ? found
+      : { ...found, message: `${found.message} (Or set \`bleuLs.server.manage\` to true: the extension then sets up its own server.)` };
+  }
+  if (found.ok && found.source === "PATH") {
+    const answer = await runProgram(found.command, ["--version"], { timeoutMs: 30000 });
+    if (sameVersion(answer, VERSION)) {
+      return found;
+    }
+    const said = (answer.stdout + answer.stderr).trim().split(/\r?\n/).pop() || answer.error?.message || "nothing";
+    output.appendLine(`${found.command} --version answers “${said}”, not bleu-ls ${VERSION}: using the extension's own server instead.`);
+    const managed = await managedServer(false);
+    if (!managed.ok) {
+      // the one on PATH is better than none
+      output.appendLine(`${managed.message}\nStarting ${found.command} from PATH after all.`);
+      setupAction = undefined;
+      return found;
+    }
+    return managed;
+  }
+  if (found.ok || !found.notFound) {
+    return found;
+  }
+  return managedServer(false);
+}
+
+async function offerFix(message: string, action: FixAction | undefined): Promise<void> {
+  if (!action) {
+    return offerSettings(message.startsWith("bleu-ls") ? message : `bleu-ls: ${message}`);
+  }
+  const button = action === "python" ? "Get Python" : action === "reinstall" ? "Retry" : "Open Settings";
+  const choice = await vscode.window.showErrorMessage(message, button, "Show Log");
+  if (choice === "Show Log") {
+    output.show(true);
+  } else if (choice === "Get Python") {
+    await vscode.env.openExternal(vscode.Uri.parse("https://www.python.org/downloads/"));
+  } else if (choice === "Retry") {
+    await vscode.commands.executeCommand("bleu-ls.reinstallServer");
+  } else if (choice === "Open Settings") {
+    await vscode.commands.executeCommand("workbench.action.openSettings", "bleuLs.server");
+  }
+}
+
+function createClient(res: Resolution): LanguageClient | undefined {
+  resolution = res;
   if (!resolution.ok) {
     output.appendLine(resolution.message);
-    void offerSettings(`bleu-ls: ${resolution.message}`);
+    void offerFix(resolution.message, setupAction);
     return undefined;
   }
   output.appendLine(`Starting the server: ${resolution.display}`);
@@ -136,7 +291,10 @@ function createClient(): LanguageClient | undefined {
     command: resolution.command,
     args: resolution.args,
     transport: TransportKind.stdio,
-    options: { cwd: vscode.workspace.workspaceFolders?.[0]?.uri.fsPath },
+    options: {
+      cwd: vscode.workspace.workspaceFolders?.[0]?.uri.fsPath,
+      ...(resolution.source === "managed" ? { env: managedEnv(process.env) } : {}),
+    },
   };
   const clientOptions: LanguageClientOptions = {
     documentSelector: documentSelector(vscode.workspace.getConfiguration(SECTION).get("pairs")),
@@ -192,8 +350,22 @@ function createClient(): LanguageClient | undefined {
   return c;
 }
 
-async function startClient(): Promise<void> {
-  client = createClient();
+/** Starts and stops run one after another (a set-up can take a minute). */
+let lifecycle: Promise<void> = Promise.resolve();
+function serially(step: () => Promise<void>): Promise<void> {
+  lifecycle = lifecycle.then(step, step);
+  return lifecycle;
+}
+
+function startClient(): Promise<void> {
+  return serially(startNow);
+}
+
+async function startNow(): Promise<void> {
+  if (client) {
+    await stopNow();
+  }
+  client = createClient(await resolveServer());
   if (!client) {
     status.hide();
     return;
@@ -227,7 +399,31 @@ async function startClient(): Promise<void> {
   schedulePoll(0);
 }
 
-async function stopClient(): Promise<void> {
+function stopClient(): Promise<void> {
+  return serially(stopNow);
+}
+
+/** Build the managed environment afresh (the palette command), then start the server again. */
+async function reinstallServer(): Promise<void> {
+  if (!vscode.workspace.getConfiguration(SECTION).get<boolean>("server.manage", true)) {
+    void vscode.window.showWarningMessage(
+      "bleu-ls: `bleuLs.server.manage` is off, so there is no managed server to reinstall (set it to true first).",
+    );
+    return;
+  }
+  await serially(async () => {
+    await stopNow();
+    const r = await managedServer(true);
+    if (!r.ok) {
+      output.appendLine(r.message);
+      void offerFix(r.message, setupAction);
+      return;
+    }
+    await startNow();
+  });
+}
+
+async function stopNow(): Promise<void> {
   const c = client;
   client = undefined;
   if (c) {
@@ -550,6 +746,7 @@ async function onConfigurationChanged(e: vscode.ConfigurationChangeEvent): Promi
   if (
     e.affectsConfiguration(`${SECTION}.server.path`) ||
     e.affectsConfiguration(`${SECTION}.server.interpreter`) ||
+    e.affectsConfiguration(`${SECTION}.server.manage`) ||
     e.affectsConfiguration(`${SECTION}.pairs`)
   ) {
     output.appendLine("Server settings or pairing rules changed: restarting the server.");
@@ -566,6 +763,7 @@ async function onConfigurationChanged(e: vscode.ConfigurationChangeEvent): Promi
 }
 
 export async function activate(context: vscode.ExtensionContext): Promise<void> {
+  extensionContext = context;
   output = vscode.window.createOutputChannel("bleu-ls");
   status = vscode.window.createStatusBarItem("bleuLs.corpusScore", vscode.StatusBarAlignment.Right, 100);
   status.name = "bleu-ls corpus score";
@@ -585,10 +783,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     ...highlightCommands(),
     vscode.commands.registerCommand("bleu-ls.setDraft", () => draftCommand("bleuLs.setDraft")),
     vscode.commands.registerCommand("bleu-ls.forgetDraft", () => draftCommand("bleuLs.forgetDraft")),
-    vscode.commands.registerCommand("bleu-ls.restartServer", async () => {
-      await stopClient();
-      await startClient();
-    }),
+    vscode.commands.registerCommand("bleu-ls.restartServer", () => startClient()),
+    vscode.commands.registerCommand("bleu-ls.reinstallServer", reinstallServer),
     vscode.workspace.onDidChangeConfiguration(onConfigurationChanged),
     vscode.window.onDidChangeActiveTextEditor(() => schedulePoll(0)),
     vscode.workspace.onDidChangeTextDocument((e) => {
@@ -599,9 +795,16 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     vscode.workspace.onDidSaveTextDocument(() => schedulePoll()),
     { dispose: () => pollTimer && clearTimeout(pollTimer) },
   );
-  await startClient();
+  // Not awaited: a first start sets up the server (a minute or so), and
+  // VS Code waits for activate() before it runs any of our commands.
+  void startClient();
+}
+
+/** Resolves once the starts and stops asked for so far are done (for tests). */
+export function settled(): Promise<void> {
+  return lifecycle;
 }
 
 export async function deactivate(): Promise<void> {
-  await stopClient();
+  await stopNow();
 }

@@ -20,8 +20,9 @@ export interface HostEnv {
 }
 
 export type Resolution =
-  | { ok: true; command: string; args: string[]; source: "path" | "interpreter" | "PATH"; display: string }
-  | { ok: false; message: string };
+  | { ok: true; command: string; args: string[]; source: "path" | "interpreter" | "PATH" | "managed"; display: string }
+  /** notFound: nothing is configured and no bleu-ls is on PATH (the managed server's turn). */
+  | { ok: false; message: string; notFound?: boolean };
 
 export const INSTALL_HINT =
   "Install the server with `pip install bleu-ls` (or `pipx install bleu-ls`), " +
@@ -135,7 +136,7 @@ export function resolveServerCommand(settings: ServerCommandSettings, host: Host
   if (onPath) {
     return { ok: true, command: onPath, args: ["serve"], source: "PATH", display: `${onPath} serve` };
   }
-  return { ok: false, message: `The bleu-ls server was not found on PATH. ${INSTALL_HINT}` };
+  return { ok: false, message: `The bleu-ls server was not found on PATH. ${INSTALL_HINT}`, notFound: true };
 }
 
 /** The message shown when a resolved command fails to start or dies at once. */
@@ -148,6 +149,8 @@ export function startFailureMessage(display: string, source: string, error: unkn
       "or set `bleuLs.server.path` instead.";
   } else if (source === "path") {
     fix = "Check `bleuLs.server.path`, or clear it to use bleu-ls from PATH.";
+  } else if (source === "managed") {
+    fix = "Run “bleu-ls: Reinstall the Managed Server” (the output channel bleu-ls holds pip's log).";
   }
   return `bleu-ls: the server did not start (\`${display}\`: ${reason}). ${fix}`;
 }

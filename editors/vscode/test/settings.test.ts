@@ -21,7 +21,7 @@ describe("serverKeys", () => {
     assert.ok(keys.includes("pairs"));
     assert.ok(!keys.some((k) => k.startsWith("server.") || k.startsWith("trace.")));
     const all = Object.keys(packageJson.contributes.configuration.properties);
-    assert.equal(keys.length, all.length - 3);
+    assert.equal(keys.length, all.length - 4);
   });
 });
 
@@ -127,6 +127,7 @@ describe("package.json", () => {
       "bleu-ls.nextFlagged",
       "bleu-ls.pairWith",
       "bleu-ls.previousFlagged",
+      "bleu-ls.reinstallServer",
       "bleu-ls.restartServer",
       "bleu-ls.setDraft",
       "bleu-ls.showReport",

@@ -10,6 +10,7 @@ export interface Recorded {
   infos: string[];
   config: Record<string, unknown>;
   statusItems: { id?: string; text: string; shown: boolean }[];
+  progress: string[];
 }
 
 export const recorded: Recorded = {
@@ -18,6 +19,7 @@ export const recorded: Recorded = {
   infos: [],
   config: {},
   statusItems: [],
+  progress: [],
 };
 
 function dummy(name: string): unknown {
@@ -94,6 +96,7 @@ const stub: Record<string, unknown> = {
     }
   },
   StatusBarAlignment: { Left: 1, Right: 2 },
+  ProgressLocation: { SourceControl: 1, Window: 10, Notification: 15 },
   ConfigurationTarget: { Global: 1, Workspace: 2, WorkspaceFolder: 3 },
   ViewColumn: { Active: -1, Beside: -2, One: 1 },
   TextEditorRevealType: { Default: 0, InCenter: 1, InCenterIfOutsideViewport: 2, AtTop: 3 },
@@ -143,6 +146,13 @@ const stub: Record<string, unknown> = {
       return undefined;
     },
     setStatusBarMessage: () => disposable,
+    // runs the task at once, recording each step it reports
+    withProgress: async (options: { title?: string }, task: (p: { report(v: { message?: string }): void }) => unknown) =>
+      task({
+        report: (v) => {
+          recorded.progress.push(`${options.title ?? ""}: ${v.message ?? ""}`);
+        },
+      }),
     onDidChangeActiveTextEditor: event,
     activeTextEditor: undefined,
   },

@@ -1,0 +1,314 @@
+"""What the manager sends unasked: diagnostics pushed (debounced) to
+clients without pull support, and refresh requests (inlay hints, code
+lenses, pulled diagnostics) after a change the editor cannot see.
+
+Also the diagnostics themselves: :mod:`bleu_ls.analysis` findings of a pair
+as LSP objects, cached by the pair's state.  They are kept per line
+(:mod:`.diaglines`): after an edit only the lines whose findings changed
+are filtered and encoded again, and the ``resultId`` changes only when a
+diagnostic did, so a pull after a change that altered none answers
+*unchanged*.
+
+With the setting ``maxProblems`` (N > 0; the VS Code extension sends 1,000,
+the most VS Code shows per file), pulled and pushed replies carry what an
+editor showing N keeps, less one, and a note saying how many were not sent
+(:meth:`.diaglines.DiagnosticLines.body`); code lenses, the status, hovers
+and code actions read every finding.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import gc
+import json
+import logging
+from typing import TYPE_CHECKING, Optional
+
+from lsprotocol import types
+from lsprotocol.converters import get_converter
+
+from ...analysis import Analyzer, Finding, internal_error, problem_findings, unpaired_findings
+from ...ignore import IgnoreStore, find_store_root
+from ...pairstep import pair_names
+from ..background import pools, heap, memory
+from ..postedit import compare
+from .diaglines import DiagnosticLines
+
+if TYPE_CHECKING:
+    from ..roles import ManagerRole as PairManager, PairRole as Pair  # what it uses of them
+
+log = logging.getLogger(__name__)
+_CONVERTER = get_converter()
+
+#: A full analysis of a document this long freezes the heap (gc.freeze).
+FREEZE_LINES = 20000
+#: Pause before a refresh request, to coalesce a burst of changes into one.
+REFRESH_DELAY = 0.03
+#: An analysis that has more lines than this to work out afresh (the first
+#: pass over a large file, a settings change, a large paste) runs in a
+#: worker thread on a copy of the model first, so that the event loop keeps
+#: answering; the pass on the loop then finds the per-line work memoised.
+THREAD_LINES = 2000
+
+
+class Publisher:
+    def __init__(self, manager: "PairManager") -> None:
+        self.manager = manager
+        self._refresh_task: Optional[asyncio.Task] = None
+        #: the ignore store of each workspace root (read again when it changes on disk)
+        self._stores: dict = {}
+
+    # -- what is ignored -------------------------------------------------------
+    def ignore_store(self, pair: "Pair") -> IgnoreStore:
+        """The ``.bleu-ls/ignore.json`` of the pair's workspace folder; with no
+        workspace folder (a single file), the nearest one at or above the file,
+        else the file's own folder (where ``bleu-ls check`` looks too)."""
+        root = self.manager.root_for(pair.path) or find_store_root(pair.path) or pair.path.parent
+        store = self._stores.get(root)
+        if store is None or store.stale():
+            store = self._stores[root] = IgnoreStore.load(root)
+        return store
+
+    def republish(self) -> None:
+        """The ignore store changed: send every pair's diagnostics again
+        (pushed, or a refresh request for clients that pull)."""
+        for other in list(self.manager.pairs.values()):
+            other.diag_cache = None
+            if not self.manager.pull_diagnostics:
+                self.schedule_push(other)
+        self.schedule_refresh()
+
+    def _unignored(self, pair: "Pair", store: IgnoreStore, findings: list[Finding]) -> list[Finding]:
+        if store.problem is not None:
+            pair.ignored = pair.reviewed = 0
+            return findings
+        doc = self.manager.docs.get(pair.uri)
+        text = doc.line if doc is not None else (lambda i: "")
+        kept = store.filter(pair.path, findings, text)
+        pair.ignored, pair.reviewed = kept.ignored, kept.reviewed
+        return kept.findings
+
+    # -- diagnostics ---------------------------------------------------------
+    def findings(self, pair: "Pair") -> list[Finding]:
+        """The pair's findings less those its workspace's ignore store hides."""
+        store = self.ignore_store(pair)
+        return self._unignored(pair, store, self._all_findings(pair, store))
+
+    def _analyzer(self, pair: "Pair") -> Analyzer:
+        analyzers = self.manager.analyzers
+        analyzer = analyzers.get(pair.uri)
+        if analyzer is None:
+            analyzer = analyzers[pair.uri] = Analyzer(pair.settings, adequacy=self.manager.adequacy)
+        analyzer.set_settings(pair.settings)
+        return analyzer
+
+    def findings_soon(self, pair: "Pair") -> bool:
+        """Whether the pair's findings can be read without a long wait: no
+        large stretch of lines left to score, no large analysis to run (or
+        running) first.  A large file just opened is neither for a while."""
+        model = pair.model
+        if model is None:
+            return True
+        if model.stale_count() > THREAD_LINES:
+            return False
+        task = pair.settle_task
+        if task is not None and not task.done():
+            return False
+        return len(model.hyp) <= THREAD_LINES or self._analyzer(pair).unanalysed(model) <= THREAD_LINES
+
+    async def settle(self, pair: "Pair") -> None:
+        """Before the pair's findings are read: when the next analysis has
+        many lines to work out afresh, run it in a worker thread over a copy
+        of the model (requests keep being answered meanwhile)."""
+        task = pair.settle_task
+        if task is None or task.done():
+            model = pair.model
+            if model is None or len(model.hyp) <= THREAD_LINES:
+                return
+            analyzer = self._analyzer(pair)
+            if analyzer.unanalysed(model) <= THREAD_LINES:
+                return
+            box = [model.copy(follow=True)]  # the pass on the loop then follows the copy's
+            source = list(pair.source_lines) if pair.source_lines is not None else None
+            names = pair_names(pair.path, pair.spec)
+
+            def run() -> None:
+                copy = box.pop()
+                with analyzer.lock, heap.quiet(len(copy.hyp)):
+                    analyzer.analyse(copy, source, names)
+                del copy  # the copy's lines and rows: freed before the heap is trimmed
+                memory.release()  # what the pass freed in this thread's heap goes back to the system
+
+            task = pair.settle_task = asyncio.ensure_future(pools.run(run))
+        try:
+            await asyncio.shield(task)
+        except asyncio.CancelledError:
+            raise
+        except Exception:  # the pass on the loop says what went wrong
+            log.exception("analysis in a worker thread failed")
+
+    def _all_findings(self, pair: "Pair", store: IgnoreStore) -> list[Finding]:
+        store_problems = [store.problem] if store.problem else []
+        out = problem_findings(pair.problems, pair.settings_problems + store_problems)
+        if pair.model is None:
+            if pair.spec is None and pair.hypothesis_like:
+                out += unpaired_findings(pair.path.name, pair.settings)
+            return out
+        analyzer = self._analyzer(pair)
+        try:
+            with analyzer.lock:
+                out += analyzer.analyse(pair.model, pair.source_lines, pair_names(pair.path, pair.spec))
+            out += compare.findings(pair)
+        except Exception as exc:  # never let a rule take the server down
+            log.exception("analysis failed")
+            out.append(internal_error(exc))
+        return out
+
+    def _key(self, pair: "Pair", store: IgnoreStore) -> tuple:
+        model = pair.model
+        doc = self.manager.docs.get(pair.uri)
+        return (
+            id(model),
+            model.version if model is not None else None,
+            id(pair.settings),
+            tuple(pair.problems),
+            tuple(pair.settings_problems),
+            pair.hypothesis_like,
+            doc.line_count if doc is not None else 0,
+            id(pair.compare),
+            store.revision,
+        )
+
+    def update(self, pair: "Pair") -> DiagnosticLines:
+        """The pair's diagnostics, brought up to date: after an edit, only the
+        lines whose findings changed are filtered and encoded again."""
+        store = self.ignore_store(pair)
+        key = self._key(pair, store)
+        view = pair.diag_cache
+        if view is not None and view.key == key:
+            return view
+        if view is None or view.base != key[:1] + key[2:6] + key[7:]:
+            view = pair.diag_cache = DiagnosticLines(key[:1] + key[2:6] + key[7:])
+        view.key = key
+        doc = self.manager.docs.get(pair.uri)
+        store_problems = [store.problem] if store.problem else []
+        head = problem_findings(pair.problems, pair.settings_problems + store_problems)
+        tail: list[Finding] = []
+        analyzer = None
+        if pair.model is None:
+            if pair.spec is None and pair.hypothesis_like:
+                head += unpaired_findings(pair.path.name, pair.settings)
+        else:
+            analyzer = self._analyzer(pair)
+            try:
+                tail = compare.findings(pair)
+            except Exception as exc:
+                log.exception("analysis failed")
+                tail = [internal_error(exc)]
+        if analyzer is None:
+            view.refresh(pair, store, doc, None, head, tail)
+            return view
+        with analyzer.lock:  # (a worker thread may be in a pass: see settle)
+            try:
+                if not analyzer.analyse_lines(pair.model, pair.source_lines, pair_names(pair.path, pair.spec)):
+                    analyzer = None
+            except Exception as exc:  # never let a rule take the server down
+                log.exception("analysis failed")
+                analyzer, tail = None, [internal_error(exc)]
+            view.refresh(pair, store, doc, analyzer, head, tail)
+        if analyzer is not None and analyzer.changed is None and pair.model.n_paired >= FREEZE_LINES:
+            # a large document fully analysed: what is on the heap now stays
+            # (lines, rows, findings); full collections need not walk it
+            gc.freeze()
+        return view
+
+    def compute(self, pair: "Pair") -> tuple[list[types.Diagnostic], str]:
+        """Diagnostics of the pair's current state and their result id (cached)."""
+        view = self.update(pair)
+        return view.diagnostics(self.manager.docs.get(pair.uri)), view.rid
+
+    def encoded(self, pair: "Pair") -> tuple[list[str], str]:
+        """:meth:`compute` as the JSON text of each diagnostic (kept per line:
+        only the lines whose findings changed are encoded again)."""
+        view = self.update(pair)
+        return view.items(), view.rid
+
+    def encoded_body(self, pair: "Pair") -> tuple[str, str]:
+        """The items sent, joined: the JSON text of the items array's
+        contents (joined from kept blocks of lines; with ``maxProblems``, the
+        capped selection and the note) and the result id."""
+        view = self.update(pair)
+        return view.body(), view.rid
+
+    # -- push ----------------------------------------------------------------
+    def clear(self, uri: str) -> None:
+        """A document stopped being a pair: take its pushed diagnostics away."""
+        if not self.manager.pull_diagnostics:
+            self.manager.client.text_document_publish_diagnostics(
+                types.PublishDiagnosticsParams(uri=uri, diagnostics=[])
+            )
+
+    def schedule_push(self, pair: "Pair") -> None:
+        if pair.push_task is not None and not pair.push_task.done():
+            pair.push_dirty = True
+            return
+        pair.push_dirty = False
+        pair.push_task = asyncio.ensure_future(self._push(pair))
+
+    async def _push(self, pair: "Pair") -> None:
+        delay = max(0, pair.settings.diagnostics.debounce_ms) / 1000.0
+        manager = self.manager
+        while True:
+            pair.push_dirty = False
+            await asyncio.sleep(delay)
+            if pair.push_dirty:
+                continue  # edits still arriving: wait for the newest version
+            await manager.wait_analysed(pair)
+            if pair.push_dirty:
+                continue
+            if pair.uri not in manager.pairs:
+                return
+            body, _rid = self.encoded_body(pair)
+            doc = manager.docs.get(pair.uri)
+            self._publish_encoded(pair.uri, body, doc.version if doc else None)
+            if not pair.push_dirty:
+                return
+
+    def _publish_encoded(self, uri: str, body: str, version: Optional[int]) -> None:
+        """``textDocument/publishDiagnostics`` from the kept JSON of the
+        diagnostics (``body``: the items joined; no lsprotocol objects
+        unstructured per push)."""
+        client = self.manager.client
+        protocol = getattr(client, "protocol", None)
+        write = getattr(protocol, "_write_body", None)
+        if write is None:  # not our protocol class: the plain way
+            items = _CONVERTER.structure(json.loads("[" + body + "]"), list[types.Diagnostic])
+            client.text_document_publish_diagnostics(
+                types.PublishDiagnosticsParams(uri=uri, diagnostics=items, version=version)
+            )
+            return
+        params = '{"uri":' + json.dumps(uri)
+        if version is not None:
+            params += ',"version":' + json.dumps(version)
+        write('{"jsonrpc":"2.0","method":"textDocument/publishDiagnostics","params":' + params
+              + ',"diagnostics":[' + body + "]}}")
+
+    # -- refresh requests ------------------------------------------------------
+    def schedule_refresh(self) -> None:
+        if self._refresh_task is None or self._refresh_task.done():
+            self._refresh_task = asyncio.ensure_future(self._refresh())
+
+    async def _refresh(self) -> None:
+        await asyncio.sleep(REFRESH_DELAY)
+        manager, client = self.manager, self.manager.client
+        try:
+            if manager.workspace_cap("inlay_hint"):
+                client.workspace_inlay_hint_refresh(None)
+            if manager.workspace_cap("code_lens"):
+                client.workspace_code_lens_refresh(None)
+            if manager.workspace_cap("semantic_tokens"):
+                client.workspace_semantic_tokens_refresh(None)
+            if manager.pull_diagnostics and manager.workspace_cap("diagnostics"):
+                client.workspace_diagnostic_refresh(None)
+        except Exception as exc:
+            log.warning("refresh request failed: %s", exc)
