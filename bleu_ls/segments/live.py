@@ -139,11 +139,11 @@ def _line_starts(text: str) -> np.ndarray:
 class LiveIndex:
     """The segments of one document's decoded text, kept up to date by :meth:`edit`."""
 
-    def __init__(self, fmt: str, text: str) -> None:
-        if fmt not in READERS:
+    def __init__(self, fmt: str, text: str, reader: Optional[Callable[[str], SegmentDocument]] = None) -> None:
+        if reader is None and fmt not in READERS:
             raise ValueError(f"{fmt} files are not followed edit by edit")
         self.format = fmt
-        self._read = READERS[fmt]
+        self._read = reader or READERS[fmt]
         self.reset(text)
 
     # -- whole text ---------------------------------------------------------------
@@ -427,3 +427,30 @@ class LiveIndex:
                 if j >= after:
                     changed = True
         return changed
+
+
+class WholeIndex(LiveIndex):
+    """The same interface for the formats whose units are not blank-line blocks
+    (gettext PO, XLIFF, TMX): an edit reads the whole text again and reports every
+    segment replaced.  The server splices only the rows whose texts changed, so an
+    edit inside a target still re-scores that segment only; reading is the whole
+    file's each time."""
+
+    def __init__(self, fmt: str, text: str) -> None:
+        from .read import parse  # the readers of every format
+
+        super().__init__(fmt, text, reader=lambda t: parse(fmt, b"", "buffer", text=t))
+
+    def edit(self, start: int, end: int, new: str) -> Change:
+        text = self.text
+        start = max(0, min(start, len(text)))
+        end = max(start, min(end, len(text)))
+        if start == end and not new:
+            return Change("none")
+        old_n, old_problems = len(self._segs), self.problems
+        line_delta = new.count("\n") - text.count("\n", start, end)
+        self.reset(text[:start] + new + text[end:])
+        return Change(
+            "structure", 0, old_n, len(self._segs), True, True, self.problems != old_problems,
+            len(new) - (end - start), line_delta,
+        )

@@ -5,6 +5,7 @@ subtitle checks as diagnostics; UTF-8, UTF-16 and UTF-32 clients."""
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import pytest
 import pytest_asyncio
@@ -219,3 +220,39 @@ async def test_a_reference_changed_on_disk_is_read_again(session):
         return hints if len(hints) == 4 and hints[3].label == want else None
 
     assert await eventually(updated, timeout=8), "the hint did not follow the reference on disk"
+
+
+DATA = Path(__file__).resolve().parents[1] / "data" / "formats"
+
+
+@pytest.mark.parametrize(
+    "hyp_file, ref_file, name",
+    [
+        ("po/allauth-de-2023-10-07.po", "po/allauth-de-2023-11-03.po", "allauth.{}.po"),
+        ("xliff/algorea.fr.draft.xlf", "xliff/algorea.fr.final.xlf", "algorea.{}.xlf"),
+    ],
+)
+async def test_po_and_xliff_hints_at_each_target_equal_sacrebleu(sub_session, hyp_file, ref_file, name):
+    from bleu_ls.segments.match import pair_documents
+    from bleu_ls.segments.read import read_document
+
+    s = sub_session
+    hyp_text = (DATA / hyp_file).read_text(encoding="utf-8")
+    s.write(name.format("ref"), (DATA / ref_file).read_text(encoding="utf-8"))
+    uri = s.open(name.format("hyp"), hyp_text)
+    hints = await eventually(lambda: s.hints(uri), timeout=10)
+    hyp_doc, ref_doc = read_document(str(DATA / hyp_file)), read_document(str(DATA / ref_file))
+    partners = pair_documents(hyp_doc, ref_doc).partners
+    lines = hyp_text.split("\n")
+    want = {}
+    for seg, p in zip(hyp_doc.segments, partners):
+        ref = " ".join(t for t in (ref_doc.segments[j].target for j in p) if t)
+        if not p or not seg.target or not ref:
+            continue
+        end = seg.target_span[1] + (1 if name.endswith(".po") and hyp_text.startswith('"', seg.target_span[1]) else 0)
+        line = hyp_text.count("\n", 0, end)
+        col = end - (hyp_text.rfind("\n", 0, end) + 1)
+        want[line] = (units(lines[line][:col], s.encoding), label(seg.target, ref))
+    assert len(want) > 20
+    got = {h.position.line: (h.position.character, h.label) for h in hints}
+    assert got == want

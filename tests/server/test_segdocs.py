@@ -39,7 +39,7 @@ def _state(sp):
 cue = st.tuples(st.integers(0, 60_000), st.integers(200, 6000), st.lists(st.sampled_from(WORDS), min_size=1, max_size=4).map(" ".join))
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 @given(
     hyp=st.lists(cue, min_size=1, max_size=12),
     ref=st.lists(cue, min_size=1, max_size=12),

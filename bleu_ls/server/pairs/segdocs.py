@@ -38,8 +38,11 @@ from lsprotocol import types
 from ...engine import PairModel, build_metrics
 from ...engine.text import InputError, read_text
 from ...pairing import find_pair, path_allowed
-from ...segments.live import LiveIndex
-from ...segments.model import SRT, VTT, Segment, SegmentDocument
+from ...segments.live import READERS, LiveIndex, WholeIndex
+from ...segments.match import pair_documents
+from ...segments.model import LINES, PO, SRT, VTT, Segment, SegmentDocument
+from ...segments.read import EXTENSIONS as READ_EXTENSIONS
+from ...segments.read import family, read_document
 from ...segments.subtitle_checks import check_cues
 from ...segments.subtitles import estimate_offset, match_by_time
 from ..background import heap
@@ -50,8 +53,10 @@ from ..views.render import SOURCE, label_for
 
 log = logging.getLogger(__name__)
 
-#: file name suffix -> format followed live
-EXTENSIONS = {".srt": SRT, ".vtt": VTT}
+#: file name suffix -> segment format (PO, XLIFF, TMX, SRT, WebVTT)
+EXTENSIONS = {ext: fmt for ext, fmt in READ_EXTENSIONS.items() if fmt != LINES}
+#: formats paired by time (the others by key)
+TIMED = (SRT, VTT)
 #: at most this many rows are scored inside one inlay hint request
 ROW_LIMIT = 2000
 #: at most this many diagnostics per document (the first ones in file order; VS Code shows 1,000)
@@ -142,7 +147,8 @@ class SegmentDocs:
         assert fmt is not None
         # a large file: no collection while its objects are made, the heap frozen after (heap.py)
         with heap.quiet(text.count("\n")):
-            sp = SegmentPair(uri=uri, path=path, index=LiveIndex(fmt, text), version=version)
+            index = LiveIndex(fmt, text) if fmt in READERS else WholeIndex(fmt, text)
+            sp = SegmentPair(uri=uri, path=path, index=index, version=version)
             self.docs[uri] = sp
             self._read_reference(sp)
             self._pair(sp)
@@ -237,24 +243,33 @@ class SegmentDocs:
             return
         ref_path = spec.references[0]
         sp.ref_path = ref_path
-        if segment_format(ref_path) != sp.index.format:
-            sp.no_ref = f"the reference {ref_path.name} is not a {sp.index.format} file"
+        ref_format = segment_format(ref_path)
+        if ref_format is None or family(ref_format) != family(sp.index.format):
+            sp.no_ref = f"the reference {ref_path.name} is not a file of the same format"
             return
         if not path_allowed(ref_path, root, manager.settings):
             sp.no_ref = f"the reference {ref_path} is outside the workspace"
             return
         open_ref = next((d for d in self.docs.values() if d.path == ref_path), None)
         try:
-            text = open_ref.index.text if open_ref is not None else read_text(str(ref_path))
+            if open_ref is not None:
+                sp.ref = open_ref.index.document()
+            elif sp.index.format in READERS:
+                sp.ref = LiveIndex(sp.index.format, read_text(str(ref_path))).document()
+            else:
+                sp.ref = read_document(str(ref_path), ref_format)
         except InputError as exc:
             sp.no_ref = str(exc)
             return
         except OSError as exc:
             sp.no_ref = f"{ref_path.name} could not be read ({exc.strerror or exc})"
             return
-        reader = LiveIndex(sp.index.format, text)
-        sp.ref = reader.document()
+        except Exception as exc:  # a reader's own sentence (a malformed file)
+            sp.no_ref = f"{ref_path.name} could not be read ({exc})"
+            return
         sp.no_ref = None
+        if sp.index.format not in TIMED:
+            return
         sp.offset_ms = estimate_offset(sp.index.unshifted(), sp.ref.segments) if sp.ref.segments else 0
         starts = np.fromiter((int(s.extra["start_ms"]) for s in sp.ref.segments), np.int64, len(sp.ref.segments))  # type: ignore[call-overload]
         ends = np.fromiter((int(s.extra["end_ms"]) for s in sp.ref.segments), np.int64, len(sp.ref.segments))  # type: ignore[call-overload]
@@ -267,8 +282,14 @@ class SegmentDocs:
         (first cue, end cue, reference cues) of each, in file order.  A row is a run of
         hypothesis cues: groups whose cues interleave are one row."""
         assert sp.ref is not None
-        groups = match_by_time(segs, [sp.ref.segments[j] for j in refs], sp.offset_ms)
-        spans = sorted((min(h) + h0, max(h) + h0 + 1, sorted(refs[j] for j in r)) for h, r in groups if h and r)
+        if sp.index.format in TIMED:
+            groups = match_by_time(segs, [sp.ref.segments[j] for j in refs], sp.offset_ms)
+            spans = sorted((min(h) + h0, max(h) + h0 + 1, sorted(refs[j] for j in r)) for h, r in groups if h and r)
+        else:  # by key (then the format's fallback: msgid, source text)
+            hyp_doc = SegmentDocument(format=sp.index.format, segments=list(segs))
+            ref_doc = SegmentDocument(format=sp.ref.format, segments=[sp.ref.segments[j] for j in refs])
+            partners = pair_documents(hyp_doc, ref_doc).partners
+            spans = [(i + h0, i + h0 + 1, sorted(refs[j] for j in p)) for i, p in enumerate(partners) if p]
         hs: list[int] = []
         he: list[int] = []
         rr: list[list[int]] = []
@@ -341,7 +362,7 @@ class SegmentDocs:
 
     def _repair(self, sp: SegmentPair, a: int, b: int, count: int) -> None:
         """Cues [a, b) were replaced by ``count`` new ones: pair again the rows around them only."""
-        if sp.ref is None or sp.model is None:
+        if sp.ref is None or sp.model is None or sp.index.format not in TIMED:
             self._pair(sp)
             return
         ref_segs = sp.ref.segments
@@ -367,10 +388,14 @@ class SegmentDocs:
         h0 = min(a, int(sp.row_hs[r0])) if r0 < r1 else a
         h1 = max(b, int(sp.row_he[r1 - 1])) if r0 < r1 else b
         wrefs = sorted({j for r in range(r0, r1) for j in sp.row_refs[r]} | {j for j in cands if sp.ref_row[j] < 0 or r0 <= sp.ref_row[j] < r1})
-        hs, he, rr = self._rows(sp, segs[h0 : h1 + d], wrefs, h0)
-        if hs and (hs[0] < h0 or he[-1] > h1 + d):
+        # cues out of time order around the window (a retimed cue moved past others): their
+        # groups may reach rows outside it; pair every cue again then
+        lo, hi = max(0, h0 - 1), min(len(segs), h1 + d + 1)
+        starts = [int(segs[i].extra["start_ms"]) for i in range(lo, hi)]  # type: ignore[call-overload]
+        if any(x > y for x, y in zip(starts, starts[1:])):
             self._pair(sp)
             return
+        hs, he, rr = self._rows(sp, segs[h0 : h1 + d], wrefs, h0)
         drow = len(hs) - (r1 - r0)
         sp.row_hs = np.concatenate((sp.row_hs[:r0], np.asarray(hs, np.int64), sp.row_hs[r1:] + d))
         sp.row_he = np.concatenate((sp.row_he[:r0], np.asarray(he, np.int64), sp.row_he[r1:] + d))
@@ -448,7 +473,11 @@ class SegmentDocs:
     def _hint_offsets(self, sp: SegmentPair) -> np.ndarray:
         if not len(sp.row_anchor):
             return np.zeros(0, np.int64)
-        return sp.index.target_ends(sp.row_anchor)
+        ends = sp.index.target_ends(sp.row_anchor)
+        if sp.index.format == PO:  # after the closing quote of the last msgstr line
+            text = sp.index.text
+            ends += np.fromiter((text.startswith('"', e) for e in ends.tolist()), np.int64, len(ends))
+        return ends
 
     # -- checks --------------------------------------------------------------------------
     def _checks(self, sp: SegmentPair) -> list[list[_Finding]]:
@@ -460,6 +489,9 @@ class SegmentDocs:
 
     def _all_checks(self, sp: SegmentPair) -> None:
         index = sp.index
+        if index.format not in TIMED:  # the checks of these formats are the CLI's so far
+            sp.qa = [[] for _ in range(len(index))]
+            return
         segs = index.segments()
         where = {s.key: i for i, s in enumerate(segs)}
         sp.qa = [[] for _ in segs]
@@ -473,8 +505,8 @@ class SegmentDocs:
 
     def _recheck(self, sp: SegmentPair, a: int, b: int) -> None:
         """The checks of cues [a, b) and of the cue after them."""
-        if sp.qa is None:
-            return  # all counted on first need
+        if sp.qa is None or sp.index.format not in TIMED:
+            return  # all counted on first need; subtitle checks only
         index = sp.index
         n = len(index)
         b = min(n, b + 1)
@@ -564,7 +596,8 @@ class SegmentDocs:
         if i is None:
             return None
         seg = sp.index.segment(i)
-        parts = [f"**Cue {seg.key}**"]
+        what = "Cue" if sp.index.format in TIMED else "Segment"
+        parts = [f"**{what} {seg.key}**"]
         if "start_ms" in seg.extra:
             parts[0] += f" · {_clock(int(seg.extra['start_ms']))} → {_clock(int(seg.extra['end_ms']))}"  # type: ignore[call-overload]
         if seg.source:
@@ -581,7 +614,8 @@ class SegmentDocs:
         elif sp.ref is None:
             parts.append(f"_Not scored: {sp.no_ref}_")
         else:
-            parts.append("_No reference cue covers this cue's time: not scored._")
+            parts.append("_No reference cue covers this cue's time: not scored._" if what == "Cue"
+                         else "_No segment of the reference pairs with this one: not scored._")
         if seg.draft:
             parts.append(f"**Draft:** {seg.draft}")
         if seg.state:
@@ -606,9 +640,11 @@ class SegmentDocs:
                 score = sp.model.corpus(key)
                 value = getattr(score, "score", score)
                 scores.append(f"{key.upper() if key != 'chrf' else 'chrF'} {value:.2f}" if isinstance(value, float) and not math.isnan(value) else key)
-            title = " · ".join(scores) + f" · {len(sp.row_hs)} cue groups"
+            timed = sp.index.format in TIMED
+            title = " · ".join(scores) + (f" · {len(sp.row_hs)} cue groups" if timed else f" · {len(sp.row_hs)} segments")
             if sp.unpaired_hyp or sp.unpaired_ref:
-                title += f" · {sp.unpaired_hyp} cues without a reference cue, {sp.unpaired_ref} reference cues without one"
+                unit = "cues" if timed else "segments"
+                title += f" · {sp.unpaired_hyp} {unit} without a partner, {sp.unpaired_ref} reference {unit} without one"
         zero = types.Position(line=0, character=0)
         return [types.CodeLens(range=types.Range(start=zero, end=zero), command=types.Command(title=title, command=""))]
 
