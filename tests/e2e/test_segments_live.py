@@ -256,3 +256,65 @@ async def test_po_and_xliff_hints_at_each_target_equal_sacrebleu(sub_session, hy
     assert len(want) > 20
     got = {h.position.line: (h.position.character, h.label) for h in hints}
     assert got == want
+
+
+PO_HYP = '''msgid ""
+msgstr ""
+"Content-Type: text/plain; charset=UTF-8\\n"
+"Language: de\\n"
+
+msgid "The cat sat on the mat."
+msgstr "Die Katze saß auf der Matte."
+
+#, fuzzy
+msgid "It is raining today."
+msgstr "Es regnet heute sehr."
+
+msgctxt "menu"
+msgid "Open the file"
+msgstr "Öffne die Datei 🙂"
+'''
+PO_REF = PO_HYP.replace("Es regnet heute sehr.", "Heute regnet es.").replace("Öffne die Datei 🙂", "Datei öffnen 🙂").replace("#, fuzzy\n", "")
+
+
+async def test_po_edit_inside_a_msgstr_and_a_quote_left_open(sub_session):
+    s = sub_session
+    s.write("app.ref.po", PO_REF)
+    uri = s.open("app.hyp.po", PO_HYP)
+    before = await eventually(lambda: s.hints(uri), timeout=5)
+    assert [h.label for h in before] == [
+        label("Die Katze saß auf der Matte.", "Die Katze saß auf der Matte."),
+        label("Es regnet heute sehr.", "Heute regnet es."),
+        label("Öffne die Datei 🙂", "Datei öffnen 🙂"),
+    ]
+    lines = PO_HYP.split("\n")
+    ln = lines.index('msgstr "Es regnet heute sehr."')
+    assert before[1].position.line == ln and before[1].position.character == len(lines[ln])
+    # the msgstr typed into: that hint follows
+    s.change(uri, [{"range": ((ln, 8), (ln, 29)), "text": "Heute regnet es."}])
+
+    async def updated():
+        hints = await s.hints(uri)
+        return hints if len(hints) == 3 and hints[1].label == "BLEU 100.0" else None
+
+    hints = await eventually(updated, timeout=5)
+    assert hints and hints[1].position.character == len('msgstr "Heute regnet es."')
+    # the closing quote deleted: one diagnostic there, the hints kept
+    end = len('msgstr "Heute regnet es.')
+    s.change(uri, [{"range": ((ln, end), (ln, end + 1)), "text": ""}])
+
+    async def problem():
+        got, _, _ = await s.diagnostics(uri)
+        return got if got else None
+
+    got = await eventually(problem, timeout=5)
+    assert got and len(got) == 1 and got[0].range.start.line == ln
+    kept = await s.hints(uri)
+    assert [h.label for h in kept] == [h.label for h in hints]
+    s.change(uri, [{"range": ((ln, end), (ln, end)), "text": '"'}])
+
+    async def clean():
+        got, _, _ = await s.diagnostics(uri)
+        return got is not None and not got
+
+    assert await eventually(clean, timeout=5)

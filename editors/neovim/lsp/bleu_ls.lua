@@ -6,8 +6,8 @@
 ---@type vim.lsp.Config
 return {
   cmd = { 'bleu-ls', 'serve' },
-  -- srt and webvtt: subtitle files, scored per cue (the server claims them by file name)
-  filetypes = { 'mthyp', 'mtref', 'mtsrc', 'srt', 'webvtt' },
+  -- srt, webvtt, po: files scored per segment (the server claims them by file name)
+  filetypes = { 'mthyp', 'mtref', 'mtsrc', 'srt', 'webvtt', 'po' },
   root_markers = { 'bleu-ls.toml', '.git' },
   -- Answered for workspace/configuration (section "bleuLs") and sent as
   -- initializationOptions.  Keys are the server's camelCase settings.

@@ -155,7 +155,7 @@ interface PairRuleLike {
 }
 
 /** Segment files the server scores per segment, matched by name (never by another extension's language). */
-export const SEGMENT_PATTERNS = ["**/*.srt", "**/*.vtt"];
+export const SEGMENT_PATTERNS = ["**/*.srt", "**/*.vtt", "**/*.po", "**/*.xlf", "**/*.xliff", "**/*.tmx"];
 
 /** Which documents the server sees: the convention languages, segment files, and every file a pairing rule names. */
 export function documentSelector(pairs: unknown): DocumentFilterLike[] {

@@ -86,16 +86,19 @@ describe("documentSelector", () => {
       "junk",
     ]);
     assert.deepEqual(sel.slice(0, 3).map((f) => f.language), ["mt-hypothesis", "mt-reference", "mt-source"]);
-    assert.deepEqual(sel.slice(3, 5).map((f) => f.pattern), ["**/*.srt", "**/*.vtt"]);
     assert.deepEqual(
-      sel.slice(5).map((f) => f.pattern),
+      sel.slice(3, 9).map((f) => f.pattern),
+      ["**/*.srt", "**/*.vtt", "**/*.po", "**/*.xlf", "**/*.xliff", "**/*.tmx"],
+    );
+    assert.deepEqual(
+      sel.slice(9).map((f) => f.pattern),
       ["**/out/*.de", "**/ref/*.de", "**/ref2/*.de", "**/src/*.en", "/abs/sys.txt", "/abs/ref.txt"],
     );
     assert.ok(sel.every((f) => f.scheme === "file"));
   });
   it("survives a missing or malformed pairs setting", () => {
-    assert.equal(documentSelector(undefined).length, 5);
-    assert.equal(documentSelector({ hypothesis: "x" }).length, 5);
+    assert.equal(documentSelector(undefined).length, 9);
+    assert.equal(documentSelector({ hypothesis: "x" }).length, 9);
   });
   it("turns placeholders into wildcards", () => {
     assert.equal(ruleGlob("./a/{name}.ref"), "**/a/*.ref");

@@ -6,7 +6,7 @@ local NAME = 'bleu_ls'
 local HYP_EXT = { 'hyp', 'mt' }
 
 --- Filetypes the server attaches to.
-M.filetypes_list = { 'mthyp', 'mtref', 'mtsrc', 'srt', 'webvtt' }
+M.filetypes_list = { 'mthyp', 'mtref', 'mtsrc', 'srt', 'webvtt', 'po' }
 
 local function has_sibling(path, stem_exts)
   local stem = path:gsub('%.[^./\\]+$', '')
