@@ -158,3 +158,66 @@ def test_whole_text_replaced(fmt):
     check(index)
     index.edit(0, len(index.text), "")
     check(index)
+
+
+# -- XLIFF: the units an edit touched, read again by the XML reader's region re-read --------
+
+from pathlib import Path  # noqa: E402
+
+from bleu_ls.segments.live import XmlIndex  # noqa: E402
+from bleu_ls.segments.model import XLIFF1  # noqa: E402
+from bleu_ls.segments.read import parse  # noqa: E402
+
+XLIFF_DATA = Path(__file__).resolve().parents[1] / "data" / "formats" / "xliff"
+
+xml_snippets = st.sampled_from(
+    ["a", "mot ", "é", "😀", "&amp;", "&lt;", "\n", " ", "<", "</", "<g id=\"9\">", "</g>", "<x id=\"3\"/>", "\"", ">", ""]
+)
+
+
+@pytest.mark.parametrize("name", ["angular.fr.xlf2.xlf", "algorea.fr.draft.xlf"])  # the second has keys twice: read whole
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@given(steps=st.lists(st.tuples(st.sampled_from(["target", "anywhere", "copy-unit", "drop-unit"]),
+                                st.floats(0, 1), st.integers(0, 6), xml_snippets), min_size=1, max_size=12))
+def test_xliff_edits_leave_the_index_equal_to_a_fresh_read(name, steps):
+    path = XLIFF_DATA / name
+    if not path.is_file():
+        pytest.skip("the XLIFF sample is absent")
+    text = path.read_text(encoding="utf-8")
+    index = XmlIndex(XLIFF1, text)
+    for how, where, length, new in steps:
+        n = len(index)
+        t = index.text
+        if how == "target" and n:
+            i = min(n - 1, int(where * n))
+            a, b = index.target_span(i)
+            start = a + int((b - a) * where)
+            index.edit(start, min(b, start + length), new)
+        elif how in ("copy-unit", "drop-unit") and n:
+            i = min(n - 1, int(where * n))
+            seg = index.segment(i)
+            us, ue = seg.extra.get("unit_span", seg.target_span)
+            if how == "copy-unit":
+                unit = t[us:ue].replace('id="', 'id="copy', 1)
+                index.edit(ue, ue, "\n" + unit)
+            else:
+                index.edit(us, ue, "")
+        else:
+            start = int(where * len(t))
+            index.edit(start, min(len(t), start + length), new)
+        fresh = parse(XLIFF1, b"", "buffer", text=index.text)
+        got = index.document()
+        assert got.problems == fresh.problems
+        assert got.segments == fresh.segments
+
+
+def test_typing_in_an_xliff_target_reads_that_unit_only():
+    path = XLIFF_DATA / "angular.fr.xlf2.xlf"
+    if not path.is_file():
+        pytest.skip("the XLIFF sample is absent")
+    index = XmlIndex(XLIFF1, path.read_text(encoding="utf-8"))
+    a, b = index.target_span(5)
+    change = index.edit(b, b, " encore")
+    assert (change.kind, change.start, change.text_changed) == ("text", 5, True)
+    assert index.segment(5).target.endswith(" encore")
+    assert index.document().segments == parse(XLIFF1, b"", "buffer", text=index.text).segments

@@ -38,9 +38,9 @@ from lsprotocol import types
 from ...engine import PairModel, build_metrics
 from ...engine.text import InputError, read_text
 from ...pairing import find_pair, path_allowed
-from ...segments.live import READERS, LiveIndex, WholeIndex
+from ...segments.live import READERS, LiveIndex, WholeIndex, XmlIndex
 from ...segments.match import pair_documents
-from ...segments.model import LINES, PO, SRT, VTT, Segment, SegmentDocument
+from ...segments.model import LINES, PO, SRT, VTT, XLIFF1, XLIFF2, Segment, SegmentDocument
 from ...segments.read import EXTENSIONS as READ_EXTENSIONS
 from ...segments.read import family, read_document
 from ...segments.subtitle_checks import check_cues
@@ -147,7 +147,12 @@ class SegmentDocs:
         assert fmt is not None
         # a large file: no collection while its objects are made, the heap frozen after (heap.py)
         with heap.quiet(text.count("\n")):
-            index = LiveIndex(fmt, text) if fmt in READERS else WholeIndex(fmt, text)
+            if fmt in READERS:
+                index: LiveIndex = LiveIndex(fmt, text)
+            elif fmt in (XLIFF1, XLIFF2):
+                index = XmlIndex(fmt, text)
+            else:
+                index = WholeIndex(fmt, text)
             sp = SegmentPair(uri=uri, path=path, index=index, version=version)
             self.docs[uri] = sp
             self._read_reference(sp)
