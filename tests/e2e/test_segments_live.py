@@ -318,3 +318,70 @@ async def test_po_edit_inside_a_msgstr_and_a_quote_left_open(sub_session):
         return got is not None and not got
 
     assert await eventually(clean, timeout=5)
+
+
+XLF_HYP = '''<?xml version="1.0" encoding="UTF-8"?>
+<xliff version="1.2" xmlns="urn:oasis:names:tc:xliff:document:1.2">
+  <file original="app" source-language="en" target-language="de" datatype="plaintext">
+    <body>
+      <trans-unit id="a">
+        <source>The cat sat on the mat.</source>
+        <target>Die Katze saß auf der Matte.</target>
+      </trans-unit>
+      <trans-unit id="b">
+        <source>It is raining today.</source>
+        <target>Es regnet heute sehr.</target>
+      </trans-unit>
+      <trans-unit id="c">
+        <source>Open the <g id="1">file</g></source>
+        <target>Öffne die <g id="1">Datei</g> 🙂</target>
+      </trans-unit>
+    </body>
+  </file>
+</xliff>
+'''
+XLF_REF = XLF_HYP.replace("Es regnet heute sehr.", "Heute regnet es.").replace("Öffne die <g id=\"1\">Datei</g> 🙂", "<g id=\"1\">Datei</g> öffnen 🙂")
+
+
+async def test_xliff_edit_inside_a_target_and_a_tag_typed_half_way(sub_session):
+    s = sub_session
+    s.write("app.ref.xlf", XLF_REF)
+    uri = s.open("app.hyp.xlf", XLF_HYP)
+    before = await eventually(lambda: s.hints(uri), timeout=5)
+    assert [h.label for h in before] == [
+        label("Die Katze saß auf der Matte.", "Die Katze saß auf der Matte."),
+        label("Es regnet heute sehr.", "Heute regnet es."),
+        label("Öffne die Datei 🙂", "Datei öffnen 🙂"),
+    ]
+    lines = XLF_HYP.split("\n")
+    ln = lines.index("        <target>Es regnet heute sehr.</target>")
+    assert before[1].position.line == ln and before[1].position.character == len("        <target>Es regnet heute sehr.")
+    s.change(uri, [{"range": ((ln, 16), (ln, 37)), "text": "Heute regnet es."}])
+
+    async def updated():
+        hints = await s.hints(uri)
+        return hints if len(hints) == 3 and hints[1].label == "BLEU 100.0" else None
+
+    hints = await eventually(updated, timeout=5)
+    assert hints and hints[1].position.character == len("        <target>Heute regnet es.")
+    # a tag typed half-way: one diagnostic, the hints kept
+    at = len("        <target>Heute")
+    s.change(uri, [{"range": ((ln, at), (ln, at)), "text": "<g id="}])
+
+    async def problem():
+        got, _, _ = await s.diagnostics(uri)
+        return got if got else None
+
+    got = await eventually(problem, timeout=5)
+    assert got and len(got) == 1
+    kept = await s.hints(uri)
+    assert [h.label for h in kept] == [h.label for h in hints]
+    s.change(uri, [{"range": ((ln, at), (ln, at + 6)), "text": ""}])
+
+    async def clean():
+        got, _, _ = await s.diagnostics(uri)
+        return got is not None and not got
+
+    assert await eventually(clean, timeout=5)
+    after = await s.hints(uri)
+    assert [h.label for h in after] == [h.label for h in hints]
