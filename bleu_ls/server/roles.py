@@ -87,6 +87,8 @@ class ManagerRole(Protocol):
     manual_pairs: dict[Path, PairSpec]
     analyzers: dict[str, Any]  # by URI: analysis.Analyzer
     settings: Settings
+    #: the position encoding agreed with the client ("utf-8", "utf-16", "utf-32")
+    encoding: str
     watcher: Any  # pairs.watching.FileWatcher
     publisher: Any  # views.publish.Publisher
     drafts: DraftStore

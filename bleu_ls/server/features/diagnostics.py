@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Union
 
 from lsprotocol import types
 
-from ..wire.protocol import Encoded, unchanged_report
+from ..wire.protocol import Encoded, full_report, unchanged_report
 from ..views.render import SOURCE
 
 if TYPE_CHECKING:
@@ -27,6 +27,12 @@ async def pull(
     manager: "PairManager", params: types.DocumentDiagnosticParams
 ) -> Union[types.RelatedFullDocumentDiagnosticReport, types.RelatedUnchangedDocumentDiagnosticReport, Encoded]:
     await asyncio.sleep(YIELD_SECONDS)
+    segment_docs = manager.segment_docs
+    if params.text_document.uri in segment_docs.docs:  # a segment format (server/pairs/segdocs.py)
+        rid = segment_docs.result_id(params.text_document.uri)
+        if params.previous_result_id == rid:
+            return unchanged_report(rid)
+        return full_report(rid, segment_docs.diagnostics(params.text_document.uri))
     await manager.wait_opened(params.text_document.uri)  # a large document: built in the background first
     pair = manager.pair_for(params.text_document.uri)
     if pair is None:

@@ -34,6 +34,8 @@ def _preview_hover(pair, i: int) -> Optional[str]:
 
 
 def hover(manager: "PairManager", params: types.HoverParams) -> Optional[types.Hover]:
+    if params.text_document.uri in manager.segment_docs.docs:  # a segment format (server/pairs/segdocs.py)
+        return manager.segment_docs.hover(params)
     early = manager.peek(params.text_document.uri)
     if early is not None and early.preview is not None:
         text = _preview_hover(early, params.position.line)

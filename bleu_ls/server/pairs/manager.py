@@ -40,6 +40,7 @@ from ..documents.files import arg_path, forget_path_keys, path_key, uri_path
 from ..views.publish import Publisher
 from ..background.scoring import Scorer
 from ..background.tasks import outlive
+from .segdocs import SegmentDocs
 from .watching import FileWatcher
 
 log = logging.getLogger(__name__)
@@ -74,6 +75,8 @@ class PairManager:
         #: the adequacy rule's values, from a worker process started on first need
         self.adequacy = BackgroundAdequacy(self._adequacy_ready)
         self._loop: Optional[asyncio.AbstractEventLoop] = None
+        #: documents of a segment format (subtitles…), scored per segment: segdocs.py
+        self.segment_docs = SegmentDocs(self)
 
     # -- client capabilities ----------------------------------------------------
     @property
@@ -172,6 +175,7 @@ class PairManager:
                 drafts.detach(pair)
                 self.publisher.clear(uri)
                 self.publisher.schedule_refresh()
+        self.segment_docs.settings_changed()
         self.update_watch_list()
 
     # -- documents --------------------------------------------------------------
@@ -181,6 +185,10 @@ class PairManager:
                 self._loop = asyncio.get_running_loop()
             except RuntimeError:  # not on an event loop (a test driving the manager)
                 pass
+        if self.segment_docs.claims(uri):
+            self.segment_docs.open(uri, text, version)
+            self.update_watch_list()
+            return
         lazy = len(text) >= opening.LAZY_OPEN_CHARS
         self.docs[uri] = LineDocument(text, version, self.encoding, lazy=lazy)
         path = uri_path(uri)
@@ -200,6 +208,9 @@ class PairManager:
 
     def change(self, params: types.DidChangeTextDocumentParams) -> None:
         uri = params.text_document.uri
+        if uri in self.segment_docs.docs:
+            self.segment_docs.change(params)
+            return
         doc = self.docs.get(uri)
         if doc is None:
             return
@@ -233,6 +244,7 @@ class PairManager:
                 self.after_change(dep, external=True)
 
     def close(self, uri: str) -> None:
+        self.segment_docs.close(uri)
         self.docs.pop(uri, None)
         path = self.doc_paths.pop(uri, None)
         pair = self.pairs.pop(uri, None)
@@ -331,6 +343,7 @@ class PairManager:
                     paths.add(pair.spec.source)
             if pair.draft_path is not None:
                 paths.add(pair.draft_path)
+        paths.update(self.segment_docs.watched())
         self.watcher.set_paths(paths)
 
     def on_file_changed(self, path: Path) -> None:
@@ -339,6 +352,7 @@ class PairManager:
             return
         if path in self.open_paths():
             return  # the open buffer is what counts
+        self.segment_docs.file_changed(path)
         self._dependents_changed(path)
 
     def on_tick(self) -> None:

@@ -1,0 +1,79 @@
+"""Segment documents in the server, driven without a client: pairing again after a
+structural edit touches the rows around it only, and gives what pairing the whole
+text again gives."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from types import SimpleNamespace
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from bleu_ls.server.pairs.segdocs import SegmentDocs
+from bleu_ls.settings import Settings
+
+WORDS = ["the", "cat", "sat", "on", "a", "mat", "dog", "ran"]
+
+
+def _clock(ms: int) -> str:
+    return f"{ms // 3600000:02d}:{ms // 60000 % 60:02d}:{ms // 1000 % 60:02d},{ms % 1000:03d}"
+
+
+def _cue(n: int, a: int, b: int, text: str) -> str:
+    return f"{n}\n{_clock(a)} --> {_clock(b)}\n{text}\n"
+
+
+def _docs(root: Path) -> SegmentDocs:
+    manager = SimpleNamespace(settings=Settings(), encoding="utf-16", pull_diagnostics=True, root_for=lambda p: root, client=None)
+    return SegmentDocs(manager)  # type: ignore[arg-type]
+
+
+def _state(sp):
+    return (
+        sp.row_hs.tolist(), sp.row_he.tolist(), sp.row_refs, sp.row_of.tolist(), sp.ref_row.tolist(),
+        sp.unpaired_hyp, sp.unpaired_ref, list(sp.model.hyp), list(sp.model.refs[0]),
+    )
+
+
+cue = st.tuples(st.integers(0, 60_000), st.integers(200, 6000), st.lists(st.sampled_from(WORDS), min_size=1, max_size=4).map(" ".join))
+
+
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+@given(
+    hyp=st.lists(cue, min_size=1, max_size=12),
+    ref=st.lists(cue, min_size=1, max_size=12),
+    edits=st.lists(st.tuples(st.sampled_from(["paste", "delete", "retime"]), st.floats(0, 1), cue), min_size=1, max_size=6),
+)
+def test_pairing_again_after_structural_edits_equals_pairing_the_whole_text(tmp_path, hyp, ref, edits):
+    hyp = sorted(hyp)
+    (tmp_path / "a.ref.srt").write_text("\n".join(_cue(i + 1, a, a + d, t) for i, (a, d, t) in enumerate(sorted(ref))), encoding="utf-8")
+    text = "\n".join(_cue(i + 1, a, a + d, t) for i, (a, d, t) in enumerate(hyp))
+    uri = (tmp_path / "a.hyp.srt").as_uri()
+    docs = _docs(tmp_path)
+    docs.open(uri, text, 1)
+    sp = docs.docs[uri]
+    for k, (how, where, (a, d, t)) in enumerate(edits):
+        index = sp.index
+        n = len(index)
+        i = min(n - 1, int(where * n)) if n else 0
+        if how == "paste" or n == 0:
+            at = index.target_span(i)[1] if n else len(index.text)
+            docs._apply(sp, at, at, "\n\n" + _cue(500 + k, a, a + d, t).rstrip("\n"))
+        elif how == "delete":
+            seg = index.segment(i)
+            start = index.line_start(int(seg.extra["timing_line"]) - 1)
+            end = min(len(index.text), seg.target_span[1] + 1)
+            docs._apply(sp, start, end, "")
+        else:
+            seg = index.segment(i)
+            ln = int(seg.extra["timing_line"])
+            docs._apply(sp, index.line_start(ln), index.line_end(ln), f"{_clock(a)} --> {_clock(a + d)}")
+        if sp.frozen is not None or sp.model is None:
+            continue
+        fresh = _docs(tmp_path)
+        fresh.open(uri, sp.index.text, 1)
+        other = fresh.docs[uri]
+        other.offset_ms, other.model = sp.offset_ms, None  # the offset estimated on opening stays
+        fresh._pair(other)
+        assert _state(sp) == _state(other)
