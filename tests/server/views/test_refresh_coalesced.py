@@ -8,8 +8,8 @@ import asyncio
 from concurrent.futures import Future
 from types import SimpleNamespace
 
-from bleu_ls.server import publish
-from bleu_ls.server.publish import Publisher
+from bleu_ls.server.views import publish
+from bleu_ls.server.views.publish import Publisher
 
 
 class Client:
