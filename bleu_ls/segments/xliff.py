@@ -5,7 +5,7 @@ Entry points: :func:`read_xliff` (a file's bytes), :func:`read_xliff_text`
 string).  The version is read from the root element (``version`` attribute,
 then namespace); one function reads both.
 
-What becomes a segment (see ``docs/formats-xml.md`` for the full table):
+What becomes a segment (see ``docs/formats.md``, "XLIFF and TMX", for the full table):
 
 * XLIFF 1.2: each ``trans-unit`` (``translate="no"`` units are skipped); when
   the unit has a ``seg-source`` with ``<mrk mtype="seg">`` *and* its target
