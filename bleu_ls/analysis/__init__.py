@@ -35,10 +35,11 @@ loops, normalising) is memoised by line content.
 """
 
 from ..settings import SEVERITY_RANK
-from .analyzer import RULES, Analyzer, Rule, analyse
+from .analyzer import Analyzer, analyse
 from .context import LineContext
 from .file_rules import internal_error, line_count_findings, problem_findings, unpaired_findings
 from .findings import CODES, REFERENCE_ERROR, SETTING_OF, Finding, at_or_above
+from .rules import RULES, Rule
 from .score_rules import outlier_mask, outlier_select
 from .text_rules import find_repetition, pick_repetition, tandem_runs
 

@@ -110,7 +110,7 @@ def _check_segments(hyp: Path, spec: PairSpec, settings: Settings, metrics, docs
 def _without_placeholder_markup(findings: list, segs) -> list:
     """PO: the rule table's `markup-mismatch` left out where all it names are placeholders of the
     entry's format flag (`placeholders-missing`/`-extra` say it by the format's own rules)."""
-    from ..segments.po_checks import placeholders_own
+    from ..segments.po_placeholders import placeholders_own
 
     out = []
     for f in findings:

@@ -29,7 +29,8 @@ code                          default      compare with
 ============================  ===========  ====================================================
 
 Plain Python; imports only the segment model, the PO reader's placeholder
-patterns and the XML checks' shared functions.
+patterns, the placeholder parser (``po_placeholders``), the Plural-Forms
+reader (``po_plural``) and the XML checks' shared functions.
 """
 
 from __future__ import annotations
@@ -40,6 +41,8 @@ from typing import Iterable, Optional
 
 from .model import Segment, SegmentDocument
 from .po import PLACEHOLDER_FLAGS
+from .po_placeholders import QT_PARTS, find_placeholders, parse_placeholders
+from .po_plural import nplurals, plural_entries, single_valued_forms
 from .xml_checks import (
     SegmentFinding, check_empty, check_same_as_source, check_whitespace, inconsistent_translations,
 )
@@ -63,81 +66,6 @@ DEFAULT_SEVERITY = {
 }
 CODES = tuple(DEFAULT_SEVERITY)
 
-# -- placeholders ---------------------------------------------------------------
-
-_PRINTF_PARTS = re.compile(r"%(?:(\d+)\$|\(([^)]*)\))?[-+ #0']*(?:\*|\d+)?(?:\.(?:\*|\d+))?"
-                           r"(hh|h|ll|l|L|q|j|z|t|I64|I32|I)?([diouxXeEfFgGaAcCsSpn@])$")
-_QT_PARTS = re.compile(r"%(L?)(\d{1,2})$")
-_BRACE_NAME = re.compile(r"\{([^!:}]*)")
-#: printf conversions that take the same argument type (what msgfmt -c lets pass; ``%S``, ``%C``
-#: take wide characters and are not ``%s``, ``%c``).
-_CONV = {**dict.fromkeys("di", "d"), **dict.fromkeys("ouxX", "u"), **dict.fromkeys("eEfFgGaA", "f")}
-_QT_FLAGS = frozenset(("qt-format", "qt-plural-format", "kde-format"))
-
-
-@dataclasses.dataclass(frozen=True)
-class _Ph:
-    text: str
-    #: the argument it takes: ("pos", n) or ("name", name)
-    arg: tuple
-    #: the argument type ("" where the format does not type its arguments)
-    kind: str
-    #: an unnumbered printf directive (takes the next argument in order)
-    sequential: bool
-    span: Optional[tuple[int, int]] = None
-
-
-def _parse(texts_spans: Iterable[tuple[str, Optional[tuple[int, int]]]], flags: frozenset) -> list[_Ph]:
-    """Placeholders in order, each with the argument it takes (numbered as the format numbers them)."""
-    out = []
-    seq_printf = 0
-    seq_brace = 0
-    qt = bool(flags & _QT_FLAGS)
-    for text, span in texts_spans:
-        if text.startswith("{"):
-            m = _BRACE_NAME.match(text)
-            name = m.group(1) if m else ""
-            if name == "":
-                out.append(_Ph(text, ("pos", seq_brace), "", False, span))
-                seq_brace += 1
-            elif name.isdigit():
-                out.append(_Ph(text, ("pos", int(name)), "", False, span))
-            else:
-                out.append(_Ph(text, ("name", name), "", False, span))
-            continue
-        m = _QT_PARTS.match(text) if qt else None
-        if m is not None:
-            out.append(_Ph(text, ("pos", int(m.group(2))), m.group(1), False, span))  # %L1 is not %1 to msgfmt
-            continue
-        m = _PRINTF_PARTS.match(text)
-        if m is None:
-            out.append(_Ph(text, ("text", text), "", False, span))
-            continue
-        num, name, length, conv = m.groups()
-        kind = (length or "") + _CONV.get(conv, conv)
-        if num is not None:
-            out.append(_Ph(text, ("pos", int(num)), kind, False, span))
-        elif name is not None:
-            out.append(_Ph(text, ("name", name), kind, False, span))
-        else:
-            seq_printf += 1
-            out.append(_Ph(text, ("pos", seq_printf), kind, True, span))
-    return out
-
-
-def _find(text: str, flags: frozenset) -> list[tuple[str, None]]:
-    """The placeholders of a source string, as the PO reader finds them in a target."""
-    found: dict[int, str] = {}
-    for f in flags:
-        pat = PLACEHOLDER_FLAGS.get(f)
-        if pat is None:
-            continue
-        for m in pat.finditer(text):
-            if m.group() in ("%%", "{{", "}}") or m.start() in found:
-                continue
-            found[m.start()] = m.group()
-    return [(found[a], None) for a in sorted(found)]
-
 
 def _anchor(seg: Segment) -> tuple[int, int]:
     """From the target's first character to its last (the msgstr's strings when it is empty)."""
@@ -158,7 +86,7 @@ def check_placeholders(seg: Segment, severity: Optional[dict] = None,
     msgid_plural, as msgfmt -c does (form 0 stands for 1, 21, 31… in Russian and
     needs the count), and it may also use the msgid's.  A form the header's
     plural formula uses for one number only (``single_forms``, see
-    :func:`single_valued_forms`) may leave placeholders out; where the formula
+    :func:`~.po_plural.single_valued_forms`) may leave placeholders out; where the formula
     is not known, a missing placeholder in a plural form is a warning, not an
     error.  Placeholders are compared by the argument they take
     and its type (``%d`` and ``%i`` alike; ``%s`` and ``%d`` not), so a numbered
@@ -173,12 +101,12 @@ def check_placeholders(seg: Segment, severity: Optional[dict] = None,
     idx = extra.get("plural_index")
     plural = extra.get("msgid_plural")
     if idx is not None and plural is not None:
-        ref = _parse(_find(plural, flags), flags)
-        allowed = ref + _parse(_find(extra.get("msgid", ""), flags), flags)
+        ref = parse_placeholders(find_placeholders(plural, flags), flags)
+        allowed = ref + parse_placeholders(find_placeholders(extra.get("msgid", ""), flags), flags)
     else:
-        ref = _parse([(c.id, None) for c in seg.source_codes], flags)
+        ref = parse_placeholders([(c.id, None) for c in seg.source_codes], flags)
         allowed = ref
-    tgt = _parse([(c.id, c.span) for c in seg.target_codes], flags)
+    tgt = parse_placeholders([(c.id, c.span) for c in seg.target_codes], flags)
     if not ref and not tgt:
         return []
     out: list[SegmentFinding] = []
@@ -191,7 +119,7 @@ def check_placeholders(seg: Segment, severity: Optional[dict] = None,
             "The target has the source's placeholders in another order; unnumbered ones take the "
             f"arguments in order: {fix} to reorder.", _anchor(seg))]
     if any(p.sequential for p in tgt) and any(p.arg[0] == "pos" and not p.sequential and not p.text.startswith("{")
-                                              and not _QT_PARTS.match(p.text) for p in tgt):
+                                              and not QT_PARTS.match(p.text) for p in tgt):
         out.append(SegmentFinding("placeholders-order", _sev(severity, "placeholders-order"),
                                   "The target mixes numbered (%1$s) and unnumbered (%s) placeholders.", _anchor(seg)))
     have = {(p.arg, p.kind) for p in tgt}
@@ -215,170 +143,11 @@ def check_placeholders(seg: Segment, severity: Optional[dict] = None,
     return out
 
 
-def placeholders_own(seg: Segment, items: Iterable[str]) -> bool:
-    """Whether every one of ``items`` (texts a generic markup check found lost or added) is a
-    placeholder of the entry's format flag: then :func:`check_placeholders` speaks of them, by the
-    format's rules (so the generic check need not)."""
-    flags = seg.flags
-    if not any(f in PLACEHOLDER_FLAGS for f in flags):
-        return False
-    texts = {c.id for c in seg.target_codes} | {c.id for c in seg.source_codes}
-    for name in ("msgid", "msgid_plural"):
-        texts.update(t for t, _ in _find(seg.extra.get(name) or "", flags))
-    items = list(items)
-    return bool(items) and all(i in texts for i in items)
-
-
-# -- the plural formula ------------------------------------------------------------------
-
-_TOKEN = re.compile(r"\s*(?:(\d+)|(n)|(\|\||&&|==|!=|<=|>=|[-+*/%<>!?:()]))")
-_BINARY = [("||",), ("&&",), ("==", "!="), ("<", ">", "<=", ">="), ("+", "-"), ("*", "/", "%")]
-
-
-class _Formula:
-    """gettext's ``plural=`` expression (C syntax, one variable ``n``), parsed to a Python closure.
-    Anything else (a name, a function call, an unbalanced parenthesis) is ``ValueError``."""
-
-    def __init__(self, text: str) -> None:
-        self.toks: list = []
-        pos = 0
-        text = text.strip().rstrip(";").strip()
-        while pos < len(text):
-            m = _TOKEN.match(text, pos)
-            if m is None or m.end() == pos:
-                if text[pos:].strip() == "":
-                    break
-                raise ValueError(text[pos:])
-            num, var, op = m.groups()
-            self.toks.append(int(num) if num is not None else ("n" if var else op))
-            pos = m.end()
-        self.i = 0
-        self.fn = self.ternary()
-        if self.i != len(self.toks):
-            raise ValueError("trailing tokens")
-
-    def peek(self):
-        return self.toks[self.i] if self.i < len(self.toks) else None
-
-    def take(self, want=None):
-        t = self.peek()
-        if t is None or (want is not None and t != want):
-            raise ValueError(f"expected {want}")
-        self.i += 1
-        return t
-
-    def ternary(self):
-        cond = self.binary(0)
-        if self.peek() == "?":
-            self.take("?")
-            a = self.ternary()
-            self.take(":")
-            b = self.ternary()
-            return lambda n: a(n) if cond(n) else b(n)
-        return cond
-
-    def binary(self, level):
-        if level == len(_BINARY):
-            return self.unary()
-        left = self.binary(level + 1)
-        while isinstance(self.peek(), str) and self.peek() in _BINARY[level]:
-            op = self.take()
-            right = self.binary(level + 1)
-            left = _op(op, left, right)
-        return left
-
-    def unary(self):
-        t = self.peek()
-        if t == "!":
-            self.take()
-            x = self.unary()
-            return lambda n: int(not x(n))
-        if t == "-":
-            self.take()
-            x = self.unary()
-            return lambda n: -x(n)
-        if t == "(":
-            self.take()
-            x = self.ternary()
-            self.take(")")
-            return x
-        if t == "n":
-            self.take()
-            return lambda n: n
-        if isinstance(t, int):
-            self.take()
-            return lambda n, v=t: v
-        raise ValueError(f"unexpected {t!r}")
-
-
-def _op(op, a, b):
-    if op == "||":
-        return lambda n: int(bool(a(n)) or bool(b(n)))
-    if op == "&&":
-        return lambda n: int(bool(a(n)) and bool(b(n)))
-    if op == "/":
-        return lambda n: a(n) // b(n)  # ZeroDivisionError: caught by the caller
-    if op == "%":
-        return lambda n: a(n) % b(n)
-    return {
-        "==": lambda n: int(a(n) == b(n)), "!=": lambda n: int(a(n) != b(n)),
-        "<": lambda n: int(a(n) < b(n)), ">": lambda n: int(a(n) > b(n)),
-        "<=": lambda n: int(a(n) <= b(n)), ">=": lambda n: int(a(n) >= b(n)),
-        "+": lambda n: a(n) + b(n), "-": lambda n: a(n) - b(n), "*": lambda n: a(n) * b(n),
-    }[op]
-
-
-_PLURAL_EXPR = re.compile(r"plural\s*=\s*(.*)$", re.S)
-
-
-def single_valued_forms(header, upto: int = 1000) -> Optional[frozenset]:
-    """The plural forms the header's formula picks for exactly one n in 0…``upto`` (English: form 0,
-    for n = 1; Russian: none, its form 0 is 1, 21, 31…); None when there is no formula or it cannot be read."""
-    m = _PLURAL_EXPR.search(header.get("Plural-Forms", ""))
-    if m is None:
-        return None
-    try:
-        f = _Formula(m.group(1)).fn
-        hits: dict[int, int] = {}
-        for n in range(upto + 1):
-            k = f(n)
-            hits[k] = hits.get(k, 0) + 1
-    except (ValueError, ZeroDivisionError, RecursionError):
-        return None
-    return frozenset(k for k, c in hits.items() if c == 1)
-
-
 # -- plural forms ----------------------------------------------------------------
-
-_NPLURALS = re.compile(r"nplurals\s*=\s*(\d+)")
-
-
-def nplurals(header) -> Optional[int]:
-    """The ``nplurals`` of the header's Plural-Forms (None when absent, unreadable or a template's ``INTEGER``)."""
-    m = _NPLURALS.search(header.get("Plural-Forms", ""))
-    return int(m.group(1)) if m else None
-
-
-def _plural_entries(segments: Iterable[Segment]) -> list[list[Segment]]:
-    """The forms of each plural entry, grouped (consecutive segments of one msgctxt + msgid)."""
-    out: list[list[Segment]] = []
-    last = None
-    for s in segments:
-        if "plural_index" not in s.extra:
-            last = None
-            continue
-        ident = (s.extra.get("msgctxt"), s.extra.get("msgid"), s.extra.get("msgid_plural"))
-        if ident == last and out:
-            out[-1].append(s)
-        else:
-            out.append([s])
-        last = ident
-    return out
-
 
 def check_plurals(doc: SegmentDocument, severity: Optional[dict] = None) -> dict[str, list[SegmentFinding]]:
     """Each plural entry's number of ``msgstr[n]`` against the header's ``nplurals``; plural entries without one."""
-    entries = _plural_entries(doc.segments)
+    entries = plural_entries(doc.segments)
     out: dict[str, list[SegmentFinding]] = {}
     if not entries:
         return out

@@ -164,7 +164,7 @@ def test_whole_text_replaced(fmt):
 
 from pathlib import Path  # noqa: E402
 
-from bleu_ls.segments.live import XmlIndex  # noqa: E402
+from bleu_ls.segments.live_whole import XmlIndex  # noqa: E402
 from bleu_ls.segments.model import XLIFF1  # noqa: E402
 from bleu_ls.segments.read import parse  # noqa: E402
 

@@ -11,8 +11,9 @@ import polib
 from bleu_ls.segments.po import read_po
 from bleu_ls.segments.po_checks import (
     CODES, DEFAULT_SEVERITY, check_accelerators, check_document, check_newlines, check_placeholders,
-    check_plurals, counts, inconsistent_in_context, problem_findings, single_valued_forms,
+    check_plurals, counts, inconsistent_in_context, problem_findings,
 )
+from bleu_ls.segments.po_plural import single_valued_forms
 
 from .test_cli import run
 

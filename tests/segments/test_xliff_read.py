@@ -7,7 +7,8 @@ from pathlib import Path
 import pytest
 
 from bleu_ls.segments.model import XLIFF1, XLIFF2
-from bleu_ls.segments.xliff import is_mt_alt_trans, read_xliff, read_xliff_text
+from bleu_ls.segments.xliff import read_xliff, read_xliff_text
+from bleu_ls.segments.xliff1 import is_mt_alt_trans
 from bleu_ls.segments.xmlscan import decode_xml, sniff_xml
 
 from .xml_oracle import X1, X2, stripped_span, xliff1_units, xliff2_segments

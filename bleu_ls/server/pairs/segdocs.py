@@ -38,7 +38,8 @@ from lsprotocol import types
 from ...engine import PairModel, build_metrics
 from ...engine.text import InputError, read_text
 from ...pairing import find_pair, path_allowed
-from ...segments.live import READERS, LiveIndex, WholeIndex, XmlIndex
+from ...segments.live import READERS, LiveIndex
+from ...segments.live_whole import WholeIndex, XmlIndex
 from ...segments.match import pair_documents
 from ...segments.model import LINES, PO, SRT, VTT, XLIFF1, XLIFF2, Segment, SegmentDocument
 from ...segments.read import EXTENSIONS as READ_EXTENSIONS

@@ -1,0 +1,224 @@
+"""The lazy-offset machinery under every live index: segments whose offsets are moved when read.
+
+:class:`OffsetIndex` holds a document's decoded text, its segments and, per
+segment, the characters and lines it has moved since it was last read (numpy
+arrays: an edit moves the segments after it with one C-speed add rather than
+a Python loop over 100k cues); :meth:`OffsetIndex.segment` applies them.  It
+also keeps the text's line starts (offset ↔ line, column).  How an edit is
+read again is each index's own: :class:`~.live.LiveIndex` (subtitle blocks),
+:class:`~.live_whole.WholeIndex` and :class:`~.live_whole.XmlIndex`.
+
+Plain Python (and numpy); imports nothing from the server.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from typing import Callable, Optional
+
+import numpy as np
+
+from .model import InlineCode, Problem, Run, Segment, SegmentDocument
+
+
+@dataclass(frozen=True)
+class Change:
+    """What one edit did to the segments.
+
+    ``kind``: ``"none"`` (no segment changed: an edit outside every unit, or
+    one that left the units as they were), ``"text"`` (segment ``start`` kept
+    its key and structure, its target may have changed: ``text_changed``) or
+    ``"structure"`` (segments ``[start, end)`` of the old index were replaced
+    by ``count`` new ones, at ``[start, start + count)``).  ``keys_changed``:
+    keys of segments outside the range changed too (WebVTT cues without an id
+    are numbered, and a cue added or removed renumbers those after it).
+    ``problems_changed``: the malformed spots differ.
+    """
+
+    kind: str
+    start: int = 0
+    end: int = 0
+    count: int = 0
+    text_changed: bool = False
+    keys_changed: bool = False
+    problems_changed: bool = False
+    #: characters added by the edit (negative: removed) and lines added
+    delta: int = 0
+    line_delta: int = 0
+
+
+def _shift_span(span: Optional[tuple[int, int]], d: int) -> Optional[tuple[int, int]]:
+    return None if span is None else (span[0] + d, span[1] + d)
+
+
+def _shift_codes(codes: tuple[InlineCode, ...], d: int) -> tuple[InlineCode, ...]:
+    if not codes or all(c.span is None for c in codes):
+        return codes
+    return tuple(dataclasses.replace(c, span=_shift_span(c.span, d)) for c in codes)
+
+
+def shift_segment(seg: Segment, dc: int, dl: int) -> Segment:
+    """``seg`` moved ``dc`` characters and ``dl`` lines further into the file."""
+    if not dc and not dl:
+        return seg
+    extra = seg.extra
+    if dl and "timing_line" in extra:
+        extra = dict(extra)
+        extra["timing_line"] = int(extra["timing_line"]) + dl  # type: ignore[call-overload]
+    return dataclasses.replace(
+        seg,
+        target_span=(seg.target_span[0] + dc, seg.target_span[1] + dc),
+        line=seg.line + dl,
+        runs=tuple(Run(r.text_start, r.file_start + dc, r.length) for r in seg.runs) if dc else seg.runs,
+        target_codes=_shift_codes(seg.target_codes, dc),
+        source_codes=_shift_codes(seg.source_codes, dc),
+        extra=extra,
+    )
+
+
+def anchor_of(seg: Segment) -> int:
+    """A line of the segment's own block (the timing line of a cue: its text may be absent)."""
+    return int(seg.extra.get("timing_line", seg.line))  # type: ignore[call-overload]
+
+
+def _line_starts(text: str) -> np.ndarray:
+    if not text:
+        return np.zeros(1, np.int64)
+    codes = np.frombuffer(text.encode("utf-32-le", "surrogatepass"), dtype=np.uint32)
+    nl = np.flatnonzero(codes == 10)
+    out = np.empty(len(nl) + 1, np.int64)
+    out[0] = 0
+    out[1:] = nl + 1
+    return out
+
+
+class OffsetIndex:
+    """A document's segments and lines, their offsets moved lazily; :meth:`edit` is the subclass's."""
+
+    def __init__(self, fmt: str, text: str, reader: Callable[[str], SegmentDocument]) -> None:
+        self.format = fmt
+        self._read = reader
+        self.reset(text)
+
+    #: how a kept segment is moved (the XML readers' segments carry more spans)
+    _shift = staticmethod(shift_segment)
+
+    # -- whole text ---------------------------------------------------------------
+    def reset(self, text: str) -> None:
+        """Read ``text`` afresh."""
+        self.text = text
+        doc = self._read(text)
+        self.doc_format = doc.format
+        self.header = dict(doc.header)
+        self.problems: list[Problem] = list(doc.problems)
+        self._segs: list[Segment] = list(doc.segments)
+        n = len(self._segs)
+        self._tstart = np.fromiter((s.target_span[0] for s in self._segs), np.int64, n)
+        self._tend = np.fromiter((s.target_span[1] for s in self._segs), np.int64, n)
+        self._anchor = np.fromiter((anchor_of(s) for s in self._segs), np.int64, n)
+        self._dchar = np.zeros(n, np.int64)
+        self._dline = np.zeros(n, np.int64)
+        self._lines = _line_starts(text)
+
+    # -- reading --------------------------------------------------------------------
+    def __len__(self) -> int:
+        return len(self._segs)
+
+    def segment(self, i: int) -> Segment:
+        """Segment ``i`` with its current offsets."""
+        seg = self._segs[i]
+        dc, dl = int(self._dchar[i]), int(self._dline[i])
+        if dc or dl:
+            seg = self._shift(seg, dc, dl)
+            self._segs[i] = seg
+            self._dchar[i] = 0
+            self._dline[i] = 0
+        return seg
+
+    def segments(self) -> list[Segment]:
+        return [self.segment(i) for i in range(len(self._segs))]
+
+    def unshifted(self) -> list[Segment]:
+        """The segment objects as kept: texts, keys, times and states current, their
+        offsets and lines maybe not yet moved by the edits above them (cheap: no copy
+        of a segment)."""
+        return self._segs
+
+    def document(self) -> SegmentDocument:
+        """The index as a reader's result (what a fresh read of :attr:`text` gives)."""
+        return SegmentDocument(
+            format=self.format, segments=self.segments(), header=dict(self.header), problems=list(self.problems)
+        )
+
+    def target_end(self, i: int) -> int:
+        """Offset of the end of segment ``i``'s target text (where its hint goes)."""
+        return int(self._tend[i])
+
+    def target_ends(self, which: np.ndarray) -> np.ndarray:
+        """The target ends of segments ``which`` (a new array)."""
+        return self._tend[which]
+
+    def anchor_line(self, i: int) -> int:
+        """The line of segment ``i``'s own block it is found by (a cue's timing line)."""
+        return int(self._anchor[i])
+
+    def target_span(self, i: int) -> tuple[int, int]:
+        return int(self._tstart[i]), int(self._tend[i])
+
+    def at_offset(self, offset: int) -> Optional[int]:
+        """The segment whose target span holds ``offset`` (its end included), or None."""
+        k = int(np.searchsorted(self._tstart, offset, "right")) - 1
+        if 0 <= k < len(self._segs) and offset <= self._tend[k]:
+            return k
+        return None
+
+    def at_line(self, line: int) -> Optional[int]:
+        """The segment whose block holds ``line`` (its timing line or after, up to the next one's), or None."""
+        k = int(np.searchsorted(self._anchor, line, "right")) - 1
+        if k < 0:
+            return None
+        _, end = self.target_span(k)
+        last = self.line_of(end)
+        return k if line <= max(last, int(self._anchor[k])) else None
+
+    # -- lines -----------------------------------------------------------------------
+    @property
+    def line_count(self) -> int:
+        return len(self._lines)
+
+    def line_start(self, j: int) -> int:
+        return int(self._lines[j])
+
+    def line_end(self, j: int) -> int:
+        """Offset of the end of line ``j``'s content (its ``\\n`` excluded, a ``\\r`` before it included)."""
+        if j + 1 < len(self._lines):
+            return int(self._lines[j + 1]) - 1
+        return len(self.text)
+
+    def line(self, j: int) -> str:
+        return self.text[self.line_start(j) : self.line_end(j)]
+
+    def line_of(self, offset: int) -> int:
+        return int(np.searchsorted(self._lines, offset, "right")) - 1
+
+    def position(self, offset: int) -> tuple[int, int]:
+        """(0-based line, column in characters) of ``offset``."""
+        j = self.line_of(offset)
+        return j, offset - int(self._lines[j])
+
+    def offset(self, line: int, column: int) -> int:
+        """The offset of (line, column in characters), clamped into the text."""
+        if line < 0:
+            return 0
+        if line >= len(self._lines):
+            return len(self.text)
+        start = int(self._lines[line])
+        end = self.line_end(line)
+        return min(start + max(0, column), end)
+
+    def _blank(self, j: int) -> bool:
+        s = self.line(j)
+        if j == 0 and s.startswith("\ufeff"):
+            s = s[1:]
+        return not s.strip()

@@ -1,0 +1,133 @@
+"""Live indexes for the formats whose units are not blank-line blocks: gettext PO, XLIFF, TMX.
+
+:class:`WholeIndex` reads the whole text again at each edit; :class:`XmlIndex`
+(XLIFF) reads again only the units an edit touched when the XML region re-read
+(:mod:`.xml_reread`) can, else the whole text.  Both keep the interface of
+:class:`~.live.LiveIndex`.
+
+Plain Python (and numpy); imports nothing from the server.
+"""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+
+from .live import LiveIndex
+from .live_offsets import Change, anchor_of
+from .model import SegmentDocument
+
+
+class WholeIndex(LiveIndex):
+    """The same interface for the formats whose units are not blank-line blocks
+    (gettext PO, XLIFF, TMX): an edit reads the whole text again and reports every
+    segment replaced.  The server splices only the rows whose texts changed, so an
+    edit inside a target still re-scores that segment only; reading is the whole
+    file's each time."""
+
+    def __init__(self, fmt: str, text: str) -> None:
+        from .read import parse  # the readers of every format
+
+        super().__init__(fmt, text, reader=lambda t: parse(fmt, b"", "buffer", text=t))
+
+    def edit(self, start: int, end: int, new: str) -> Change:
+        text = self.text
+        start = max(0, min(start, len(text)))
+        end = max(start, min(end, len(text)))
+        if start == end and not new:
+            return Change("none")
+        old_n, old_problems = len(self._segs), self.problems
+        line_delta = new.count("\n") - text.count("\n", start, end)
+        self.reset(text[:start] + new + text[end:])
+        return Change(
+            "structure", 0, old_n, len(self._segs), True, True, self.problems != old_problems,
+            len(new) - (end - start), line_delta,
+        )
+
+
+class _Segments:
+    """The index's segments as a sequence, each moved to its current offsets when read."""
+
+    def __init__(self, index: LiveIndex) -> None:
+        self.index = index
+
+    def __len__(self) -> int:
+        return len(self.index)
+
+    def __getitem__(self, k):
+        if isinstance(k, slice):
+            return [self.index.segment(i) for i in range(*k.indices(len(self.index)))]
+        if k < 0:
+            k += len(self.index)
+        if not 0 <= k < len(self.index):
+            raise IndexError(k)
+        return self.index.segment(k)
+
+    def __iter__(self):
+        return (self.index.segment(i) for i in range(len(self.index)))
+
+
+class XmlIndex(LiveIndex):
+    """XLIFF: an edit reads again only the units it touched when the XML reader's
+    region re-read (:mod:`.xml_reread`) can do it safely, else the whole text."""
+
+    def __init__(self, fmt: str, text: str) -> None:
+        from .read import parse
+        from .xml_reread import shift_segment as xml_shift
+
+        self._shift = xml_shift  # type: ignore[assignment]
+        super().__init__(fmt, text, reader=lambda t: parse(fmt, b"", "buffer", text=t))
+
+    def edit(self, start: int, end: int, new: str) -> Change:
+        from .xml_reread import reread_region
+
+        text = self.text
+        start = max(0, min(start, len(text)))
+        end = max(start, min(end, len(text)))
+        if start == end and not new:
+            return Change("none")
+        removed = text[start:end]
+        new_text = text[:start] + new + text[end:]
+        delta = len(new) - (end - start)
+        line_delta = new.count("\n") - removed.count("\n")
+        view = SegmentDocument(format=self.doc_format, segments=_Segments(self), header=self.header,  # type: ignore[arg-type]
+                               problems=self.problems)
+        try:
+            sp = reread_region(new_text, view, start, end, start + len(new), removed)
+        except Exception:  # the region reader's own limits: read it all
+            sp = None
+        if sp is None:
+            old_n, old_problems = len(self._segs), self.problems
+            self.reset(new_text)
+            return Change("structure", 0, old_n, len(self._segs), True, True, self.problems != old_problems,
+                          delta, line_delta)
+        ls, le = self.line_of(start), self.line_of(end)
+        inner = [start + p.start() + 1 for p in re.finditer("\n", new)] if "\n" in new else []
+        if len(inner) == le - ls:
+            self._lines[ls + 1 : le + 1] = inner
+            if delta:
+                self._lines[le + 1 :] += delta
+        else:
+            tail = self._lines[le + 1 :] + delta
+            self._lines = np.concatenate((self._lines[: ls + 1], np.asarray(inner, np.int64), tail))
+        self.text = new_text
+        a, b, fresh = sp.first, sp.last, list(sp.segments)
+        olds = [self.segment(i) for i in range(a, b)]
+        count = len(fresh)
+        starts = np.fromiter((s.target_span[0] for s in fresh), np.int64, count)
+        ends = np.fromiter((s.target_span[1] for s in fresh), np.int64, count)
+        anchors = np.fromiter((anchor_of(s) for s in fresh), np.int64, count)
+        zeros = np.zeros(count, np.int64)
+        d_line = sp.line_delta
+        self._segs[a:b] = fresh
+        self._tstart = np.concatenate((self._tstart[:a], starts, self._tstart[b:] + delta))
+        self._tend = np.concatenate((self._tend[:a], ends, self._tend[b:] + delta))
+        self._anchor = np.concatenate((self._anchor[:a], anchors, self._anchor[b:] + d_line))
+        self._dchar = np.concatenate((self._dchar[:a], zeros, self._dchar[b:] + delta))
+        self._dline = np.concatenate((self._dline[:a], zeros, self._dline[b:] + d_line))
+        if count == len(olds) == 1 and olds[0].key == fresh[0].key and olds[0].line == fresh[0].line:
+            return Change("text", a, a + 1, 1, olds[0].target != fresh[0].target, False, False, delta, line_delta)
+        if count == len(olds) == 0:
+            return Change("none", a, b, 0, False, False, False, delta, line_delta)
+        return Change("structure", a, b, count, True, False, False, delta, line_delta)
