@@ -198,3 +198,31 @@ async def test_next_segment_that_needs_review(session):
     uri3 = s.open("c.fr.po", PO)
     keys = await walk(s, uri3, PO, "next", zero, 5)
     assert keys == ["Cats 🐈", "%d dog 🐕[0]", "%d dog 🐕[1]", "Moon", "Cats 🐈"]
+
+
+SRT = """1
+00:00:01,000 --> 00:00:03,000
+Short line
+
+2
+00:00:04,000 --> 00:00:06,000
+This line is far too long for a subtitle line to be read comfortably at all
+
+3
+00:00:07,000 --> 00:00:09,000
+Fine
+"""
+
+
+async def test_next_in_a_subtitle_file_walks_the_cues_with_findings(session):
+    s = session
+    uri = s.open("film.srt", SRT)
+    diags, _rid, _same = await s.diagnostics(uri)
+    assert {d.range.start.line for d in diags or []} == {6}  # cue 2 (too long a line, read too fast): its findings only
+    got = await s.command("bleuLs.nextFlagged", uri, {"line": 0, "character": 0}, "next")
+    assert (got["line"], got["character"], got["key"]) == (6, 0, "2")
+    got = await s.command("bleuLs.nextFlagged", uri, {"line": 6, "character": 0}, "next")
+    assert got["key"] == "2"  # the only one: wrapped
+    assert await s.command("bleuLs.nextFlagged", uri, {"line": 0, "character": 0}, "previous") == got
+    clean = s.open("clean.srt", SRT.replace(" for a subtitle line to be read comfortably at all", ""))
+    assert await s.command("bleuLs.nextFlagged", clean, {"line": 0, "character": 0}, "next") is None
