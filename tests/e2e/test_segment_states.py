@@ -226,3 +226,19 @@ async def test_next_in_a_subtitle_file_walks_the_cues_with_findings(session):
     assert await s.command("bleuLs.nextFlagged", uri, {"line": 0, "character": 0}, "previous") == got
     clean = s.open("clean.srt", SRT.replace(" for a subtitle line to be read comfortably at all", ""))
     assert await s.command("bleuLs.nextFlagged", clean, {"line": 0, "character": 0}, "next") is None
+
+
+async def test_a_range_over_several_targets_is_one_action_for_all(session):
+    s = session
+    uri = s.open("app.fr.xlf", XLF1)
+    rng = types.Range(start=position_of(XLF1, ">Chat", s.encoding), end=position_of(XLF1, ">Pluie", s.encoding))
+
+    async def ask():
+        return await s.client.text_document_code_action_async(types.CodeActionParams(
+            text_document=types.TextDocumentIdentifier(uri=uri), range=rng, context=types.CodeActionContext(diagnostics=[])))
+    acts = {a.title: a for a in await eventually(ask, timeout=5) or []}
+    # u1 is translated already: "final" covers u1–u3, "translated" u2 and u3
+    assert set(acts) == {"Mark as translated (2 segments)", "Mark as final (3 segments)"}
+    new = apply(XLF1, acts["Mark as final (3 segments)"], uri, s.encoding)
+    assert new == XLF1.replace('<target state="translated">Chat', '<target state="final">Chat').replace(
+        'state="needs-review-translation"', 'state="final"').replace("<target>Pluie", '<target state="final">Pluie')
