@@ -79,6 +79,9 @@ class _Entry:
     translator: list[str] = field(default_factory=list)
     references: list[str] = field(default_factory=list)
     previous: dict = field(default_factory=dict)
+    #: offsets of the starts of the entry's ``#,`` lines and ``#|`` lines (for the "remove fuzzy" edit)
+    flag_lines: list[int] = field(default_factory=list)
+    previous_lines: list[int] = field(default_factory=list)
     msgctxt: Optional[_Str] = None
     msgid: Optional[_Str] = None
     msgid_plural: Optional[_Str] = None
@@ -210,6 +213,10 @@ class _Reader:
             common["msgid_plural"] = e.msgid_plural.value
         for name, value in e.previous.items():
             common["previous_" + name] = value
+        if e.flag_lines:
+            common["flag_lines"] = tuple(e.flag_lines)
+        if e.previous_lines:
+            common["previous_lines"] = tuple(e.previous_lines)
         if e.references:
             common["references"] = tuple(e.references)
         if e.extracted:
@@ -305,7 +312,9 @@ class _Reader:
             body = t[2:]
             if kind == ",":
                 e.flags.extend(f.strip() for f in body.split(",") if f.strip())
+                e.flag_lines.append(start)
             elif kind == "|":
+                e.previous_lines.append(start)
                 self.previous(ln, start, indent + 2, s, e)
             elif kind == ".":
                 e.notes.append(body.strip())

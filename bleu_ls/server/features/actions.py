@@ -9,6 +9,10 @@ range, quick fixes that run ``bleuLs.ignore``:
 
 Running the command is the only time the server writes the file (see
 :mod:`bleu_ls.ignore` for its shape).
+
+In a segment file (PO, XLIFF) the actions are the unit's state instead: "Mark
+as translated" / "Mark as final" (XLIFF), "Remove fuzzy" (PO), each an edit
+of the open document (:meth:`~bleu_ls.server.pairs.segdocs.SegmentDocs.code_actions`).
 """
 
 from __future__ import annotations
@@ -84,6 +88,8 @@ def register(server, manager: "PairManager") -> None:
         if not _wants_quickfix(params.context.only):
             return None
         uri = params.text_document.uri
+        if uri in manager.segment_docs.docs:  # a segment format: its state actions (server/pairs/segdocs.py)
+            return manager.segment_docs.code_actions(uri, params.range) or None
         await manager.wait_opened(uri)  # a large document: built in the background first
         pair = manager.pair_for(uri)
         if pair is None:

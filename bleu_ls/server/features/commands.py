@@ -3,6 +3,7 @@
 ``bleuLs.pairWith``     (uri, [reference uri…] [, source uri]) pair a file at run time
 ``bleuLs.showReport``   (uri) the per-line report as text
 ``bleuLs.nextFlagged``  (uri, position [, "next"|"previous"]) the next flagged line, wrapping
+                        (a segment file: the target start of the next segment that needs review)
 ``bleuLs.exportScores`` (uri [, "tsv"|"json"]) write NAME.scores.tsv/.json beside the file
 ``bleuLs.reportHtml``   (uri) the visual report of the open pair (``bleu-ls report``'s HTML)
 ``bleuLs.compareWith``  (uri, other system's file uri | null) compare with another system's output
@@ -168,10 +169,13 @@ def register(server, manager: "PairManager") -> None:
 
     @server.command(NEXT_FLAGGED)
     async def _next(ls, *args):
-        pair = _pair(manager, args)
         pos = args[1] if len(args) > 1 else {"line": 0, "character": 0}
         line = int(pos.get("line", 0)) if isinstance(pos, dict) else int(getattr(pos, "line", 0))
         direction = args[2] if len(args) > 2 and isinstance(args[2], str) else "next"
+        if args and _uri(args[0]) in manager.segment_docs.docs:  # a segment file: segments to review
+            character = int(pos.get("character", 0)) if isinstance(pos, dict) else int(getattr(pos, "character", 0))
+            return manager.segment_docs.next_review(_uri(args[0]), line, character, direction)
+        pair = _pair(manager, args)
         await manager.wait_analysed(pair)
         manager.diagnostics(pair)
         target = next_flagged(pair, line, direction)

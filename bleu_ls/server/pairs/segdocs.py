@@ -44,6 +44,8 @@ from ...segments.match import pair_documents
 from ...segments.model import LINES, PO, SRT, VTT, XLIFF1, XLIFF2, Segment, SegmentDocument
 from ...segments.read import EXTENSIONS as READ_EXTENSIONS
 from ...segments.read import family, read_document
+from ...segments.states import TITLES, needs_review, state_edits
+from ...segments.states import actions as state_actions
 from ...segments.subtitle_checks import check_cues
 from ...segments.subtitles import estimate_offset, match_by_time
 from ..background import heap
@@ -632,6 +634,76 @@ class SegmentDocs:
         for f in qa[i] if i < len(qa) else []:
             parts.append(f"- `{f.code}`: {f.message}")
         return types.Hover(contents=types.MarkupContent(kind=types.MarkupKind.Markdown, value="\n\n".join(parts)))
+
+    def code_actions(self, uri: str, rng: types.Range) -> list[types.CodeAction]:
+        """The state actions ("Mark as translated", "Mark as final", "Remove fuzzy") of the
+        segments whose target the range touches (the cursor inside one: that one): each a
+        WorkspaceEdit of the open document at its version, never written by the server."""
+        sp = self.docs.get(uri)
+        if sp is None or sp.frozen is not None or sp.index.problems:
+            return []  # a malformed buffer: its offsets are not a fresh reading's
+        index = sp.index
+        a = self._offset(sp, rng.start.line, rng.start.character)
+        b = max(a, self._offset(sp, rng.end.line, rng.end.character))
+        first = index.at_offset(a)
+        if first is None:  # the range starts between targets: the first target after it
+            first = next((i for i in range(len(index)) if index.target_span(i)[0] >= a), None)
+            if first is None:
+                return []
+        segs = []
+        i = first
+        while i < len(index) and len(segs) < 100:
+            s0, s1 = index.target_span(i)
+            if s0 > b or (s1 < a):
+                break
+            segs.append(index.segment(i))
+            i += 1
+        text, fmt = index.text, index.doc_format  # XLIFF 1.2 or 2 by its root, not its name
+        out: list[types.CodeAction] = []
+        for action in ("translated", "final", "remove-fuzzy"):
+            edits: dict[tuple[int, int], str] = {}
+            n = 0
+            for seg in segs:
+                if action not in state_actions(fmt, seg):
+                    continue
+                found = state_edits(text, fmt, seg, action)
+                if not found:
+                    continue
+                n += 1
+                for x, y, t in found:
+                    edits[(x, y)] = t
+            if not edits:
+                continue
+            title = TITLES[action] + (f" ({n} segments)" if n > 1 else "")
+            doc_edit = types.TextDocumentEdit(
+                text_document=types.OptionalVersionedTextDocumentIdentifier(uri=uri, version=sp.version),
+                edits=[types.TextEdit(range=self._range(sp, x, y), new_text=t) for (x, y), t in sorted(edits.items())],
+            )
+            out.append(types.CodeAction(title=title, kind=types.CodeActionKind.QuickFix,
+                                        edit=types.WorkspaceEdit(document_changes=[doc_edit])))
+        return out
+
+    def next_review(self, uri: str, line: int, character: int, direction: str = "next") -> Optional[dict[str, Any]]:
+        """The start of the target of the next (previous) segment that needs review
+        (:func:`~bleu_ls.segments.states.needs_review`) or has a finding, wrapping; None when none does."""
+        sp = self.docs.get(uri)
+        if sp is None:
+            return None
+        index = sp.index
+        offset = self._offset(sp, line, character)
+        qa = self._checks(sp)
+        fmt = index.doc_format
+        segs = index.unshifted()
+        wanted = [i for i in range(len(index)) if (i < len(qa) and qa[i]) or needs_review(fmt, segs[i])]
+        if not wanted:
+            return None
+        if direction == "previous":
+            before = [i for i in wanted if index.target_span(i)[1] < offset]
+            k = before[-1] if before else wanted[-1]
+        else:
+            k = next((i for i in wanted if index.target_span(i)[0] > offset), wanted[0])
+        pos = self.position(sp, index.target_span(k)[0])
+        return {"line": pos.line, "character": pos.character, "key": index.segment(k).key}
 
     async def lens(self, uri: str) -> list[types.CodeLens]:
         sp = self.docs.get(uri)

@@ -122,6 +122,18 @@ describe("package.json", () => {
       assert.equal(defaults[`[${lang}]`]["editor.wordWrap"], "on", lang);
     }
   });
+  it("binds Next/Previous Flagged in segment files too (the server walks segments that need review)", () => {
+    const bindings = (packageJson.contributes as Record<string, unknown>).keybindings as { command: string; when: string }[];
+    for (const command of ["bleu-ls.nextFlagged", "bleu-ls.previousFlagged"]) {
+      const when = bindings.find((b) => b.command === command)!.when;
+      assert.match(when, /editorLangId == mt-hypothesis/);
+      const m = /resourceExtname =~ \/(.+)\/i\)/.exec(when);
+      assert.ok(m, when);
+      const re = new RegExp(m![1], "i");
+      for (const ext of [".po", ".xlf", ".XLIFF", ".srt", ".vtt", ".tmx"]) assert.ok(re.test(ext), ext);
+      for (const ext of [".txt", ".pox", ".json"]) assert.ok(!re.test(ext), ext);
+    }
+  });
   it("contributes a palette entry for every command the extension registers", async () => {
     const ids = packageJson.contributes.commands.map((c: { command: string }) => c.command).sort();
     assert.deepEqual(ids, [

@@ -1,0 +1,103 @@
+"""A segment's workflow state: does it need review, and the edits that change it.
+
+* :func:`needs_review` — the segments "next segment that needs review" walks:
+  PO ``fuzzy``; XLIFF 1.2 ``state`` ``new``, ``needs-translation`` or
+  ``needs-review-*``, or a machine-translated target (``state-qualifier``
+  ``mt-suggestion`` / ``leveraged-mt``) not yet ``translated``, ``signed-off``
+  or ``final``; XLIFF 2 ``state="initial"``, or a ``subState`` naming machine
+  translation on a segment not yet ``translated``, ``reviewed`` or ``final``.
+  A segment whose file carries no state needs none.
+* :func:`state_edits` — the text edits (``(start, end, new text)``, offsets of
+  the text the segment was read from, not overlapping) of the code actions
+  "Mark as translated" / "Mark as final" (XLIFF: :func:`.xliff.state_edit`)
+  and "Remove fuzzy" (PO: ``fuzzy`` dropped from the ``#,`` flags, the line
+  deleted when it was the only flag, and the ``#|`` previous-string lines
+  deleted, as PO editors do).
+
+Plain Python; imports nothing from the server.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Optional
+
+from .model import PO, XLIFF1, XLIFF2, Segment
+from .xliff import MT_QUALIFIERS, state_edit
+
+#: XLIFF 1.2 states that ask for work
+_X1_REVIEW = frozenset({"new", "needs-translation"})
+_X1_DONE = frozenset({"translated", "signed-off", "final"})
+_X2_DONE = frozenset({"translated", "reviewed", "final"})
+#: an XLIFF 2 subState (``prefix:value``) naming machine translation
+_MT_SUBSTATE = re.compile(r"(?i)(?:^|[:_\-.])(?:[ns]?mt|machine[-_ ]?translat\w*)(?:$|[:_\-.])")
+
+#: code action id -> (title, formats, state value)
+MARK_TRANSLATED = "translated"
+MARK_FINAL = "final"
+REMOVE_FUZZY = "remove-fuzzy"
+TITLES = {MARK_TRANSLATED: "Mark as translated", MARK_FINAL: "Mark as final", REMOVE_FUZZY: "Remove fuzzy"}
+
+
+def needs_review(fmt: str, seg: Segment) -> bool:
+    state, qualifier = seg.state, seg.state_qualifier
+    if fmt == PO:
+        return "fuzzy" in seg.flags
+    if fmt == XLIFF1:
+        if state in _X1_REVIEW or (state or "").startswith("needs-review"):
+            return True
+        return qualifier in MT_QUALIFIERS and state not in _X1_DONE
+    if fmt == XLIFF2:
+        if state == "initial":
+            return True
+        return bool(qualifier and _MT_SUBSTATE.search(qualifier)) and state not in _X2_DONE
+    return False
+
+
+def actions(fmt: str, seg: Segment) -> list[str]:
+    """The state actions that would change ``seg`` (none that leave it as it is)."""
+    if fmt == PO:
+        return [REMOVE_FUZZY] if "fuzzy" in seg.flags and seg.extra.get("flag_lines") else []
+    if fmt in (XLIFF1, XLIFF2) and seg.extra.get("state_tag"):
+        return [a for a in (MARK_TRANSLATED, MARK_FINAL) if seg.state != a]
+    return []
+
+
+def _line_end(text: str, start: int) -> tuple[int, int]:
+    """(end of the content, start of the next line) of the line starting at ``start``."""
+    nl = text.find("\n", start)
+    if nl < 0:
+        return len(text), len(text)
+    end = nl - 1 if nl > start and text[nl - 1] == "\r" else nl
+    return end, nl + 1
+
+
+def state_edits(text: str, fmt: str, seg: Segment, action: str) -> Optional[list[tuple[int, int, str]]]:
+    """The edits of ``action`` on ``seg`` (read from ``text``); None when it does not apply."""
+    if action in (MARK_TRANSLATED, MARK_FINAL):
+        if fmt not in (XLIFF1, XLIFF2):
+            return None
+        edit = state_edit(text, seg, action)
+        return [edit] if edit is not None else None
+    if action != REMOVE_FUZZY or fmt != PO or "fuzzy" not in seg.flags:
+        return None
+    out: list[tuple[int, int, str]] = []
+    for start in seg.extra.get("flag_lines", ()):  # type: ignore[attr-defined]
+        end, after = _line_end(text, start)
+        line = text[start:end]
+        hash_at = line.find("#,")
+        if hash_at < 0:
+            return None  # the text is not the one the segment was read from
+        flags = [f.strip() for f in line[hash_at + 2 :].split(",") if f.strip()]
+        if "fuzzy" not in flags:
+            continue
+        rest = [f for f in flags if f != "fuzzy"]
+        if rest:
+            out.append((start + hash_at, end, "#, " + ", ".join(rest)))
+        else:
+            out.append((start, after, ""))
+    for start in seg.extra.get("previous_lines", ()):  # type: ignore[attr-defined]
+        _end, after = _line_end(text, start)
+        out.append((start, after, ""))
+    out.sort()
+    return out or None
