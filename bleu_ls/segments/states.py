@@ -23,7 +23,8 @@ import re
 from typing import Optional
 
 from .model import PO, XLIFF1, XLIFF2, Segment
-from .xliff import MT_QUALIFIERS, state_edit
+from .xliff import state_edit
+from .xliff1 import MT_QUALIFIERS
 
 #: XLIFF 1.2 states that ask for work
 _X1_REVIEW = frozenset({"new", "needs-translation"})
