@@ -16,7 +16,7 @@ from lsprotocol import types
 
 from bleu_ls.analysis import CODES
 
-from .conftest import eventually, units
+from .conftest import _close, _session, eventually, units
 from .test_source_checks import CODES_HERE
 
 WORDS = (
@@ -511,8 +511,6 @@ async def test_closing_a_reference_buffer_goes_back_to_the_disk_file(session):
 
 
 async def test_initialization_options_and_settings_file(tmp_path):
-    from .conftest import _close, _session
-
     (tmp_path / "bleu-ls.toml").write_text("[hints]\nbleuFormat = \"toml {bleu:.0f}\"\n", encoding="utf-8")
     hyp, ref, _ = corpus(4)
     (tmp_path / "s.ref").write_text(text(ref), encoding="utf-8")
@@ -559,17 +557,26 @@ async def test_real_mt_output_per_line_and_corpus_equal_sacrebleu(session):
         assert rec["chrf"] == sacrebleu.sentence_chrf(h, [r]).score
 
 
-async def test_first_analysis_of_a_large_file_in_a_worker_thread_equals_check(session, tmp_path):
+@pytest.mark.parametrize("kind", ["vscode", "neovim"])
+async def test_first_analysis_of_a_large_file_in_a_worker_thread_equals_check(kind, tmp_path):
     """Over publish.THREAD_LINES lines, the first analysis (and one after a
     large paste) runs in a worker thread on a copy of the model; the
     diagnostics pulled then, and after an edit, equal `bleu-ls check`'s
-    from-scratch analysis of the same text."""
+    from-scratch analysis of the same text (every one of them: maxProblems 0,
+    as `check` lists all)."""
+    s = await _session(kind, tmp_path, init_options={"bleuLs": {"maxProblems": 0}})
+    try:
+        await _first_analysis_equals_check(s)
+    finally:
+        await _close(s)
+
+
+async def _first_analysis_equals_check(s) -> None:
     import subprocess
     import sys
 
     from bleu_ls.server.views.publish import THREAD_LINES
 
-    s = session
     base_hyp, base_ref, base_src = crafted()
     n = 2 * THREAD_LINES + 500
     rnd = random.Random(11)
