@@ -96,7 +96,10 @@ def adequacy(ctx: LineContext, c) -> Iterator[Finding]:
         return
     qe = ctx.analyzer.adequacy_model()
     refs = [r[: ctx.n] for r in ctx.refs]
-    sims, chrf, waiting = qe.line_values(list(ctx.source[: ctx.n]), ctx.hyp, refs)
+    source = list(ctx.source[: ctx.n])
+    if len(source) < ctx.n:  # a source shorter than the document: the lines past it have none
+        source += [""] * (ctx.n - len(source))
+    sims, chrf, waiting = qe.line_values(source, ctx.hyp, refs)
     if qe.error:
         yield Finding(0, "adequacy", "information", f"{qe.error[0].upper()}{qe.error[1:]}.")
         return
