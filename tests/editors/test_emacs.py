@@ -79,6 +79,7 @@ def test_emacs_mode_file_names(emacs: str, tmp_path: Path) -> None:
 
 
 def test_emacs_eglot_diagnostics_and_hover(emacs: str, workspace: Path, tmp_path: Path) -> None:
+    (workspace / "bleu-ls.toml").write_text("[diagnostics.low_score]\nenabled = true\n", encoding="utf-8")  # off by default; these expectations include it
     hyp_path = workspace / "news.hyp"
     lines = read_lines(hyp_path)
     rep_line = next(i for i, h in enumerate(lines) if "Sprachkurse und Sprachkurse" in h)

@@ -81,6 +81,7 @@ def run_nvim(nvim: str, tmp_path: Path, init: str, hyp: Path, edit_line: int, ed
 
 
 def test_neovim_011_hints_diagnostics_edit(nvim: str, workspace: Path, tmp_path: Path) -> None:
+    (workspace / "bleu-ls.toml").write_text("[diagnostics.low_score]\nenabled = true\n", encoding="utf-8")  # off by default; these expectations include it
     hyp_path = workspace / "news.hyp"
     hyps = read_lines(hyp_path)
     refs = read_lines(workspace / "news.ref")

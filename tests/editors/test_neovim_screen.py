@@ -221,6 +221,7 @@ def test_neovim_translator_view_of_a_real_talk(tmp_path: Path, background: str) 
     shutil.copy(TALK / "Nemo.hyp", ws / "talk.hyp")
     shutil.copy(TALK / "ref.txt", ws / "talk.ref")
     shutil.copy(TALK / "src.txt", ws / "talk.src")
+    (ws / "bleu-ls.toml").write_text("[diagnostics.low_score]\nenabled = true\n", encoding="utf-8")  # off by default; these expectations include it
     hyps, refs = read_lines(ws / "talk.hyp"), read_lines(ws / "talk.ref")
     flagged = next(i for i in range(len(hyps)) if sacrebleu.sentence_bleu(hyps[i], [refs[i]]).score < 10)
     init = tmp_path / "init.lua"

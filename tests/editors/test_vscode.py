@@ -400,6 +400,7 @@ def test_vscode_translator_view_of_a_real_talk(code_server, tmp_path: Path, them
     shutil.copy(TALK / "Nemo.hyp", ws / "talk.hyp")
     shutil.copy(TALK / "ref.txt", ws / "talk.ref")
     shutil.copy(TALK / "src.txt", ws / "talk.src")
+    (ws / "bleu-ls.toml").write_text("[diagnostics.low_score]\nenabled = true\n", encoding="utf-8")  # off by default; these expectations include it
     (ws / ".vscode").mkdir()
     (ws / ".vscode" / "settings.json").write_text(json.dumps({"workbench.colorTheme": theme}), encoding="utf-8")
     hyps, refs = read_lines(ws / "talk.hyp"), read_lines(ws / "talk.ref")
