@@ -22,7 +22,7 @@ from typing import Optional
 
 from .model import TMX, InlineCode, Segment, SegmentDocument
 from .xmlcontent import Content, LineCounter
-from .xmlscan import NS_SEP, XML_NS, Scanner, decode_xml, problem_at
+from .xmlscan import NS_SEP, XML_NS, Scanner, decode_xml, problem_at, run_reader
 
 CODE_CONTENT = frozenset({"bpt", "ept", "ph", "it", "ut"})
 CLOSING = frozenset({"ept"})
@@ -213,14 +213,7 @@ def read_tmx_text(text: str, path: str = "", max_segments: Optional[int] = None)
     """
     sc = Scanner(text)
     r = _Reader(text, sc)
-    problem = None
-    try:
-        stop = None if max_segments is None else (lambda: len(r.segments) >= max_segments)
-        problem = sc.run(r, stop)
-    except _Stop:
-        pass
-    except Exception as e:  # a bug of this reader, not of the file: said, the segments read so far kept
-        problem = problem_at(text, 0, f"bleu-ls could not read this TMX file (an internal error: {type(e).__name__}: {e}).")
+    problem = run_reader(sc, r, text, max_segments, _Stop, "TMX")
     langs = {s.extra["lang"] for s in r.segments}
     doc = SegmentDocument(
         format=TMX,

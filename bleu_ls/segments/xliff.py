@@ -34,7 +34,7 @@ from .model import XLIFF1, Segment, SegmentDocument
 from .xliff1 import Xliff1Structure
 from .xliff2 import Xliff2Structure
 from .xliff_reader import XliffHandler, StopReading
-from .xmlscan import Scanner, decode_xml, problem_at
+from .xmlscan import Scanner, decode_xml, problem_at, run_reader
 
 
 class _Reader(Xliff1Structure, Xliff2Structure, XliffHandler):
@@ -53,14 +53,7 @@ def read_xliff_text(text: str, path: str = "", max_segments: Optional[int] = Non
     """
     sc = Scanner(text)
     r = _Reader(text, sc)
-    problem = None
-    try:
-        stop = None if max_segments is None else (lambda: len(r.segments) >= max_segments)
-        problem = sc.run(r, stop)
-    except StopReading:
-        pass
-    except Exception as e:  # a bug of this reader, not of the file: said, the segments read so far kept
-        problem = problem_at(text, 0, f"bleu-ls could not read this XLIFF file (an internal error: {type(e).__name__}: {e}).")
+    problem = run_reader(sc, r, text, max_segments, StopReading, "XLIFF")
     doc = SegmentDocument(
         format=r.fmt or XLIFF1,
         segments=r.segments,

@@ -300,3 +300,17 @@ def sniff_xml(head: str) -> Optional[str]:
         if i <= j:
             return None
     return None
+
+
+def run_reader(sc: "Scanner", reader, text: str, max_segments: Optional[int], stop: type, what: str) -> Optional[Problem]:
+    """Run ``reader`` over ``sc`` (the XLIFF and TMX readers' shared loop): the
+    scanner's problem, none when ``reader`` raised ``stop`` (it had read enough),
+    or one sentence for a bug of the reader (the segments read so far kept).
+    With ``max_segments`` the scan stops quietly once that many are read."""
+    try:
+        done = None if max_segments is None else (lambda: len(reader.segments) >= max_segments)
+        return sc.run(reader, done)
+    except stop:
+        return None
+    except Exception as e:
+        return problem_at(text, 0, f"bleu-ls could not read this {what} file (an internal error: {type(e).__name__}: {e}).")
