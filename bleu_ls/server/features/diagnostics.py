@@ -28,7 +28,7 @@ async def pull(
 ) -> Union[types.RelatedFullDocumentDiagnosticReport, types.RelatedUnchangedDocumentDiagnosticReport, Encoded]:
     await asyncio.sleep(YIELD_SECONDS)
     segment_docs = manager.segment_docs
-    if params.text_document.uri in segment_docs.docs:  # a segment format (server/pairs/segdocs.py)
+    if params.text_document.uri in segment_docs.docs:  # a segment format (server/segdocs/)
         rid = segment_docs.result_id(params.text_document.uri)
         if params.previous_result_id == rid:
             return unchanged_report(rid)

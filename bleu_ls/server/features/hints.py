@@ -217,7 +217,7 @@ def resolve(manager: "PairManager", hint: types.InlayHint) -> types.InlayHint:
 def register(server, manager: "PairManager") -> None:
     @server.feature(types.TEXT_DOCUMENT_INLAY_HINT, types.InlayHintOptions(resolve_provider=True))
     async def _inlay_hints(ls, params: types.InlayHintParams):
-        if params.text_document.uri in manager.segment_docs.docs:  # a segment format (server/pairs/segdocs.py)
+        if params.text_document.uri in manager.segment_docs.docs:  # a segment format (server/segdocs/)
             return manager.segment_docs.hints(params)
         await wait_for_heavy_lines(manager, params)
         return inlay_hints_encoded(manager, params)

@@ -34,7 +34,7 @@ def _preview_hover(pair, i: int) -> Optional[str]:
 
 
 def hover(manager: "PairManager", params: types.HoverParams) -> Optional[types.Hover]:
-    if params.text_document.uri in manager.segment_docs.docs:  # a segment format (server/pairs/segdocs.py)
+    if params.text_document.uri in manager.segment_docs.docs:  # a segment format (server/segdocs/)
         return manager.segment_docs.hover(params)
     early = manager.peek(params.text_document.uri)
     if early is not None and early.preview is not None:

@@ -17,7 +17,7 @@ CORPUS_SCORE = "bleuLs/corpusScore"
 
 async def code_lens(manager: "PairManager", params: types.CodeLensParams) -> list[types.CodeLens]:
     uri = params.text_document.uri
-    if uri in manager.segment_docs.docs:  # a segment format (server/pairs/segdocs.py)
+    if uri in manager.segment_docs.docs:  # a segment format (server/segdocs/)
         return await manager.segment_docs.lens(uri)
     await manager.wait_opened(uri)  # a large document: built in the background first
     pair = manager.pair_for(uri)
@@ -42,7 +42,7 @@ async def code_lens(manager: "PairManager", params: types.CodeLensParams) -> lis
 async def corpus_score(manager: "PairManager", params: Any) -> Optional[dict[str, Any]]:
     td = params.get("textDocument") if isinstance(params, dict) else getattr(params, "textDocument", None)
     uri = td.get("uri") if isinstance(td, dict) else getattr(td, "uri", None)
-    if uri in manager.segment_docs.docs:  # a segment format (server/pairs/segdocs.py)
+    if uri in manager.segment_docs.docs:  # a segment format (server/segdocs/)
         return await manager.segment_docs.corpus(uri)
     if uri:
         await manager.wait_opened(uri)

@@ -40,7 +40,7 @@ from ..documents.files import arg_path, forget_path_keys, path_key, uri_path
 from ..views.publish import Publisher
 from ..background.scoring import Scorer
 from ..background.tasks import outlive
-from .segdocs import SegmentDocs
+from ..segdocs.docs import SegmentDocs
 from .watching import FileWatcher
 
 log = logging.getLogger(__name__)
@@ -75,7 +75,7 @@ class PairManager:
         #: the adequacy rule's values, from a worker process started on first need
         self.adequacy = BackgroundAdequacy(self._adequacy_ready)
         self._loop: Optional[asyncio.AbstractEventLoop] = None
-        #: documents of a segment format (subtitles…), scored per segment: segdocs.py
+        #: documents of a segment format (subtitles…), scored per segment: segdocs/
         self.segment_docs = SegmentDocs(self)
 
     # -- client capabilities ----------------------------------------------------

@@ -10,7 +10,8 @@ from types import SimpleNamespace
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bleu_ls.server.pairs.segdocs import SegmentDocs
+from bleu_ls.server.segdocs.docs import SegmentDocs
+from bleu_ls.server.segdocs.rows import pair
 from bleu_ls.settings import Settings
 
 WORDS = ["the", "cat", "sat", "on", "a", "mat", "dog", "ran"]
@@ -75,5 +76,5 @@ def test_pairing_again_after_structural_edits_equals_pairing_the_whole_text(tmp_
         fresh.open(uri, sp.index.text, 1)
         other = fresh.docs[uri]
         other.offset_ms, other.model = sp.offset_ms, None  # the offset estimated on opening stays
-        fresh._pair(other)
+        pair(other, fresh.manager.settings)
         assert _state(sp) == _state(other)

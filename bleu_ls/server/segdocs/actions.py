@@ -1,0 +1,82 @@
+"""What a translator does in a segment document: set a segment's state (a
+code action that edits the open document, never the file on disk) and walk
+to the next segment that needs review."""
+
+from __future__ import annotations
+
+from typing import Any, Optional
+
+from lsprotocol import types
+
+from ...segments.states import TITLES, needs_review, state_edits
+from ...segments.states import actions as state_actions
+from .checks import findings
+from .state import SegmentPair, offset_at, position_at, range_of
+
+
+def code_actions(sp: SegmentPair, uri: str, rng: types.Range, encoding: str) -> list[types.CodeAction]:
+    """The state actions ("Mark as translated", "Mark as final", "Remove fuzzy") of the
+    segments whose target the range touches (the cursor inside one: that one): each a
+    WorkspaceEdit of the open document at its version, never written by the server."""
+    if sp.frozen is not None or sp.index.problems:
+        return []  # a malformed buffer: its offsets are not a fresh reading's
+    index = sp.index
+    a = offset_at(sp, rng.start.line, rng.start.character, encoding)
+    b = max(a, offset_at(sp, rng.end.line, rng.end.character, encoding))
+    first = index.at_offset(a)
+    if first is None:  # the range starts between targets: the first target after it
+        first = next((i for i in range(len(index)) if index.target_span(i)[0] >= a), None)
+        if first is None:
+            return []
+    segs = []
+    i = first
+    while i < len(index) and len(segs) < 100:
+        s0, s1 = index.target_span(i)
+        if s0 > b or (s1 < a):
+            break
+        segs.append(index.segment(i))
+        i += 1
+    text, fmt = index.text, index.doc_format  # XLIFF 1.2 or 2 by its root, not its name
+    out: list[types.CodeAction] = []
+    for action in ("translated", "final", "remove-fuzzy"):
+        edits: dict[tuple[int, int], str] = {}
+        n = 0
+        for seg in segs:
+            if action not in state_actions(fmt, seg):
+                continue
+            found = state_edits(text, fmt, seg, action)
+            if not found:
+                continue
+            n += 1
+            for x, y, t in found:
+                edits[(x, y)] = t
+        if not edits:
+            continue
+        title = TITLES[action] + (f" ({n} segments)" if n > 1 else "")
+        doc_edit = types.TextDocumentEdit(
+            text_document=types.OptionalVersionedTextDocumentIdentifier(uri=uri, version=sp.version),
+            edits=[types.TextEdit(range=range_of(sp, x, y, encoding), new_text=t) for (x, y), t in sorted(edits.items())],
+        )
+        out.append(types.CodeAction(title=title, kind=types.CodeActionKind.QuickFix,
+                                    edit=types.WorkspaceEdit(document_changes=[doc_edit])))
+    return out
+
+
+def next_review(sp: SegmentPair, line: int, character: int, direction: str, encoding: str) -> Optional[dict[str, Any]]:
+    """The start of the target of the next (previous) segment that needs review
+    (:func:`~bleu_ls.segments.states.needs_review`) or has a finding, wrapping; None when none does."""
+    index = sp.index
+    offset = offset_at(sp, line, character, encoding)
+    qa = findings(sp)
+    fmt = index.doc_format
+    segs = index.unshifted()
+    wanted = [i for i in range(len(index)) if (i < len(qa) and qa[i]) or needs_review(fmt, segs[i])]
+    if not wanted:
+        return None
+    if direction == "previous":
+        before = [i for i in wanted if index.target_span(i)[1] < offset]
+        k = before[-1] if before else wanted[-1]
+    else:
+        k = next((i for i in wanted if index.target_span(i)[0] > offset), wanted[0])
+    pos = position_at(sp, index.target_span(k)[0], encoding)
+    return {"line": pos.line, "character": pos.character, "key": index.segment(k).key}

@@ -1,0 +1,141 @@
+"""What the editor is shown of a segment document: the inlay hints at the end
+of each row's last target, the hover of a segment, the lens and the corpus
+score (every row counted in slices, the event loop free between them)."""
+
+from __future__ import annotations
+
+import asyncio
+import math
+from typing import Any, Optional
+
+import numpy as np
+from lsprotocol import types
+
+from ...settings import HintSettings
+from ..views.render import label_for
+from .checks import findings
+from .state import TIMED, SegmentPair, hint_offsets, position_at
+
+#: at most this many rows are scored inside one inlay hint request
+ROW_LIMIT = 2000
+#: rows counted between two turns of the event loop when the lens needs them all
+REFRESH_SLICE = 500
+
+
+def hints(sp: SegmentPair, params: types.InlayHintParams, hs: HintSettings, encoding: str) -> list[types.InlayHint]:
+    """The hints of the rows whose hint falls in the requested range (at most :data:`ROW_LIMIT`)."""
+    if sp.model is None or not len(sp.row_hs) or not hs.enabled:
+        return []
+    index = sp.index
+    lo = index.line_start(max(0, min(params.range.start.line, index.line_count - 1)))
+    end_line = params.range.end.line
+    hi = len(index.text) if end_line >= index.line_count else index.line_end(end_line)
+    offsets = sp.frozen if sp.frozen is not None else hint_offsets(sp)
+    rows = np.flatnonzero((offsets >= lo) & (offsets <= hi))[:ROW_LIMIT]
+    if not len(rows):
+        return []
+    model = sp.model
+    out = []
+    for r in rows:
+        r = int(r)
+        if r >= model.n_paired or not model.hyp[r] or not model.refs[0][r]:
+            continue
+        model.ensure(r, r + 1)  # row by row: a group's rows need not be next to each other
+        label = label_for(model, r, hs)
+        if label is None:
+            continue
+        out.append(types.InlayHint(position=position_at(sp, int(offsets[r]), encoding), label=label, padding_left=True))
+    return out
+
+
+def hover(sp: SegmentPair, params: types.HoverParams, hs: HintSettings) -> Optional[types.Hover]:
+    """The segment under the cursor: its key (and time), source, score, reference, draft, state, notes and findings."""
+    i = sp.index.at_line(params.position.line)
+    if i is None:
+        return None
+    seg = sp.index.segment(i)
+    what = "Cue" if sp.index.format in TIMED else "Segment"
+    parts = [f"**{what} {seg.key}**"]
+    if "start_ms" in seg.extra:
+        parts[0] += f" · {_clock(int(seg.extra['start_ms']))} → {_clock(int(seg.extra['end_ms']))}"  # type: ignore[call-overload]
+    if seg.source:
+        parts.append(f"**Source:** {seg.source}")
+    r = int(sp.row_of[i]) if i < len(sp.row_of) and sp.frozen is None else -1
+    if r >= 0 and sp.model is not None and sp.ref is not None:
+        h, refs = range(int(sp.row_hs[r]), int(sp.row_he[r])), sp.row_refs[r]
+        sp.model.ensure(r, r + 1)
+        label = label_for(sp.model, r, hs)
+        if label:
+            parts.append(f"**{label}**" + (f" (cues {', '.join(sp.index.segment(k).key for k in h)} together)" if len(h) > 1 else ""))
+        ref_keys = ", ".join(sp.ref.segments[j].key for j in refs)
+        parts.append(f"**Reference** (cue {ref_keys}): {sp.model.refs[0][r]}")
+    elif sp.ref is None:
+        parts.append(f"_Not scored: {sp.no_ref}_")
+    else:
+        parts.append("_No reference cue covers this cue's time: not scored._" if what == "Cue"
+                     else "_No segment of the reference pairs with this one: not scored._")
+    if seg.draft:
+        parts.append(f"**Draft:** {seg.draft}")
+    if seg.state:
+        parts.append(f"**State:** {seg.state}" + (f" ({seg.state_qualifier})" if seg.state_qualifier else ""))
+    for note in seg.notes:
+        parts.append(f"**Note:** {note}")
+    qa = findings(sp)
+    for f in qa[i] if i < len(qa) else []:
+        parts.append(f"- `{f.code}`: {f.message}")
+    return types.Hover(contents=types.MarkupContent(kind=types.MarkupKind.Markdown, value="\n\n".join(parts)))
+
+
+async def lens(sp: SegmentPair) -> list[types.CodeLens]:
+    """One lens on the first line: the corpus scores, the rows, the segments without a partner."""
+    await _scored(sp)
+    if sp.model is None:
+        title = f"bleu-ls: not scored: {sp.no_ref}"
+    else:
+        scores = []
+        for key in sp.model.metrics:
+            score = sp.model.corpus(key)
+            value = getattr(score, "score", score)
+            scores.append(f"{key.upper() if key != 'chrf' else 'chrF'} {value:.2f}" if isinstance(value, float) and not math.isnan(value) else key)
+        timed = sp.index.format in TIMED
+        title = " · ".join(scores) + (f" · {len(sp.row_hs)} cue groups" if timed else f" · {len(sp.row_hs)} segments")
+        if sp.unpaired_hyp or sp.unpaired_ref:
+            unit = "cues" if timed else "segments"
+            title += f" · {sp.unpaired_hyp} {unit} without a partner, {sp.unpaired_ref} reference {unit} without one"
+    zero = types.Position(line=0, character=0)
+    return [types.CodeLens(range=types.Range(start=zero, end=zero), command=types.Command(title=title, command=""))]
+
+
+async def _scored(sp: SegmentPair) -> None:
+    """Every row counted (slices of rows, the event loop free between them)."""
+    model = sp.model
+    left = model.stale_count() if model is not None else 0
+    while left and model is sp.model:
+        now = model.refresh(max_lines=REFRESH_SLICE)
+        if now >= left:  # nothing counted (rows left for a worker): stop
+            return
+        left = now
+        await asyncio.sleep(0)
+
+
+async def corpus(sp: SegmentPair) -> Optional[dict[str, Any]]:
+    """What ``bleuLs/corpusScore`` answers for a segment document."""
+    if sp.model is None:
+        return None
+    await _scored(sp)
+    if sp.model is None:
+        return None
+    out: dict[str, Any] = {"segments": len(sp.index), "rows": len(sp.row_hs), "unpairedHypothesis": sp.unpaired_hyp,
+                           "unpairedReference": sp.unpaired_ref, "problems": len(sp.index.problems)}
+    for key in sp.model.metrics:
+        score = sp.model.corpus(key)
+        out[key] = getattr(score, "score", score)
+    return out
+
+
+def _clock(ms: int) -> str:
+    h, rest = divmod(ms, 3_600_000)
+    m, rest = divmod(rest, 60_000)
+    s, milli = divmod(rest, 1000)
+    return f"{h:02d}:{m:02d}:{s:02d}.{milli:03d}"
+

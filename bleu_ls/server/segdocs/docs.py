@@ -1,0 +1,250 @@
+"""The owner of the open segment documents (:class:`SegmentDocs`, which the
+pair manager holds as ``segment_docs``): opening, edits, the reference read
+again when it changes on disk or the settings do, diagnostics pushed to a
+client that does not pull them.  The answers are made in
+:mod:`.answers`, :mod:`.checks` and :mod:`.actions`; the rows in :mod:`.rows`.
+
+Edits: an edit inside a segment's text re-scores that segment's row only; an
+edit that changes structure (a cue added or removed, a timing typed) pairs
+again and splices the rows that differ.  While an edit leaves the file
+malformed (a half-typed tag or timing line), the rows and hints of the last
+well-formed reading stay (their positions moved through the edits) and the
+problem is one diagnostic at its place; the next well-formed text is paired
+again."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from pathlib import Path
+from typing import Any, Optional
+
+import numpy as np
+from lsprotocol import types
+
+from ...segments.live import READERS, LiveIndex
+from ...segments.live_whole import WholeIndex, XmlIndex
+from ...segments.model import XLIFF1, XLIFF2
+from ..background import heap
+from ..documents.files import path_key, uri_path
+from ..roles import ManagerRole
+from . import actions, answers
+from .checks import diagnostics_json, recheck
+from .rows import pair, read_reference, repair
+from .state import SegmentPair, hint_offsets, offset_at, position_at, segment_format
+
+log = logging.getLogger(__name__)
+
+PUSH_DELAY = 0.05
+
+
+class SegmentDocs:
+    """The open segment-format documents of the pair manager (:mod:`~bleu_ls.server.pairs.manager` owns one)."""
+
+    def __init__(self, manager: ManagerRole) -> None:
+        self.manager = manager
+        self.docs: dict[str, SegmentPair] = {}
+
+    # -- lifecycle ------------------------------------------------------------------
+    def claims(self, uri: str) -> bool:
+        if uri in self.docs:
+            return True
+        try:
+            return segment_format(uri_path(uri)) is not None
+        except Exception:
+            return False
+
+    def open(self, uri: str, text: str, version: Optional[int]) -> None:
+        path = uri_path(uri)
+        fmt = segment_format(path)
+        assert fmt is not None
+        # a large file: no collection while its objects are made, the heap frozen after (heap.py)
+        with heap.quiet(text.count("\n")):
+            if fmt in READERS:
+                index: LiveIndex = LiveIndex(fmt, text)
+            elif fmt in (XLIFF1, XLIFF2):
+                index = XmlIndex(fmt, text)
+            else:
+                index = WholeIndex(fmt, text)
+            sp = SegmentPair(uri=uri, path=path, index=index, version=version)
+            self.docs[uri] = sp
+            read_reference(sp, self.manager, self.docs.values())
+            pair(sp, self.manager.settings)
+            sp.good_problems = len(sp.index.problems)
+        self._changed(sp)
+
+    def close(self, uri: str) -> None:
+        sp = self.docs.pop(uri, None)
+        if sp is None:
+            return
+        if sp.push_task is not None:
+            sp.push_task.cancel()
+        if not self.manager.pull_diagnostics:
+            self.manager.client.text_document_publish_diagnostics(
+                types.PublishDiagnosticsParams(uri=uri, diagnostics=[])
+            )
+
+    def change(self, params: types.DidChangeTextDocumentParams) -> None:
+        sp = self.docs.get(params.text_document.uri)
+        if sp is None:
+            return
+        for ch in params.content_changes:
+            rng = getattr(ch, "range", None)
+            if rng is None:
+                start, end = 0, len(sp.index.text)
+            else:
+                start = offset_at(sp, rng.start.line, rng.start.character, self.manager.encoding)
+                end = max(start, offset_at(sp, rng.end.line, rng.end.character, self.manager.encoding))
+            self._apply(sp, start, end, ch.text)
+        sp.version = params.text_document.version
+        self._changed(sp)
+
+    def watched(self) -> set[Path]:
+        """The reference files of the open segment documents (watched for changes on disk)."""
+        return {sp.ref_path for sp in self.docs.values() if sp.ref_path is not None}
+
+    def file_changed(self, path: Path) -> None:
+        """A file changed on disk: the documents it is the reference of read it again."""
+        for sp in self.docs.values():
+            if sp.ref_path is not None and path_key(sp.ref_path) == path_key(path):
+                sp.model, sp.frozen = None, None
+                read_reference(sp, self.manager, self.docs.values())
+                pair(sp, self.manager.settings)
+                self._changed(sp)
+                self._refresh()
+
+    def _refresh(self) -> None:
+        """Ask the editor for the hints, diagnostics and lens again (when it can be asked)."""
+        manager = self.manager
+        try:
+            manager.publisher.schedule_refresh()
+        except Exception:  # no event loop (a test driving the manager)
+            pass
+
+    def settings_changed(self) -> None:
+        """Settings changed: pair every open segment document again."""
+        for sp in self.docs.values():
+            sp.model, sp.frozen = None, None
+            read_reference(sp, self.manager, self.docs.values())
+            pair(sp, self.manager.settings)
+            self._changed(sp)
+
+    # -- edits -------------------------------------------------------------------------
+    def _apply(self, sp: SegmentPair, start: int, end: int, new: str) -> None:
+        index = sp.index
+        # the hint places before the edit: kept (moved through it) if it leaves the text malformed
+        before = hint_offsets(sp) if sp.frozen is None else sp.frozen
+        change = index.edit(start, end, new)
+        inside = (before > start) & (before < end)
+        before[inside] = start + len(new)
+        before[before >= end] += change.delta
+        if sp.frozen is not None:
+            sp.frozen = before
+        if change.kind == "none":
+            if change.problems_changed:
+                self._maybe_freeze(sp, before)
+            return
+        if change.kind == "text":
+            recheck(sp, change.start, change.start + 1)
+            if sp.frozen is None and change.text_changed and sp.model is not None:
+                r = int(sp.row_of[change.start])
+                if r >= 0:
+                    h = range(int(sp.row_hs[r]), int(sp.row_he[r]))
+                    text = " ".join(t for t in (index.segment(i).target for i in h) if t)
+                    sp.model.splice_hyp(r, r + 1, [text])
+            if change.problems_changed:
+                self._maybe_freeze(sp, before)
+            return
+        # structure: the checks of the new cues, then the rows (unless malformed)
+        if sp.qa is not None:
+            del sp.qa[change.start : change.end]
+            sp.qa[change.start : change.start] = [[] for _ in range(change.count)]
+        recheck(sp, change.start, change.start + change.count)
+        if not self._maybe_freeze(sp, before):
+            repair(sp, self.manager.settings, change.start, change.end, change.count)
+
+    def _maybe_freeze(self, sp: SegmentPair, before: np.ndarray) -> bool:
+        """Keep the last good rows (hints at ``before``) while the text has more
+        problems than when they were made; True while frozen, and when the rows
+        were just made again (nothing left to pair)."""
+        n = len(sp.index.problems)
+        if n > sp.good_problems:
+            if sp.frozen is None:
+                sp.frozen = before
+            return True
+        sp.good_problems = n
+        if sp.frozen is not None:  # well-formed again: every cue paired again
+            sp.frozen = None
+            pair(sp, self.manager.settings)
+            return True
+        return False
+
+    # -- answers (segdocs/answers.py, checks.py, actions.py) -----------------------------
+    def hints(self, params: types.InlayHintParams) -> list[types.InlayHint]:
+        sp = self.docs.get(params.text_document.uri)
+        if sp is None:
+            return []
+        return answers.hints(sp, params, self.manager.settings.hints, self.manager.encoding)
+
+    def hover(self, params: types.HoverParams) -> Optional[types.Hover]:
+        sp = self.docs.get(params.text_document.uri)
+        return answers.hover(sp, params, self.manager.settings.hints) if sp is not None else None
+
+    async def lens(self, uri: str) -> list[types.CodeLens]:
+        sp = self.docs.get(uri)
+        return await answers.lens(sp) if sp is not None else []
+
+    async def corpus(self, uri: str) -> Optional[dict[str, Any]]:
+        sp = self.docs.get(uri)
+        return await answers.corpus(sp) if sp is not None else None
+
+    def diagnostics(self, uri: str) -> list[str]:
+        """The document's diagnostics as JSON texts (made once per version)."""
+        sp = self.docs.get(uri)
+        if sp is None:
+            return []
+        if sp.diagnostics is not None and sp.diagnostics[0] == sp.serial:
+            return sp.diagnostics[1]
+        out = diagnostics_json(sp, self.manager.encoding)
+        sp.diagnostics = (sp.serial, out)
+        return out
+
+    def result_id(self, uri: str) -> str:
+        sp = self.docs.get(uri)
+        return f"seg-{sp.serial}" if sp is not None else "none"
+
+    def code_actions(self, uri: str, rng: types.Range) -> list[types.CodeAction]:
+        sp = self.docs.get(uri)
+        return actions.code_actions(sp, uri, rng, self.manager.encoding) if sp is not None else []
+
+    def next_review(self, uri: str, line: int, character: int, direction: str = "next") -> Optional[dict[str, Any]]:
+        sp = self.docs.get(uri)
+        return actions.next_review(sp, line, character, direction, self.manager.encoding) if sp is not None else None
+
+    def position(self, sp: SegmentPair, offset: int) -> types.Position:
+        return position_at(sp, offset, self.manager.encoding)
+
+    def _changed(self, sp: SegmentPair) -> None:
+        sp.serial += 1
+        manager = self.manager
+        if manager.pull_diagnostics:
+            return
+        try:
+            asyncio.get_running_loop()
+        except RuntimeError:
+            self._push_now(sp)
+            return
+        if sp.push_task is None or sp.push_task.done():
+            sp.push_task = asyncio.ensure_future(self._push_later(sp))
+
+    async def _push_later(self, sp: SegmentPair) -> None:
+        serial = -1
+        while serial != sp.serial:
+            serial = sp.serial
+            await asyncio.sleep(PUSH_DELAY)
+        if sp.uri in self.docs:
+            self._push_now(sp)
+
+    def _push_now(self, sp: SegmentPair) -> None:
+        self.manager.publisher._publish_encoded(sp.uri, ",".join(self.diagnostics(sp.uri)), sp.version)
+

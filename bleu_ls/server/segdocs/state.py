@@ -1,0 +1,117 @@
+"""What the server keeps of an open segment document (:class:`SegmentPair`:
+the live index, the reference, the rows of the pair model, the checks'
+findings) and the positions between the editor's units and text offsets."""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Optional
+
+import numpy as np
+from lsprotocol import types
+
+from ...engine import PairModel
+from ...segments.live import LiveIndex
+from ...segments.model import LINES, PO, SRT, VTT, SegmentDocument
+from ...segments.read import EXTENSIONS as READ_EXTENSIONS
+from ..documents.document import from_units, to_units
+
+#: file name suffix -> segment format (PO, XLIFF, TMX, SRT, WebVTT)
+EXTENSIONS = {ext: fmt for ext, fmt in READ_EXTENSIONS.items() if fmt != LINES}
+#: formats paired by time (the others by key)
+TIMED = (SRT, VTT)
+
+
+def segment_format(path: Path) -> Optional[str]:
+    """The segment format of a file, by its name; None for a line file."""
+    return EXTENSIONS.get(Path(path).suffix.lower())
+
+
+@dataclass
+class SegFinding:
+    """A check's finding on one segment (kept with it: it moves with the segment's edits)."""
+
+    code: str
+    severity: str
+    message: str
+    #: span relative to the cue's target start (the cue's offsets move with edits)
+    rel: tuple[int, int]
+    #: (line, column, line, column) in the client's units, lines counted from the cue's
+    #: timing line, and the rest of its JSON: made on first need
+    rel_pos: Optional[tuple[int, int, int, int]] = None
+    tail: str = ""
+
+
+@dataclass
+class SegmentPair:
+    """An open segment document and its pair."""
+
+    uri: str
+    path: Path
+    index: LiveIndex
+    version: Optional[int] = None
+    ref: Optional[SegmentDocument] = None
+    ref_path: Optional[Path] = None
+    #: why there is no reference (said in the hover and the lens)
+    no_ref: Optional[str] = None
+    offset_ms: int = 0
+    model: Optional[PairModel] = None
+    #: row r: hypothesis cues [row_hs[r], row_he[r]) against reference cues row_refs[r]
+    row_hs: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))
+    row_he: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))
+    row_refs: list[list[int]] = field(default_factory=list)
+    #: reference cue -> row (-1: none); the reference cues by start time
+    ref_row: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))
+    ref_order: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))
+    ref_starts: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))
+    ref_longest: int = 0
+    #: row -> the hypothesis segment its hint follows (the group's last cue)
+    row_anchor: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))
+    #: hypothesis segment -> row (-1: no reference partner)
+    row_of: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))
+    #: hypothesis cues without a reference partner, reference cues without a hypothesis one
+    unpaired_hyp: int = 0
+    unpaired_ref: int = 0
+    #: per hypothesis segment: its checks' findings (None: not counted yet; the
+    #: first hints of a large file do not wait for them)
+    qa: Optional[list[list[SegFinding]]] = None
+    #: the rows' hint offsets while the text is malformed (None: well-formed, read from the index)
+    frozen: Optional[np.ndarray] = None
+    good_problems: int = 0
+    serial: int = 0
+    #: (serial, the diagnostics of that version)
+    diagnostics: Optional[tuple[int, list[str]]] = None
+    push_task: Optional[asyncio.Task] = None
+
+
+# -- positions: the editor's (line, character in its units) and offsets of the text ----------
+def offset_at(sp: SegmentPair, line: int, character: int, encoding: str) -> int:
+    index = sp.index
+    if line >= index.line_count:
+        return len(index.text)
+    content = index.line(line)
+    if content.endswith("\r"):
+        content = content[:-1]
+    return index.line_start(line) + from_units(content, character, encoding)
+
+
+def position_at(sp: SegmentPair, offset: int, encoding: str) -> types.Position:
+    line, col = sp.index.position(offset)
+    return types.Position(line=line, character=to_units(sp.index.line(line), col, encoding))
+
+
+def range_of(sp: SegmentPair, a: int, b: int, encoding: str) -> types.Range:
+    return types.Range(start=position_at(sp, a, encoding), end=position_at(sp, b, encoding))
+
+
+def hint_offsets(sp: SegmentPair) -> np.ndarray:
+    """Where each row's hint goes: the end of its last segment's target text."""
+    if not len(sp.row_anchor):
+        return np.zeros(0, np.int64)
+    ends = sp.index.target_ends(sp.row_anchor)
+    if sp.index.format == PO:  # after the closing quote of the last msgstr line
+        text = sp.index.text
+        ends += np.fromiter((text.startswith('"', e) for e in ends.tolist()), np.int64, len(ends))
+    return ends
