@@ -186,15 +186,8 @@ class _Reader(ContentEvents):
 
 
 def read_tmx_text(text: str, path: str = "", max_segments: Optional[int] = None) -> SegmentDocument:
-    """Read a TMX document from its decoded text (offsets index ``text``).
-
-    This is the server's call: it holds the buffer's text, and the offsets of
-    the segments are indices of that string (the LSP line model's own).  With
-    ``max_segments``, reading stops quietly once that many segments are read
-    (64 KB at a time): ``header["partial"] == "true"`` then, and no problem is
-    said for the rest — the first hints of a large file come from this, the
-    full read can follow in the background.
-    """
+    """Read a TMX document from its decoded text (offsets index ``text``): the
+    server's call, ``max_segments`` as :func:`~.xliff.read_xliff_text` says."""
     sc = Scanner(text)
     r = _Reader(text, sc)
     problem = run_reader(sc, r, text, max_segments, _Stop, "TMX")
