@@ -102,12 +102,7 @@ class LiveIndex(OffsetIndex):
         return self._unnamed == 0 and len(self._raw) == len(self._segs)
 
     # -- edits -----------------------------------------------------------------------
-    def edit(self, start: int, end: int, new: str) -> Change:
-        """Replace ``text[start:end]`` by ``new``; what changed."""
-        span = self._clamp(start, end, new)
-        if span is None:
-            return Change("none")
-        start, end = span
+    def _edit(self, start: int, end: int, new: str) -> Change:
         text = self.text
         ls, le = self.line_of(start), self.line_of(end)
         k = ls

@@ -103,7 +103,7 @@ def _spans(segs: list[Segment]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 
 
 class OffsetIndex:
-    """A document's segments and lines, their offsets moved lazily; :meth:`edit` is the subclass's."""
+    """A document's segments and lines, their offsets moved lazily; how an edit is read (:meth:`_edit`) is the subclass's."""
 
     def __init__(self, fmt: str, text: str, reader: Callable[[str], SegmentDocument]) -> None:
         self.format = fmt
@@ -229,14 +229,22 @@ class OffsetIndex:
             s = s[1:]
         return not s.strip()
 
-    # -- the steps of an edit (the subclasses' :meth:`edit`) ---------------------------
-    def _clamp(self, start: int, end: int, new: str) -> Optional[tuple[int, int]]:
-        """``start`` and ``end`` moved into the text (``end`` not before ``start``),
-        or None when replacing that range by ``new`` changes nothing."""
+    # -- edits ------------------------------------------------------------------------
+    def edit(self, start: int, end: int, new: str) -> Change:
+        """Replace ``text[start:end]`` by ``new``; what changed.  ``start`` and
+        ``end`` are moved into the text (``end`` not before ``start``)."""
         n = len(self.text)
         start = max(0, min(start, n))
         end = max(start, min(end, n))
-        return None if start == end and not new else (start, end)
+        if start == end and not new:
+            return Change("none")
+        return self._edit(start, end, new)
+
+    def _edit(self, start: int, end: int, new: str) -> Change:
+        """:meth:`edit` of a range inside the text that changes it: the index's own."""
+        raise NotImplementedError
+
+    # -- the steps of an edit (the subclasses' :meth:`_edit`) ---------------------------
 
     def _read_whole(self, text: str, delta: int, line_delta: int) -> Change:
         """Read the edited ``text`` afresh: every segment replaced."""

@@ -27,11 +27,7 @@ class WholeIndex(LiveIndex):
 
         super().__init__(fmt, text, reader=lambda t: parse(fmt, b"", "buffer", text=t))
 
-    def edit(self, start: int, end: int, new: str) -> Change:
-        span = self._clamp(start, end, new)
-        if span is None:
-            return Change("none")
-        start, end = span
+    def _edit(self, start: int, end: int, new: str) -> Change:
         text = self.text
         line_delta = new.count("\n") - text.count("\n", start, end)
         return self._read_whole(text[:start] + new + text[end:], len(new) - (end - start), line_delta)
@@ -70,13 +66,9 @@ class XmlIndex(LiveIndex):
         self._shift = xml_shift  # type: ignore[assignment]
         super().__init__(fmt, text, reader=lambda t: parse(fmt, b"", "buffer", text=t))
 
-    def edit(self, start: int, end: int, new: str) -> Change:
+    def _edit(self, start: int, end: int, new: str) -> Change:
         from .xml_reread import reread_region
 
-        span = self._clamp(start, end, new)
-        if span is None:
-            return Change("none")
-        start, end = span
         text = self.text
         removed = text[start:end]
         new_text = text[:start] + new + text[end:]
