@@ -118,12 +118,9 @@ class AdequacySettings(CheckSettings):
     min_lines: int = 20
 
 
-def _format(code: str):
-    """The default row of a format check: on, the check module's severity."""
-    return field(default_factory=lambda: CheckSettings(severity=FORMAT_SEVERITY[code]))
-
-
-def _limit(cls: type, code: str):
+def _format(code: str, cls: type = CheckSettings):
+    """The default row of a format check: on, the check module's severity
+    (``cls``: the row's class, for the checks with a limit)."""
     return field(default_factory=lambda: cls(severity=FORMAT_SEVERITY[code]))
 
 
@@ -219,11 +216,11 @@ class DiagnosticsSettings:
     end_before_start: CheckSettings = _format("end-before-start")
     cue_order: CheckSettings = _format("cue-order")
     cue_overlap: CheckSettings = _format("cue-overlap")
-    reading_speed: ReadingSpeedSettings = _limit(ReadingSpeedSettings, "reading-speed")
-    chars_per_line: CharsPerLineSettings = _limit(CharsPerLineSettings, "chars-per-line")
-    lines_per_cue: LinesPerCueSettings = _limit(LinesPerCueSettings, "lines-per-cue")
-    duration_short: DurationShortSettings = _limit(DurationShortSettings, "duration-short")
-    duration_long: DurationLongSettings = _limit(DurationLongSettings, "duration-long")
-    cue_gap: CueGapSettings = _limit(CueGapSettings, "cue-gap")
+    reading_speed: ReadingSpeedSettings = _format("reading-speed", ReadingSpeedSettings)
+    chars_per_line: CharsPerLineSettings = _format("chars-per-line", CharsPerLineSettings)
+    lines_per_cue: LinesPerCueSettings = _format("lines-per-cue", LinesPerCueSettings)
+    duration_short: DurationShortSettings = _format("duration-short", DurationShortSettings)
+    duration_long: DurationLongSettings = _format("duration-long", DurationLongSettings)
+    cue_gap: CueGapSettings = _format("cue-gap", CueGapSettings)
     #: Push-diagnostics debounce for clients without pull diagnostics (ms).
     debounce_ms: int = 150

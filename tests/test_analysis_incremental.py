@@ -9,7 +9,7 @@ import random
 
 import numpy as np
 import pytest
-from hypothesis import HealthCheck, given, settings as hsettings, strategies as st
+from hypothesis import HealthCheck, example, given, settings as hsettings, strategies as st
 
 from bleu_ls.analysis import Analyzer, analyse, outlier_select
 from bleu_ls.analysis import ranking
@@ -204,12 +204,18 @@ def test_lines_unpaired_then_paired_again_after_an_emptied_document():
 @given(st.integers(1, 3), st.integers(0, 2), st.lists(st.tuples(st.sampled_from("set insert-all insert-one delete-all delete-one undo".split()),
        st.integers(0, 40), st.integers(0, 2), st.sampled_from("abcd")), max_size=25), st.integers(0, 2**32 - 1))
 @hsettings(max_examples=150, deadline=None)
+# columns ['b','c','c','b'] and ['d','a'], made as long as each other by two
+# a's put at the top of the second; then an 'a' put at the top of both: the
+# second column alone reads as an 'a' put in after its run of a's, and the
+# windows between the two spots were computed again (3, not 1)
+@example(2, 0, [("insert-one", 0, 1, "a"), ("insert-one", 0, 1, "a"), ("insert-all", 0, 0, "a")], 757697)
 def test_window_values_follow_edits_equal_to_computing_every_window(k, pad, ops, seed):
     """WindowValues against computing every window afresh, after line edits
     (with the changed lines named, as the analyser does after a one-line
     edit), lines inserted or deleted in every column or in one, and edits
     undone; an undone edit and lines inserted in every column alike compute
-    only the windows around them."""
+    only the windows around them (also where the line put in equals its
+    neighbours, so each column alone could place it elsewhere)."""
     from bleu_ls.analysis.memo import WindowValues
 
     rng = random.Random(seed)

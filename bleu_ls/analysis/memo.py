@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any, Callable, Iterable, Optional, Sequence
 
-from ..engine import common_splice
+from ..engine import common_splice, common_tail
 
 #: (start, end_old, new lines): old[:start] + lines + old[end_old:] == new
 Splice = tuple[int, int, list]
@@ -160,12 +160,20 @@ class WindowValues:
             if len(old_snap) != len(snap):
                 continue
             n_old = len(old_values)
-            head, tail = n, n
+            changed = []  # (head, tail, old, new) of each column that changed
             for old, new in zip(old_snap, snap):
                 start, end_old, lines = common_splice(old, new)
-                if start == end_old and not lines:
-                    continue  # the same column
-                head, tail = min(head, start), min(tail, n_old - end_old)
+                if not (start == end_old and not lines):
+                    changed.append((start, n_old - end_old, old, new))
+            # the lines the columns share at both ends: a column's own tail
+            # stops where its own head ends, but the columns' common head may
+            # end sooner (a line put in every column next to its equal is
+            # placed at different spots), so a tail that reached its own
+            # limit is counted again up to the common one
+            head = min((h for h, _, _, _ in changed), default=n)
+            limit = min(n, n_old) - head
+            tail = min((t if h + t < min(n, n_old) else common_tail(old, new, limit)
+                        for h, t, old, new in changed), default=n)
             lo, hi = max(0, head - pad), min(n, n - tail + pad)
             if head >= n == n_old:  # the same lines
                 lo = hi = n

@@ -10,7 +10,7 @@ from .base import Metric, Score
 from .bleu import BleuMetric
 from .chrf import ChrfMetric
 from .nltk_bleu import NltkBleuMetric
-from .pair import LineJob, PairModel, PairSnapshot, common_splice
+from .pair import LineJob, PairModel, PairSnapshot, common_splice, common_tail
 from .ter import TerMetric
 from .text import InputError, read_lines, read_text, split_file_lines, split_lsp_lines
 from .tokenizers import TokenizerUnavailable
@@ -29,6 +29,7 @@ __all__ = [
     "PairSnapshot",
     "LineJob",
     "common_splice",
+    "common_tail",
     "InputError",
     "read_lines",
     "read_text",

@@ -40,9 +40,9 @@ import numpy as np
 
 from .base import Metric, Score
 from .pair_heavy import HeavyLines
-from .pair_parts import EditLog, LineJob, PairSnapshot, common_splice
+from .pair_parts import EditLog, LineJob, PairSnapshot, common_splice, common_tail
 
-__all__ = ["PairModel", "PairSnapshot", "LineJob", "common_splice"]
+__all__ = ["PairModel", "PairSnapshot", "LineJob", "common_splice", "common_tail"]
 
 
 def _norm(lines: Iterable[str]) -> list[str]:

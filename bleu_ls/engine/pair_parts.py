@@ -28,12 +28,20 @@ def common_splice(old: Sequence[str], new: Sequence[str], block: int = 512) -> t
         start += block
     while start < limit and old[start] == new[start]:
         start += 1
-    tail, limit = 0, limit - start
+    tail = common_tail(old, new, limit - start, block)
+    return start, n_old - tail, list(new[start : n_new - tail])
+
+
+def common_tail(old: Sequence, new: Sequence, limit: int, block: int = 512) -> int:
+    """How many lines ``old`` and ``new`` share at their ends, ``limit`` at
+    most (compared as in :func:`common_splice`)."""
+    n_old, n_new = len(old), len(new)
+    tail = 0
     while tail + block <= limit and old[n_old - tail - block : n_old - tail] == new[n_new - tail - block : n_new - tail]:
         tail += block
     while tail < limit and old[n_old - tail - 1] == new[n_new - tail - 1]:
         tail += 1
-    return start, n_old - tail, list(new[start : n_new - tail])
+    return tail
 
 
 class EditLog:

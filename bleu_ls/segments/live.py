@@ -33,7 +33,7 @@ from typing import Callable, Optional
 
 import numpy as np
 
-from .live_offsets import Change, OffsetIndex, anchor_of, shift_segment
+from .live_offsets import Change, OffsetIndex, shift_segment
 from .model import SRT, VTT, Problem, Segment, SegmentDocument
 from .subtitles import read_srt, read_vtt
 
@@ -102,13 +102,8 @@ class LiveIndex(OffsetIndex):
         return self._unnamed == 0 and len(self._raw) == len(self._segs)
 
     # -- edits -----------------------------------------------------------------------
-    def edit(self, start: int, end: int, new: str) -> Change:
-        """Replace ``text[start:end]`` by ``new``; what changed."""
+    def _edit(self, start: int, end: int, new: str) -> Change:
         text = self.text
-        start = max(0, min(start, len(text)))
-        end = max(start, min(end, len(text)))
-        if start == end and not new:
-            return Change("none")
         ls, le = self.line_of(start), self.line_of(end)
         k = ls
         while k > 0 and not self._blank(k - 1):
@@ -138,15 +133,7 @@ class LiveIndex(OffsetIndex):
         new_text = text[:start] + new + text[end:]
         line_delta = new.count("\n") - (le - ls)
 
-        # line starts: those up to the edit's first line, the new ones, the rest moved
-        inner = [start + p.start() + 1 for p in re.finditer("\n", new)] if "\n" in new else []
-        if len(inner) == le - ls:  # as many line breaks as before: in place, no new array
-            self._lines[ls + 1 : le + 1] = inner
-            if delta:
-                self._lines[le + 1 :] += delta
-        else:
-            tail = self._lines[le + 1 :] + delta
-            self._lines = np.concatenate((self._lines[: ls + 1], np.asarray(inner, np.int64), tail))
+        self._move_lines(start, ls, le, new, delta)
         self.text = new_text
 
         # the region read again
@@ -183,28 +170,7 @@ class LiveIndex(OffsetIndex):
         for s in fresh:
             self._add_raw(s, 1)
         count = len(fresh)
-        self._segs[a:b] = fresh
-        starts = np.fromiter((s.target_span[0] for s in fresh), np.int64, count)
-        ends = np.fromiter((s.target_span[1] for s in fresh), np.int64, count)
-        anchors = np.fromiter((anchor_of(s) for s in fresh), np.int64, count)
-        if count == b - a:  # as many segments as before (typing in a cue): in place
-            for arr, mid, d in ((self._tstart, starts, delta), (self._tend, ends, delta), (self._anchor, anchors, line_delta)):
-                arr[a:b] = mid
-                if d:
-                    arr[b:] += d
-            self._dchar[a:b] = 0
-            self._dline[a:b] = 0
-            if delta:
-                self._dchar[b:] += delta
-            if line_delta:
-                self._dline[b:] += line_delta
-        else:
-            zeros = np.zeros(count, np.int64)
-            self._tstart = np.concatenate((self._tstart[:a], starts, self._tstart[b:] + delta))
-            self._tend = np.concatenate((self._tend[:a], ends, self._tend[b:] + delta))
-            self._anchor = np.concatenate((self._anchor[:a], anchors, self._anchor[b:] + line_delta))
-            self._dchar = np.concatenate((self._dchar[:a], zeros, self._dchar[b:] + delta))
-            self._dline = np.concatenate((self._dline[:a], zeros, self._dline[b:] + line_delta))
+        self._splice(a, b, fresh, delta, line_delta)
 
         # keys: a local read numbers and tells duplicates apart within the region only
         keys_changed = False

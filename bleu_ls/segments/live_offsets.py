@@ -14,6 +14,7 @@ Plain Python (and numpy); imports nothing from the server.
 from __future__ import annotations
 
 import dataclasses
+import re
 from dataclasses import dataclass
 from typing import Callable, Optional
 
@@ -93,8 +94,16 @@ def _line_starts(text: str) -> np.ndarray:
     return out
 
 
+def _spans(segs: list[Segment]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The target starts, target ends and anchor lines of ``segs``."""
+    n = len(segs)
+    return (np.fromiter((s.target_span[0] for s in segs), np.int64, n),
+            np.fromiter((s.target_span[1] for s in segs), np.int64, n),
+            np.fromiter((anchor_of(s) for s in segs), np.int64, n))
+
+
 class OffsetIndex:
-    """A document's segments and lines, their offsets moved lazily; :meth:`edit` is the subclass's."""
+    """A document's segments and lines, their offsets moved lazily; how an edit is read (:meth:`_edit`) is the subclass's."""
 
     def __init__(self, fmt: str, text: str, reader: Callable[[str], SegmentDocument]) -> None:
         self.format = fmt
@@ -113,12 +122,9 @@ class OffsetIndex:
         self.header = dict(doc.header)
         self.problems: list[Problem] = list(doc.problems)
         self._segs: list[Segment] = list(doc.segments)
-        n = len(self._segs)
-        self._tstart = np.fromiter((s.target_span[0] for s in self._segs), np.int64, n)
-        self._tend = np.fromiter((s.target_span[1] for s in self._segs), np.int64, n)
-        self._anchor = np.fromiter((anchor_of(s) for s in self._segs), np.int64, n)
-        self._dchar = np.zeros(n, np.int64)
-        self._dline = np.zeros(n, np.int64)
+        self._tstart, self._tend, self._anchor = _spans(self._segs)
+        self._dchar = np.zeros(len(self._segs), np.int64)
+        self._dline = np.zeros(len(self._segs), np.int64)
         self._lines = _line_starts(text)
 
     # -- reading --------------------------------------------------------------------
@@ -222,3 +228,65 @@ class OffsetIndex:
         if j == 0 and s.startswith("\ufeff"):
             s = s[1:]
         return not s.strip()
+
+    # -- edits ------------------------------------------------------------------------
+    def edit(self, start: int, end: int, new: str) -> Change:
+        """Replace ``text[start:end]`` by ``new``; what changed.  ``start`` and
+        ``end`` are moved into the text (``end`` not before ``start``)."""
+        n = len(self.text)
+        start = max(0, min(start, n))
+        end = max(start, min(end, n))
+        if start == end and not new:
+            return Change("none")
+        return self._edit(start, end, new)
+
+    def _edit(self, start: int, end: int, new: str) -> Change:
+        """:meth:`edit` of a range inside the text that changes it: the index's own."""
+        raise NotImplementedError
+
+    # -- the steps of an edit (the subclasses' :meth:`_edit`) ---------------------------
+
+    def _read_whole(self, text: str, delta: int, line_delta: int) -> Change:
+        """Read the edited ``text`` afresh: every segment replaced."""
+        old_n, old_problems = len(self._segs), self.problems
+        self.reset(text)
+        return Change("structure", 0, old_n, len(self._segs), True, True, self.problems != old_problems,
+                      delta, line_delta)
+
+    def _move_lines(self, start: int, ls: int, le: int, new: str, delta: int) -> None:
+        """The line starts after ``new`` replaced the text from ``start`` (on line
+        ``ls``) to the end of the edit (on line ``le``): those up to line ``ls``
+        kept, the new ones, the rest moved by ``delta``."""
+        inner = [start + p.start() + 1 for p in re.finditer("\n", new)] if "\n" in new else []
+        if len(inner) == le - ls:  # as many line breaks as before: in place, no new array
+            self._lines[ls + 1 : le + 1] = inner
+            if delta:
+                self._lines[le + 1 :] += delta
+        else:
+            tail = self._lines[le + 1 :] + delta
+            self._lines = np.concatenate((self._lines[: ls + 1], np.asarray(inner, np.int64), tail))
+
+    def _splice(self, a: int, b: int, fresh: list[Segment], delta: int, line_delta: int) -> None:
+        """Segments ``[a, b)`` replaced by ``fresh`` (read at their current offsets);
+        those after them moved by ``delta`` characters and ``line_delta`` lines."""
+        count = len(fresh)
+        self._segs[a:b] = fresh
+        starts, ends, anchors = _spans(fresh)
+        if count == b - a:  # as many segments as before (typing in a cue): in place
+            for arr, mid, d in ((self._tstart, starts, delta), (self._tend, ends, delta), (self._anchor, anchors, line_delta)):
+                arr[a:b] = mid
+                if d:
+                    arr[b:] += d
+            self._dchar[a:b] = 0
+            self._dline[a:b] = 0
+            if delta:
+                self._dchar[b:] += delta
+            if line_delta:
+                self._dline[b:] += line_delta
+        else:
+            zeros = np.zeros(count, np.int64)
+            self._tstart = np.concatenate((self._tstart[:a], starts, self._tstart[b:] + delta))
+            self._tend = np.concatenate((self._tend[:a], ends, self._tend[b:] + delta))
+            self._anchor = np.concatenate((self._anchor[:a], anchors, self._anchor[b:] + line_delta))
+            self._dchar = np.concatenate((self._dchar[:a], zeros, self._dchar[b:] + delta))
+            self._dline = np.concatenate((self._dline[:a], zeros, self._dline[b:] + line_delta))

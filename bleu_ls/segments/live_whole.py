@@ -10,12 +10,8 @@ Plain Python (and numpy); imports nothing from the server.
 
 from __future__ import annotations
 
-import re
-
-import numpy as np
-
 from .live import LiveIndex
-from .live_offsets import Change, anchor_of
+from .live_offsets import Change
 from .model import SegmentDocument
 
 
@@ -31,19 +27,10 @@ class WholeIndex(LiveIndex):
 
         super().__init__(fmt, text, reader=lambda t: parse(fmt, b"", "buffer", text=t))
 
-    def edit(self, start: int, end: int, new: str) -> Change:
+    def _edit(self, start: int, end: int, new: str) -> Change:
         text = self.text
-        start = max(0, min(start, len(text)))
-        end = max(start, min(end, len(text)))
-        if start == end and not new:
-            return Change("none")
-        old_n, old_problems = len(self._segs), self.problems
         line_delta = new.count("\n") - text.count("\n", start, end)
-        self.reset(text[:start] + new + text[end:])
-        return Change(
-            "structure", 0, old_n, len(self._segs), True, True, self.problems != old_problems,
-            len(new) - (end - start), line_delta,
-        )
+        return self._read_whole(text[:start] + new + text[end:], len(new) - (end - start), line_delta)
 
 
 class _Segments:
@@ -79,14 +66,10 @@ class XmlIndex(LiveIndex):
         self._shift = xml_shift  # type: ignore[assignment]
         super().__init__(fmt, text, reader=lambda t: parse(fmt, b"", "buffer", text=t))
 
-    def edit(self, start: int, end: int, new: str) -> Change:
+    def _edit(self, start: int, end: int, new: str) -> Change:
         from .xml_reread import reread_region
 
         text = self.text
-        start = max(0, min(start, len(text)))
-        end = max(start, min(end, len(text)))
-        if start == end and not new:
-            return Change("none")
         removed = text[start:end]
         new_text = text[:start] + new + text[end:]
         delta = len(new) - (end - start)
@@ -98,34 +81,13 @@ class XmlIndex(LiveIndex):
         except Exception:  # the region reader's own limits: read it all
             sp = None
         if sp is None:
-            old_n, old_problems = len(self._segs), self.problems
-            self.reset(new_text)
-            return Change("structure", 0, old_n, len(self._segs), True, True, self.problems != old_problems,
-                          delta, line_delta)
-        ls, le = self.line_of(start), self.line_of(end)
-        inner = [start + p.start() + 1 for p in re.finditer("\n", new)] if "\n" in new else []
-        if len(inner) == le - ls:
-            self._lines[ls + 1 : le + 1] = inner
-            if delta:
-                self._lines[le + 1 :] += delta
-        else:
-            tail = self._lines[le + 1 :] + delta
-            self._lines = np.concatenate((self._lines[: ls + 1], np.asarray(inner, np.int64), tail))
+            return self._read_whole(new_text, delta, line_delta)
+        self._move_lines(start, self.line_of(start), self.line_of(end), new, delta)
         self.text = new_text
         a, b, fresh = sp.first, sp.last, list(sp.segments)
         olds = [self.segment(i) for i in range(a, b)]
         count = len(fresh)
-        starts = np.fromiter((s.target_span[0] for s in fresh), np.int64, count)
-        ends = np.fromiter((s.target_span[1] for s in fresh), np.int64, count)
-        anchors = np.fromiter((anchor_of(s) for s in fresh), np.int64, count)
-        zeros = np.zeros(count, np.int64)
-        d_line = sp.line_delta
-        self._segs[a:b] = fresh
-        self._tstart = np.concatenate((self._tstart[:a], starts, self._tstart[b:] + delta))
-        self._tend = np.concatenate((self._tend[:a], ends, self._tend[b:] + delta))
-        self._anchor = np.concatenate((self._anchor[:a], anchors, self._anchor[b:] + d_line))
-        self._dchar = np.concatenate((self._dchar[:a], zeros, self._dchar[b:] + delta))
-        self._dline = np.concatenate((self._dline[:a], zeros, self._dline[b:] + d_line))
+        self._splice(a, b, fresh, delta, sp.line_delta)
         if count == len(olds) == 1 and olds[0].key == fresh[0].key and olds[0].line == fresh[0].line:
             return Change("text", a, a + 1, 1, olds[0].target != fresh[0].target, False, False, delta, line_delta)
         if count == len(olds) == 0:

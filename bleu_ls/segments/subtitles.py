@@ -172,6 +172,13 @@ def _cue(
     return Segment(key=key, target=text, target_span=span, line=line, runs=runs, extra=extra)
 
 
+def _not_timing(ln: int, off: int, line: str, what: str) -> Problem:
+    """The problem of a cue whose line ``ln`` (at ``off``) is not the timing line
+    it should be (``what``: the form expected)."""
+    col = len(line) - len(line.lstrip())
+    return Problem(off + col, ln, col, f"expected {what}, found {line.strip()[:40]!r}")
+
+
 def _line_end(text: str, off: int, line: str) -> int:
     """Offset just after ``line`` (which starts at ``off``) and its line end."""
     end = off + len(line)
@@ -200,9 +207,7 @@ def read_srt(text: str) -> SegmentDocument:
         t_ln, t_off, t_line = rest[0]
         timing = _SRT_TIMING.match(t_line)
         if timing is None:
-            col = len(t_line) - len(t_line.lstrip())
-            what = "a timing line (00:00:01,000 --> 00:00:02,500)"
-            problems.append(Problem(t_off + col, t_ln, col, f"expected {what}, found {t_line.strip()[:40]!r}"))
+            problems.append(_not_timing(t_ln, t_off, t_line, "a timing line (00:00:01,000 --> 00:00:02,500)"))
             continue
         ordinal += 1
         key = keys.unique(index if index is not None else f"#{ordinal}")
@@ -242,9 +247,7 @@ def read_vtt(text: str) -> SegmentDocument:
         t_ln, t_off, t_line = rest[0]
         timing = _VTT_TIMING.match(t_line.strip())
         if timing is None:
-            col = len(t_line) - len(t_line.lstrip())
-            what = "a timing line ([hh:]mm:ss.ttt --> [hh:]mm:ss.ttt)"
-            problems.append(Problem(t_off + col, t_ln, col, f"expected {what}, found {t_line.strip()[:40]!r}"))
+            problems.append(_not_timing(t_ln, t_off, t_line, "a timing line ([hh:]mm:ss.ttt --> [hh:]mm:ss.ttt)"))
             continue
         ordinal += 1
         key = keys.unique(cue_id if cue_id else f"#{ordinal}")

@@ -21,8 +21,8 @@ import sys
 from typing import Optional
 
 from .model import TMX, InlineCode, Segment, SegmentDocument
-from .xmlcontent import Content, LineCounter
-from .xmlscan import NS_SEP, XML_NS, Scanner, decode_xml, problem_at, run_reader
+from .xmlcontent import Content, ContentEvents, LineCounter
+from .xmlscan import NS_SEP, XML_NS, Scanner, end_read, problem_at, read_xml_bytes, run_reader
 
 CODE_CONTENT = frozenset({"bpt", "ept", "ph", "it", "ut"})
 CLOSING = frozenset({"ept"})
@@ -41,7 +41,7 @@ class _Stop(Exception):
     pass
 
 
-class _Reader:
+class _Reader(ContentEvents):
     def __init__(self, file: str, sc: Scanner):
         self.file = file
         self.sc = sc
@@ -57,22 +57,6 @@ class _Reader:
         self.keys: dict[str, int] = {}
         self.line = LineCounter(file)
         self.root_seen = False
-
-    def _activate(self, c: Content) -> None:
-        if not self.active:
-            self.sc.set_buffering(False)
-        self.active.append(c)
-
-    def _deactivate(self, c: Content) -> None:
-        self.active.remove(c)
-        if not self.active:
-            self.sc.set_buffering(True)
-
-    def text(self, data: str) -> None:
-        if self.active:
-            off = self.pos()
-            for c in self.active:
-                c.add(data, off)
 
     def start(self, name: str, attrs: dict) -> None:
         off = self.pos()
@@ -202,15 +186,8 @@ class _Reader:
 
 
 def read_tmx_text(text: str, path: str = "", max_segments: Optional[int] = None) -> SegmentDocument:
-    """Read a TMX document from its decoded text (offsets index ``text``).
-
-    This is the server's call: it holds the buffer's text, and the offsets of
-    the segments are indices of that string (the LSP line model's own).  With
-    ``max_segments``, reading stops quietly once that many segments are read
-    (64 KB at a time): ``header["partial"] == "true"`` then, and no problem is
-    said for the rest — the first hints of a large file come from this, the
-    full read can follow in the background.
-    """
+    """Read a TMX document from its decoded text (offsets index ``text``): the
+    server's call, ``max_segments`` as :func:`~.xliff.read_xliff_text` says."""
     sc = Scanner(text)
     r = _Reader(text, sc)
     problem = run_reader(sc, r, text, max_segments, _Stop, "TMX")
@@ -224,22 +201,9 @@ def read_tmx_text(text: str, path: str = "", max_segments: Optional[int] = None)
         problems=list(r.problems),
         text=text,
     )
-    if problem is not None:
-        doc.problems.append(problem)
-    elif not r.root_seen and not r.problems:
-        doc.problems.append(problem_at(text, 0, "This is not a TMX file: no <tmx> element was found."))
-    if sc.stopped:
-        doc.header["partial"] = "true"
-    if path:
-        doc.header.setdefault("path", path)
-    return doc
+    return end_read(doc, sc, problem, path, None if r.root_seen else "This is not a TMX file: no <tmx> element was found.")
 
 
 def read_tmx(data: bytes, path: str = "", max_segments: Optional[int] = None) -> SegmentDocument:
     """Read a TMX file's bytes; offsets index ``decode_xml(data)[0]`` (the BOM left out)."""
-    text, enc, problem = decode_xml(data)
-    doc = read_tmx_text(text, path, max_segments)
-    doc.header["encoding"] = enc
-    if problem:
-        doc.problems.insert(0, problem_at(text, 0, problem))
-    return doc
+    return read_xml_bytes(read_tmx_text, data, path, max_segments)

@@ -34,7 +34,7 @@ from .model import XLIFF1, Segment, SegmentDocument
 from .xliff1 import Xliff1Structure
 from .xliff2 import Xliff2Structure
 from .xliff_reader import XliffHandler, StopReading
-from .xmlscan import Scanner, decode_xml, problem_at, run_reader
+from .xmlscan import Scanner, end_read, read_xml_bytes, run_reader
 
 
 class _Reader(Xliff1Structure, Xliff2Structure, XliffHandler):
@@ -63,28 +63,16 @@ def read_xliff_text(text: str, path: str = "", max_segments: Optional[int] = Non
         problems=list(r.problems),
         text=text,
     )
-    if problem is not None:
-        doc.problems.append(problem)
-    elif r.fmt is None and not r.problems:
-        doc.problems.append(problem_at(text, 0, "This is not an XLIFF file: no <xliff> element was found."))
     dups = sum(1 for s in r.segments if s.extra.get("duplicate"))
     if dups:
         doc.header["duplicate-keys"] = str(dups)
-    if sc.stopped:
-        doc.header["partial"] = "true"
-    if path:
-        doc.header.setdefault("path", path)
-    return doc
+    missing = "This is not an XLIFF file: no <xliff> element was found." if r.fmt is None else None
+    return end_read(doc, sc, problem, path, missing)
 
 
 def read_xliff(data: bytes, path: str = "", max_segments: Optional[int] = None) -> SegmentDocument:
     """Read an XLIFF file's bytes; offsets index ``decode_xml(data)[0]`` (the BOM left out)."""
-    text, enc, problem = decode_xml(data)
-    doc = read_xliff_text(text, path, max_segments)
-    doc.header["encoding"] = enc
-    if problem:
-        doc.problems.insert(0, problem_at(text, 0, problem))
-    return doc
+    return read_xml_bytes(read_xliff_text, data, path, max_segments)
 
 
 _STATE_ATTR = re.compile(r"""(\s)state(\s*=\s*)(["'])(.*?)\3""", re.S)

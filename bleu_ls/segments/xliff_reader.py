@@ -14,7 +14,7 @@ import sys
 from typing import Optional
 
 from .model import XLIFF1, XLIFF2, InlineCode, Segment
-from .xmlcontent import Content, LineCounter
+from .xmlcontent import Content, ContentEvents, LineCounter
 from .xmlscan import NS_SEP, Scanner, problem_at
 
 NS_XLIFF1 = "urn:oasis:names:tc:xliff:document:1.2"
@@ -79,7 +79,7 @@ class StopReading(Exception):
     """Reading ends here (not an XLIFF root, or enough segments read)."""
 
 
-class XliffHandler:
+class XliffHandler(ContentEvents):
     """The scanner's handler: builds segments as units end.
 
     The version-specific ``_start1``/``_end_unit1``… come from the
@@ -110,22 +110,6 @@ class XliffHandler:
         self.note: Optional[Content] = None
 
     # --- events ------------------------------------------------------------------
-    def _activate(self, c: Content) -> None:
-        if not self.active:
-            self.sc.set_buffering(False)
-        self.active.append(c)
-
-    def _deactivate(self, c: Content) -> None:
-        self.active.remove(c)
-        if not self.active:
-            self.sc.set_buffering(True)
-
-    def text(self, data: str) -> None:
-        if self.active:
-            off = self.pos()
-            for c in self.active:
-                c.add(data, off)
-
     def start(self, name: str, attrs: dict) -> None:
         ns, local = _local(name)
         if local in _PASS and not self.active:

@@ -1,6 +1,7 @@
 """The scored text of an XML element's content, with its map back to the file.
 
-Shared by the XLIFF and TMX readers.  A :class:`Content` receives the
+Shared by the XLIFF and TMX readers (with :class:`ContentEvents`, the
+character-data handler they both are).  A :class:`Content` receives the
 character data and inline codes between a start tag and its end tag (as
 :class:`~bleu_ls.segments.xmlscan.Scanner` delivers them) and builds:
 
@@ -122,6 +123,31 @@ class Content:
         if len(runs) == 1 and runs[0][0] == 0 and runs[0][1] == self.start and runs[0][2] == self.n == self.end - self.start:
             return ()
         return tuple(Run(a, b, c) for a, b, c in runs)
+
+
+class ContentEvents:
+    """The XLIFF and TMX readers' shared character-data handling: ``text`` gives
+    each piece to the contents being read (:attr:`active`, with ``sc`` the
+    scanner and ``pos`` its offset function); the scanner's buffering is off
+    while one is open, so that every piece comes with its own offset."""
+
+    active: list[Content]
+
+    def _activate(self, c: Content) -> None:
+        if not self.active:
+            self.sc.set_buffering(False)
+        self.active.append(c)
+
+    def _deactivate(self, c: Content) -> None:
+        self.active.remove(c)
+        if not self.active:
+            self.sc.set_buffering(True)
+
+    def text(self, data: str) -> None:
+        if self.active:
+            off = self.pos()
+            for c in self.active:
+                c.add(data, off)
 
 
 class LineCounter:

@@ -35,7 +35,7 @@ import re
 import xml.parsers.expat as expat
 from typing import Callable, Optional, Protocol
 
-from .model import Problem, line_col
+from .model import Problem, SegmentDocument, line_col
 
 NS_SEP = "}"
 XML_NS = "http://www.w3.org/XML/1998/namespace"
@@ -314,3 +314,32 @@ def run_reader(sc: "Scanner", reader, text: str, max_segments: Optional[int], st
         return None
     except Exception as e:
         return problem_at(text, 0, f"bleu-ls could not read this {what} file (an internal error: {type(e).__name__}: {e}).")
+
+
+def end_read(doc: SegmentDocument, sc: Scanner, problem: Optional[Problem], path: str, missing_root: Optional[str]) -> SegmentDocument:
+    """The end of an XLIFF or TMX read: the problem that stopped the scan, else
+    ``missing_root`` (the sentence for a file whose root element never came,
+    given when the read found none) unless something was said already; the
+    header's ``partial`` (the scan stopped once enough segments were read) and
+    ``path``."""
+    if problem is not None:
+        doc.problems.append(problem)
+    elif missing_root is not None and not doc.problems:
+        doc.problems.append(problem_at(doc.text, 0, missing_root))
+    if sc.stopped:
+        doc.header["partial"] = "true"
+    if path:
+        doc.header.setdefault("path", path)
+    return doc
+
+
+def read_xml_bytes(read_text: Callable[[str, str, Optional[int]], SegmentDocument], data: bytes, path: str,
+                   max_segments: Optional[int]) -> SegmentDocument:
+    """``read_text`` over the decoded ``data`` (offsets index ``decode_xml(data)[0]``,
+    the BOM left out); the header says the encoding, a decoding problem comes first."""
+    text, enc, problem = decode_xml(data)
+    doc = read_text(text, path, max_segments)
+    doc.header["encoding"] = enc
+    if problem:
+        doc.problems.insert(0, problem_at(text, 0, problem))
+    return doc
