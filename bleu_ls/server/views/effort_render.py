@@ -46,7 +46,7 @@ def effort_hover(pair: "Pair", i: int) -> Optional[str]:
         return None
     effort = pair.effort
     if 0 <= i < len(effort.lines) and not effort.fresh[i] and effort.heavy(i):
-        return "_HTER of this line against its draft: being counted in the background._"
+        return None  # counted in the background: the hint gains its HTER part when it is there
     rec = effort.line(i)
     if rec is None:
         return None
@@ -144,7 +144,7 @@ def hter_label(pair: "Pair", i: int, template: str, default: str) -> Optional[st
         return None
     effort = pair.effort
     if 0 <= i < len(effort.lines) and not effort.fresh[i] and effort.heavy(i):
-        return "_HTER of this line against its draft: being counted in the background._"
+        return None  # counted in the background: the hint gains its HTER part when it is there
     rec = effort.line(i)
     if rec is None:
         return None

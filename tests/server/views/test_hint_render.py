@@ -100,3 +100,26 @@ def test_hints_after_random_edits_equal_sacrebleu_and_their_json_the_converters(
         manager.shutdown()
 
     asyncio.run(run())
+
+
+def test_a_heavy_line_still_counting_adds_no_hter_part_to_its_hint() -> None:
+    """While a long line's HTER is counted in the background its hint has no HTER part
+    (the hover says it is being counted); the hint never carries the hover's sentence."""
+    from types import SimpleNamespace
+
+    from bleu_ls.server.views.effort_render import hter_label
+
+    class Effort:
+        lines = ["a long line"]
+        fresh = [False]
+
+        def heavy(self, i: int) -> bool:
+            return True
+
+        def line(self, i: int):
+            return {"score": 12.5}
+
+    pair = SimpleNamespace(effort=Effort())
+    assert hter_label(pair, 0, "HTER {hter:.1f}", "HTER {hter:.1f}") is None
+    Effort.fresh = [True]
+    assert hter_label(pair, 0, "HTER {hter:.1f}", "HTER {hter:.1f}") == "HTER 12.5"
