@@ -593,7 +593,8 @@ def test_vscode_large_pair_typing_burst_mid_line(code_server_defaults, tmp_path:
     print(
         f"\nvscode {n:,} real lines with a source, editor defaults: "
         f"large-file prompt {'answered Open Anyway' if r['openAnyway'] else 'not shown'}; "
-        f"open -> first hint {r['firstHintsMs']} ms (server start included; longest renderer task meanwhile "
+        f"open -> text on screen {r['editorShownMs']} ms -> first hint {r['firstHintsMs']} ms (server start "
+        f"included; renderer long tasks meanwhile {len(open_tasks)}, {sum(open_tasks):.0f} ms in all, longest "
         f"{open_tasks[-1] if open_tasks else 0:.0f} ms); jump to line {line + 1:,} -> hint {r['jumpMs']} ms; "
         f"scored {r['scoredMs']} ms later"
     )
