@@ -15,8 +15,8 @@ const editLine = Number(env.BLEU_EDIT_LINE ?? "0");
 const editText = env.BLEU_EDIT_TEXT ?? "";
 const expectHints = Number(env.BLEU_EXPECT_HINTS ?? "1");
 const timeout = Number(env.BLEU_TIMEOUT_MS ?? "60000");
-const out = { events: [] };
 const t0 = Date.now();
+const out = { events: [], t0 }; // events: ms after t0 (ms since the epoch), to line up with a server timeline
 const note = (what) => out.events.push(`${Date.now() - t0} ms ${what}`);
 const HINT = /BLEU (\d+\.\d|n\/a)/;
 
