@@ -71,22 +71,34 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
+#: the small samples' tests: no minimap in their screenshots
+SMALL_FILE_SETTINGS = {"editor.minimap.enabled": False}
+
+
 @pytest.fixture(scope="module")
 def code_server(vsix: Path, tmp_path_factory: pytest.TempPathFactory):
+    yield from _code_server(vsix, tmp_path_factory.mktemp("code-server"), SMALL_FILE_SETTINGS)
+
+
+@pytest.fixture(scope="module")
+def code_server_defaults(vsix: Path, tmp_path_factory: pytest.TempPathFactory):
+    """code-server at VS Code's own defaults (minimap on, the large-file
+    prompt at its usual limit): what a user who just installed it has."""
+    yield from _code_server(vsix, tmp_path_factory.mktemp("code-server-defaults"), {})
+
+
+def _code_server(vsix: Path, base: Path, editor_settings: dict):
     if not CODE_SERVER.exists():
         missing("code-server", SETUP + " (npm ci in tests/editors)")
     if not Path(CHROMIUM).is_file():
         missing("Chromium", "apt-get install chromium (or set BLEU_LS_CHROMIUM)")
-    base = tmp_path_factory.mktemp("code-server")
     user, exts, xdg = base / "user", base / "extensions", base / "xdg"
     (user / "User").mkdir(parents=True)
     settings = {
         "workbench.startupEditor": "none",
         "workbench.tips.enabled": False,
         "telemetry.telemetryLevel": "off",
-        "editor.minimap.enabled": False,
-        # a 100k-line pair is ~13 MB: open it without the "Open anyway?" prompt
-        "workbench.editorLargeFileConfirmation": 1024,
+        **editor_settings,
         "extensions.autoCheckUpdates": False,
         "extensions.autoUpdate": False,
         # VS Code's extension host takes PATH from a login shell, so point
@@ -465,50 +477,77 @@ def test_vscode_translator_view_of_a_real_talk(code_server, tmp_path: Path, them
         assert shot.is_file() and shot.stat().st_size > 10_000
 
 
-def test_vscode_large_pair_typing_burst_mid_line(code_server, tmp_path: Path) -> None:
-    """A large pair (BLEU_LS_VSCODE_LINES, default 3,000; the issue's figure
-    is 100,000): go to the middle line right after opening, then type bursts
-    of keys in the middle of that line at 8 keys/s.  After each burst the
-    line's hint shows sacrebleu's score of the text typed so far."""
-    from benchmarks import corpus
+def _big_lines() -> int:
+    """The pair's size: BLEU_LS_BIG (or BLEU_LS_VSCODE_LINES), 3,000 by default (CI)."""
+    return int(os.environ.get("BLEU_LS_BIG") or os.environ.get("BLEU_LS_VSCODE_LINES") or "3000")
 
-    n = int(os.environ.get("BLEU_LS_VSCODE_LINES", "3000"))
-    k = int(os.environ.get("BLEU_LS_VSCODE_BURSTS", "6"))
-    hyp_src, ref_src = corpus.ensure(n)
+
+def last_key_bursts(head: str, tail: str, ref: str, k: int) -> tuple[list[str], list[str]] | None:
+    """``k`` bursts of keys typed one after the other between ``head`` and
+    ``tail`` (each a space and a word of the reference, letters only), each
+    with sacrebleu's label of the line after it.  The final label of a burst
+    is set by its LAST key: no earlier key of the burst, and not the burst
+    before, leaves the line at that label, so a hint that is still catching
+    up with the burst never shows it.  None when the line has too few such
+    words."""
+    before = oracle_label(head + tail, [ref])
+    words = list(dict.fromkeys(w for w in ref.split() if w.isalpha() and len(w) >= 3))
+    bursts, labels, typed = [], [], ""
+    for w in words:
+        if len(bursts) == k:
+            break
+        burst = " " + w
+        after = [oracle_label(head + typed + burst[: m + 1] + tail, [ref]) for m in range(len(burst))]
+        if after[-1] not in after[:-1] and after[-1] != (labels[-1] if labels else before):
+            bursts.append(burst)
+            labels.append(after[-1])
+            typed += burst
+    return (bursts, labels) if len(bursts) == k else None
+
+
+def test_vscode_large_pair_typing_burst_mid_line(code_server_defaults, tmp_path: Path) -> None:
+    """Real MT lines with a source (benchmarks/realpair.py; BLEU_LS_BIG lines,
+    3,000 by default, the issue's figure is 100,000), at VS Code's defaults
+    (minimap on; its large-file prompt answered "Open Anyway" when it comes):
+    open the file and time its first hint, go to the middle line, then type
+    bursts of keys in the middle of that line at 8 keys/s, each burst's final
+    label set by its last key, timed from that key until the drawn hint is
+    sacrebleu's label of the new text.  The renderer's long tasks while
+    typing are recorded.  Only correctness is asserted; the times are
+    printed (benchmarks/RESULTS.md)."""
+    from benchmarks import realpair
+
+    n = _big_lines()
+    k = int(os.environ.get("BLEU_LS_VSCODE_BURSTS", "8"))
+    folder = realpair.build(n)
+    if folder is None:
+        pytest.skip("WMT21 data (../shared/data or $BLEU_LS_SHARED_DATA) not present")
     ws = tmp_path / "large"
     ws.mkdir()
-    shutil.copyfile(hyp_src, ws / "big.hyp")
-    shutil.copyfile(ref_src, ws / "big.ref")
+    for name in ("big.hyp", "big.ref", "big.src"):
+        shutil.copyfile(folder / name, ws / name)
     hyps, refs = read_lines(ws / "big.hyp"), read_lines(ws / "big.ref")
-    def plan(i: int):
-        """Bursts typed before the last word of line i, and the hint after each."""
-        left = len(hyps[i].split()[-1]) + 1
-        head, tail = hyps[i][: len(hyps[i]) - left], hyps[i][len(hyps[i]) - left :]
-        bursts, labels, typed, change_keys = [], [], "", []
-        for j in range(k):  # each burst adds one new word
-            bursts.append(f" zq{j}xw")
-            # the burst's first key from which on every prefix scores the burst's label
-            after = [oracle_label(head + typed + bursts[-1][: m + 1] + tail, [refs[i]]) for m in range(len(bursts[-1]))]
-            change_keys.append(next(m for m in range(len(after)) if all(a == after[-1] for a in after[m:])))
-            typed += bursts[-1]
-            labels.append(after[-1])
-        return left, head, tail, bursts, labels, typed, change_keys
 
-    # the middle line, or the first after it whose hint changes with every burst
+    # the middle line, or the first after it with k such bursts before its last word
     line = n // 2
     while True:
-        if len(hyps[line].split()) >= 6:
-            left, head, tail, bursts, labels, typed, change_keys = plan(line)
-            if len({oracle_label(hyps[line], [refs[line]]), *labels}) == k + 1:
+        if len(hyps[line].split()) >= 4:
+            left = len(hyps[line].split()[-1]) + 1
+            head, tail = hyps[line][: len(hyps[line]) - left], hyps[line][len(hyps[line]) - left :]
+            plan = last_key_bursts(head, tail, refs[line], k)
+            if plan is not None:
                 break
         line += 1
-    assert all(a != b for a, b in zip(labels, labels[1:])), labels
+    bursts, labels = plan
+    typed = "".join(bursts)
+    # (the oracle, again, on the whole text after each burst)
+    assert [oracle_label(head + "".join(bursts[: j + 1]) + tail, [refs[line]]) for j in range(k)] == labels
 
     ARTIFACTS.mkdir(exist_ok=True)
     out = ARTIFACTS / "vscode-large.json"  # kept: key and hint times for a server-side timeline
     env = editor_env(
         {
-            "BLEU_URL": f"http://127.0.0.1:{code_server['port']}/?folder={ws}",
+            "BLEU_URL": f"http://127.0.0.1:{code_server_defaults['port']}/?folder={ws}",
             "BLEU_FILE": "big.hyp",
             "BLEU_MODE": "large",
             "BLEU_JUMP_LINE": str(line),
@@ -516,15 +555,15 @@ def test_vscode_large_pair_typing_burst_mid_line(code_server, tmp_path: Path) ->
             "BLEU_COLUMN": str(len(head.encode("utf-16-le")) // 2 + 1),
             "BLEU_BURSTS": json.dumps(bursts),
             "BLEU_BURST_LABELS": json.dumps(labels),
-            "BLEU_BURST_KEYS": json.dumps(change_keys),
             "BLEU_KEY_DELAY_MS": "125",
             "BLEU_TIMEOUT_MS": str(60000 + n // 2),
             "BLEU_OUT": str(out),
             "BLEU_CHROMIUM": CHROMIUM,
             "BLEU_SHOT_EDIT": str(ARTIFACTS / "vscode-large-typed.png"),
+            "BLEU_SHOT_ERROR": str(ARTIFACTS / "vscode-large-error.png"),
             # BLEU_LS_VSCODE_PROFILE=DIR: CPU profiles of the workbench and the extension host while typing
             "BLEU_PROFILE_DIR": os.environ.get("BLEU_LS_VSCODE_PROFILE", ""),
-            "BLEU_CODE_SERVER_PID": str(code_server["pid"]),
+            "BLEU_CODE_SERVER_PID": str(code_server_defaults["pid"]),
         }
     )
     proc = subprocess.run(["node", str(HERE / "vscode_driver.mjs")], cwd=HERE, env=env,
@@ -532,21 +571,37 @@ def test_vscode_large_pair_typing_burst_mid_line(code_server, tmp_path: Path) ->
     assert out.is_file(), proc.stdout + proc.stderr
     r = json.loads(out.read_text(encoding="utf-8"))
     assert "error" not in r, r["error"] + "\n" + "\n".join(r["events"])
+    assert r["firstHintsOk"], r["events"]
     assert r["jumpOk"], (r["jumpLabel"], r["events"])
     assert r["statusReady"], r["events"]
+    # each burst ends on sacrebleu's label of the text typed so far, and the line holds that text
     assert r["burstLabels"] == labels, (r["lineText"], r["burstMs"], r["events"])
-    assert all(ms is not None for ms in r["burstMs"]), r["burstMs"]
+    assert all(ms is not None for ms in r["burstMs"]), r["burstMs"]  # (each within 30 s)
     text, label = split_hint(r["lineText"])
     assert text == head + typed + tail and label == labels[-1]
     # the words typed are new against the draft: each carries the changed-word style
     assert r["typedHighlighted"], (r["changedWords"], r["typedStyles"])
-    assert all(ms is not None for ms in r["changeKeyMs"]), r["changeKeyMs"]
+    # loose sanity bounds only (a shared machine is noisy): the figures go to RESULTS.md
+    assert r["typingLongTasks"] is not None, "no PerformanceObserver('longtask') in the page"
     ms = sorted(r["burstMs"])
-    lag = sorted(r["changeKeyMs"])
+    typing_tasks = sorted(d for _s, d in r["typingLongTasks"])
+    open_tasks = sorted(d for _s, d in r["openLongTasks"])
+
+    def p95(xs: list) -> float:
+        return xs[min(len(xs) - 1, int(0.95 * len(xs)))]
+
     print(
-        f"\nvscode {n:,} lines: editor shown -> first hints {r['firstHintsMs']} ms (server start included); "
-        f"jump -> hint {r['jumpMs']} ms; scored {r['scoredMs']} ms later; last key of a burst -> new hint "
-        f"p50 {statistics.median(ms):.0f} ms, p95 {ms[min(len(ms) - 1, int(0.95 * len(ms)))]:.0f} ms "
-        f"over {len(ms)} bursts; the key that sets the new score (key {change_keys} of each burst) -> new hint "
-        f"p50 {statistics.median(lag):.0f} ms, p95 {lag[min(len(lag) - 1, int(0.95 * len(lag)))]:.0f} ms; typed words highlighted {r['highlightMs']} ms after the last burst's check; {r['events']}"
+        f"\nvscode {n:,} real lines with a source, editor defaults: "
+        f"large-file prompt {'answered Open Anyway' if r['openAnyway'] else 'not shown'}; "
+        f"open -> text on screen {r['editorShownMs']} ms -> first hint {r['firstHintsMs']} ms (server start "
+        f"included; renderer long tasks meanwhile {len(open_tasks)}, {sum(open_tasks):.0f} ms in all, longest "
+        f"{open_tasks[-1] if open_tasks else 0:.0f} ms); jump to line {line + 1:,} -> hint {r['jumpMs']} ms; "
+        f"scored {r['scoredMs']} ms later"
     )
+    print(f"last key of a burst -> sacrebleu's label drawn, {k} bursts {bursts}, in order (ms): "
+          + " ".join(str(x) for x in r["burstMs"]))
+    print(f"p50 {statistics.median(ms):.0f} ms, p95 {p95(ms):.0f} ms; renderer long tasks while typing: "
+          f"{len(typing_tasks)}, longest {typing_tasks[-1] if typing_tasks else 0:.0f} ms "
+          f"(over 200 ms: {sum(d > 200 for d in typing_tasks)}); typed words highlighted {r['highlightMs']} ms "
+          f"after the last burst's check")
+    print(r["events"])

@@ -15,8 +15,8 @@ const editLine = Number(env.BLEU_EDIT_LINE ?? "0");
 const editText = env.BLEU_EDIT_TEXT ?? "";
 const expectHints = Number(env.BLEU_EXPECT_HINTS ?? "1");
 const timeout = Number(env.BLEU_TIMEOUT_MS ?? "60000");
-const out = { events: [] };
 const t0 = Date.now();
+const out = { events: [], t0 }; // events: ms after t0 (ms since the epoch), to line up with a server timeline
 const note = (what) => out.events.push(`${Date.now() - t0} ms ${what}`);
 const HINT = /BLEU (\d+\.\d|n\/a)/;
 
@@ -285,11 +285,32 @@ async function stopProfiles(p) {
   out.profileWallStart = p.wall;
 }
 
-  // A large pair (BLEU_MODE=large): right after the file opens, go to line
+  // Renderer long tasks (PerformanceObserver 'longtask', BLEU_MODE=large):
+  // [start (ms since the epoch), duration (ms)].
+  const installLongTasks = () =>
+    page.evaluate(() => {
+      window.__bleuLongTasks = null;
+      try {
+        window.__bleuLongTasks = [];
+        new PerformanceObserver((list) => {
+          for (const e of list.getEntries()) window.__bleuLongTasks.push([performance.timeOrigin + e.startTime, e.duration]);
+        }).observe({ type: "longtask", buffered: true });
+      } catch {
+        window.__bleuLongTasks = null;
+      }
+    });
+  // the long tasks that overlap [from, to] (wall clock), or null without the observer
+  const longTasks = (from, to) =>
+    page.evaluate(([a, b]) => window.__bleuLongTasks && window.__bleuLongTasks.filter(([s, d]) => s < b && s + d > a), [from, to]);
+
+  // A large pair (BLEU_MODE=large), at VS Code's defaults: answer the
+  // large-file prompt ("Open Anyway") if it comes and time from there (else
+  // from the click in the explorer) to the first hint on screen; go to line
   // $BLEU_JUMP_LINE and time its hint; then type bursts of keys mid-line at
   // $BLEU_KEY_DELAY_MS between keys and time, from the last key of each
-  // burst, until the line's hint shows $BLEU_BURST_LABELS[j].
-  async function largeMode() {
+  // burst, until the line's hint shows $BLEU_BURST_LABELS[j].  The
+  // renderer's long tasks while opening and while typing are kept.
+  async function largeMode(explorerClickAt) {
     const jumpLine = Number(env.BLEU_JUMP_LINE);
     const bursts = JSON.parse(env.BLEU_BURSTS);
     const labels = JSON.parse(env.BLEU_BURST_LABELS);
@@ -299,12 +320,26 @@ async function stopProfiles(p) {
       const m = t ? t.match(/BLEU (\d+\.\d|n\/a)\s*$/) : null;
       return m ? m[0].trim() : null;
     };
-    await page.waitForSelector(".editor-instance .view-lines .view-line", { timeout });
+    const openAnyway = page.locator(".monaco-button", { hasText: /^Open Anyway$/ });
+    const shown = await waitFor(async () => {
+      if (await openAnyway.count()) return "prompt";
+      return (await page.locator(".editor-instance .view-lines .view-line").count()) ? "editor" : null;
+    }, timeout, 10);
+    let start = explorerClickAt;
+    out.openAnyway = shown === "prompt";
+    if (out.openAnyway) {
+      note("large-file prompt");
+      await openAnyway.first().click();
+      start = Date.now();
+      note("Open Anyway");
+    }
+    // open -> the file on screen -> its first hints (the server starts with the first file)
+    await waitFor(async () => (await page.locator(".editor-instance .view-lines .view-line").count()) > 0, timeout, 10);
+    out.editorShownMs = Date.now() - start;
     note("editor shown");
-    // open -> the first screen's hints (the server starts with the first file)
-    let start = Date.now();
-    await waitFor(async () => Object.values(await readLines()).some((t) => HINT.test(t)), timeout, 10);
+    out.firstHintsOk = Boolean(await waitFor(async () => Object.values(await readLines()).some((t) => HINT.test(t)), timeout, 10));
     out.firstHintsMs = Date.now() - start;
+    out.openLongTasks = (await longTasks(start, Date.now())) ?? [];
     note("first hints");
     await page.locator(".editor-instance .view-lines .view-line").first().click({ force: true });
     await page.keyboard.press("Control+G");
@@ -335,40 +370,25 @@ async function stopProfiles(p) {
     out.burstLabels = [];
     out.burstAt = []; // wall clock (ms since the epoch) of each burst's last key and of its hint showing
     out.keyAt = []; // wall clock of every key, for lining up with a server-side timeline
-    // $BLEU_BURST_KEYS[j]: the key of burst j from which on the line's text
-    // scores labels[j] (the keys after it, within the same word, leave the
-    // score as it is): from that key to the label on screen is how far the
-    // hint lags the typing; the screen is read between keys for it.
-    const changeKeys = JSON.parse(env.BLEU_BURST_KEYS ?? "[]");
-    out.changeKeyMs = [];
+    const typingFrom = Date.now();
     for (let j = 0; j < bursts.length; j++) {
       const keys = [...bursts[j]];
-      let changeAt = null;
-      let seen = null;
-      const look = async () => {
-        if (seen === null && changeAt !== null && (await labelOf(jumpLine)) === labels[j]) seen = Date.now();
-      };
       for (let k = 0; k < keys.length; k++) {
         if (k) {
-          const until = out.keyAt[out.keyAt.length - 1] + delay;
-          while (Date.now() < until) {
-            await look();
-            await new Promise((r) => setTimeout(r, 10));
-          }
+          const wait = out.keyAt[out.keyAt.length - 1] + delay - Date.now();
+          if (wait > 0) await new Promise((r) => setTimeout(r, wait));
         }
         out.keyAt.push(Date.now());
-        if (k === changeKeys[j]) changeAt = out.keyAt[out.keyAt.length - 1];
         await page.keyboard.type(keys[k]);
       }
       start = Date.now(); // the burst's last key
       const ok = await waitFor(async () => (await labelOf(jumpLine)) === labels[j], 30000, 10);
       out.burstMs.push(ok ? Date.now() - start : null);
       out.burstAt.push([start, Date.now()]);
-      if (ok && seen === null && changeAt !== null) seen = Date.now();
-      out.changeKeyMs.push(seen !== null && changeAt !== null ? seen - changeAt : null);
       out.burstLabels.push(await labelOf(jumpLine));
       await page.waitForTimeout(400);
     }
+    out.typingLongTasks = await longTasks(typingFrom, Date.now());
     await stopProfiles(profiles);
     out.lineText = (await readLines())[jumpLine];
     // The typed words are new against the draft (the text as first opened):
@@ -391,8 +411,10 @@ async function stopProfiles(p) {
   await page.goto(url);
   await page.waitForSelector(".explorer-folders-view .monaco-list-row", { timeout });
   note("workbench");
+  if (env.BLEU_MODE === "large") await installLongTasks();
   const escaped = file.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
   await page.locator(".explorer-folders-view .monaco-list-row", { hasText: new RegExp(`^${escaped}$`) }).click();
+  const explorerClickAt = Date.now();
   note("clicked");
 
   if (env.BLEU_MODE === "notification") {
@@ -460,7 +482,7 @@ async function stopProfiles(p) {
   }
 
   if (env.BLEU_MODE === "large") {
-    await largeMode();
+    await largeMode(explorerClickAt);
     throw { done: true };
   }
 
