@@ -149,6 +149,7 @@ class SegmentDocs:
             return
         if change.kind == "text":
             recheck(sp, change.start, change.start + 1)
+            drafts.touched(sp, change.start)
             if sp.frozen is None and change.text_changed and sp.model is not None:
                 r = int(sp.row_of[change.start])
                 if r >= 0:
@@ -163,7 +164,7 @@ class SegmentDocs:
             del sp.qa[change.start : change.end]
             sp.qa[change.start : change.start] = [[] for _ in range(change.count)]
         recheck(sp, change.start, change.start + change.count)
-        drafts.seen(sp, change.start, change.start + change.count)  # new keys: their drafts as first seen
+        drafts.spliced(sp, change.start, change.end, change.count)  # new keys: their drafts as first seen
         if not self._maybe_freeze(sp, before):
             repair(sp, self.manager.settings, change.start, change.end, change.count)
 

@@ -15,10 +15,12 @@ from __future__ import annotations
 import re
 from typing import Optional
 
+import numpy as np
+
 from ...postedit import changed_spans
 from ...segments.model import Segment
 from ..documents.document import to_units
-from .drafts import SegDrafts, draft_of
+from .drafts import SegDrafts, draft_of, spliced
 from .state import SegmentPair
 
 #: the token type (index in the line files' legend: ``bleuChanged``) and no modifier
@@ -86,17 +88,16 @@ def tokens_data(sp: SegmentPair, encoding: str, start_line: int = 0, end_line: O
     index = sp.index
     if not isinstance(d, SegDrafts) or sp.frozen is not None or index.problems:
         return []  # a malformed buffer: its offsets are not a fresh reading's
-    if not d.kept and not any(k == "file" for k in d.kind.values()):
-        return []
-    segs = index.unshifted()
+    if len(d.differs) != len(index):  # out of step (should not happen)
+        spliced(sp, 0, len(d.differs), len(index))
+    stop = index.line_count if end_line is None else end_line
+    lo = index.line_start(max(0, min(start_line, index.line_count - 1))) if index.line_count else 0
+    hi = len(index.text) if stop >= index.line_count else index.line_start(max(0, stop))
     out: list[int] = []
     prev_line, prev_col = 0, 0
-    stop = index.line_count if end_line is None else end_line
-    for i, seg in enumerate(segs):
-        if seg.draft is None and seg.key not in d.kept:
-            continue  # no draft: no key lookups
-        draft = draft_of(sp, seg)
-        if draft is None or draft == seg.target or not seg.target:
+    for i in np.flatnonzero(d.differs).tolist():
+        t0, t1 = index.target_span(i)
+        if t1 < lo or t0 > hi:
             continue
         seg = index.segment(i)  # its offsets now
         for a, b in segment_pieces(sp, seg):

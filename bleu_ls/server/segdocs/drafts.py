@@ -27,6 +27,8 @@ import logging
 from dataclasses import dataclass, field
 from typing import Optional
 
+import numpy as np
+
 from ...engine.ter import UNITS, TerMetric
 from ...postedit import DraftStore
 from ...segments.model import PO, XLIFF1, Segment
@@ -59,6 +61,8 @@ class SegDrafts:
     effort: dict[str, tuple[str, str, Optional[dict]]] = field(default_factory=dict)
     #: key -> (draft, the target's text in the file, token pieces relative to the target's start)
     pieces: dict[str, tuple[str, str, list[tuple[int, int]]]] = field(default_factory=dict)
+    #: per segment (index): it has a draft and a non-empty target that differs from it
+    differs: np.ndarray = field(default_factory=lambda: np.zeros(0, bool))
     #: the store could not be written (the snapshot is kept for this session only)
     problem: Optional[str] = None
 
@@ -83,6 +87,36 @@ def bind(sp: SegmentPair, store: Optional[DraftStore], settings: Settings) -> No
             d.kept = dict(zip(lines[1::2], lines[2::2]))
     sp.drafts = d
     seen(sp, 0, len(sp.index))
+    d.differs = np.zeros(len(sp.index), bool)
+    _refresh(sp, d, 0, len(sp.index))
+
+
+def touched(sp: SegmentPair, i: int) -> None:
+    """Segment ``i``'s target was edited (its key and structure kept)."""
+    d = sp.drafts
+    if isinstance(d, SegDrafts) and len(d.differs) == len(sp.index):
+        _refresh(sp, d, i, i + 1)
+
+
+def spliced(sp: SegmentPair, start: int, end: int, count: int) -> None:
+    """Segments [start, end) were replaced by ``count`` new ones: the new keys' drafts as first seen."""
+    d = sp.drafts
+    if not isinstance(d, SegDrafts):
+        return
+    seen(sp, start, start + count)
+    d.differs = np.concatenate((d.differs[:start], np.zeros(count, bool), d.differs[end:]))
+    if len(d.differs) != len(sp.index):  # out of step (should not happen): every segment again
+        d.differs = np.zeros(len(sp.index), bool)
+        start, count = 0, len(sp.index)
+    _refresh(sp, d, start, start + count)
+
+
+def _refresh(sp: SegmentPair, d: SegDrafts, a: int, b: int) -> None:
+    segs = sp.index.unshifted()
+    for i in range(a, min(b, len(segs))):
+        seg = segs[i]
+        draft = draft_of(sp, seg) if seg.draft is not None or seg.key in d.kept else None
+        d.differs[i] = draft is not None and bool(seg.target) and draft != seg.target
 
 
 def seen(sp: SegmentPair, a: int, b: int) -> None:
