@@ -6,11 +6,14 @@ tokens lie inside targets, and the snapshot survives a reopen."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from types import SimpleNamespace
 
 import polib
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from lsprotocol import types
 from sacrebleu.metrics import TER
 
@@ -176,3 +179,72 @@ def test_an_alt_trans_of_mt_origin_is_the_draft_from_the_start(tmp_path):
     toks = _tokens(docs, uri)
     assert _inside_targets(docs, uri, toks)
     assert sorted(docs.docs[uri].index.line(ln)[a:b] for ln, a, b in toks) == ["afin", "contenu", "de", "nouveau"]
+
+
+def test_an_xliff2_mt_match_is_the_draft_and_tokens_stay_inside_a_paired_code(tmp_path):
+    """Angular's XLIFF 2 with a Translation Candidates ``mtc:match type="mt"`` added to the
+    unit whose target is inside a ``<pc>``: the changed word's token is inside the code's text."""
+    real = (DATA / "xliff" / "angular.fr.xlf2.xlf").read_text(encoding="utf-8")
+    (tmp_path / "ng.ref.xlf").write_text(real, encoding="utf-8")
+    text = real.replace('xmlns="urn:oasis:names:tc:xliff:document:2.0"',
+                        'xmlns="urn:oasis:names:tc:xliff:document:2.0" xmlns:mtc="urn:oasis:names:tc:xliff:matches:2.0"', 1)
+    unit = '<unit id="3780349238193953556">\n'
+    mt = "avec les espaces réservés"
+    text = text.replace(unit, unit + f'      <mtc:matches><mtc:match ref="#s1" type="mt"><source>with placeholders</source><target>{mt}</target></mtc:match></mtc:matches>\n', 1)
+    uri = (tmp_path / "ng.hyp.xlf").as_uri()
+    docs = _docs(tmp_path, tmp_path / "cache")
+    docs.open(uri, text, 1)
+    target = "avec des espaces réservés"
+    line = next(i for i, x in enumerate(text.split("\n")) if f">{target}</pc></target>" in x)
+    assert f"**HTER {_hter(mt, target):.2f}** vs draft" in _hover(docs, uri, line)
+    toks = _tokens(docs, uri)
+    assert _inside_targets(docs, uri, toks)
+    assert [docs.docs[uri].index.line(ln)[a:b] for ln, a, b in toks] == ["des"]
+    # the target typed back to the draft: no HTER, no token, no draft section
+    _edit(docs, uri, f">{target}</pc>", f">{mt}</pc>")
+    assert _tokens(docs, uri) == [] and "Draft" not in _hover(docs, uri, line)
+    assert not any("HTER" in h.label for h in _hints(docs, uri))
+
+
+WORDS = ["chat", "numéro", "valide", "téléphone", "🐈", "le", "un"]
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+@given(edits=st.lists(st.tuples(st.sampled_from(["word", "word", "paste", "delete", "quote"]), st.floats(0, 1), st.sampled_from(WORDS)),
+                      min_size=1, max_size=8))
+def test_after_any_edit_script_tokens_and_hints_equal_a_fresh_opening(tmp_path_factory, edits):
+    """Words typed in targets, fuzzy entries pasted and deleted, a quote left open: after each
+    step the kept per-segment state gives the tokens and HTER hints a fresh opening of the
+    same text (with the same kept snapshot) gives, and every token lies inside a target."""
+    root = tmp_path_factory.mktemp("prop")
+    (root / "phone.ref.po").write_text(PO_REF.read_text(encoding="utf-8"), encoding="utf-8")
+    uri = (root / "phone.hyp.po").as_uri()
+    docs = _docs(root, root / "cache")
+    docs.open(uri, PO_HYP.read_text(encoding="utf-8"), 1)
+    sp = docs.docs[uri]
+    for k, (how, where, word) in enumerate(edits):
+        index = sp.index
+        n = len(index)
+        i = min(n - 1, int(where * n))
+        if how == "word" and n:
+            a, b = index.target_span(i)
+            words = [(m.start(), m.end()) for m in re.finditer(r"[^\s\"\\]+", index.text[a:b])]
+            if words:
+                x, y = words[int(where * 7919) % len(words)]
+                docs._apply(sp, a + x, a + y, word)
+        elif how == "paste":
+            docs._apply(sp, len(index.text), len(index.text), f'\n#, fuzzy\nmsgid "pasted {k} {word}"\nmsgstr "collé {word} {k}"\n')
+        elif how == "delete" and n:
+            a = index.text.rfind("\n\n", 0, index.target_span(i)[0])
+            b = index.text.find("\n\n", index.target_span(i)[1])
+            if a >= 0:
+                docs._apply(sp, a, len(index.text) if b < 0 else b, "")
+        elif how == "quote" and n:
+            a = index.target_span(i)[0]
+            docs._apply(sp, a, a, '"')
+        fresh = _docs(root, root / "cache")
+        fresh.open(uri, sp.index.text, 2)
+        assert docs.tokens(uri) == fresh.tokens(uri)
+        assert _inside_targets(docs, uri, _tokens(docs, uri))
+        if sp.frozen is None:
+            assert [h.label for h in _hints(docs, uri)] == [h.label for h in _hints(fresh, uri)]
