@@ -45,8 +45,7 @@ def hints(sp: SegmentPair, params: types.InlayHintParams, hs: HintSettings, enco
         label = label_for(model, r, hs)
         if label is None:
             continue
-        if sp.row_he[r] - sp.row_hs[r] == 1:  # one segment: its HTER against its draft (drafts.py)
-            label = " · ".join(x for x in (label, drafts.hint_part(sp, sp.index.segment(int(sp.row_hs[r])), hs)) if x)
+        label = " · ".join(x for x in (label, drafts.row_part(sp, r, hs)) if x)  # HTER against the draft
         out.append(types.InlayHint(position=position_at(sp, int(offsets[r]), encoding), label=label, padding_left=True))
     return out
 

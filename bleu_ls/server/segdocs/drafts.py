@@ -43,6 +43,8 @@ log = logging.getLogger(__name__)
 MARK = "bleu-ls segment drafts 1"
 #: segments longer than this (words, either side) are not aligned live (as line files)
 MAX_ALIGN_WORDS = 2000
+#: at most this many rows' HTER parts kept (a screenful or two, scrolled)
+ROW_PARTS = 4096
 #: where a segment's draft comes from
 FILE, KEPT, NONE = "file", "kept", None
 
@@ -63,6 +65,8 @@ class SegDrafts:
     pieces: dict[str, tuple[str, str, list[tuple[int, int]]]] = field(default_factory=dict)
     #: per segment (index): it has a draft and a non-empty target that differs from it
     differs: np.ndarray = field(default_factory=lambda: np.zeros(0, bool))
+    #: row -> (its text, its HTER part) as last shown (kept for a malformed buffer's hints)
+    row_parts: dict[int, tuple[str, Optional[str]]] = field(default_factory=dict)
     #: the store could not be written (the snapshot is kept for this session only)
     problem: Optional[str] = None
 
@@ -229,6 +233,23 @@ def hint_part(sp: SegmentPair, seg: Segment, hs: HintSettings) -> Optional[str]:
         return hs.hter_format.format(hter=rec["score"])
     except Exception:  # a bad template in the settings
         return HintSettings().hter_format.format(hter=rec["score"])
+
+
+def row_part(sp: SegmentPair, r: int, hs: HintSettings) -> Optional[str]:
+    """:func:`hint_part` of row ``r``'s segment (a row of one segment).  While the buffer is
+    malformed the rows are the last good reading's: the part shown then for the same text stays."""
+    d = sp.drafts
+    if not isinstance(d, SegDrafts) or sp.row_he[r] - sp.row_hs[r] != 1 or sp.model is None:
+        return None
+    text = sp.model.hyp[r]
+    if sp.frozen is not None:
+        got = d.row_parts.get(r)
+        return got[1] if got is not None and got[0] == text else None
+    part = hint_part(sp, sp.index.segment(int(sp.row_hs[r])), hs)
+    if len(d.row_parts) >= ROW_PARTS:
+        d.row_parts.clear()
+    d.row_parts[r] = (text, part)
+    return part
 
 
 def hover_parts(sp: SegmentPair, seg: Segment) -> list[str]:
