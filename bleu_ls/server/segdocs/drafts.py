@@ -23,7 +23,6 @@ recounts the edited segment only, on the next request that needs it.
 
 from __future__ import annotations
 
-import logging
 from dataclasses import dataclass, field
 from typing import Optional
 
@@ -37,7 +36,6 @@ from ...settings import HintSettings, Settings
 from ..views.effort_render import diff_markdown
 from .state import SegmentPair
 
-log = logging.getLogger(__name__)
 
 #: the first line of a kept snapshot (then key, draft, key, draft…)
 MARK = "bleu-ls segment drafts 1"
