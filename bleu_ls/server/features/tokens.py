@@ -18,6 +18,7 @@ request looks at its lines only.
 from __future__ import annotations
 
 import asyncio
+import json
 import re
 import time
 from typing import TYPE_CHECKING, Optional, Sequence, Union
@@ -264,6 +265,8 @@ class Tokens:
 
     async def full(self, uri: str) -> Encoded:
         """A full answer (JSON text made from the blocks' texts)."""
+        if uri in self.manager.segment_docs.docs:  # a segment format (server/segdocs/)
+            return Encoded(json.dumps({"data": self.manager.segment_docs.tokens(uri)}))
         answer = await self.answer(uri)
         if answer is None:
             return Encoded('{"data":[]}')
@@ -271,6 +274,8 @@ class Tokens:
 
     async def delta(self, uri: str, previous: str) -> Union[Encoded, types.SemanticTokensDelta]:
         """Only what changed since the answer ``previous`` (a full answer when it is unknown)."""
+        if uri in self.manager.segment_docs.docs:  # a segment format: always a full answer
+            return await self.full(uri)
         last = self.sent.get(uri)
         answer = await self.answer(uri)
         if answer is None:
@@ -284,6 +289,8 @@ class Tokens:
     def range(self, params: types.SemanticTokensRangeParams) -> types.SemanticTokens:
         rng = params.range
         end = rng.end.line + (1 if rng.end.character > 0 else 0)
+        if params.text_document.uri in self.manager.segment_docs.docs:  # a segment format (server/segdocs/)
+            return types.SemanticTokens(data=self.manager.segment_docs.tokens(params.text_document.uri, rng.start.line, end))
         return types.SemanticTokens(data=self.data(params.text_document.uri, rng.start.line, end))
 
 

@@ -13,6 +13,7 @@ from lsprotocol import types
 
 from ...settings import HintSettings
 from ..views.render import label_for
+from . import drafts
 from .checks import findings
 from .state import TIMED, SegmentPair, hint_offsets, position_at
 
@@ -44,6 +45,7 @@ def hints(sp: SegmentPair, params: types.InlayHintParams, hs: HintSettings, enco
         label = label_for(model, r, hs)
         if label is None:
             continue
+        label = " · ".join(x for x in (label, drafts.row_part(sp, r, hs)) if x)  # HTER against the draft
         out.append(types.InlayHint(position=position_at(sp, int(offsets[r]), encoding), label=label, padding_left=True))
     return out
 
@@ -74,8 +76,7 @@ def hover(sp: SegmentPair, params: types.HoverParams, hs: HintSettings) -> Optio
     else:
         parts.append("_No reference cue covers this cue's time: not scored._" if what == "Cue"
                      else "_No segment of the reference pairs with this one: not scored._")
-    if seg.draft:
-        parts.append(f"**Draft:** {seg.draft}")
+    parts.extend(drafts.hover_parts(sp, seg))  # the draft diff once the target differs from it
     if seg.state:
         parts.append(f"**State:** {seg.state}" + (f" ({seg.state_qualifier})" if seg.state_qualifier else ""))
     for note in seg.notes:

@@ -28,7 +28,8 @@ from ...segments.model import XLIFF1, XLIFF2
 from ..background import heap
 from ..documents.files import path_key, uri_path
 from ..roles import ManagerRole
-from . import actions, answers
+from . import actions, answers, drafts
+from .draft_tokens import tokens_data
 from .checks import diagnostics_json, recheck
 from .rows import pair, read_reference, repair
 from .state import SegmentPair, hint_offsets, offset_at, position_at, segment_format
@@ -71,6 +72,7 @@ class SegmentDocs:
             read_reference(sp, self.manager, self.docs.values())
             pair(sp, self.manager.settings)
             sp.good_problems = len(sp.index.problems)
+            drafts.bind(sp, getattr(self.manager, "drafts", None), self.manager.settings)
         self._changed(sp)
 
     def close(self, uri: str) -> None:
@@ -127,6 +129,7 @@ class SegmentDocs:
             sp.model, sp.frozen = None, None
             read_reference(sp, self.manager, self.docs.values())
             pair(sp, self.manager.settings)
+            drafts.bind(sp, getattr(self.manager, "drafts", None), self.manager.settings)
             self._changed(sp)
 
     # -- edits -------------------------------------------------------------------------
@@ -146,6 +149,7 @@ class SegmentDocs:
             return
         if change.kind == "text":
             recheck(sp, change.start, change.start + 1)
+            drafts.touched(sp, change.start)
             if sp.frozen is None and change.text_changed and sp.model is not None:
                 r = int(sp.row_of[change.start])
                 if r >= 0:
@@ -160,6 +164,7 @@ class SegmentDocs:
             del sp.qa[change.start : change.end]
             sp.qa[change.start : change.start] = [[] for _ in range(change.count)]
         recheck(sp, change.start, change.start + change.count)
+        drafts.spliced(sp, change.start, change.end, change.count)  # new keys: their drafts as first seen
         if not self._maybe_freeze(sp, before):
             repair(sp, self.manager.settings, change.start, change.end, change.count)
 
@@ -208,6 +213,13 @@ class SegmentDocs:
         out = diagnostics_json(sp, self.manager.encoding)
         sp.diagnostics = (sp.serial, out)
         return out
+
+    def tokens(self, uri: str, start_line: int = 0, end_line: Optional[int] = None) -> list[int]:
+        """Semantic tokens: the words of the targets changed since their drafts (draft_tokens.py)."""
+        sp = self.docs.get(uri)
+        if sp is None or not self.manager.settings.highlights.changed:
+            return []
+        return tokens_data(sp, self.manager.encoding, start_line, end_line)
 
     def result_id(self, uri: str) -> str:
         sp = self.docs.get(uri)

@@ -7,7 +7,7 @@ from __future__ import annotations
 import asyncio
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Optional
+from typing import Any, Optional
 
 import numpy as np
 from lsprotocol import types
@@ -84,6 +84,8 @@ class SegmentPair:
     #: (serial, the diagnostics of that version)
     diagnostics: Optional[tuple[int, list[str]]] = None
     push_task: Optional[asyncio.Task] = None
+    #: the segments' drafts and the effort against them (drafts.SegDrafts; None: not bound)
+    drafts: Any = None
 
 
 # -- positions: the editor's (line, character in its units) and offsets of the text ----------

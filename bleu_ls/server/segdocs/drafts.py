@@ -1,0 +1,298 @@
+"""The draft of each segment of an open segment document, and the effort against it.
+
+A segment's draft is, in this order:
+
+1. the MT draft the file carries apart from the target (XLIFF 1.2 ``alt-trans``
+   of machine-translation origin, XLIFF 2 ``<mtc:match type="mt">``): read
+   from the file each time the segment is read;
+2. the target as bleu-ls first saw it, when the target was itself a draft then
+   (XLIFF 1.2 ``state-qualifier`` ``mt-suggestion`` / ``leveraged-mt``, a PO
+   entry flagged ``fuzzy`` with a non-empty ``msgstr``): a snapshot kept per
+   segment key, in memory and in the user's cache folder through the line
+   files' :class:`~bleu_ls.postedit.DraftStore` (never in the workspace), so
+   post-editing in place, removing ``fuzzy`` or closing and reopening the file
+   still measures against what the machine wrote.
+
+Per segment with a draft and a target that differs from it: HTER (sacrebleu's
+``TER(case_sensitive=True)``, the draft the hypothesis, the target the
+reference; the ``ter`` settings' tokenization options apply), the word diff in
+the hover and the changed words as semantic tokens inside the target.  All of
+it is kept per segment key with the texts it was made from, so an edit
+recounts the edited segment only, on the next request that needs it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Optional
+
+import numpy as np
+
+from ...engine.ter import UNITS, TerMetric
+from ...postedit import DraftStore
+from ...segments.model import PO, XLIFF1, Segment
+from ...segments.xliff1 import MT_QUALIFIERS
+from ...settings import HintSettings, Settings
+from ..views.effort_render import diff_markdown
+from .state import SegmentPair
+
+
+#: the first line of a kept snapshot (then key, draft, key, draft…)
+MARK = "bleu-ls segment drafts 1"
+#: segments longer than this (words, either side) are not aligned live (as line files)
+MAX_ALIGN_WORDS = 2000
+#: at most this many rows' HTER parts kept (a screenful or two, scrolled)
+ROW_PARTS = 4096
+#: where a segment's draft comes from
+FILE, KEPT, NONE = "file", "kept", None
+
+
+@dataclass
+class SegDrafts:
+    """The drafts of one segment document."""
+
+    metric: TerMetric
+    store: DraftStore
+    #: key -> the target as first seen (the snapshot, also in the store)
+    kept: dict[str, str] = field(default_factory=dict)
+    #: key -> FILE / KEPT / NONE, decided when the key is first seen as a possible draft
+    #: (an MT draft in the file, a fuzzy entry, a kept snapshot; the others are not kept)
+    kind: dict[str, Optional[str]] = field(default_factory=dict)
+    #: key -> (draft, target, HTER record or None: too long)
+    effort: dict[str, tuple[str, str, Optional[dict]]] = field(default_factory=dict)
+    #: key -> (draft, the target's text in the file, token pieces relative to the target's start)
+    pieces: dict[str, tuple[str, str, list[tuple[int, int]]]] = field(default_factory=dict)
+    #: per segment (index): it has a draft and a non-empty target that differs from it
+    differs: np.ndarray = field(default_factory=lambda: np.zeros(0, bool))
+    #: row -> (its text, its HTER part) as last shown (kept for a malformed buffer's hints)
+    row_parts: dict[int, tuple[str, Optional[str]]] = field(default_factory=dict)
+    #: the store could not be written (the snapshot is kept for this session only)
+    problem: Optional[str] = None
+
+
+def hter_metric(settings: Settings) -> TerMetric:
+    """HTER is case-sensitive (a changed capital is an edit); the TER tokenization options apply."""
+    t = settings.ter
+    return TerMetric(normalized=t.normalized, no_punct=t.no_punct, asian_support=t.asian_support, case_sensitive=True)
+
+
+def bind(sp: SegmentPair, store: Optional[DraftStore], settings: Settings) -> None:
+    """Read the kept snapshot of ``sp``'s file and decide every segment's draft (on opening);
+    ``store``: the manager's (None: one of this document's own, in the same cache folder)."""
+    d = SegDrafts(hter_metric(settings), store if store is not None else DraftStore())
+    old = sp.drafts
+    if isinstance(old, SegDrafts):  # settings changed: the snapshot and kinds stay
+        d.kept, d.kind = old.kept, old.kind
+    else:
+        stored = d.store.get(sp.path)
+        lines = stored.lines if stored is not None else []
+        if lines and lines[0] == MARK and len(lines) % 2 == 1:
+            d.kept = dict(zip(lines[1::2], lines[2::2]))
+    sp.drafts = d
+    d.differs = np.zeros(len(sp.index), bool)
+    _look(sp, d, 0, len(sp.index))
+
+
+def touched(sp: SegmentPair, i: int) -> None:
+    """Segment ``i``'s target was edited (its key and structure kept)."""
+    d = sp.drafts
+    if isinstance(d, SegDrafts) and len(d.differs) == len(sp.index):
+        _look(sp, d, i, i + 1)
+
+
+def spliced(sp: SegmentPair, start: int, end: int, count: int) -> None:
+    """Segments [start, end) were replaced by ``count`` new ones: the new keys' drafts as first seen."""
+    d = sp.drafts
+    if not isinstance(d, SegDrafts):
+        return
+    d.differs = np.concatenate((d.differs[:start], np.zeros(count, bool), d.differs[end:]))
+    if len(d.differs) != len(sp.index):  # out of step (should not happen): every segment again
+        d.differs = np.zeros(len(sp.index), bool)
+        start, count = 0, len(sp.index)
+    _look(sp, d, start, start + count)
+
+
+def _look(sp: SegmentPair, d: SegDrafts, a: int, b: int) -> None:
+    """Segments [a, b): the drafts of keys first seen as possible drafts decided (the new
+    snapshots kept), and whether each target differs from its draft.  One pass over the
+    segments that may have a draft (a 100k-unit file with none: ~20 ms)."""
+    segs = sp.index.unshifted()
+    fmt = sp.index.format
+    kind, kept = d.kind, d.kept
+    d.differs[a:b] = False
+    hits = []
+    added = False
+    for i in _candidates(d, fmt, segs, a, b):
+        seg = segs[i]
+        k = kind.get(seg.key, _UNSEEN)
+        if k is _UNSEEN:
+            k, new = _decide(d, fmt, seg)
+            kind[seg.key] = k
+            added = added or new
+        draft = seg.draft if k == FILE else kept.get(seg.key) if k == KEPT else None
+        if draft is not None and seg.target and draft != seg.target:
+            hits.append(i)
+    d.differs[hits] = True
+    if added:
+        _save(sp, d)
+
+
+_UNSEEN = object()
+
+
+def _candidates(d: SegDrafts, fmt: str, segs: list[Segment], a: int, b: int) -> list[int]:
+    """The segments of [a, b) that may have a draft (:func:`_candidate`), at comprehension speed."""
+    r = range(a, min(b, len(segs)))
+    kept = d.kept
+    if fmt == PO:
+        return [i for i in r if segs[i].draft is not None or "fuzzy" in segs[i].flags or segs[i].key in kept]
+    if kept:
+        return [i for i in r if segs[i].draft is not None or segs[i].key in kept]
+    return [i for i in r if segs[i].draft is not None]
+
+
+def _candidate(d: SegDrafts, fmt: str, seg: Segment) -> bool:
+    """Can ``seg`` have a draft (else it is not looked at: most segments of most files)?"""
+    return seg.draft is not None or (fmt == PO and "fuzzy" in seg.flags) or seg.key in d.kept
+
+
+def _target_is_draft(fmt: str, seg: Segment) -> bool:
+    """The target itself is the MT draft (a fuzzy PO entry, an XLIFF 1.2 MT-qualified target)."""
+    if fmt == PO:
+        return "fuzzy" in seg.flags
+    return fmt == XLIFF1 and seg.state_qualifier in MT_QUALIFIERS and seg.draft == seg.target
+
+
+def _decide(d: SegDrafts, fmt: str, seg: Segment) -> tuple[Optional[str], bool]:
+    """(kind, whether a new snapshot was taken)."""
+    target_draft = _target_is_draft(fmt, seg)
+    if seg.draft is not None and not target_draft:
+        return FILE, False
+    if seg.key in d.kept:
+        return KEPT, False
+    if target_draft and seg.target:
+        d.kept[seg.key] = seg.target
+        return KEPT, True
+    return NONE, False
+
+
+def _save(sp: SegmentPair, d: SegDrafts) -> None:
+    lines = [MARK]
+    for k, v in d.kept.items():
+        lines.append(k)
+        lines.append(v)
+    d.store.put(sp.path, lines)
+    d.problem = d.store.problem
+
+
+def draft_of(sp: SegmentPair, seg: Segment) -> Optional[str]:
+    """The draft of ``seg`` (None: it has none)."""
+    d = sp.drafts
+    if not isinstance(d, SegDrafts):
+        return seg.draft
+    if seg.key not in d.kind:  # a key the edits made, or one that was no draft until now
+        if not _candidate(d, sp.index.format, seg):
+            return None
+        d.kind[seg.key], new = _decide(d, sp.index.format, seg)
+        if new:
+            _save(sp, d)
+    kind = d.kind[seg.key]
+    if kind == FILE:
+        return seg.draft
+    if kind == KEPT:
+        return d.kept.get(seg.key)
+    return None
+
+
+def effort(sp: SegmentPair, seg: Segment) -> Optional[dict]:
+    """HTER of ``seg``'s target against its draft: score, num_edits, ref_length and the
+    edit kinds (None: no draft, or a segment too long to align live)."""
+    d = sp.drafts
+    draft = draft_of(sp, seg)
+    if draft is None or not isinstance(d, SegDrafts):
+        return None
+    target = seg.target
+    got = d.effort.get(seg.key)
+    if got is not None and got[0] == draft and got[1] == target:
+        return got[2]
+    rec = _count(d.metric, draft, target)
+    d.effort[seg.key] = (draft, target, rec)
+    return rec
+
+
+def _count(metric: TerMetric, draft: str, target: str) -> Optional[dict]:
+    if draft != target and max(len(draft.split()), len(target.split())) > MAX_ALIGN_WORDS:
+        return None
+    if draft == target:
+        edits, ref_len, kinds = 0, len(metric.tokens(target)), (0, 0, 0, 0)
+    else:
+        (r,) = metric.alignments(draft, [target])
+        edits, ref_len, kinds = r.edits, r.ref_len, (r.insertions, r.deletions, r.substitutions, r.shifts)
+    score = metric.sentence_score([edits, ref_len * UNITS, 1])
+    return {
+        "score": score.score,
+        "num_edits": edits,
+        "ref_length": score.extra["ref_length"],
+        **dict(zip(("insertions", "deletions", "substitutions", "shifts"), kinds)),
+    }
+
+
+def hint_part(sp: SegmentPair, seg: Segment, hs: HintSettings) -> Optional[str]:
+    """``HTER 12.5`` after the scores of a segment whose target differs from its draft
+    (of every segment with a draft when ``hints.hter`` is on)."""
+    draft = draft_of(sp, seg)
+    if draft is None or not seg.target or (draft == seg.target and not hs.hter):
+        return None
+    rec = effort(sp, seg)
+    if rec is None:
+        return None
+    try:
+        return hs.hter_format.format(hter=rec["score"])
+    except Exception:  # a bad template in the settings
+        return HintSettings().hter_format.format(hter=rec["score"])
+
+
+def row_part(sp: SegmentPair, r: int, hs: HintSettings) -> Optional[str]:
+    """:func:`hint_part` of row ``r``'s segment (a row of one segment).  While the buffer is
+    malformed the rows are the last good reading's: the part shown then for the same text stays."""
+    d = sp.drafts
+    if not isinstance(d, SegDrafts) or sp.row_he[r] - sp.row_hs[r] != 1 or sp.model is None:
+        return None
+    text = sp.model.hyp[r]
+    if sp.frozen is not None:
+        got = d.row_parts.get(r)
+        return got[1] if got is not None and got[0] == text else None
+    part = hint_part(sp, sp.index.segment(int(sp.row_hs[r])), hs)
+    if len(d.row_parts) >= ROW_PARTS:
+        d.row_parts.clear()
+    d.row_parts[r] = (text, part)
+    return part
+
+
+def hover_parts(sp: SegmentPair, seg: Segment) -> list[str]:
+    """The hover's draft section: nothing while the target is its draft; the draft alone
+    while the target is empty; else HTER with its edits, the draft and the word diff."""
+    draft = draft_of(sp, seg)
+    if draft is None or draft == seg.target:
+        return []
+    if not seg.target:
+        return [f"**Draft:** {_esc(draft)}"]
+    rec = effort(sp, seg)
+    if rec is None:
+        return ["_Too long to align with its draft while you edit (over 2,000 words): no HTER for this segment._",
+                f"**Draft:** {_esc(draft)}"]
+    edits = (
+        f"{rec['num_edits']} edits: {rec['insertions']} ins, {rec['deletions']} del, "
+        f"{rec['substitutions']} sub, {rec['shifts']} shifts · {rec['ref_length']:g} words"
+    )
+    return [
+        f"**HTER {rec['score']:.2f}** vs draft ({edits})",
+        f"**Draft:** {_esc(draft) if draft.strip() else '_(empty)_'}",
+        f"**Changes:** {diff_markdown(draft, seg.target)}",
+    ]
+
+
+def _esc(text: str) -> str:
+    for ch in "\\`*_~[]":
+        text = text.replace(ch, "\\" + ch)
+    return text
