@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import math
+import re
 from typing import Any, Optional
 
 import numpy as np
@@ -14,6 +15,7 @@ from lsprotocol import types
 from ...settings import HintSettings
 from ..views.render import label_for
 from . import drafts
+from ...segments.rows import show_key
 from .checks import findings
 from .state import TIMED, SegmentPair, hint_offsets, position_at
 
@@ -21,6 +23,8 @@ from .state import TIMED, SegmentPair, hint_offsets, position_at
 ROW_LIMIT = 2000
 #: rows counted between two turns of the event loop when the lens needs them all
 REFRESH_SLICE = 500
+#: characters Markdown reads as emphasis, code, links, HTML
+_MD_SPECIAL = re.compile(r"[\\`*_\[\]<>#|~]")
 
 
 def hints(sp: SegmentPair, params: types.InlayHintParams, hs: HintSettings, encoding: str) -> list[types.InlayHint]:
@@ -51,40 +55,47 @@ def hints(sp: SegmentPair, params: types.InlayHintParams, hs: HintSettings, enco
 
 
 def hover(sp: SegmentPair, params: types.HoverParams, hs: HintSettings) -> Optional[types.Hover]:
-    """The segment under the cursor: its key (and time), source, score, reference, draft, state, notes and findings."""
+    """The segment under the cursor, in the order a translator reads: its key (and time) with
+    its score, its findings, the reference, the source, the draft diff, state and notes."""
     i = sp.index.at_line(params.position.line)
     if i is None:
         return None
     seg = sp.index.segment(i)
-    what = "Cue" if sp.index.format in TIMED else "Segment"
-    parts = [f"**{what} {seg.key}**"]
+    timed = sp.index.format in TIMED
+    head = f"**{'Cue' if timed else 'Segment'} {_md(show_key(seg.key, 60))}**"
     if "start_ms" in seg.extra:
-        parts[0] += f" · {_clock(int(seg.extra['start_ms']))} → {_clock(int(seg.extra['end_ms']))}"  # type: ignore[call-overload]
-    if seg.source:
-        parts.append(f"**Source:** {seg.source}")
+        head += f" · {_clock(int(seg.extra['start_ms']))} → {_clock(int(seg.extra['end_ms']))}"  # type: ignore[call-overload]
+    parts = [head]
+    qa = findings(sp)
+    parts.extend(f"- `{f.code}`: {f.message}" for f in (qa[i] if i < len(qa) else []))
     r = int(sp.row_of[i]) if i < len(sp.row_of) and sp.frozen is None else -1
     if r >= 0 and sp.model is not None and sp.ref is not None:
         h, refs = range(int(sp.row_hs[r]), int(sp.row_he[r])), sp.row_refs[r]
         sp.model.ensure(r, r + 1)
         label = label_for(sp.model, r, hs)
         if label:
-            parts.append(f"**{label}**" + (f" (cues {', '.join(sp.index.segment(k).key for k in h)} together)" if len(h) > 1 else ""))
-        ref_keys = ", ".join(sp.ref.segments[j].key for j in refs)
-        parts.append(f"**Reference** (cue {ref_keys}): {sp.model.refs[0][r]}")
+            together = f" (cues {', '.join(sp.index.segment(k).key for k in h)} together)" if len(h) > 1 else ""
+            parts[0] += f" · **{label}**{together}"
+        where = f" (cue {', '.join(sp.ref.segments[j].key for j in refs)})" if timed else ""
+        parts.append(f"**Reference:**{where} {_md(sp.model.refs[0][r])}")
     elif sp.ref is None:
         parts.append(f"_Not scored: {sp.no_ref}_")
     else:
-        parts.append("_No reference cue covers this cue's time: not scored._" if what == "Cue"
+        parts.append("_No reference cue covers this cue's time: not scored._" if timed
                      else "_No segment of the reference pairs with this one: not scored._")
+    if seg.source:
+        parts.append(f"**Source:** {_md(seg.source)}")
     parts.extend(drafts.hover_parts(sp, seg))  # the draft diff once the target differs from it
     if seg.state:
         parts.append(f"**State:** {seg.state}" + (f" ({seg.state_qualifier})" if seg.state_qualifier else ""))
     for note in seg.notes:
-        parts.append(f"**Note:** {note}")
-    qa = findings(sp)
-    for f in qa[i] if i < len(qa) else []:
-        parts.append(f"- `{f.code}`: {f.message}")
+        parts.append(f"**Note:** {_md(note)}")
     return types.Hover(contents=types.MarkupContent(kind=types.MarkupKind.Markdown, value="\n\n".join(parts)))
+
+
+def _md(text: str) -> str:
+    """Text shown as itself in Markdown (its emphasis, code and link characters escaped)."""
+    return _MD_SPECIAL.sub(r"\\\g<0>", text)
 
 
 async def lens(sp: SegmentPair) -> list[types.CodeLens]:
