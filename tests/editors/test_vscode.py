@@ -467,6 +467,67 @@ def test_vscode_translator_view_of_a_real_talk(code_server, tmp_path: Path, them
         assert shot.is_file() and shot.stat().st_size > 10_000
 
 
+def test_vscode_defaults_on_a_real_talk(code_server, tmp_path: Path) -> None:
+    """The real talk with its reference and source and nothing configured
+    (the README's pictures): the status tooltip, Problems and the code lens
+    count the same, no low-score finding (off by default); the hover of the
+    first line Problems lists reads its finding, the reference and the source
+    before the numbers; three words typed there are bold teal.  Screenshots of
+    the editor .artifacts/vscode-defaults-{open,hover,typed}.png (the README's
+    docs/images/vscode-light-hover.png and docs/images/vscode-light-typed.png
+    are copies of the last two)."""
+    if not TALK.is_dir():
+        pytest.skip("the WMT21 TED data is not here (/work/shared/data)")
+    ws = tmp_path / "talk"
+    ws.mkdir()
+    shutil.copy(TALK / "Nemo.hyp", ws / "talk.hyp")
+    shutil.copy(TALK / "ref.txt", ws / "talk.ref")
+    shutil.copy(TALK / "src.txt", ws / "talk.src")
+    (ws / ".vscode").mkdir()
+    (ws / ".vscode" / "settings.json").write_text(json.dumps({"workbench.colorTheme": "Default Light Modern"}), encoding="utf-8")
+    # the first line Problems lists, as `bleu-ls check` finds it with the defaults
+    check = subprocess.run([sys.executable, "-m", "bleu_ls", "check", "talk.hyp", "--fail-on", "never", "--format", "json"],
+                           cwd=ws, env=editor_env(), capture_output=True, text=True, timeout=600)
+    found = json.loads(check.stdout)["pairs"][0]["diagnostics"]
+    assert not any(d["code"] == "low-score" for d in found)
+    listed = next(d for d in found if d["severity"] != "hint")
+    line = listed["line"] - 1
+    shots = {k: ARTIFACTS / f"vscode-defaults-{k}.png" for k in ("open", "hover", "typed", "report")}
+    ARTIFACTS.mkdir(exist_ok=True)
+    out = ARTIFACTS / "vscode-defaults.json"
+    env = editor_env({
+        "BLEU_URL": f"http://127.0.0.1:{code_server['port']}/?folder={ws}",
+        "BLEU_FILE": "talk.hyp", "BLEU_MODE": "ux", "BLEU_EDIT_LINE": str(line), "BLEU_EDIT_TEXT": "und das Wort",
+        "BLEU_EXPECT_HINTS": "12", "BLEU_OUT": str(out), "BLEU_CHROMIUM": CHROMIUM, "BLEU_VIEWPORT": "1280x800",
+        "BLEU_SHOT_CLIP": "editor", "BLEU_REOPEN": "1",
+        # the findings worked out in the background (adequacy) are in the count before the pictures
+        "BLEU_WAIT_TIP": rf"In Problems: {sum(d['severity'] != 'hint' for d in found)}\b",
+        "BLEU_SHOT_OPEN": str(shots["open"]), "BLEU_SHOT_HOVER": str(shots["hover"]),
+        "BLEU_SHOT_EDIT": str(shots["typed"]), "BLEU_SHOT_REPORT": str(shots["report"]),
+        "BLEU_SHOT_ERROR": str(ARTIFACTS / "vscode-defaults-error.png"),
+    })
+    proc = subprocess.run(["node", str(HERE / "vscode_driver.mjs")], cwd=HERE, env=env,
+                          capture_output=True, text=True, timeout=400)
+    assert out.is_file(), proc.stdout + proc.stderr
+    r = json.loads(out.read_text(encoding="utf-8"))
+    assert "error" not in r, r["error"] + "\n" + "\n".join(r["events"])
+    assert r["hintsReady"] and r["statusReady"], r["events"]
+    tip = r["status"]["title"] or r["status"]["label"]
+    in_problems = int(re.search(r"In Problems: ([\d,]+)", tip).group(1).replace(",", ""))
+    assert sum(int(x) for x in re.findall(r"(\d+)", r["problems"] or "")) == in_problems, (r["problems"], tip)
+    assert "low-score" not in tip, tip
+    flagged = re.search(r"([\d,]+) flagged lines?", tip).group(1)
+    assert any(f"{flagged} flagged" in t for t in r["codeLens"]), (r["codeLens"], tip)
+    h = r["hover"]
+    at = [h.find(x) for x in (listed["message"].split(" (")[0], "Reference:", "Source:", "n  matches")]
+    assert all(i >= 0 for i in at) and at == sorted(at), h
+    typed = [s for s in r["typedSpans"] if s["text"].strip() in ("und", "das", "Wort")]
+    assert typed and all(s["bold"] and s["color"] == "rgb(0, 95, 95)" for s in typed), r["typedSpans"]
+    print(f"tooltip: {tip!r}; lens: {r['codeLens']}; problems: {r['problems']}")
+    for k in ("open", "hover", "typed"):
+        assert shots[k].stat().st_size > 10_000
+
+
 def test_vscode_hints_keep_their_line_on_a_real_talk(code_server, tmp_path: Path) -> None:
     """The real 529-line talk in a narrow window (1000 px, the editor beside
     the explorer: about 70 columns), the extension's defaults (word wrap,

@@ -147,7 +147,29 @@ try {
   // flagged line $BLEU_EDIT_LINE, typing a word at its end (word by word, as
   // a person types: does a suggestion popup open?), and the report beside
   // the editor with the focus in it (does the status item stay?).
+  // BLEU_SHOT_CLIP=editor: screenshots of the editor area only (the README's pictures)
+  async function shot(path) {
+    if (env.BLEU_SHOT_CLIP === "editor") {
+      const box = await page.locator(".editor-instance").first().boundingBox();
+      if (box) return page.screenshot({ path, clip: box });
+    }
+    return page.screenshot({ path });
+  }
+
+  // Open the file again (BLEU_REOPEN=1): opened in the window's first
+  // seconds, it was plain text when VS Code built its view (the MT
+  // languages' wrapping characters come with the next open).
+  async function reopen() {
+    await waitFor(async () => Object.values(await readLines()).some((t) => HINT.test(t)));
+    await paletteCommand("View: Close All Editors");
+    await waitFor(async () => !(await page.locator(".editor-instance .view-lines").count()), 10000);
+    const escapedFile = file.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+    await page.locator(".explorer-folders-view .monaco-list-row", { hasText: new RegExp(`^${escapedFile}$`) }).click();
+    note("opened again");
+  }
+
   async function uxMode() {
+    if (env.BLEU_REOPEN) await reopen();
     const statusTooltip = () =>
       page.evaluate(() => {
         const el = document.getElementById("bleu-ls.bleu-ls.bleuLs.corpusScore");
@@ -164,17 +186,23 @@ try {
       const t = JSON.stringify(await statusTooltip());
       const same = t === last;
       last = t;
-      return same && t.includes("In Problems");
-    }, 60000, 3000);
+      // BLEU_WAIT_TIP: a pattern the tooltip must show first (the background findings in it)
+      return same && t.includes("In Problems") && (!env.BLEU_WAIT_TIP || new RegExp(env.BLEU_WAIT_TIP).test(t));
+    }, env.BLEU_WAIT_TIP ? 150000 : 60000, 3000);
     out.status = await statusTooltip();
     out.problems = await problemsItem();
+    // the code lens on line 1, once it counts the flagged lines the tooltip counts
+    const flaggedSaid = (out.status?.title || out.status?.label || "").match(/([\d,]+) flagged lines?/)?.[1];
+    const lensText = () => page.locator(".editor-instance .codelens-decoration").allTextContents();
+    await waitFor(async () => (await lensText()).some((t) => flaggedSaid && t.includes(`${flaggedSaid} flagged`)), 15000, 250);
+    out.codeLens = await lensText();
     out.lines = await readLines();
     // rows that hold a score hint and nothing else (a hint wrapped alone)
     out.hintAloneRows = await page.evaluate(() =>
       [...document.querySelectorAll(".editor-instance .view-lines .view-line")]
         .map((v) => v.textContent.replace(/\u00a0/g, " ").trim())
         .filter((t) => /^BLEU (\d+\.\d|n\/a)$/.test(t)));
-    await page.screenshot({ path: env.BLEU_SHOT_OPEN });
+    await shot(env.BLEU_SHOT_OPEN);
     note("opened");
 
     // the hover of a flagged line, at the cursor (Ctrl+K Ctrl+I)
@@ -190,7 +218,7 @@ try {
     out.hoverShown = Boolean(await waitFor(async () => (await hover.count()) && (await hover.innerText()).includes("Reference"), 20000));
     out.hover = out.hoverShown ? await hover.innerText() : "";
     await page.waitForTimeout(500);
-    await page.screenshot({ path: env.BLEU_SHOT_HOVER });
+    await shot(env.BLEU_SHOT_HOVER);
     note("hover");
     await page.keyboard.press("Escape");
 
@@ -211,7 +239,7 @@ try {
     out.statusAfterReady = Boolean(await waitFor(async () => (await statusTooltip())?.text !== out.status?.text, 15000));
     out.statusAfter = await statusTooltip();
     out.editedLine = (await readLines())[editLine];
-    await page.screenshot({ path: env.BLEU_SHOT_EDIT });
+    await shot(env.BLEU_SHOT_EDIT);
     note("typed");
 
     // the report beside the editor, the focus in it
@@ -267,13 +295,10 @@ try {
     const first = await rowsNow();
     out.firstOpenAlone = aloneIn(first, Object.keys(first).map(Number).sort((a, b) => a - b).slice(0, -1));
     await page.screenshot({ path: env.BLEU_SHOT_FIRST ?? "/dev/null" });
-    await paletteCommand("View: Close All Editors");
-    await waitFor(async () => !(await page.locator(".editor-instance .view-lines").count()), 10000);
-    const escapedFile = file.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-    await page.locator(".explorer-folders-view .monaco-list-row", { hasText: new RegExp(`^${escapedFile}$`) }).click();
+    await reopen();
     out.hintsReady = Boolean(await waitFor(async () => Object.values(await rowsNow()).filter(hinted).length >= expectHints));
     await page.waitForTimeout(1000);
-    await page.screenshot({ path: env.BLEU_SHOT_OPEN });
+    await shot(env.BLEU_SHOT_OPEN);
     await page.locator(".editor-instance .view-lines .view-line").first().click({ force: true });
     const steps = await page.evaluate(() => {
       const editor = document.querySelector(".editor-instance .monaco-scrollable-element.editor-scrollable");
