@@ -458,6 +458,8 @@ def test_vscode_translator_view_of_a_real_talk(code_server, tmp_path: Path, them
 
     # The report has the focus: the status item is still there.
     assert r["statusWithReport"] and r["statusWithReport"]["visible"], r["events"]
+    # ... and the editor beside it, half as wide, wraps no hint alone either
+    assert r["hintAloneWithReport"] == [], r["hintAloneWithReport"]
     for shot in shots.values():
         assert shot.is_file() and shot.stat().st_size > 10_000
 

@@ -198,10 +198,11 @@ try {
     out.codeLens = await lensText();
     out.lines = await readLines();
     // rows that hold a score hint and nothing else (a hint wrapped alone)
-    out.hintAloneRows = await page.evaluate(() =>
+    const hintAlone = () => page.evaluate(() =>
       [...document.querySelectorAll(".editor-instance .view-lines .view-line")]
         .map((v) => v.textContent.replace(/\u00a0/g, " ").trim())
         .filter((t) => /^BLEU (\d+\.\d|n\/a)$/.test(t)));
+    out.hintAloneRows = await hintAlone();
     await shot(env.BLEU_SHOT_OPEN);
     note("opened");
 
@@ -249,6 +250,7 @@ try {
     await inner.locator("h1").first().click();
     await page.waitForTimeout(1500);
     out.statusWithReport = await statusTooltip();
+    out.hintAloneWithReport = await hintAlone(); // the editor half as wide, the report beside it
     out.reportRows = {};
     await page.screenshot({ path: env.BLEU_SHOT_REPORT });
     note("report");
