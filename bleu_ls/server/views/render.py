@@ -307,14 +307,8 @@ def corpus_delta(pair: "Pair", key: str) -> Optional[float]:
     return now - then
 
 
-def flagged_words(n: int) -> str:
-    """"97 flagged lines": the words the lens and the status tooltip share."""
-    return f"{n:,} flagged {'line' if n == 1 else 'lines'}"
-
-
 def lens_title(pair: "Pair", flagged: Optional[int] = None) -> str:
-    """The corpus line of a pair; ``flagged``: the count of flagged lines
-    (``len(pair.flagged)`` of the diagnostics sent, as bleuLs/corpusScore says)."""
+    """The corpus line; ``flagged``: bleuLs/corpusScore's count ("97 flagged lines", as the tooltip)."""
     model = pair.model
     parts = []
     if model is not None:
@@ -324,7 +318,7 @@ def lens_title(pair: "Pair", flagged: Optional[int] = None) -> str:
             parts.append(text + paired_note(pair, key))
         parts.append(f"{model.n_paired:,} lines")
         if flagged is not None:
-            parts.append(flagged_words(flagged))
+            parts.append(f"{flagged:,} flagged {'line' if flagged == 1 else 'lines'}")
         d = shown_delta(corpus_delta(pair, next(iter(model.metrics))))
         if d is not None and not paired_note(pair, next(iter(model.metrics))):
             parts.append(f"Δ {d:+.2f} since open")
