@@ -41,8 +41,9 @@ async def code_lens(manager: "PairManager", params: types.CodeLensParams) -> lis
 
 def flagged_count(manager: "PairManager", pair) -> int:
     """The lines that carry a diagnostic of this version (the diagnostics
-    sent, cached): the one count the lens and bleuLs/corpusScore show."""
-    manager.diagnostics(pair)
+    sent, kept per line; no Diagnostic objects made): the one count the lens
+    and bleuLs/corpusScore show."""
+    manager.publisher.update(pair)
     return len(pair.flagged)
 
 
