@@ -1,8 +1,8 @@
 """What a translator sees, through the real server: the hover in reading
 order (score and findings in plain words, reference, source, the draft only
 once edited, then the numbers), and counts that agree — the diagnostics the
-client receives, ``bleuLs/corpusScore`` and the status tooltip built from it
-— after opening, once background findings exist, and after an edit."""
+client receives, ``bleuLs/corpusScore``, the status tooltip built from it,
+the code lens and the report — after opening, once background findings exist, and after an edit."""
 
 from __future__ import annotations
 
@@ -176,6 +176,13 @@ async def _agree(s, uri: str) -> tuple[dict, list]:
         said = _tooltip_counts(tip)
         assert said["flagged"] == want["flagged"] and said["listed"] == want["listed"], tip
         assert said["per"] == {k: n for k, (n, _lines) in want["byCode"].items()}, tip
+    # the code lens on line 1 says the same number of flagged lines
+    lenses = await s.client.text_document_code_lens_async(
+        types.CodeLensParams(text_document=types.TextDocumentIdentifier(uri=uri))
+    )
+    title = lenses[0].command.title
+    m = re.search(r"· ([\d,]+) flagged lines?(?: ·|$)", title)
+    assert m and int(m.group(1).replace(",", "")) == want["flagged"], (title, want["flagged"])
     # the report of the pair (Show Report): its flags table counts the same findings
     page = await s.command("bleuLs.reportHtml", uri)
     data = json.loads(re.search(r'<script type="application/json" id="bleu-ls-data">(.*?)</script>', page, re.S).group(1))

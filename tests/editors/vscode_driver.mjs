@@ -14,6 +14,7 @@ const file = env.BLEU_FILE;
 const editLine = Number(env.BLEU_EDIT_LINE ?? "0");
 const editText = env.BLEU_EDIT_TEXT ?? "";
 const expectHints = Number(env.BLEU_EXPECT_HINTS ?? "1");
+const expectLines = Number(env.BLEU_EXPECT_LINES ?? "0");
 const timeout = Number(env.BLEU_TIMEOUT_MS ?? "60000");
 const t0 = Date.now();
 const out = { events: [], t0 }; // events: ms after t0 (ms since the epoch), to line up with a server timeline
@@ -40,7 +41,8 @@ const browser = await chromium.launch({
 });
 let page;
 try {
-  page = await browser.newPage({ viewport: { width: 1500, height: 1000 } });
+  const [vw, vh] = (env.BLEU_VIEWPORT ?? "1500x1000").split("x").map(Number);
+  page = await browser.newPage({ viewport: { width: vw, height: vh } });
   page.on("pageerror", (e) => note(`pageerror ${e.message}`));
   // VS Code's own debounce of inlay-hint requests (logged at trace level)
   out.debounce = [];
@@ -145,7 +147,29 @@ try {
   // flagged line $BLEU_EDIT_LINE, typing a word at its end (word by word, as
   // a person types: does a suggestion popup open?), and the report beside
   // the editor with the focus in it (does the status item stay?).
+  // BLEU_SHOT_CLIP=editor: screenshots of the editor area only (the README's pictures)
+  async function shot(path) {
+    if (env.BLEU_SHOT_CLIP === "editor") {
+      const box = await page.locator(".editor-instance").first().boundingBox();
+      if (box) return page.screenshot({ path, clip: box });
+    }
+    return page.screenshot({ path });
+  }
+
+  // Open the file again (BLEU_REOPEN=1): opened in the window's first
+  // seconds, it was plain text when VS Code built its view (the MT
+  // languages' wrapping characters come with the next open).
+  async function reopen() {
+    await waitFor(async () => Object.values(await readLines()).some((t) => HINT.test(t)));
+    await paletteCommand("View: Close All Editors");
+    await waitFor(async () => !(await page.locator(".editor-instance .view-lines").count()), 10000);
+    const escapedFile = file.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+    await page.locator(".explorer-folders-view .monaco-list-row", { hasText: new RegExp(`^${escapedFile}$`) }).click();
+    note("opened again");
+  }
+
   async function uxMode() {
+    if (env.BLEU_REOPEN) await reopen();
     const statusTooltip = () =>
       page.evaluate(() => {
         const el = document.getElementById("bleu-ls.bleu-ls.bleuLs.corpusScore");
@@ -162,17 +186,24 @@ try {
       const t = JSON.stringify(await statusTooltip());
       const same = t === last;
       last = t;
-      return same && t.includes("In Problems");
-    }, 60000, 3000);
+      // BLEU_WAIT_TIP: a pattern the tooltip must show first (the background findings in it)
+      return same && t.includes("In Problems") && (!env.BLEU_WAIT_TIP || new RegExp(env.BLEU_WAIT_TIP).test(t));
+    }, env.BLEU_WAIT_TIP ? 150000 : 60000, 3000);
     out.status = await statusTooltip();
     out.problems = await problemsItem();
+    // the code lens on line 1, once it counts the flagged lines the tooltip counts
+    const flaggedSaid = (out.status?.title || out.status?.label || "").match(/([\d,]+) flagged lines?/)?.[1];
+    const lensText = () => page.locator(".editor-instance .codelens-decoration").allTextContents();
+    await waitFor(async () => (await lensText()).some((t) => flaggedSaid && t.includes(`${flaggedSaid} flagged`)), 15000, 250);
+    out.codeLens = await lensText();
     out.lines = await readLines();
     // rows that hold a score hint and nothing else (a hint wrapped alone)
-    out.hintAloneRows = await page.evaluate(() =>
+    const hintAlone = () => page.evaluate(() =>
       [...document.querySelectorAll(".editor-instance .view-lines .view-line")]
         .map((v) => v.textContent.replace(/\u00a0/g, " ").trim())
         .filter((t) => /^BLEU (\d+\.\d|n\/a)$/.test(t)));
-    await page.screenshot({ path: env.BLEU_SHOT_OPEN });
+    out.hintAloneRows = await hintAlone();
+    await shot(env.BLEU_SHOT_OPEN);
     note("opened");
 
     // the hover of a flagged line, at the cursor (Ctrl+K Ctrl+I)
@@ -188,7 +219,7 @@ try {
     out.hoverShown = Boolean(await waitFor(async () => (await hover.count()) && (await hover.innerText()).includes("Reference"), 20000));
     out.hover = out.hoverShown ? await hover.innerText() : "";
     await page.waitForTimeout(500);
-    await page.screenshot({ path: env.BLEU_SHOT_HOVER });
+    await shot(env.BLEU_SHOT_HOVER);
     note("hover");
     await page.keyboard.press("Escape");
 
@@ -209,7 +240,7 @@ try {
     out.statusAfterReady = Boolean(await waitFor(async () => (await statusTooltip())?.text !== out.status?.text, 15000));
     out.statusAfter = await statusTooltip();
     out.editedLine = (await readLines())[editLine];
-    await page.screenshot({ path: env.BLEU_SHOT_EDIT });
+    await shot(env.BLEU_SHOT_EDIT);
     note("typed");
 
     // the report beside the editor, the focus in it
@@ -219,9 +250,90 @@ try {
     await inner.locator("h1").first().click();
     await page.waitForTimeout(1500);
     out.statusWithReport = await statusTooltip();
+    out.hintAloneWithReport = await hintAlone(); // the editor half as wide, the report beside it
     out.reportRows = {};
     await page.screenshot({ path: env.BLEU_SHOT_REPORT });
     note("report");
+  }
+
+  // Hints that keep their line (BLEU_MODE=wrap): page through the whole file
+  // from the top and, on every screen, read each wrapped row; a row that
+  // continues a line and holds only its hint (or a piece of it) is recorded.
+  async function wrapMode() {
+    const rowsNow = () =>
+      page.evaluate(() => {
+        const editor = document.querySelector(".editor-instance");
+        const numbers = {};
+        for (const n of editor.querySelectorAll(".margin-view-overlays .line-numbers")) {
+          const no = Number(n.textContent.trim());
+          if (no) numbers[parseFloat(n.parentElement.style.top)] = no - 1;
+        }
+        const rows = [...editor.querySelectorAll(".view-lines .view-line")]
+          .map((v) => [parseFloat(v.style.top), v.textContent.replace(/\u00a0/g, " ")])
+          .sort((a, b) => a[0] - b[0]);
+        const lines = {};
+        let current = null;
+        for (const [top, text] of rows) {
+          if (top in numbers) {
+            current = numbers[top];
+            lines[current] = [text];
+          } else if (current !== null) {
+            lines[current].push(text);
+          }
+        }
+        return lines;
+      });
+    const hinted = (rows) => HINT.test(rows.join(""));
+    const aloneIn = (seen, keys) => keys.filter((k) => {
+      const label = seen[k].join("").match(/BLEU (\d+\.\d|n\/a)\s*$/)?.[0].trim();
+      return label && seen[k].slice(1).some((r) => r.trim() && label.endsWith(r.trim()));
+    });
+    out.hintsReady = Boolean(await waitFor(async () => Object.values(await rowsNow()).filter(hinted).length >= expectHints));
+    // Opened in the window's first seconds, before VS Code has read the
+    // extension's languages, the file was plain text when its view was
+    // built: VS Code keeps the break characters of that moment (recorded
+    // here), so the file is closed and opened again, as a user opens it.
+    await page.waitForTimeout(1000);
+    const first = await rowsNow();
+    out.firstOpenAlone = aloneIn(first, Object.keys(first).map(Number).sort((a, b) => a - b).slice(0, -1));
+    await page.screenshot({ path: env.BLEU_SHOT_FIRST ?? "/dev/null" });
+    await reopen();
+    out.hintsReady = Boolean(await waitFor(async () => Object.values(await rowsNow()).filter(hinted).length >= expectHints));
+    await page.waitForTimeout(1000);
+    await shot(env.BLEU_SHOT_OPEN);
+    await page.locator(".editor-instance .view-lines .view-line").first().click({ force: true });
+    const steps = await page.evaluate(() => {
+      const editor = document.querySelector(".editor-instance .monaco-scrollable-element.editor-scrollable");
+      const row = document.querySelector(".editor-instance .view-lines .view-line");
+      return Math.max(1, Math.floor((0.6 * editor.clientHeight) / row.offsetHeight));
+    });
+    out.rows = {};
+    const pages = Number(env.BLEU_PAGES ?? "200");
+    let shotAlone = false;
+    for (let p = 0; p < pages; p++) {
+      // every numbered line on screen with its hint (the last one may be cut off)
+      await waitFor(async () => {
+        const seen = Object.values(await rowsNow());
+        return seen.slice(0, -1).every(hinted);
+      }, 10000);
+      await page.waitForTimeout(300);
+      const seen = await rowsNow();
+      const keys = Object.keys(seen).map(Number).sort((a, b) => a - b);
+      const atEnd = keys.length && keys[keys.length - 1] >= expectLines - 1;
+      const whole = atEnd ? keys : keys.slice(0, -1);
+      for (const k of whole) {
+        if (hinted(seen[k])) out.rows[k] = seen[k];
+      }
+      const alone = aloneIn(seen, whole).length > 0;
+      if (alone && !shotAlone && env.BLEU_SHOT_ALONE) {
+        shotAlone = true;
+        await page.screenshot({ path: env.BLEU_SHOT_ALONE });
+      }
+      if (atEnd) break;
+      // scroll by 60 % of the rows (Ctrl+Down): a line cut at the bottom is whole on the next screen
+      for (let k = 0; k < steps; k++) await page.keyboard.press("Control+ArrowDown");
+    }
+    note(`paged through ${Object.keys(out.rows).length} lines`);
   }
 
 
@@ -488,6 +600,11 @@ async function stopProfiles(p) {
 
   if (env.BLEU_MODE === "tokens") {
     await tokensMode();
+    throw { done: true };
+  }
+
+  if (env.BLEU_MODE === "wrap") {
+    await wrapMode();
     throw { done: true };
   }
 

@@ -30,13 +30,21 @@ async def code_lens(manager: "PairManager", params: types.CodeLensParams) -> lis
         types.CodeLens(
             range=types.Range(start=types.Position(line=0, character=0), end=types.Position(line=0, character=0)),
             command=types.Command(
-                title=lens_title(pair),
+                title=lens_title(pair, flagged_count(manager, pair)),
                 command="bleuLs.showReport" if pair.model is not None else "",
                 arguments=[uri],
                 tooltip=signatures(pair),
             ),
         )
     ]
+
+
+def flagged_count(manager: "PairManager", pair) -> int:
+    """The lines that carry a diagnostic of this version (the diagnostics
+    sent, kept per line; no Diagnostic objects made): the one count the lens
+    and bleuLs/corpusScore show."""
+    manager.publisher.update(pair)
+    return len(pair.flagged)
 
 
 async def corpus_score(manager: "PairManager", params: Any) -> Optional[dict[str, Any]]:
@@ -55,7 +63,7 @@ async def corpus_score(manager: "PairManager", params: Any) -> Optional[dict[str
     # the diagnostics of this version (cached): flagged lines and problems, counted apart
     diags, _rid = manager.diagnostics(pair)
     record = corpus_record(pair)
-    record["flagged"] = len(pair.flagged)
+    record["flagged"] = flagged_count(manager, pair)
     record.update(finding_counts(diags))  # problems, listed (in Problems), byCode
     return record
 

@@ -307,7 +307,8 @@ def corpus_delta(pair: "Pair", key: str) -> Optional[float]:
     return now - then
 
 
-def lens_title(pair: "Pair") -> str:
+def lens_title(pair: "Pair", flagged: Optional[int] = None) -> str:
+    """The corpus line; ``flagged``: bleuLs/corpusScore's count ("97 flagged lines", as the tooltip)."""
     model = pair.model
     parts = []
     if model is not None:
@@ -316,6 +317,8 @@ def lens_title(pair: "Pair") -> str:
             text = f"{short_name(key)} {s.score:.2f}" if s.score is not None else f"{short_name(key)} n/a"
             parts.append(text + paired_note(pair, key))
         parts.append(f"{model.n_paired:,} lines")
+        if flagged is not None:
+            parts.append(f"{flagged:,} flagged {'line' if flagged == 1 else 'lines'}")
         d = shown_delta(corpus_delta(pair, next(iter(model.metrics))))
         if d is not None and not paired_note(pair, next(iter(model.metrics))):
             parts.append(f"Δ {d:+.2f} since open")

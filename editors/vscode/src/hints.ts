@@ -5,7 +5,11 @@
 // line's last word: the padding is a no-break space at the start of the
 // label and the label's spaces are no-break spaces, so the hint wraps
 // together with the last word (Unicode line breaking, which the editor's
-// DOM-measured wrapping follows), never alone.
+// DOM-measured wrapping follows), never alone.  VS Code's "simple" wrapping
+// (the MT languages' default) counts columns and may break after any of its
+// break-after characters, a final "." included: there the MT languages'
+// editor.wordWrapBreakAfterCharacters (package.json) hold spaces and the
+// CJK marks only, so the break before a hint is never one.
 
 import * as vscode from "vscode";
 

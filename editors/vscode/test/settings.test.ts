@@ -122,6 +122,18 @@ describe("package.json", () => {
       assert.equal(defaults[`[${lang}]`]["editor.wordWrap"], "on", lang);
     }
   });
+  it("breaks MT rows at spaces only, so a score hint wraps with the line's last word", () => {
+    const defaults = (packageJson.contributes as Record<string, unknown>).configurationDefaults as Record<string, Record<string, unknown>>;
+    for (const lang of ["mt-hypothesis", "mt-reference", "mt-source"]) {
+      const after = defaults[`[${lang}]`]["editor.wordWrapBreakAfterCharacters"] as string;
+      const before = defaults[`[${lang}]`]["editor.wordWrapBreakBeforeCharacters"] as string;
+      assert.ok(after.includes(" ") && after.includes("\t"), lang);
+      // VS Code's "simple" wrapping may break after any of these, e.g. between a final "." and the hint
+      for (const c of [".", ",", ";", "?", ")", "]", "}", "/", "&", "|", "\u201d", "\u00b0"]) assert.ok(!after.includes(c), `${lang}: ${c}`);
+      for (const c of ["\u201c", "\u2018", "+"]) assert.ok(!before.includes(c), `${lang}: ${c}`);
+      assert.ok(after.includes("\u3002") && before.includes("\u300c"), lang); // the CJK rules stay
+    }
+  });
   it("binds Next/Previous Flagged in segment files too (the server walks segments that need review)", () => {
     const bindings = (packageJson.contributes as Record<string, unknown>).keybindings as { command: string; when: string }[];
     for (const command of ["bleu-ls.nextFlagged", "bleu-ls.previousFlagged"]) {
