@@ -9,7 +9,7 @@ holders (by source line) of the memory the step added, in MB and bytes per
 line.  tracemalloc roughly doubles the run time; RSS figures without it are
 the ones to quote.  BLEU_LS_MANY_HEAPS=1: without ``memory.one_heap()``.
 
-    PYTHONPATH=. .venv/bin/python scripts/memory_profile.py [--lines 100000] [--trace [--frames 8]] [--top 15] [--steps K] [--trim]
+    PYTHONPATH=. .venv/bin/python scripts/memory_profile.py [--lines 100000] [--trace [--frames 8]] [--top 15] [--steps K] [--trim] [--real]
 """
 
 from __future__ import annotations
@@ -128,7 +128,8 @@ class Steps:
             raise SystemExit(0)
 
 
-async def run(n: int, trace: bool, top: int, trim: bool, frames: int, stop: int, pymalloc: bool = False, maps: bool = False) -> None:
+async def run(n: int, trace: bool, top: int, trim: bool, frames: int, stop: int, pymalloc: bool = False, maps: bool = False,
+              real: bool = False) -> None:
     from benchmarks.run import workspace
     from bleu_ls.server.pairs.manager import PairManager
 
@@ -136,7 +137,16 @@ async def run(n: int, trace: bool, top: int, trim: bool, frames: int, stop: int,
 
     if not os.environ.get("BLEU_LS_MANY_HEAPS"):
         memory.one_heap()  # as `bleu-ls serve` does at start
-    ws, path, text = workspace(n)
+    if real:  # the real pair with its source (benchmarks/realpair.py)
+        from benchmarks.realpair import build
+
+        ws = build(n)
+        if ws is None:
+            raise SystemExit("the WMT21 data are not on this machine")
+        path = ws / "big.hyp"
+        text = path.read_text(encoding="utf-8")
+    else:
+        ws, path, text = workspace(n)
     if trace:
         tracemalloc.start(frames)
     steps = Steps(n, trace, top, trim, frames, stop)
@@ -187,9 +197,10 @@ def main(argv=None) -> int:
     ap.add_argument("--steps", type=int, default=0, help="stop after this many steps (0: all)")
     ap.add_argument("--pymalloc", action="store_true", help="the interpreter's small-object heap after each step")
     ap.add_argument("--maps", action="store_true", help="the largest memory mappings (RSS) after each step")
+    ap.add_argument("--real", action="store_true", help="the real pair with a source (benchmarks/realpair.py)")
     ap.add_argument("--trim", action="store_true", help="malloc_trim(0) before each RSS reading (what glibc holds freed)")
     args = ap.parse_args(argv)
-    asyncio.run(run(args.lines, args.trace, args.top, args.trim, args.frames, args.steps, args.pymalloc, args.maps))
+    asyncio.run(run(args.lines, args.trace, args.top, args.trim, args.frames, args.steps, args.pymalloc, args.maps, args.real))
     return 0
 
 
