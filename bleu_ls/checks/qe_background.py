@@ -51,8 +51,9 @@ CHUNK = 128
 #: embeddings the worker keeps, by text (2 KB each)
 EMBEDDING_CACHE = 20000
 #: the worker exits after this long with nothing to do (it holds ~90 MB);
-#: the next line to encode starts it again (the values stay cached here)
-IDLE_SECONDS = 60.0
+#: the next line to encode starts it again (the values stay cached here;
+#: loading the encoder again takes ~1.5 s of CPU at lower priority)
+IDLE_SECONDS = 15.0
 #: the worker's environment: one BLAS thread, and one C heap (its one
 #: Python thread and the BLAS thread would otherwise keep a heap each)
 WORKER_ENV = {"OMP_NUM_THREADS": "1", "OPENBLAS_NUM_THREADS": "1", "MALLOC_ARENA_MAX": "1"}
