@@ -312,8 +312,9 @@ def real_tree(n: int, edits: int = 20, gap: float = 0.125, settle: float = 900.0
     tree idle for 5 s), then ``edits`` edits of the middle line ``gap`` s
     apart, each followed by a pull and a hint request.  The process-tree RSS
     when settled, its peak, and ``after`` s after the work the edits caused
-    (the tree idle for 3 s: the edited line's values are in), with each
-    process's share."""
+    (the tree idle for 5 s: the edited line's values are in), with each
+    process's share; and once helper processes that exit when idle have
+    gone (``rss_idle``, at most 90 s later)."""
     from .lsp_client import CLOCK, RawClient
     from .realpair import build
 
@@ -382,7 +383,7 @@ def real_tree(n: int, edits: int = 20, gap: float = 0.125, settle: float = 900.0
         # the edits' own work over (their adequacy values: the worker may have
         # to start again), then ``after`` s more
         t1, quiet = CLOCK(), 0
-        while CLOCK() - t1 < 120 and quiet < 3:
+        while CLOCK() - t1 < 120 and quiet < 5:
             used = cpu()
             time.sleep(1.0)
             quiet = 0 if cpu() - used > 0.1 else quiet + 1
@@ -392,6 +393,13 @@ def real_tree(n: int, edits: int = 20, gap: float = 0.125, settle: float = 900.0
         out["rss_tree"], out["processes"] = tree_rss(c.proc.pid)
         out["parts"] = tree_parts(c.proc.pid)
         out["rss_peak"] = max(peak, out["rss_tree"])
+        # then idle: helper processes that exit when idle have gone (at most 90 s)
+        t2 = CLOCK()
+        while CLOCK() - t2 < 90 and tree_rss(c.proc.pid)[1] > 1:
+            time.sleep(1.0)
+        time.sleep(after)
+        out["idle_after"] = CLOCK() - t1
+        out["rss_idle"], out["processes_idle"] = tree_rss(c.proc.pid)
     finally:
         c.close()
     return out
@@ -709,12 +717,15 @@ def main(argv: list[str]) -> int:
             parts = "; ".join(f"{name} {rss / 2**20:.0f} MB (anon {anon / 2**20:.0f}, file {f / 2**20:.0f})"
                               for name, rss, anon, f in r["parts"])
             print(f"run {k + 1}: settled after {r['settled_after']:.0f} s at {r['rss_settled'] / 2**20:.0f} MB; after typing "
-                  f"{r['rss_tree'] / 2**20:.0f} MB ({r['typed_settled_after']:.0f} s after the last key) in {r['processes']} process(es) [{parts}]; peak {r['rss_peak'] / 2**20:.0f} MB",
+                  f"{r['rss_tree'] / 2**20:.0f} MB ({r['typed_settled_after']:.0f} s after the last key) in {r['processes']} process(es) [{parts}]; peak {r['rss_peak'] / 2**20:.0f} MB; "
+                  f"idle {r['rss_idle'] / 2**20:.0f} MB in {r['processes_idle']} process(es) ({r['idle_after']:.0f} s after the last key)",
                   flush=True)
         each = ", ".join(f"{r['rss_tree'] / 2**20:.0f}" for r in runs)
+        idle = ", ".join(f"{r['rss_idle'] / 2**20:.0f}" for r in runs)
         print(f"{n:,} real lines with a source, scored and typed in: process-tree RSS {_median(runs, 'rss_tree') / 2**20:.0f} MB "
               f"(median of {repeat}: {each} MB); "
-              f"settled {_median(runs, 'rss_settled') / 2**20:.0f} MB; peak {_median(runs, 'rss_peak') / 2**20:.0f} MB")
+              f"settled {_median(runs, 'rss_settled') / 2**20:.0f} MB; peak {_median(runs, 'rss_peak') / 2**20:.0f} MB; "
+              f"idle after typing {_median(runs, 'rss_idle') / 2**20:.0f} MB (each {idle} MB)")
         return 0
     print(main.__doc__)
     return 2
