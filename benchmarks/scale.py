@@ -348,6 +348,19 @@ def real_tree(n: int, edits: int = 20, gap: float = 0.125, settle: float = 900.0
                 pass
         return total
 
+    def runnable() -> bool:
+        """Is a thread of the tree running or waiting for a core (a helper
+        at lower priority on a busy machine uses little CPU but is not idle)?"""
+        for p in _tree_pids(c.proc.pid):
+            try:
+                for task in os.listdir(f"/proc/{p}/task"):
+                    with open(f"/proc/{p}/task/{task}/stat") as f:
+                        if f.read().rsplit(")", 1)[1].split()[0] == "R":
+                            return True
+            except (OSError, IndexError):
+                continue
+        return False
+
     try:
         c.initialize(folder, init_options={"bleuLs": c.configuration}, pull=True, configuration=True)
         hyp = folder / "big.hyp"
@@ -363,7 +376,7 @@ def real_tree(n: int, edits: int = 20, gap: float = 0.125, settle: float = 900.0
             fresh = pull().get("kind") != "unchanged"
             time.sleep(1.0)
             fresh = fresh or seen != len(c.notifications) + len(c.server_requests)
-            quiet = 0 if fresh or cpu() - used > 0.3 else quiet + 1
+            quiet = 0 if fresh or cpu() - used > 0.3 or runnable() else quiet + 1
         out["settled_after"] = CLOCK() - t0
         out["rss_settled"] = tree_rss(c.proc.pid)[0]
         words = lines[line].split()
@@ -383,10 +396,10 @@ def real_tree(n: int, edits: int = 20, gap: float = 0.125, settle: float = 900.0
         # the edits' own work over (their adequacy values: the worker may have
         # to start again), then ``after`` s more
         t1, quiet = CLOCK(), 0
-        while CLOCK() - t1 < 120 and quiet < 5:
+        while CLOCK() - t1 < 180 and quiet < 5:
             used = cpu()
             time.sleep(1.0)
-            quiet = 0 if cpu() - used > 0.1 else quiet + 1
+            quiet = 0 if cpu() - used > 0.1 or runnable() else quiet + 1
         out["typed_settled_after"] = CLOCK() - t1
         time.sleep(after)
         pull()
