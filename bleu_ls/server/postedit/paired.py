@@ -29,7 +29,7 @@ import numpy as np
 
 from ...engine import PairModel, PairSnapshot
 from ...engine.significance import confidence, paired_bs
-from ..background import pools, heap
+from ..background import pools, heap, memory
 from ..background.scoring import in_worker_processes, run_in_process
 
 if TYPE_CHECKING:
@@ -197,6 +197,8 @@ class PairedTests:
         except Exception:
             log.exception("the paired test failed")
             return
+        # what the bootstrap and the copy freed goes back to the system
+        await loop.run_in_executor(self._pool, memory.release)
         if with_draft:
             pair.draft_model = draft_model
             heap.settle(draft_model.n_hyp)
