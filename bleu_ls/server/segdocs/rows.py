@@ -7,7 +7,7 @@ again, splicing the rows that differ (:func:`pair`)."""
 
 from __future__ import annotations
 
-from typing import Iterable
+from typing import Iterable, Optional
 
 import numpy as np
 
@@ -17,15 +17,17 @@ from ...pairing import find_pair, path_allowed
 from ...segments.live import READERS, LiveIndex
 from ...segments.match import pair_documents
 from ...segments.model import Segment, SegmentDocument
-from ...segments.read import family, read_document
+from ...segments.read import decode_file, family, read_document, read_prefix
 from ...segments.subtitles import estimate_offset, match_by_time
 from ...settings import Settings
 from ..roles import ManagerRole
 from .state import TIMED, SegmentPair, segment_format
 
 
-def read_reference(sp: SegmentPair, manager: ManagerRole, open_docs: Iterable[SegmentPair]) -> None:
-    """Find the reference of ``sp`` (the pairing rules) and read it (from its open document when there is one)."""
+def read_reference(sp: SegmentPair, manager: ManagerRole, open_docs: Iterable[SegmentPair], prefix: Optional[int] = None) -> None:
+    """Find the reference of ``sp`` (the pairing rules) and read it (from its open document when there is one);
+    with ``prefix``, about that many of its first segments only (:func:`~bleu_ls.segments.read.read_prefix`;
+    ``sp.ref`` None and ``sp.no_ref`` None when they cannot be read alone)."""
     sp.ref, sp.ref_path = None, None
     root = manager.root_for(sp.path)
     try:
@@ -47,6 +49,11 @@ def read_reference(sp: SegmentPair, manager: ManagerRole, open_docs: Iterable[Se
         return
     open_ref = next((d for d in open_docs if d.path == ref_path), None)
     try:
+        if prefix is not None:
+            text = open_ref.index.text if open_ref is not None else decode_file(str(ref_path), ref_format)
+            sp.ref = read_prefix(ref_format, text, prefix)
+            sp.no_ref = None
+            return
         if open_ref is not None:
             sp.ref = open_ref.index.document()
         elif sp.index.format in READERS:

@@ -84,6 +84,10 @@ class SegmentPair:
     #: (serial, the diagnostics of that version)
     diagnostics: Optional[tuple[int, list[str]]] = None
     push_task: Optional[asyncio.Task] = None
+    #: a large file's full read under way (its first segments only in ``index`` meanwhile: opening.py)
+    loading: Optional[asyncio.Future] = None
+    #: counts the edits made while it runs (a read of an older text is read again)
+    load_gen: int = 0
 
 
 # -- positions: the editor's (line, character in its units) and offsets of the text ----------
