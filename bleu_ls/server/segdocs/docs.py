@@ -75,6 +75,8 @@ class SegmentDocs:
 
     async def _finish(self, sp: SegmentPair) -> None:
         """The whole of a large file read and paired in a thread, put in place, the editor asked to refresh."""
+        # the first hint request (it follows the open) answered before the thread takes its share of the interpreter
+        await asyncio.sleep(opening.START_DELAY)
         while True:
             gen, text = sp.load_gen, sp.index.text
             others = opening.snapshots(self.docs.values(), sp)

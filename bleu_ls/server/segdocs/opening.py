@@ -35,14 +35,16 @@ from ...settings import Settings
 from ..background import heap
 from ..roles import ManagerRole
 from .rows import _set_rows, _texts, pair, read_reference
-from .state import SegmentPair
+from .state import TIMED, SegmentPair
 
 #: files of at least this many characters open in two steps (about 10,000 XLIFF units)
 LARGE_CHARS = 2_000_000
-#: segments of the document read first (a screenful many times over; the hints of a request stop at 2,000 rows)
-PREFIX_SEGMENTS = 2000
+#: segments of the document read first (screenfuls of them: a small prefix is what makes the first hints quick)
+PREFIX_SEGMENTS = 300
+#: seconds between the first step and the thread's start (the editor's first hint request comes in them)
+START_DELAY = 0.3
 #: segments of the reference read first (more: its order may differ a little)
-REF_PREFIX_SEGMENTS = 4000
+REF_PREFIX_SEGMENTS = 600
 
 
 def two_step(fmt: str, text: str) -> bool:
@@ -62,8 +64,14 @@ def full_pair(uri: str, path: Path, fmt: str, text: str, version: Optional[int],
               open_docs: Iterable[SegmentPair]) -> SegmentPair:
     """The document read whole, its reference read and every segment paired (any thread)."""
     with heap.quiet(text.count("\n")):
-        sp = SegmentPair(uri=uri, path=path, index=make_index(fmt, text), version=version)
-        read_reference(sp, manager, open_docs)
+        if fmt in TIMED:  # the reference's timing is read against the document's
+            sp = SegmentPair(uri=uri, path=path, index=make_index(fmt, text), version=version)
+            read_reference(sp, manager, open_docs)
+        else:  # the reference first: the memory its full reading leaves (kept slim) is the document's then
+            sp = SegmentPair(uri=uri, path=path, index=LiveIndex(fmt, "", reader=lambda _t: SegmentDocument(fmt, [])),
+                             version=version)
+            read_reference(sp, manager, open_docs)
+            sp.index = make_index(fmt, text)
         pair(sp, manager.settings)
         sp.good_problems = len(sp.index.problems)
     return sp

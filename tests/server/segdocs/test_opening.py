@@ -91,6 +91,7 @@ def small_steps(monkeypatch):
     monkeypatch.setattr(opening, "LARGE_CHARS", 0)
     monkeypatch.setattr(opening, "PREFIX_SEGMENTS", 60)
     monkeypatch.setattr(opening, "REF_PREFIX_SEGMENTS", 90)
+    monkeypatch.setattr(opening, "START_DELAY", 0)
 
 
 @pytest.mark.parametrize("kind", ["xlf", "po"])
