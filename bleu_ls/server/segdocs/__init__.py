@@ -14,5 +14,7 @@ row's hint sits at the end of the group's last cue's text.
 
 state.py (a document's state, positions) → rows.py (pairing) → checks.py
 (findings, diagnostics) → answers.py (hints, hover, lens) and actions.py
-(state actions, next segment to review) → docs.py (:class:`SegmentDocs`, the owner).
+(state actions, next segment to review) → opening.py (a large file opened in two
+steps: its first segments, then the whole read in a thread) → docs.py
+(:class:`SegmentDocs`, the owner).
 """

@@ -6,7 +6,9 @@ client that does not pull them.  The answers are made in
 
 Edits: an edit inside a segment's text re-scores that segment's row only; an
 edit that changes structure (a cue added or removed, a timing typed) pairs
-again and splices the rows that differ.  While an edit leaves the file
+again and splices the rows that differ.  A large PO, XLIFF or TMX file opens in
+two steps (:mod:`.opening`): the hints of its first segments at once, the whole
+read in a thread.  While an edit leaves the file
 malformed (a half-typed tag or timing line), the rows and hints of the last
 well-formed reading stay (their positions moved through the edits) and the
 problem is one diagnostic at its place; the next well-formed text is paired
