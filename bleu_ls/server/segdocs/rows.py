@@ -170,6 +170,11 @@ def pair(sp: SegmentPair, settings: Settings) -> None:
     segs = sp.index.unshifted()  # times and texts only: no offsets needed here
     hs, he, rr = _rows(sp, segs, list(range(len(sp.ref.segments))))
     _set_rows(sp, np.asarray(hs, np.int64), np.asarray(he, np.int64), rr)
+    sp.keyed_rows = False
+    if sp.index.format not in TIMED:  # every row a key's when the fallback had nothing to pair (repair_keyed)
+        keys = _ref_keys(sp)
+        n_key = sum(1 for s in segs if s.key in keys)
+        sp.keyed_rows = not (len(segs) > n_key and len(sp.ref.segments) > n_key)
     hyp, ref = _texts(sp, hs, he, rr)
     model = sp.model
     if model is None:
@@ -191,6 +196,9 @@ def pair(sp: SegmentPair, settings: Settings) -> None:
 
 def repair(sp: SegmentPair, settings: Settings, a: int, b: int, count: int) -> None:
     """Cues [a, b) were replaced by ``count`` new ones: pair again the rows around them only."""
+    if sp.ref is not None and sp.model is not None and sp.index.format not in TIMED and sp.keyed_rows:
+        if repair_keyed(sp, a, b, count):
+            return
     if sp.ref is None or sp.model is None or sp.index.format not in TIMED:
         pair(sp, settings)
         return
@@ -248,3 +256,57 @@ def repair(sp: SegmentPair, settings: Settings, a: int, b: int, count: int) -> N
     if model.hyp[r0:r1] != hyp or model.refs[0][r0:r1] != ref:
         model.splice_ref(0, r0, r1, ref)
         model.splice_hyp(r0, r1, hyp)
+
+
+def _ref_keys(sp: SegmentPair) -> dict[str, int]:
+    """Reference key -> its first segment (made once per reference read)."""
+    assert sp.ref is not None
+    if sp.ref_keys is None or sp.ref_keys[0] is not sp.ref:
+        keys: dict[str, int] = {}
+        for j, s in enumerate(sp.ref.segments):
+            keys.setdefault(s.key, j)
+        sp.ref_keys = (sp.ref, keys)
+    return sp.ref_keys[1]
+
+
+def repair_keyed(sp: SegmentPair, a: int, b: int, count: int) -> bool:
+    """Segments [a, b) of a key-paired document were replaced by ``count`` new ones, and every
+    row was a key's: splice the rows of the new segments by key alone when the whole pairing
+    would be that too (after the edit no segment, or no reference segment, is left without its
+    key's partner, so the fallback has nothing to pair); False when it would not (pair all then)."""
+    assert sp.ref is not None and sp.model is not None
+    keys = _ref_keys(sp)
+    segs = sp.index.unshifted()
+    r0 = int(np.searchsorted(sp.row_hs, a, "left"))
+    r1 = int(np.searchsorted(sp.row_hs, b, "left"))
+    new = [(i, keys.get(segs[i].key)) for i in range(a, a + count)]
+    new = [(i, j) for i, j in new if j is not None]
+    n_key = len(sp.row_hs) - (r1 - r0) + len(new)
+    if len(segs) > n_key and len(sp.ref.segments) > n_key:
+        return False
+    d = count - (b - a)
+    drow = len(new) - (r1 - r0)
+    hs = np.asarray([i for i, _ in new], np.int64)
+    rr = [[j] for _, j in new]
+    old_refs = [j for r in range(r0, r1) for j in sp.row_refs[r]]
+    sp.row_hs = np.concatenate((sp.row_hs[:r0], hs, sp.row_hs[r1:] + d))
+    sp.row_he = np.concatenate((sp.row_he[:r0], hs + 1, sp.row_he[r1:] + d))
+    sp.row_refs[r0:r1] = rr
+    mid = np.full(count, -1, np.int64)
+    for k, i in enumerate(hs.tolist()):
+        mid[i - a] = r0 + k
+    tail = sp.row_of[b:]
+    sp.row_of = np.concatenate((sp.row_of[:a], mid, np.where(tail >= 0, tail + drow, -1)))
+    ref_row = sp.ref_row
+    ref_row[old_refs] = -1
+    if drow:
+        ref_row[ref_row >= r1] += drow
+    for k, js in enumerate(rr):
+        ref_row[js] = r0 + k
+    _counts(sp)
+    hyp, ref = _texts(sp, hs.tolist(), (hs + 1).tolist(), rr)
+    model = sp.model
+    if model.hyp[r0:r1] != hyp or model.refs[0][r0:r1] != ref:
+        model.splice_ref(0, r0, r1, ref)
+        model.splice_hyp(r0, r1, hyp)
+    return True

@@ -84,6 +84,10 @@ class SegmentPair:
     #: (serial, the diagnostics of that version)
     diagnostics: Optional[tuple[int, list[str]]] = None
     push_task: Optional[asyncio.Task] = None
+    #: key-paired formats: every row a key's (no fallback pairing: an edit may splice rows by key alone)
+    keyed_rows: bool = False
+    #: (the reference, its key -> first segment with it)
+    ref_keys: Optional[tuple[object, dict[str, int]]] = None
     #: a large file's full read under way (its first segments only in ``index`` meanwhile: opening.py)
     loading: Optional[asyncio.Future] = None
     #: counts the edits made while it runs (a read of an older text is read again)
