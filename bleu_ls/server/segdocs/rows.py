@@ -269,12 +269,18 @@ def _ref_keys(sp: SegmentPair) -> dict[str, int]:
     return sp.ref_keys[1]
 
 
+#: at most this many segments replaced are spliced by key alone
+KEYED_WINDOW = 256
+
+
 def repair_keyed(sp: SegmentPair, a: int, b: int, count: int) -> bool:
     """Segments [a, b) of a key-paired document were replaced by ``count`` new ones, and every
     row was a key's: splice the rows of the new segments by key alone when the whole pairing
     would be that too (after the edit no segment, or no reference segment, is left without its
     key's partner, so the fallback has nothing to pair); False when it would not (pair all then)."""
     assert sp.ref is not None and sp.model is not None
+    if max(count, b - a) > KEYED_WINDOW:  # the whole file read again (PO, a reset): pair() splices what differs
+        return False
     keys = _ref_keys(sp)
     segs = sp.index.unshifted()
     r0 = int(np.searchsorted(sp.row_hs, a, "left"))
