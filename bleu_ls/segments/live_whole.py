@@ -54,6 +54,10 @@ class _Segments:
     def __iter__(self):
         return (self.index.segment(i) for i in range(len(self.index)))
 
+    def unshifted(self):
+        """The segments as kept (keys and texts current, offsets maybe not moved yet)."""
+        return self.index.unshifted()
+
 
 class XmlIndex(LiveIndex):
     """XLIFF: an edit reads again only the units it touched when the XML reader's

@@ -51,6 +51,8 @@ PLACEHOLDER_FLAGS = {
 _PLAIN = re.compile(r'[^"\\]*')
 _FOLD = {ord("\n"): " ", ord("\r"): " "}
 _CHARSET = re.compile(rb"charset=([A-Za-z0-9_.:-]+)")
+#: the flag sets met so far, each kept once (an empty frozenset is 216 bytes a segment otherwise)
+_FLAGSETS: dict[frozenset, frozenset] = {}
 
 
 @dataclass
@@ -205,6 +207,8 @@ class _Reader:
         ctxt = e.msgctxt.value if e.msgctxt is not None else None
         base_key = msgid if ctxt is None else ctxt + CTXT_SEP + msgid
         flags = frozenset(e.flags)
+        if len(_FLAGSETS) < 4096:  # one object per set of flags (most entries share one)
+            flags = _FLAGSETS.setdefault(flags, flags)
         state_fuzzy = "fuzzy" in flags
         common = {"msgid": msgid}
         if ctxt is not None:

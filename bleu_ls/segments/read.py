@@ -212,3 +212,51 @@ def read_documents(paths: Sequence[str], keep_problems: Sequence[str] = ()) -> O
             raise InputError(sentence)
         docs.append(doc)
     return docs
+
+
+#: formats whose first segments can be read alone (:func:`read_prefix`)
+PREFIX_FORMATS = (PO, XLIFF1, XLIFF2, TMX)
+
+
+def read_prefix(fmt: str, text: str, max_segments: int) -> Optional[SegmentDocument]:
+    """About the first ``max_segments`` segments of a decoded ``text``, each as the full
+    read gives it (same key, target, offsets), for the first hints of a large file;
+    None for a format that cannot be read in part, or when the prefix has a problem
+    (then only a full read says what the file is).
+
+    XLIFF and TMX stop their scan once that many are read; PO is read up to a blank
+    line after about 120 characters per segment (4 KB at least), the entry before the cut left out
+    (a blank line may sit inside an entry)."""
+    if fmt not in PREFIX_FORMATS:
+        return None
+    if fmt == PO:
+        from .po import read_po
+
+        cut = text.find("\n\n", min(len(text), max(4096, 120 * max_segments)))
+        if cut < 0:
+            doc = read_po(text)
+        else:
+            doc = read_po(text[: cut + 1])
+            segs = doc.segments
+            if segs:  # the last entry (all its plural forms) may go on after the cut
+                last = (segs[-1].extra.get("msgctxt"), segs[-1].extra.get("msgid"))
+                while segs and (segs[-1].extra.get("msgctxt"), segs[-1].extra.get("msgid")) == last:
+                    segs.pop()
+    else:
+        name, _, _ = READERS[fmt]
+        mod = importlib.import_module(f"{__package__}.{name}")
+        doc = getattr(mod, "read_tmx_text" if fmt == TMX else "read_xliff_text")(text, max_segments=max_segments)
+    if doc.problems:
+        return None
+    doc.text = text
+    return doc
+
+
+def decode_file(path: str, fmt: str) -> str:
+    """The decoded text of a file of format ``fmt`` (the XML formats as they declare; ``InputError`` when unreadable)."""
+    data = read_bytes(path)
+    if fmt in (XLIFF1, XLIFF2, TMX):
+        from .xmlscan import decode_xml
+
+        return decode_xml(data)[0]
+    return decode(fmt, data, os.fspath(path))

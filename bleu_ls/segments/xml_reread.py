@@ -181,9 +181,11 @@ def _read(text: str, doc: SegmentDocument, i: int, j: int, a: int, b: int, delta
         return None
     old_keys = {s.key for s in segs[i:j]}
     new_keys = {s.key for s in new}
-    if new_keys - old_keys:
-        outside = {s.key for k, s in enumerate(segs) if k < i or k >= j}
-        if new_keys & outside:
+    added = new_keys - old_keys
+    if added:  # a key of another unit (the document's keys are unique: one not in [i, j) is outside)
+        # keys only: a live index's segments as kept (their offsets not moved: no copy made)
+        plain = segs.unshifted() if hasattr(segs, "unshifted") else segs
+        if any(s.key in added for s in plain):
             return None
     line_delta = 0
     if j < n:

@@ -14,9 +14,10 @@ row's hint sits at the end of the group's last cue's text.
 
 state.py (a document's state, positions) → rows.py (pairing) → checks.py
 (findings, diagnostics) → answers.py (hints, hover, lens) and actions.py
-(state actions, next segment to review) → docs.py (:class:`SegmentDocs`, the owner).
-drafts.py (each segment's draft: the file's MT draft, or the target as first
-seen kept per key in the draft store; HTER against it, the hover's draft diff)
-and draft_tokens.py (the changed words as semantic tokens inside targets) sit
-beside answers.py.
+(state actions, next segment to review) → opening.py (a large file opened in two
+steps: its first segments, then the whole read in a thread) → docs.py
+(:class:`SegmentDocs`, the owner).  drafts.py (each segment's draft: the file's
+MT draft, or the target as first seen kept per key in the draft store; HTER
+against it, the hover's draft diff) and draft_tokens.py (the changed words as
+semantic tokens inside targets) sit beside answers.py.
 """

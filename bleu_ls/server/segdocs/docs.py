@@ -6,7 +6,9 @@ client that does not pull them.  The answers are made in
 
 Edits: an edit inside a segment's text re-scores that segment's row only; an
 edit that changes structure (a cue added or removed, a timing typed) pairs
-again and splices the rows that differ.  While an edit leaves the file
+again and splices the rows that differ.  A large PO, XLIFF or TMX file opens in
+two steps (:mod:`.opening`): the hints of its first segments at once, the whole
+read in a thread.  While an edit leaves the file
 malformed (a half-typed tag or timing line), the rows and hints of the last
 well-formed reading stay (their positions moved through the edits) and the
 problem is one diagnostic at its place; the next well-formed text is paired
@@ -22,21 +24,25 @@ from typing import Any, Optional
 import numpy as np
 from lsprotocol import types
 
-from ...segments.live import READERS, LiveIndex
-from ...segments.live_whole import WholeIndex, XmlIndex
-from ...segments.model import XLIFF1, XLIFF2
-from ..background import heap
 from ..documents.files import path_key, uri_path
 from ..roles import ManagerRole
-from . import actions, answers, drafts
-from .draft_tokens import tokens_data
+from . import actions, answers, drafts, opening
 from .checks import diagnostics_json, recheck
+from .draft_tokens import tokens_data
 from .rows import pair, read_reference, repair
 from .state import SegmentPair, hint_offsets, offset_at, position_at, segment_format
 
 log = logging.getLogger(__name__)
 
 PUSH_DELAY = 0.05
+
+
+def _loop_running() -> bool:
+    try:
+        asyncio.get_running_loop()
+        return True
+    except RuntimeError:
+        return False
 
 
 class SegmentDocs:
@@ -59,26 +65,48 @@ class SegmentDocs:
         path = uri_path(uri)
         fmt = segment_format(path)
         assert fmt is not None
-        # a large file: no collection while its objects are made, the heap frozen after (heap.py)
-        with heap.quiet(text.count("\n")):
-            if fmt in READERS:
-                index: LiveIndex = LiveIndex(fmt, text)
-            elif fmt in (XLIFF1, XLIFF2):
-                index = XmlIndex(fmt, text)
-            else:
-                index = WholeIndex(fmt, text)
-            sp = SegmentPair(uri=uri, path=path, index=index, version=version)
-            self.docs[uri] = sp
-            read_reference(sp, self.manager, self.docs.values())
-            pair(sp, self.manager.settings)
-            sp.good_problems = len(sp.index.problems)
+        others = list(self.docs.values())
+        sp = None
+        if opening.two_step(fmt, text) and _loop_running():  # a large file: its first segments now (opening.py)
+            sp = opening.open_prefix(uri, path, fmt, text, version, self.manager, others)
+        if sp is None:
+            sp = opening.full_pair(uri, path, fmt, text, version, self.manager, others)
             drafts.bind(sp, getattr(self.manager, "drafts", None), self.manager.settings)
+        else:
+            sp.loading = asyncio.ensure_future(self._finish(sp))
+        self.docs[uri] = sp
         self._changed(sp)
+
+    async def _finish(self, sp: SegmentPair) -> None:
+        """The whole of a large file read and paired in a thread, put in place, the editor asked to refresh."""
+        # the first hint request (it follows the open) answered before the thread takes its share of the interpreter
+        await asyncio.sleep(opening.START_DELAY)
+        while True:
+            gen, text = sp.load_gen, sp.index.text
+            others = opening.snapshots(self.docs.values(), sp)
+            try:
+                full = await asyncio.to_thread(opening.full_pair, sp.uri, sp.path, sp.index.format, text, sp.version,
+                                               self.manager, others)
+            except Exception:  # a bug of a reader: the first segments stay
+                log.exception("reading %s failed", sp.uri)
+                sp.loading = None
+                return
+            if self.docs.get(sp.uri) is not sp:
+                return
+            if gen == sp.load_gen:  # no edit meanwhile
+                break
+        opening.install(sp, full)
+        sp.loading = None
+        drafts.bind(sp, getattr(self.manager, "drafts", None), self.manager.settings)
+        self._changed(sp)
+        self._refresh()
 
     def close(self, uri: str) -> None:
         sp = self.docs.pop(uri, None)
         if sp is None:
             return
+        if sp.loading is not None:
+            sp.loading.cancel()
         if sp.push_task is not None:
             sp.push_task.cancel()
         if not self.manager.pull_diagnostics:
@@ -92,6 +120,13 @@ class SegmentDocs:
             return
         for ch in params.content_changes:
             rng = getattr(ch, "range", None)
+            if sp.loading is not None:  # the whole being read: the edit goes to the text, read again after
+                start, end = (0, len(sp.index.text)) if rng is None else (
+                    offset_at(sp, rng.start.line, rng.start.character, self.manager.encoding),
+                    offset_at(sp, rng.end.line, rng.end.character, self.manager.encoding))
+                opening.edit_prefix(sp, start, max(start, end), ch.text, self.manager.settings)
+                sp.load_gen += 1
+                continue
             if rng is None:
                 start, end = 0, len(sp.index.text)
             else:
@@ -109,6 +144,9 @@ class SegmentDocs:
         """A file changed on disk: the documents it is the reference of read it again."""
         for sp in self.docs.values():
             if sp.ref_path is not None and path_key(sp.ref_path) == path_key(path):
+                if sp.loading is not None:  # read with the whole
+                    sp.load_gen += 1
+                    continue
                 sp.model, sp.frozen = None, None
                 read_reference(sp, self.manager, self.docs.values())
                 pair(sp, self.manager.settings)
@@ -126,6 +164,9 @@ class SegmentDocs:
     def settings_changed(self) -> None:
         """Settings changed: pair every open segment document again."""
         for sp in self.docs.values():
+            if sp.loading is not None:  # read with the whole
+                sp.load_gen += 1
+                continue
             sp.model, sp.frozen = None, None
             read_reference(sp, self.manager, self.docs.values())
             pair(sp, self.manager.settings)
@@ -197,10 +238,14 @@ class SegmentDocs:
 
     async def lens(self, uri: str) -> list[types.CodeLens]:
         sp = self.docs.get(uri)
+        if sp is not None and sp.loading is not None:  # the corpus is the whole file's
+            await asyncio.shield(sp.loading)
         return await answers.lens(sp) if sp is not None else []
 
     async def corpus(self, uri: str) -> Optional[dict[str, Any]]:
         sp = self.docs.get(uri)
+        if sp is not None and sp.loading is not None:
+            await asyncio.shield(sp.loading)
         return await answers.corpus(sp) if sp is not None else None
 
     def diagnostics(self, uri: str) -> list[str]:

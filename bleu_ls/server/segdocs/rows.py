@@ -7,7 +7,8 @@ again, splicing the rows that differ (:func:`pair`)."""
 
 from __future__ import annotations
 
-from typing import Iterable
+from types import MappingProxyType
+from typing import Iterable, Mapping, Optional
 
 import numpy as np
 
@@ -17,15 +18,17 @@ from ...pairing import find_pair, path_allowed
 from ...segments.live import READERS, LiveIndex
 from ...segments.match import pair_documents
 from ...segments.model import Segment, SegmentDocument
-from ...segments.read import family, read_document
+from ...segments.read import decode_file, family, read_document, read_prefix
 from ...segments.subtitles import estimate_offset, match_by_time
 from ...settings import Settings
 from ..roles import ManagerRole
 from .state import TIMED, SegmentPair, segment_format
 
 
-def read_reference(sp: SegmentPair, manager: ManagerRole, open_docs: Iterable[SegmentPair]) -> None:
-    """Find the reference of ``sp`` (the pairing rules) and read it (from its open document when there is one)."""
+def read_reference(sp: SegmentPair, manager: ManagerRole, open_docs: Iterable[SegmentPair], prefix: Optional[int] = None) -> None:
+    """Find the reference of ``sp`` (the pairing rules) and read it (from its open document when there is one);
+    with ``prefix``, about that many of its first segments only (:func:`~bleu_ls.segments.read.read_prefix`;
+    ``sp.ref`` None and ``sp.no_ref`` None when they cannot be read alone)."""
     sp.ref, sp.ref_path = None, None
     root = manager.root_for(sp.path)
     try:
@@ -47,6 +50,11 @@ def read_reference(sp: SegmentPair, manager: ManagerRole, open_docs: Iterable[Se
         return
     open_ref = next((d for d in open_docs if d.path == ref_path), None)
     try:
+        if prefix is not None:
+            text = open_ref.index.text if open_ref is not None else decode_file(str(ref_path), ref_format)
+            sp.ref = read_prefix(ref_format, text, prefix)
+            sp.no_ref = None
+            return
         if open_ref is not None:
             sp.ref = open_ref.index.document()
         elif sp.index.format in READERS:
@@ -64,6 +72,7 @@ def read_reference(sp: SegmentPair, manager: ManagerRole, open_docs: Iterable[Se
         return
     sp.no_ref = None
     if sp.index.format not in TIMED:
+        sp.ref = slim(sp.ref)
         return
     sp.offset_ms = estimate_offset(sp.index.unshifted(), sp.ref.segments) if sp.ref.segments else 0
     starts = np.fromiter((int(s.extra["start_ms"]) for s in sp.ref.segments), np.int64, len(sp.ref.segments))  # type: ignore[call-overload]
@@ -71,6 +80,25 @@ def read_reference(sp: SegmentPair, manager: ManagerRole, open_docs: Iterable[Se
     sp.ref_order = np.argsort(starts, kind="stable")
     sp.ref_starts = starts[sp.ref_order]
     sp.ref_longest = int((ends - starts).max()) if len(starts) else 0
+
+
+#: what the pairing and the answers read of a reference segment's ``extra`` (PO's fallback: msgctxt + msgid + plural form)
+REF_EXTRA = ("msgctxt", "msgid", "plural_index")
+_NO_EXTRA: Mapping[str, object] = MappingProxyType({})
+
+
+def slim(doc: SegmentDocument) -> SegmentDocument:
+    """A key-paired reference as the server keeps it: each segment's key, texts, span and
+    line, and of its ``extra`` what the pairing reads (no runs, codes, notes or spans
+    of its own: a 100k-unit XLIFF reference in about half the memory), and no text."""
+    segs = []
+    for s in doc.segments:
+        e = s.extra
+        extra = {k: e[k] for k in REF_EXTRA if k in e} if e else None
+        segs.append(Segment(key=s.key, target=s.target, target_span=s.target_span, line=s.line, source=s.source,
+                            extra=extra or _NO_EXTRA))
+    return SegmentDocument(format=doc.format, segments=segs, source_lang=doc.source_lang, target_lang=doc.target_lang,
+                           header=doc.header, problems=doc.problems)
 
 
 def _rows(sp: SegmentPair, segs: list[Segment], refs: list[int], h0: int = 0) -> tuple[list[int], list[int], list[list[int]]]:
@@ -142,6 +170,11 @@ def pair(sp: SegmentPair, settings: Settings) -> None:
     segs = sp.index.unshifted()  # times and texts only: no offsets needed here
     hs, he, rr = _rows(sp, segs, list(range(len(sp.ref.segments))))
     _set_rows(sp, np.asarray(hs, np.int64), np.asarray(he, np.int64), rr)
+    sp.keyed_rows = False
+    if sp.index.format not in TIMED:  # every row a key's when the fallback had nothing to pair (repair_keyed)
+        keys = _ref_keys(sp)
+        n_key = sum(1 for s in segs if s.key in keys)
+        sp.keyed_rows = not (len(segs) > n_key and len(sp.ref.segments) > n_key)
     hyp, ref = _texts(sp, hs, he, rr)
     model = sp.model
     if model is None:
@@ -163,6 +196,9 @@ def pair(sp: SegmentPair, settings: Settings) -> None:
 
 def repair(sp: SegmentPair, settings: Settings, a: int, b: int, count: int) -> None:
     """Cues [a, b) were replaced by ``count`` new ones: pair again the rows around them only."""
+    if sp.ref is not None and sp.model is not None and sp.index.format not in TIMED and sp.keyed_rows:
+        if repair_keyed(sp, a, b, count):
+            return
     if sp.ref is None or sp.model is None or sp.index.format not in TIMED:
         pair(sp, settings)
         return
@@ -220,3 +256,63 @@ def repair(sp: SegmentPair, settings: Settings, a: int, b: int, count: int) -> N
     if model.hyp[r0:r1] != hyp or model.refs[0][r0:r1] != ref:
         model.splice_ref(0, r0, r1, ref)
         model.splice_hyp(r0, r1, hyp)
+
+
+def _ref_keys(sp: SegmentPair) -> dict[str, int]:
+    """Reference key -> its first segment (made once per reference read)."""
+    assert sp.ref is not None
+    if sp.ref_keys is None or sp.ref_keys[0] is not sp.ref:
+        keys: dict[str, int] = {}
+        for j, s in enumerate(sp.ref.segments):
+            keys.setdefault(s.key, j)
+        sp.ref_keys = (sp.ref, keys)
+    return sp.ref_keys[1]
+
+
+#: at most this many segments replaced are spliced by key alone
+KEYED_WINDOW = 256
+
+
+def repair_keyed(sp: SegmentPair, a: int, b: int, count: int) -> bool:
+    """Segments [a, b) of a key-paired document were replaced by ``count`` new ones, and every
+    row was a key's: splice the rows of the new segments by key alone when the whole pairing
+    would be that too (after the edit no segment, or no reference segment, is left without its
+    key's partner, so the fallback has nothing to pair); False when it would not (pair all then)."""
+    assert sp.ref is not None and sp.model is not None
+    if max(count, b - a) > KEYED_WINDOW:  # the whole file read again (PO, a reset): pair() splices what differs
+        return False
+    keys = _ref_keys(sp)
+    segs = sp.index.unshifted()
+    r0 = int(np.searchsorted(sp.row_hs, a, "left"))
+    r1 = int(np.searchsorted(sp.row_hs, b, "left"))
+    new = [(i, keys.get(segs[i].key)) for i in range(a, a + count)]
+    new = [(i, j) for i, j in new if j is not None]
+    n_key = len(sp.row_hs) - (r1 - r0) + len(new)
+    if len(segs) > n_key and len(sp.ref.segments) > n_key:
+        return False
+    d = count - (b - a)
+    drow = len(new) - (r1 - r0)
+    hs = np.asarray([i for i, _ in new], np.int64)
+    rr = [[j] for _, j in new]
+    old_refs = [j for r in range(r0, r1) for j in sp.row_refs[r]]
+    sp.row_hs = np.concatenate((sp.row_hs[:r0], hs, sp.row_hs[r1:] + d))
+    sp.row_he = np.concatenate((sp.row_he[:r0], hs + 1, sp.row_he[r1:] + d))
+    sp.row_refs[r0:r1] = rr
+    mid = np.full(count, -1, np.int64)
+    for k, i in enumerate(hs.tolist()):
+        mid[i - a] = r0 + k
+    tail = sp.row_of[b:]
+    sp.row_of = np.concatenate((sp.row_of[:a], mid, np.where(tail >= 0, tail + drow, -1)))
+    ref_row = sp.ref_row
+    ref_row[old_refs] = -1
+    if drow:
+        ref_row[ref_row >= r1] += drow
+    for k, js in enumerate(rr):
+        ref_row[js] = r0 + k
+    _counts(sp)
+    hyp, ref = _texts(sp, hs.tolist(), (hs + 1).tolist(), rr)
+    model = sp.model
+    if model.hyp[r0:r1] != hyp or model.refs[0][r0:r1] != ref:
+        model.splice_ref(0, r0, r1, ref)
+        model.splice_hyp(r0, r1, hyp)
+    return True

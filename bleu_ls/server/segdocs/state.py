@@ -86,6 +86,14 @@ class SegmentPair:
     push_task: Optional[asyncio.Task] = None
     #: the segments' drafts and the effort against them (drafts.SegDrafts; None: not bound)
     drafts: Any = None
+    #: key-paired formats: every row a key's (no fallback pairing: an edit may splice rows by key alone)
+    keyed_rows: bool = False
+    #: (the reference, its key -> first segment with it)
+    ref_keys: Optional[tuple[object, dict[str, int]]] = None
+    #: a large file's full read under way (its first segments only in ``index`` meanwhile: opening.py)
+    loading: Optional[asyncio.Future] = None
+    #: counts the edits made while it runs (a read of an older text is read again)
+    load_gen: int = 0
 
 
 # -- positions: the editor's (line, character in its units) and offsets of the text ----------
