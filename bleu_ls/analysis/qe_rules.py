@@ -2,17 +2,18 @@
 
 Each line's meaning is compared with its source line's (the sentence
 encoder of :mod:`bleu_ls.checks.qe`, cached per text), and ranked together
-with its chrF against the reference: the mean of the two percentile ranks,
-the weakest ``percent`` % of the document's lines flagged (lines whose
-reference has fewer than ``min_tokens`` tokens are not ranked).  Measured on
-the WMT21 TED en-de MQM data, the two together find major errors better
-than either alone (docs/diagnostics.md).
+with its chrF against the reference: the percentile of its similarity plus
+the percentile of its chrF, the weakest ``percent`` % of the document's lines
+flagged (lines whose reference has fewer than ``min_tokens`` tokens are not
+ranked).  Measured on the WMT21 TED MQM data, the two together find major
+errors better than either alone (docs/diagnostics.md).
 
-Only the weakest ``candidates`` % of the lines by chrF are encoded and
-ranked (:func:`adequacy_flags`): the encoder costs about 2 ms of CPU per
-text, chrF about 0.05 ms per line, and a line of good chrF is not where the
-flagged few are (the flag study measures the same lift or better).  Without
-a reference every line is encoded and the similarity alone is ranked.
+Only the weakest ``candidates`` % of the lines by chrF are encoded
+(:func:`adequacy_flags`), and their similarity is ranked among them; chrF
+is ranked over the document.  The encoder costs about 2 ms of CPU per text,
+chrF about 0.05 ms per line, and the flagged few are not among the lines of
+good chrF: the flag study measures the same lift or better.  Without a
+reference every line is encoded and the similarity alone is ranked.
 
 Where the values come from: the analyser's adequacy source
 (:meth:`Analyzer.adequacy_model`).  ``bleu-ls check`` computes them here and
@@ -35,8 +36,11 @@ from ..checks import has_letter
 from .context import LineContext
 from .findings import Finding
 
-#: share of the document that may wait for values while lines are ranked
+#: share of the lines asked for that may wait for values while lines are ranked
 MAX_WAITING = 0.05
+#: candidates (lines encoded) at least this many times the lines that may be
+#: flagged, in a short document too
+MIN_CANDIDATES = 5
 
 
 def _percentile(x: np.ndarray) -> np.ndarray:
@@ -53,34 +57,39 @@ def adequacy_flags(eligible: np.ndarray, chrf: Optional[np.ndarray], similarity:
 
     ``eligible``: the lines that may be ranked (N of them).  With chrF values
     (``chrf`` not None), the candidates are the eligible lines among the
-    weakest ``candidates`` % of N by chrF (ties with the last included; lines
+    weakest ``candidates`` % of N by chrF, and at least :data:`MIN_CANDIDATES`
+    times as many as may be flagged (ties with the last included; lines
     without a chrF too); without, every eligible line.  ``similarity(mask)``
     gives the similarity of the lines of ``mask`` (the candidates: no other
     line is ever encoded); NaN (not known yet) is not ranked.  Each candidate
-    with a similarity scores the percentile of its similarity among them plus
-    that of its chrF (NaN ranks last), ties in line order; the weakest
-    ``percent`` % of N by that score are flagged (ties with the last
-    included), only scores under the candidates' median."""
+    with a similarity scores the percentile of its similarity among those
+    candidates plus the percentile of its chrF among the N eligible lines
+    (NaN ranks last), ties in line order; the weakest ``percent`` % of N by
+    that score are flagged (ties with the last included), only scores under
+    the candidates' median."""
     eligible = np.asarray(eligible, dtype=bool)
     n = int(eligible.sum())
     cand = eligible.copy()
     if n == 0:
         return np.zeros(len(eligible), dtype=bool), cand
     k = max(1, int(math.floor(n * percent / 100.0)))
+    chrf_rank = None
     if chrf is not None:
         has = eligible & ~np.isnan(chrf)
         if has.any():
-            m = min(max(k, int(math.floor(n * candidates / 100.0))), int(has.sum()))
+            m = min(max(MIN_CANDIDATES * k, int(math.floor(n * candidates / 100.0))), int(has.sum()))
             t = float(np.partition(chrf[has], m - 1)[m - 1])
             cand = eligible & ~(chrf > t)  # chrF at most the m-th smallest, or NaN
+            chrf_rank = np.full(len(eligible), np.nan)
+            chrf_rank[eligible] = _percentile(np.nan_to_num(chrf[eligible], nan=np.inf))
     sims = similarity(cand)
     rank = np.flatnonzero(cand & ~np.isnan(sims))
     flags = np.zeros(len(eligible), dtype=bool)
     if len(rank) == 0:
         return flags, cand
     score = _percentile(sims[rank])
-    if chrf is not None:
-        score = score + _percentile(np.nan_to_num(chrf[rank], nan=np.inf))
+    if chrf_rank is not None:
+        score = score + chrf_rank[rank]
     k = min(k, len(rank))
     t = float(np.partition(score, k - 1)[k - 1])
     flags[rank] = (score <= t) & (score < float(np.median(score)))

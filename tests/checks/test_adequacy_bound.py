@@ -25,7 +25,7 @@ def brute_force(eligible, chrf, sims, percent, candidates):
     with_chrf = chrf is not None and any(not math.isnan(chrf[i]) for i in lines)
     if with_chrf:
         scored = sorted(chrf[i] for i in lines if not math.isnan(chrf[i]))
-        m = min(max(k, math.floor(len(lines) * candidates / 100.0)), len(scored))
+        m = min(max(5 * k, math.floor(len(lines) * candidates / 100.0)), len(scored))  # at least 5 per flag
         cut = scored[m - 1]
         cand = [i for i in lines if math.isnan(chrf[i]) or chrf[i] <= cut]
     else:
@@ -34,12 +34,12 @@ def brute_force(eligible, chrf, sims, percent, candidates):
     if not ranked:
         return [False] * n
 
-    def pct(key):
-        return {i: sum(1 for j in ranked if (key(j), j) < (key(i), i)) / len(ranked) for i in ranked}
+    def pct(key, among):
+        return {i: sum(1 for j in among if (key(j), j) < (key(i), i)) / len(among) for i in among}
 
-    score = pct(lambda i: sims[i])
-    if with_chrf:
-        c = pct(lambda i: math.inf if math.isnan(chrf[i]) else chrf[i])
+    score = pct(lambda i: sims[i], ranked)  # the similarity among the candidates
+    if with_chrf:  # chrF among every eligible line
+        c = pct(lambda i: math.inf if math.isnan(chrf[i]) else chrf[i], lines)
         score = {i: score[i] + c[i] for i in ranked}
     k = min(k, len(ranked))
     cut = sorted(score.values())[k - 1]
@@ -93,13 +93,15 @@ def test_candidates_are_the_weakest_by_chrf_with_ties_and_lines_without_chrf():
     eligible[3] = False  # not ranked: never a candidate, though its chrF is lowest
     chrf = np.arange(20, dtype=float) * 5
     chrf[3] = 0.0
-    chrf[7] = chrf[1] = 5.0  # a tie with the last candidate
+    chrf[7] = chrf[1] = 5.0
+    chrf[9] = 20.0  # a tie with the fifth weakest (line 4)
     chrf[12] = NAN  # no reference line: always a candidate
-    _flags, cand = adequacy_flags(eligible, chrf, lambda m: np.where(m, 0.5, NAN), 2.0, 10.0)
-    # 19 eligible lines, 10 %: 1 line by count (chrF 0.0 of line 0), so the cut is 0.0 ... but at least k = 1
-    assert np.flatnonzero(cand).tolist() == [0, 12]
-    _flags, cand = adequacy_flags(eligible, chrf, lambda m: np.where(m, 0.5, NAN), 2.0, 15.0)
-    assert np.flatnonzero(cand).tolist() == [0, 1, 7, 12]  # 2 lines by count, the tie at 5.0 kept
+    encode = lambda m: np.where(m, 0.5, NAN)  # noqa: E731
+    # 19 eligible lines, 1 may be flagged (2 %): 10 % is 1 line, but at least 5 are encoded
+    _flags, cand = adequacy_flags(eligible, chrf, encode, 2.0, 10.0)
+    assert np.flatnonzero(cand).tolist() == [0, 1, 2, 4, 7, 9, 12]
+    _flags, cand = adequacy_flags(eligible, chrf, encode, 2.0, 40.0)  # 7 lines: up to chrF 25 (line 5)
+    assert np.flatnonzero(cand).tolist() == [0, 1, 2, 4, 5, 7, 9, 12]
 
 
 def test_without_chrf_every_eligible_line_is_a_candidate_and_the_lowest_similarity_is_flagged():
