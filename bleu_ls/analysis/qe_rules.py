@@ -138,9 +138,9 @@ def adequacy(ctx: LineContext, c) -> Iterator[Finding]:
     known = sims[cand & ~np.isnan(sims)]
     if len(known) == 0:
         return
+    share = "the lines compared" if chrf is None or c.candidates >= 100 else f"the weakest {c.candidates:g} % by chrF"
     chrf = values.chrf if chrf is None else chrf
     med = float(np.median(known))
-    share = "the lines compared" if chrf is None or c.candidates >= 100 else f"the weakest {c.candidates:g} % by chrF"
     previous, keep = ctx.previous, ctx.keep
     for i in np.flatnonzero(mask).tolist():
         sim, score = float(sims[i]), float(chrf[i])

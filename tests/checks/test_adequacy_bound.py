@@ -110,3 +110,24 @@ def test_without_chrf_every_eligible_line_is_a_candidate_and_the_lowest_similari
     eligible = np.ones(50, dtype=bool)
     flags, cand = adequacy_flags(eligible, None, lambda m: np.where(m, sims, NAN), 2.0, 10.0)
     assert cand.all() and np.flatnonzero(flags).tolist() == [17]
+
+
+def test_a_finding_says_which_lines_its_median_is_of():
+    from bleu_ls.analysis import Analyzer
+    from bleu_ls.engine import PairModel, build_metrics
+    from bleu_ls.settings import Settings
+
+    from .test_language_alignment_qe import needs_qe
+
+    if needs_qe.args[0]:
+        import pytest
+
+        pytest.skip("the sentence encoder is not installed")
+    src = [f"The {w} sat on the red mat near the old wooden door number {i}." for i, w in enumerate(["cat", "dog", "bird"] * 10)]
+    ref = [f"Die {w} saß auf der roten Matte neben der alten Holztür Nummer {i}." for i, w in enumerate(["Katze", "Hund", "Vogel"] * 10)]
+    hyp = list(ref)
+    hyp[4] = "Ich mag keine Tomaten und auch keine Gurken, sagte er."
+    settings = Settings.from_dict({"diagnostics": {"adequacy": {"enabled": True}}})
+    out = [f for f in Analyzer(settings).analyse(PairModel(build_metrics(settings), hyp, [ref]), src) if f.code == "adequacy"]
+    assert [f.line for f in out] == [4]
+    assert "among the weakest 10 % by chrF" in out[0].message and out[0].data["chrf"] is not None
