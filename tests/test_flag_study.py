@@ -151,8 +151,8 @@ def test_shipped_defaults_hold_in_both_languages(study):
 
 
 def test_encoding_only_the_weakest_by_chrf_costs_no_lift(study):
-    # before only the candidates were encoded (every line, ranked over the
-    # document; docs/diagnostics.md): adequacy 2.07 en-de, 1.71 zh-en; the
+    # when every line was encoded and ranked over the document (before the
+    # candidates; docs/diagnostics.md): adequacy 2.07 en-de, 1.71 zh-en; the
     # shipped defaults 2.11 and 1.67
     adequacy = study.results["adequacy: similarity + chrF, bottom 2%, min 5 tokens"]
     shipped = study.results[flag_study.SHIPPED]
