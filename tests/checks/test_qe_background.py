@@ -96,6 +96,9 @@ def test_analyzer_with_the_worker_finds_what_check_finds(worker):
             break
     want = [(f.line, f.code) for f in Analyzer(settings).analyse(model, src)]
     assert got == want and any(code == "adequacy" for _line, code in got)
+    # chrF for every line, a similarity only for the candidates (the weakest 10 % by chrF)
+    with_sim = sum(1 for sim, _chrf in worker._values.values() if sim is not None)
+    assert len(worker._values) == len(set(zip(src, hyp, ref))) and 0 < with_sim <= 0.12 * len(hyp), with_sim
 
 
 def _worker_env(monkeypatch, tmp_path: Path, files: dict) -> None:
