@@ -474,6 +474,7 @@ def main(argv: Optional[list[str]] = None) -> int:
     p.add_argument("--skip-batch", action="store_true")
     p.add_argument("--skip-server", action="store_true")
     p.add_argument("--skip-real", action="store_true", help="skip the WMT21 real-data row")
+    p.add_argument("--skip-check", action="store_true", help="skip the `check` with a source rows (benchmarks.check_qe)")
     p.add_argument("--skip-scale", action="store_true", help="skip the issue-12 rows (pull after every edit, process tree, long line)")
     p.add_argument("--scale-sizes", default=None, help="document sizes for the scale rows (default 1000,100000)")
     p.add_argument("--million", nargs="?", type=int, const=1_000_000, default=0, metavar="LINES",
@@ -494,6 +495,10 @@ def main(argv: Optional[list[str]] = None) -> int:
     info = machine()
     if not args.skip_batch:
         batch_rows(report, batch_n, repeat, nltk_n, real=not args.skip_real)
+    if not args.skip_check:
+        from .check_qe import check_rows
+
+        check_rows(report, 3000 if q else 100_000)
     if not args.skip_ter:
         from .ter_paired import paired_rows, ter_rows
 

@@ -252,6 +252,8 @@ VARIANTS: list[tuple[str, dict, str]] = [
     ("outlier: chrF bottom 10%, min 5 tokens", {"chrf": {"enabled": True}, "diagnostics": {"outlier": {"metric": "chrf", "value": 10, "minTokens": 5}}}, "outlier"),
     ("outlier: chrF bottom 10%, min 8 tokens", {"chrf": {"enabled": True}, "diagnostics": {"outlier": {"metric": "chrf", "value": 10, "minTokens": 8}}}, "outlier"),
     ("adequacy: similarity + chrF, bottom 2%, min 5 tokens", {"diagnostics": {"adequacy": {**_ADQ, "percent": 2, "minTokens": 5}}}, "adequacy"),
+    ("adequacy: similarity + chrF, bottom 2%, min 5 tokens, weakest 20% by chrF encoded", {"diagnostics": {"adequacy": {**_ADQ, "percent": 2, "minTokens": 5, "candidates": 20}}}, "adequacy"),
+    ("adequacy: similarity + chrF, bottom 2%, min 5 tokens, every line encoded", {"diagnostics": {"adequacy": {**_ADQ, "percent": 2, "minTokens": 5, "candidates": 100}}}, "adequacy"),
     ("adequacy: similarity + chrF, bottom 3%, min 5 tokens", {"diagnostics": {"adequacy": {**_ADQ, "percent": 3, "minTokens": 5}}}, "adequacy"),
     ("adequacy: similarity + chrF, bottom 3%, min 8 tokens", {"diagnostics": {"adequacy": {**_ADQ, "percent": 3, "minTokens": 8}}}, "adequacy"),
     ("adequacy: similarity + chrF, bottom 5%, min 5 tokens", {"diagnostics": {"adequacy": {**_ADQ, "percent": 5, "minTokens": 5}}}, "adequacy"),

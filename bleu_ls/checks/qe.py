@@ -27,6 +27,10 @@ from . import has_letter, load_optional
 _MODELS: dict = {}
 #: similarities by (source, line) text, shared by every document of the process
 _SIMILARITY: dict[tuple[str, str], float] = {}
+#: (source, line) pairs encoded per batch: each distinct text of a batch once
+ENCODE_CHUNK = 512
+#: embeddings kept by text during one call (4 KB each in float64)
+EMBEDDING_LIMIT = 8192
 
 
 class LineValues(NamedTuple):
@@ -78,47 +82,81 @@ class Adequacy:
             _MODELS[self.threads] = model
         return model
 
-    def similarities(self, sources: Sequence[str], lines: Sequence[str]) -> np.ndarray:
+    def similarities(self, sources: Sequence[str], lines: Sequence[str], want=None) -> np.ndarray:
         """Cosine similarity per (source, line) pair; NaN where either has no
-        letters or the encoder is unavailable.  Only pairs not seen before are encoded."""
+        letters, the encoder is unavailable, or ``want`` (a boolean mask, None:
+        every line) leaves the line out.  Only pairs not seen before are
+        encoded, each distinct text once, in chunks (so memory does not grow
+        with the document)."""
         n = min(len(sources), len(lines))
         out = np.full(n, np.nan)
-        todo = []
-        for i in range(n):
+        todo: dict = {}  # (source, line) -> the lines holding it
+        cache = self._cache
+        rows = range(n) if want is None else np.flatnonzero(np.asarray(want[:n], dtype=bool)).tolist()
+        for i in rows:
             key = (sources[i], lines[i])
-            if key in self._cache:
-                out[i] = self._cache[key]
-            elif has_letter(key[0]) and has_letter(key[1]):
-                todo.append(i)
-        if todo and self.load():
-            if len(self._cache) + len(todo) > self._limit:
-                self._cache.clear()
-            texts = [sources[i] for i in todo] + [lines[i] for i in todo]
-            emb = np.asarray(self._model.encode(texts), dtype=float)
-            a, b = emb[: len(todo)], emb[len(todo) :]
-            cos = (a * b).sum(axis=1) / (np.linalg.norm(a, axis=1) * np.linalg.norm(b, axis=1) + 1e-12)
-            for i, v in zip(todo, cos.tolist()):
-                self._cache[(sources[i], lines[i])] = v
+            v = cache.get(key)
+            if v is not None:
                 out[i] = v
+            elif key in todo:
+                todo[key].append(i)
+            elif has_letter(key[0]) and has_letter(key[1]):
+                todo[key] = [i]
+        if todo and self.load():
+            if len(cache) + len(todo) > self._limit:
+                cache.clear()
+            pairs = list(todo)
+            embeddings: dict = {}
+            for c in range(0, len(pairs), ENCODE_CHUNK):
+                chunk = pairs[c : c + ENCODE_CHUNK]
+                texts = list(dict.fromkeys(t for p in chunk for t in p if t not in embeddings))
+                if len(embeddings) + len(texts) > EMBEDDING_LIMIT:
+                    embeddings.clear()
+                    texts = list(dict.fromkeys(t for p in chunk for t in p))
+                if texts:
+                    embeddings.update(zip(texts, np.asarray(self._model.encode(texts), dtype=float)))
+                a = np.array([embeddings[p[0]] for p in chunk])
+                b = np.array([embeddings[p[1]] for p in chunk])
+                cos = (a * b).sum(axis=1) / (np.linalg.norm(a, axis=1) * np.linalg.norm(b, axis=1) + 1e-12)
+                for key, v in zip(chunk, cos.tolist()):
+                    cache[key] = v
+                    out[todo[key]] = v
         return out
 
-    def line_values(self, sources: Sequence[str], lines: Sequence[str], refs: Sequence[Sequence[str]]) -> LineValues:
-        """Similarity and chrF per line (the interface the ``adequacy`` rule reads)."""
-        sims = self.similarities(sources, lines)
-        n = len(sims)
-        chrf = np.full(n, np.nan)
-        if refs:
-            from ..engine import ChrfMetric
+    def line_values(self, sources: Sequence[str], lines: Sequence[str], refs: Sequence[Sequence[str]], want=None) -> LineValues:
+        """Similarity (where ``want``, a boolean mask, says; None: every line)
+        and chrF (every line) per line: the interface the ``adequacy`` rule reads."""
+        sims = self.similarities(sources, lines, want)
+        return LineValues(sims, chrf_values(lines[: len(sims)], refs), 0)
 
-            if len(_CHRF) > self._limit:
-                _CHRF.clear()
-            metric = _CHRF.setdefault(None, ChrfMetric())
-            for i, key in enumerate(zip(lines[:n], *[r[:n] for r in refs])):
-                v = _CHRF.get(key)
-                if v is None:
-                    v = _CHRF[key] = metric.sentence_score(metric.line_stats(key[0], list(key[1:]))).score
-                chrf[i] = v
-        return LineValues(sims, chrf, 0)
+
+def chrf_values(lines: Sequence[str], refs: Sequence[Sequence[str]], limit: int = 100000) -> np.ndarray:
+    """Sentence chrF per line against ``refs`` (NaN without references), cached
+    by text; the lines not seen before are scored in one batch (the engine's
+    batch statistics, the same numbers as one line at a time)."""
+    n = len(lines)
+    chrf = np.full(n, np.nan)
+    if not refs:
+        return chrf
+    from ..engine import ChrfMetric
+
+    if len(_CHRF) > limit:
+        _CHRF.clear()
+    metric = _CHRF.setdefault(None, ChrfMetric())
+    todo: dict = {}
+    for i, key in enumerate(zip(lines[:n], *[r[:n] for r in refs])):
+        v = _CHRF.get(key)
+        if v is None:
+            todo.setdefault(key, []).append(i)
+        else:
+            chrf[i] = v
+    if todo:
+        keys = list(todo)
+        scores = metric.batch_scores(metric.batch_stats([k[0] for k in keys], [[k[j] for k in keys] for j in range(1, len(refs) + 1)]))
+        for key, v in zip(keys, scores.tolist()):
+            _CHRF[key] = v
+            chrf[todo[key]] = v
+    return chrf
 
 
 #: chrF by (line, *references) text (key None: the metric)

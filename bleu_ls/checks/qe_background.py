@@ -40,14 +40,16 @@ import numpy as np
 
 from ..engine import common_splice
 from . import has_letter
-from .qe import LineValues, cosine
+from .qe import LineValues, chrf_values, cosine
 
 log = logging.getLogger(__name__)
 
 #: a request with at most this many lines is an edit (sent before the backlog)
 EDIT_LINES = 32
-#: lines per request of a first pass
+#: lines per request of a first pass (similarities)
 CHUNK = 128
+#: lines per request of chrF alone (no encoding: cheap)
+CHRF_CHUNK = 2048
 #: embeddings the worker keeps, by text (2 KB each)
 EMBEDDING_CACHE = 20000
 #: the worker exits after this long with nothing to do (it holds ~90 MB);
@@ -70,64 +72,82 @@ class BackgroundAdequacy:
         self.error: Optional[str] = None
         self._values: dict = {}
         self._limit = cache_limit
-        self._wanted: set = set()  # keys queued or in flight
+        self._wanted: dict = {}  # keys queued or in flight: whether with a similarity
         self._queue: "queue.PriorityQueue" = queue.PriorityQueue()
         self._seq = itertools.count()
         self._proc: Optional[subprocess.Popen] = None
         self._lock = threading.Lock()
         self._in_flight = threading.Semaphore(1)
-        #: (sources, references, lines, values) of the previous call
-        self._last: Optional[tuple] = None
+        #: (sources, references, lines, values, ...) of the previous call, by
+        #: kind (True: with similarities, False: chrF alone)
+        self._last: dict = {}
         self.requests = 0
         self.idle_seconds = IDLE_SECONDS
         #: times the worker was let go for want of work
         self.stops = 0
 
     # -- the analyser's side (event loop) ----------------------------------------
-    def line_values(self, sources: Sequence[str], lines: Sequence[str], refs: Sequence[Sequence[str]]) -> LineValues:
-        """Similarity and chrF per line, NaN where not known yet (asked for).
+    def line_values(self, sources: Sequence[str], lines: Sequence[str], refs: Sequence[Sequence[str]], want=None) -> LineValues:
+        """Similarity (where ``want``, a boolean mask, says; None: every line)
+        and chrF (every line), NaN where not known yet (asked for).
 
-        When the source and references are those of the previous call and the
-        line count is the same, only the lines that changed since then and the
-        lines still waiting are looked up again."""
+        When the source, references and ``want`` are those of the previous
+        call of the same kind (chrF alone, or with similarities) and the line
+        count is the same, only the lines that changed since then, the lines
+        whose ``want`` changed and the lines still waiting are looked up again."""
         n = min(len(sources), len(lines))
         sources, lines = sources[:n], lines[:n]
         refs = [r[:n] for r in refs]
-        last = self._last
+        wanted = np.ones(n, dtype=bool) if want is None else np.asarray(want[:n], dtype=bool)
+        mode = bool(wanted.any())
+        last = self._last.get(mode)
         if last is not None and last[0] == n and last[1] == sources and last[2] == refs:
             start, end_old, _new = common_splice(last[3], lines)
             sims, chrf = last[4].copy(), last[5].copy()
-            look = sorted(set(range(start, end_old)) | last[6])
+            look = sorted(set(range(start, end_old)) | last[6] | set(np.flatnonzero(last[7] != wanted).tolist()))
         else:
             sims, chrf = np.full(n, np.nan), np.full(n, np.nan)
             look = range(n)
         get = self._values.get
+        asked = self._wanted
         holes, new = set(), {}
         for i in look:
             key = (sources[i], lines[i], *[r[i] for r in refs])
             v = get(key)
-            if v is not None:
-                sims[i], chrf[i] = v
+            w = bool(wanted[i])
+            if v is not None and (not w or v[0] is not None):
+                sims[i] = v[0] if w else np.nan
+                chrf[i] = v[1]
                 continue
             sims[i] = chrf[i] = np.nan
             if self.error is None:  # (lines without letters too: they have a chrF)
                 holes.add(i)
-                if key not in self._wanted:
-                    new[key] = None
-        self._submit(list(new))
-        self._last = (n, sources, refs, lines, sims, chrf, holes)
+                if not asked.get(key, False) and (w or key not in asked):
+                    new[key] = w
+        self._submit(new)
+        self._last[mode] = (n, sources, refs, lines, sims, chrf, holes, wanted)
         return LineValues(sims, chrf, len(holes))
 
-    def _submit(self, keys: list) -> None:
+    def _submit(self, keys: dict) -> None:
+        """Queue ``keys`` (key: whether its similarity is wanted too)."""
         if not keys:
             return
         self._wanted.update(keys)
         if len(keys) <= EDIT_LINES:
-            self._queue.put((0, next(self._seq), keys))
-        else:
-            for i in range(0, len(keys), CHUNK):
-                self._queue.put((1, next(self._seq), keys[i : i + CHUNK]))
+            self._queue.put((0, next(self._seq), list(keys.items())))
+            self._ensure_started()
+            return
+        items = list(keys.items())
+        for sim in (False, True):  # chrF alone is cheap: larger chunks, first
+            part = [it for it in items if it[1] == sim]
+            size = CHUNK if sim else CHRF_CHUNK
+            for i in range(0, len(part), size):
+                self._queue.put((1, next(self._seq), part[i : i + size]))
         self._ensure_started()
+
+    def _known(self, key: tuple, sim: bool) -> bool:
+        v = self._values.get(key)
+        return v is not None and (not sim or v[0] is not None)
 
     @property
     def busy(self) -> bool:
@@ -163,14 +183,15 @@ class BackgroundAdequacy:
                 continue
             if keys is None:
                 return
-            keys = [k for k in keys if k not in self._values]
+            keys = [(k, w) for k, w in keys if not self._known(k, w)]
             if not keys:
                 continue
             self._in_flight.acquire()
             self._pending_prio = prio
             self._pending = keys
+            request = {"items": [k for k, _ in keys], "want": [w for _, w in keys]}
             try:
-                proc.stdin.write((json.dumps({"items": keys}, ensure_ascii=False) + "\n").encode("utf-8"))
+                proc.stdin.write((json.dumps(request, ensure_ascii=False) + "\n").encode("utf-8"))
                 proc.stdin.flush()
                 self.requests += 1
             except (OSError, ValueError):
@@ -211,9 +232,11 @@ class BackgroundAdequacy:
             keys = self._pending
             if len(self._values) + len(keys) > self._limit:
                 self._values.clear()
-            for k, s, c in zip(keys, answer["sims"], answer["chrf"]):
-                self._values[k] = (np.nan if s is None else s, np.nan if c is None else c)
-                self._wanted.discard(k)
+            for (k, w), s, c in zip(keys, answer["sims"], answer["chrf"]):
+                sim = (np.nan if s is None else s) if w else self._values.get(k, (None,))[0]
+                self._values[k] = (sim, np.nan if c is None else c)
+                if self._wanted.get(k) == w:
+                    del self._wanted[k]
             edit = self._pending_prio == 0
             self._in_flight.release()
             self._notify(edit or not self._wanted)
@@ -254,7 +277,6 @@ def serve(stdin, stdout) -> None:
     """Answer requests ``{"items": [[source, line, *refs], ...]}`` with
     ``{"sims": [...], "chrf": [...]}`` (null where a text has no letters /
     there is no reference) until stdin closes."""
-    from ..engine import ChrfMetric
     from .qe_table import map_table
 
     try:
@@ -273,23 +295,35 @@ def serve(stdin, stdout) -> None:
         return
     stdout.write('{"ready": true}\n')
     stdout.flush()
-    chrf = ChrfMetric()
     cache: OrderedDict = OrderedDict()
     for raw in stdin:
-        items = json.loads(raw)["items"]
-        texts = {t for it in items for t in it[:2] if t not in cache and has_letter(t)}
+        request = json.loads(raw)
+        items = request["items"]
+        want = request.get("want") or [True] * len(items)
+        texts = {t for it, w in zip(items, want) if w for t in it[:2] if t not in cache and has_letter(t)}
         if texts:
             order = list(texts)
             for t, e in zip(order, np.asarray(model.encode(order), dtype=np.float32)):
                 cache[t] = e
-        sims, scores = [], []
-        for src, hyp, *refs in items:
+        sims = []
+        for (src, hyp, *_refs), w in zip(items, want):
+            if not w:
+                sims.append(None)
+                continue
             a, b = cache.get(src), cache.get(hyp)
             for t in (src, hyp):
                 if t in cache:
                     cache.move_to_end(t)
             sims.append(None if a is None or b is None else cosine(a, b))
-            scores.append(chrf.sentence_score(chrf.line_stats(hyp, refs)).score if refs else None)
+        scores: list = [None] * len(items)
+        by_refs: dict = {}
+        for i, it in enumerate(items):
+            if len(it) > 2:
+                by_refs.setdefault(len(it) - 2, []).append(i)
+        for nref, rows in by_refs.items():
+            got = chrf_values([items[i][1] for i in rows], [[items[i][2 + j] for i in rows] for j in range(nref)])
+            for i, v in zip(rows, got.tolist()):
+                scores[i] = v
         while len(cache) > EMBEDDING_CACHE:
             cache.popitem(last=False)
         stdout.write(json.dumps({"sims": sims, "chrf": scores}) + "\n")

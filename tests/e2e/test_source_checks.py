@@ -127,7 +127,7 @@ async def test_end_punctuation_and_adequacy_when_switched_on(tmp_path, kind):
     from .conftest import _close, _session, eventually
 
     (tmp_path / "bleu-ls.toml").write_text(
-        "[diagnostics.end_punctuation]\nenabled = true\n[diagnostics.adequacy]\nenabled = true\nminLines = 5\n",
+        "[diagnostics.end_punctuation]\nenabled = true\n[diagnostics.adequacy]\nenabled = true\nminLines = 5\ncandidates = 100\n",
         encoding="utf-8",
     )
     s = await _session(kind, tmp_path)
@@ -139,6 +139,7 @@ async def test_end_punctuation_and_adequacy_when_switched_on(tmp_path, kind):
         s.write("f.ref", text(REFERENCE))
         uri = s.open("f.hyp", text(hyp))
         diags, _id, _unchanged = await s.diagnostics(uri)
+        # (candidates 100: every line encoded; of 22 lines the default 10 % leaves the shifted stretch alone)
         lines = {d.code: d.range.start.line for d in diags if d.code in ("end-punctuation", "adequacy")}
         assert lines.get("end-punctuation") == 7
 
@@ -156,7 +157,7 @@ async def test_end_punctuation_and_adequacy_when_switched_on(tmp_path, kind):
             from bleu_ls.engine import PairModel, build_metrics
             from bleu_ls.settings import Settings
 
-            settings = Settings.from_dict({"diagnostics": {"adequacy": {"enabled": True, "minLines": 5}}})
+            settings = Settings.from_dict({"diagnostics": {"adequacy": {"enabled": True, "minLines": 5, "candidates": 100}}})
             model = PairModel(build_metrics(settings), hyp, [REFERENCE])
             expected = {f.line for f in Analyzer(settings).analyse(model, SOURCE) if f.code == "adequacy"}
             assert {d.range.start.line for d in found} == expected
