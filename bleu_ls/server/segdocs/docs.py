@@ -29,7 +29,7 @@ from ..background import heap
 from ..documents.files import path_key, uri_path
 from ..roles import ManagerRole
 from . import actions, answers
-from .checks import diagnostics_json, recheck
+from .checks import after_edit, configure, diagnostics_json
 from .rows import pair, read_reference, repair
 from .state import SegmentPair, hint_offsets, offset_at, position_at, segment_format
 
@@ -67,6 +67,7 @@ class SegmentDocs:
             else:
                 index = WholeIndex(fmt, text)
             sp = SegmentPair(uri=uri, path=path, index=index, version=version)
+            configure(sp, self.manager.settings)
             self.docs[uri] = sp
             read_reference(sp, self.manager, self.docs.values())
             pair(sp, self.manager.settings)
@@ -125,6 +126,7 @@ class SegmentDocs:
         """Settings changed: pair every open segment document again."""
         for sp in self.docs.values():
             sp.model, sp.frozen = None, None
+            configure(sp, self.manager.settings)
             read_reference(sp, self.manager, self.docs.values())
             pair(sp, self.manager.settings)
             self._changed(sp)
@@ -144,8 +146,8 @@ class SegmentDocs:
             if change.problems_changed:
                 self._maybe_freeze(sp, before)
             return
+        after_edit(sp, change)
         if change.kind == "text":
-            recheck(sp, change.start, change.start + 1)
             if sp.frozen is None and change.text_changed and sp.model is not None:
                 r = int(sp.row_of[change.start])
                 if r >= 0:
@@ -155,11 +157,7 @@ class SegmentDocs:
             if change.problems_changed:
                 self._maybe_freeze(sp, before)
             return
-        # structure: the checks of the new cues, then the rows (unless malformed)
-        if sp.qa is not None:
-            del sp.qa[change.start : change.end]
-            sp.qa[change.start : change.start] = [[] for _ in range(change.count)]
-        recheck(sp, change.start, change.start + change.count)
+        # structure: the rows (unless malformed)
         if not self._maybe_freeze(sp, before):
             repair(sp, self.manager.settings, change.start, change.end, change.count)
 

@@ -77,6 +77,10 @@ class SegmentPair:
     #: per hypothesis segment: its checks' findings (None: not counted yet; the
     #: first hints of a large file do not wait for them)
     qa: Optional[list[list[SegFinding]]] = None
+    #: the settings' rows for the checks (format_checks.severities, subtitle limits), and the
+    #: PO/XLIFF/TMX checks kept in step with the index (segments/live_checks.py)
+    qa_rows: Optional[tuple] = None
+    live_qa: Optional[object] = None
     #: the rows' hint offsets while the text is malformed (None: well-formed, read from the index)
     frozen: Optional[np.ndarray] = None
     good_problems: int = 0
