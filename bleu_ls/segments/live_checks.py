@@ -124,11 +124,11 @@ class LiveChecks:
         """Count again what ``change`` (a :class:`~.live_offsets.Change` of ``index``) touched;
         the indexes of the segments outside ``[change.start, change.start + change.count)``
         whose findings changed too."""
-        if change.kind == "none":
-            return set()
-        if change.keys_changed or dict(index.header) != self.header:
+        if change.keys_changed or index.header != self.header:  # a header edit may leave every segment as it was
             self.full(index)
             return set(range(len(index)))
+        if change.kind == "none":
+            return set()
         a = change.start
         if change.kind == "text":
             b, count = a + 1, 1

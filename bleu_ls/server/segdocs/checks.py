@@ -83,8 +83,13 @@ def _all_checks(sp: SegmentPair) -> None:
 
 def after_edit(sp: SegmentPair, change) -> None:
     """The findings of what ``change`` (the index's :class:`~bleu_ls.segments.live_offsets.Change`) touched."""
-    if sp.qa is None or change.kind == "none":
+    if sp.qa is None:
         return  # all counted on first need
+    if change.kind == "none":  # no segment changed (a PO header edit may change their findings)
+        if sp.live_qa is not None:
+            for i in sp.live_qa.update(sp.index, change):
+                sp.qa[i] = _own(sp.live_qa.at(i))
+        return
     a = change.start
     b, count = (a + 1, 1) if change.kind == "text" else (change.end, change.count)
     if change.kind != "text":

@@ -23,8 +23,9 @@ import numpy as np
 from lsprotocol import types
 
 from ...segments.live import READERS, LiveIndex
+from ...segments.live_po import PoIndex
 from ...segments.live_whole import WholeIndex, XmlIndex
-from ...segments.model import XLIFF1, XLIFF2
+from ...segments.model import PO, XLIFF1, XLIFF2
 from ..background import heap
 from ..documents.files import path_key, uri_path
 from ..roles import ManagerRole
@@ -64,6 +65,8 @@ class SegmentDocs:
                 index: LiveIndex = LiveIndex(fmt, text)
             elif fmt in (XLIFF1, XLIFF2):
                 index = XmlIndex(fmt, text)
+            elif fmt == PO:
+                index = PoIndex(text)
             else:
                 index = WholeIndex(fmt, text)
             sp = SegmentPair(uri=uri, path=path, index=index, version=version)
@@ -142,11 +145,11 @@ class SegmentDocs:
         before[before >= end] += change.delta
         if sp.frozen is not None:
             sp.frozen = before
+        after_edit(sp, change)
         if change.kind == "none":
             if change.problems_changed:
                 self._maybe_freeze(sp, before)
             return
-        after_edit(sp, change)
         if change.kind == "text":
             if sp.frozen is None and change.text_changed and sp.model is not None:
                 r = int(sp.row_of[change.start])
