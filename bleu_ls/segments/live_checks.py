@@ -71,6 +71,8 @@ class LiveChecks:
             if g is not None:
                 self.groups.setdefault(g, set()).add(s.key)
         self._pos: Optional[dict[str, int]] = {k: i for i, k in enumerate(self.keys)}
+        #: a key twice (a file read with problems): the maps by key cannot tell them apart, count all again
+        self.twice = len(self._pos) != len(self.keys)
         if self.format == PO and any(self.plural):
             self._plurals(index, 0, len(segs))
         for g, members in self.groups.items():
@@ -124,7 +126,7 @@ class LiveChecks:
         """Count again what ``change`` (a :class:`~.live_offsets.Change` of ``index``) touched;
         the indexes of the segments outside ``[change.start, change.start + change.count)``
         whose findings changed too."""
-        if change.keys_changed or index.header != self.header:  # a header edit may leave every segment as it was
+        if change.keys_changed or self.twice or index.header != self.header:  # a header edit may leave every segment as it was
             self.full(index)
             return set(range(len(index)))
         if change.kind == "none":
@@ -149,13 +151,16 @@ class LiveChecks:
         got = [self._group_of(s) for s in fresh]
         self.gkey[a:b] = [g for g, _ in got]
         self.norm[a:b] = [t for _, t in got]
-        if count != b - a:
-            self._pos = None
-        elif self._pos is not None:
+        if count != b - a or self._pos is None:
+            self._pos = {k: i for i, k in enumerate(self.keys)}
+        else:
             for k in old_keys:
                 self._pos.pop(k, None)
             for i, k in enumerate(self.keys[a : a + count], a):
                 self._pos[k] = i
+        if len(self._pos) != len(self.keys):
+            self.full(index)  # the edit made a key twice
+            return set(range(len(index)))
         for s, (g, _) in zip(fresh, got):
             if g is not None:
                 self.groups.setdefault(g, set()).add(s.key)

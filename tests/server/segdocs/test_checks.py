@@ -153,3 +153,21 @@ def test_live_checks_count_what_findings_for_counts_on_every_real_file():
             for f in live.at(i):
                 got[(f.code, f.severity, f.message, (base + f.span[0], base + f.span[1]))] += 1
         assert got == _fresh(fmt, text, None), fmt_file
+
+
+def test_subtitle_diagnostics_follow_their_rows(tmp_path):
+    srt = "1\n00:00:01,000 --> 00:00:04,000\nA line of twenty-six chars\n\n2\n00:00:05,000 --> 00:00:08,000\nShort\n"
+    path = tmp_path / "film.srt"
+
+    def codes(configure) -> list[tuple[str, int, int]]:
+        docs = _docs(tmp_path)
+        configure(docs.manager.settings.diagnostics)
+        docs.open(path.as_uri(), srt, 1)
+        return sorted((d["code"], d["range"]["start"]["line"], d["severity"]) for d in map(json.loads, docs.diagnostics(path.as_uri())))
+
+    assert codes(lambda d: None) == []
+    narrow = codes(lambda d: setattr(d.chars_per_line, "max_chars", 20))
+    assert narrow == [("chars-per-line", 2, 2)]
+    assert codes(lambda d: (setattr(d.chars_per_line, "max_chars", 20), setattr(d.chars_per_line, "severity", "error"))) == [
+        ("chars-per-line", 2, 1)]
+    assert codes(lambda d: (setattr(d.chars_per_line, "max_chars", 20), setattr(d.chars_per_line, "enabled", False))) == []
