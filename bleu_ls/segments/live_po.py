@@ -150,6 +150,7 @@ class PoIndex(LiveIndex):
 
     def reset(self, text: str) -> None:
         super().reset(text)
+        self._quoted = self._quotes(self._tend.tolist())
         self._keys: dict[str, int] = {}
         for s in self._segs:
             k = _raw_key(s)
@@ -282,8 +283,22 @@ class PoIndex(LiveIndex):
             seen.add(rk)
         return k, m, reader, doc, found
 
+    def _quotes(self, ends: list[int]) -> np.ndarray:
+        text = self.text
+        return np.fromiter((text.startswith('"', e) for e in ends), np.int64, len(ends))
+
+    def quoted(self, which: np.ndarray) -> np.ndarray:
+        """1 where segment ``which``'s msgstr string is closed (its closing quote right after the
+        target's end, where the hint goes after it), else 0: kept per segment, not looked up per edit."""
+        return self._quoted[which]
+
     def _splice(self, a: int, b: int, fresh: list[Segment], delta: int, line_delta: int) -> None:
         count = len(fresh)
+        mid = self._quotes([s.target_span[1] for s in fresh])
+        if count == b - a:
+            self._quoted[a:b] = mid
+        else:
+            self._quoted = np.concatenate((self._quoted[:a], mid, self._quoted[b:]))
         starts = np.fromiter((s.target_span[0] for s in fresh), np.int64, count)
         ends = np.fromiter((s.target_span[1] for s in fresh), np.int64, count)
         anchors = np.fromiter((anchor_of(s) for s in fresh), np.int64, count)

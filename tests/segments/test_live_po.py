@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import numpy as np
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -68,6 +69,9 @@ def _fresh_equal(index: PoIndex) -> None:
     # the cached target offsets and anchors agree with the segments
     assert [index.target_span(i) for i in range(len(index))] == [s.target_span for s in doc.segments]
     assert [index.anchor_line(i) for i in range(len(index))] == [s.line for s in doc.segments]
+    # the closing quote after each target (where the hint goes)
+    which = np.arange(len(index), dtype=np.int64)
+    assert index.quoted(which).tolist() == [int(index.text.startswith('"', s.target_span[1])) for s in doc.segments]
 
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -115,7 +115,9 @@ def hint_offsets(sp: SegmentPair) -> np.ndarray:
     if not len(sp.row_anchor):
         return np.zeros(0, np.int64)
     ends = sp.index.target_ends(sp.row_anchor)
-    if sp.index.format == PO:  # after the closing quote of the last msgstr line
+    if sp.index.format == PO and hasattr(sp.index, "quoted"):  # kept by the PO index (live_po.py)
+        ends += sp.index.quoted(sp.row_anchor)
+    elif sp.index.format == PO:  # after the closing quote of the last msgstr line
         text = sp.index.text
         ends += np.fromiter((text.startswith('"', e) for e in ends.tolist()), np.int64, len(ends))
     return ends
