@@ -123,3 +123,15 @@ def test_an_edit_inside_one_msgstr_is_a_text_change_of_that_segment():
     change = index.edit(b + 1, b + 2, "")
     assert len(index.problems) == len(read_po(index.text).problems)
     _fresh_equal(index)
+
+
+def test_the_po_benchmark_runs_small(capsys):
+    """benchmarks/segments_po_live.py on 300 entries: every row comes out, typing is a text change."""
+    from benchmarks.segments_po_live import catalogue, main
+
+    text = catalogue(300, 1)
+    assert PoIndex(text).segments() == read_po(text).segments
+    main(300, 5)
+    out = capsys.readouterr().out
+    assert "PoIndex (entry by entry)" in out and "(5 edits, ['text'])" in out
+    assert "server (SegmentDocs, PoIndex)" in out
