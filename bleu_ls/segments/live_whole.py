@@ -17,10 +17,9 @@ from .model import SegmentDocument
 
 class WholeIndex(LiveIndex):
     """The same interface for the formats whose units are not blank-line blocks
-    (gettext PO, XLIFF, TMX): an edit reads the whole text again and reports every
-    segment replaced.  The server splices only the rows whose texts changed, so an
-    edit inside a target still re-scores that segment only; reading is the whole
-    file's each time."""
+    (TMX): an edit reads the whole text again and reports the segments between
+    those it left as they were and those it moved, so an edit inside a target
+    re-scores and re-checks that segment only; reading is the whole file's each time."""
 
     def __init__(self, fmt: str, text: str) -> None:
         from .read import parse  # the readers of every format
@@ -29,8 +28,32 @@ class WholeIndex(LiveIndex):
 
     def _edit(self, start: int, end: int, new: str) -> Change:
         text = self.text
+        old, old_problems = self.segments(), self.problems
         line_delta = new.count("\n") - text.count("\n", start, end)
-        return self._read_whole(text[:start] + new + text[end:], len(new) - (end - start), line_delta)
+        delta = len(new) - (end - start)
+        self.reset(text[:start] + new + text[end:])
+        # the segments the read gave as they were (before the edit) or moved by it (after): the
+        # change is the range between them, so the checks and rows of the others stay
+        fresh = self._segs
+        from .xml_reread import shift_segment as moved
+
+        n_old, n_new = len(old), len(fresh)
+        lim = min(n_old, n_new)
+        p = 0
+        while p < lim and old[p] == fresh[p]:
+            p += 1
+        q = 0
+        while q < lim - p and moved(old[n_old - 1 - q], delta, line_delta) == fresh[n_new - 1 - q]:
+            q += 1
+        a, b, count = p, n_old - q, n_new - p - q
+        problems_changed = self.problems != old_problems
+        if count == b - a == 1:
+            o, f = old[a], fresh[a]
+            if o.key == f.key and o.line == f.line and o.target_span[0] == f.target_span[0]:
+                return Change("text", a, a + 1, 1, o.target != f.target, False, problems_changed, delta, line_delta)
+        if count == b - a == 0:
+            return Change("none", a, b, 0, False, False, problems_changed, delta, line_delta)
+        return Change("structure", a, b, count, True, False, problems_changed, delta, line_delta)
 
 
 class _Segments:

@@ -1,15 +1,26 @@
 """The checks of a segment document and the diagnostics they make.
 
-The subtitle checks (:mod:`bleu_ls.segments.subtitle_checks`) are kept per
-cue, counted on first need and again for the cues an edit touched (and the
-cue after them: gaps and overlaps look at the cue above); a finding keeps its
-span relative to its segment's target, so it moves with edits above it."""
+The checks and their rows are the CLI's (:func:`~bleu_ls.segments.format_checks.findings_for`,
+each code on/off and its severity as its ``diagnostics.<code>`` row says, the
+subtitle limits the rows' parameters), counted on first need.  After an edit:
+
+* subtitles: the checks of the cues the edit touched (and the cue after them:
+  gaps and overlaps look at the cue above);
+* PO, XLIFF, TMX: :class:`~bleu_ls.segments.live_checks.LiveChecks` counts
+  again the touched segments' own checks, their plural entries and their
+  "same source" groups (a source → segments map), nothing else.
+
+A finding keeps its span relative to its segment's target start, so it moves
+with edits above it."""
 
 from __future__ import annotations
 
 import json
+from typing import Any
 
-from ...segments.model import SRT, VTT, SegmentDocument
+from ...segments.format_checks import limits_of, severities
+from ...segments.live_checks import LiveChecks
+from ...segments.model import PO, SRT, VTT, SegmentDocument
 from ...segments.subtitle_checks import check_cues
 from ..background import heap
 from ..views.render import SOURCE
@@ -17,6 +28,14 @@ from .state import TIMED, SegFinding, SegmentPair, position_at
 
 #: at most this many diagnostics per document (the first ones in file order; VS Code shows 1,000)
 DIAGNOSTIC_LIMIT = 1000
+
+
+def configure(sp: SegmentPair, settings: Any) -> None:
+    """Take the checks' rows from ``settings`` (a :class:`~bleu_ls.settings.Settings`); the
+    findings are counted again on next need."""
+    d = settings.diagnostics
+    sp.qa_rows = (severities(d), limits_of(d))
+    sp.qa, sp.live_qa, sp.diagnostics = None, None, None
 
 
 def findings(sp: SegmentPair) -> list[list[SegFinding]]:
@@ -28,27 +47,71 @@ def findings(sp: SegmentPair) -> list[list[SegFinding]]:
     return sp.qa
 
 
+def _rows(sp: SegmentPair) -> tuple:
+    if sp.qa_rows is None:
+        from ...settings import Settings
+
+        configure(sp, Settings())
+    assert sp.qa_rows is not None
+    return sp.qa_rows
+
+
+def _own(found) -> list[SegFinding]:
+    return [SegFinding(f.code, f.severity, f.message, f.span) for f in found]
+
+
 def _all_checks(sp: SegmentPair) -> None:
     index = sp.index
-    if index.format not in TIMED:  # the checks of these formats are the CLI's so far
-        sp.qa = [[] for _ in range(len(index))]
+    sev, limits = _rows(sp)
+    if index.format not in TIMED:
+        live = LiveChecks(index.doc_format, sev)
+        live.full(index)
+        sp.live_qa = live
+        sp.qa = [_own(live.at(i)) for i in range(len(index))]
         return
     segs = index.segments()
     where = {s.key: i for i, s in enumerate(segs)}
     sp.qa = [[] for _ in segs]
     doc = SegmentDocument(format=index.format, segments=segs)
-    for f in check_cues(doc, text=index.text):
+    for f in check_cues(doc, limits, text=index.text):
         i = where.get(f.key) if f.key is not None else None
-        if i is None:
+        if i is None or not sev.get(f.code):
             continue
         base = segs[i].target_span[0]
-        sp.qa[i].append(SegFinding(f.code, f.severity, f.message, (f.span[0] - base, f.span[1] - base)))
+        sp.qa[i].append(SegFinding(f.code, sev[f.code], f.message, (f.span[0] - base, f.span[1] - base)))
+
+
+def after_edit(sp: SegmentPair, change) -> None:
+    """The findings of what ``change`` (the index's :class:`~bleu_ls.segments.live_offsets.Change`) touched."""
+    if sp.qa is None:
+        return  # all counted on first need
+    if change.kind == "none":  # no segment changed (a PO header edit may change their findings)
+        if sp.live_qa is not None:
+            for i in sp.live_qa.update(sp.index, change):
+                sp.qa[i] = _own(sp.live_qa.at(i))
+        return
+    a = change.start
+    b, count = (a + 1, 1) if change.kind == "text" else (change.end, change.count)
+    if change.kind != "text":
+        del sp.qa[a:b]
+        sp.qa[a:a] = [[] for _ in range(count)]
+    if sp.index.format in TIMED:
+        recheck(sp, a, a + count)
+        return
+    live = sp.live_qa
+    assert isinstance(live, LiveChecks)
+    more = live.update(sp.index, change)
+    for i in range(a, a + count):
+        sp.qa[i] = _own(live.at(i))
+    for i in more:
+        sp.qa[i] = _own(live.at(i))
 
 
 def recheck(sp: SegmentPair, a: int, b: int) -> None:
     """The checks of cues [a, b) and of the cue after them."""
     if sp.qa is None or sp.index.format not in TIMED:
         return  # all counted on first need; subtitle checks only
+    sev, limits = _rows(sp)
     index = sp.index
     n = len(index)
     b = min(n, b + 1)
@@ -58,9 +121,9 @@ def recheck(sp: SegmentPair, a: int, b: int) -> None:
         doc = SegmentDocument(format=index.format, segments=prev + [seg])
         base = seg.target_span[0]
         sp.qa[i] = [
-            SegFinding(f.code, f.severity, f.message, (f.span[0] - base, f.span[1] - base))
-            for f in check_cues(doc, text=index.text)
-            if f.key == seg.key
+            SegFinding(f.code, sev[f.code], f.message, (f.span[0] - base, f.span[1] - base))
+            for f in check_cues(doc, limits, text=index.text)
+            if f.key == seg.key and sev.get(f.code)
         ]
 
 
@@ -70,10 +133,14 @@ def diagnostics_json(sp: SegmentPair, encoding: str) -> list[str]:
     out: list[str] = []
     index = sp.index
     code = "timecode" if index.format in (SRT, VTT) else "malformed"
-    for p in index.problems:
+    severity = "error"
+    if index.format == PO:  # the CLI's word for them: po-syntax, as its row says
+        code, severity = "po-syntax", _rows(sp)[0].get("po-syntax")
+    for p in index.problems if severity else ():
         a = position_at(sp, p.offset, encoding)
         b = position_at(sp, index.line_end(p.line), encoding)
-        out.append(_RANGE % (a.line, a.character, b.line, b.character) + _tail(code, "error", p.message))
+        message = p.message[:1].upper() + p.message[1:] + "." if index.format == PO else p.message
+        out.append(_RANGE % (a.line, a.character, b.line, b.character) + _tail(code, severity, message))
     for i, found in enumerate(findings(sp)):
         if not found:
             continue

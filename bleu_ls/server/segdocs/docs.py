@@ -27,7 +27,7 @@ from lsprotocol import types
 from ..documents.files import path_key, uri_path
 from ..roles import ManagerRole
 from . import actions, answers, drafts, opening
-from .checks import diagnostics_json, recheck
+from .checks import after_edit, configure, diagnostics_json
 from .draft_tokens import tokens_data
 from .rows import pair, read_reference, repair
 from .state import SegmentPair, hint_offsets, offset_at, position_at, segment_format
@@ -168,6 +168,7 @@ class SegmentDocs:
                 sp.load_gen += 1
                 continue
             sp.model, sp.frozen = None, None
+            configure(sp, self.manager.settings)
             read_reference(sp, self.manager, self.docs.values())
             pair(sp, self.manager.settings)
             drafts.bind(sp, getattr(self.manager, "drafts", None), self.manager.settings)
@@ -184,12 +185,12 @@ class SegmentDocs:
         before[before >= end] += change.delta
         if sp.frozen is not None:
             sp.frozen = before
+        after_edit(sp, change)
         if change.kind == "none":
             if change.problems_changed:
                 self._maybe_freeze(sp, before)
             return
         if change.kind == "text":
-            recheck(sp, change.start, change.start + 1)
             drafts.touched(sp, change.start)
             if sp.frozen is None and change.text_changed and sp.model is not None:
                 r = int(sp.row_of[change.start])
@@ -200,11 +201,7 @@ class SegmentDocs:
             if change.problems_changed:
                 self._maybe_freeze(sp, before)
             return
-        # structure: the checks of the new cues, then the rows (unless malformed)
-        if sp.qa is not None:
-            del sp.qa[change.start : change.end]
-            sp.qa[change.start : change.start] = [[] for _ in range(change.count)]
-        recheck(sp, change.start, change.start + change.count)
+        # structure: the drafts of new keys, then the rows (unless malformed)
         drafts.spliced(sp, change.start, change.end, change.count)  # new keys: their drafts as first seen
         if not self._maybe_freeze(sp, before):
             repair(sp, self.manager.settings, change.start, change.end, change.count)

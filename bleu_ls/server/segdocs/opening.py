@@ -27,13 +27,15 @@ import numpy as np
 
 from ...engine import PairModel, build_metrics
 from ...segments.live import READERS, LiveIndex
+from ...segments.live_po import PoIndex
 from ...segments.live_whole import WholeIndex, XmlIndex
 from ...segments.match import pair_documents
-from ...segments.model import XLIFF1, XLIFF2, SegmentDocument
+from ...segments.model import PO, XLIFF1, XLIFF2, SegmentDocument
 from ...segments.read import PREFIX_FORMATS, read_prefix
 from ...settings import Settings
 from ..background import heap
 from ..roles import ManagerRole
+from .checks import configure, findings
 from .rows import _set_rows, _texts, pair, read_reference
 from .state import TIMED, SegmentPair
 
@@ -57,6 +59,8 @@ def make_index(fmt: str, text: str) -> LiveIndex:
         return LiveIndex(fmt, text)
     if fmt in (XLIFF1, XLIFF2):
         return XmlIndex(fmt, text)
+    if fmt == PO:
+        return PoIndex(text)
     return WholeIndex(fmt, text)
 
 
@@ -72,8 +76,11 @@ def full_pair(uri: str, path: Path, fmt: str, text: str, version: Optional[int],
                              version=version)
             read_reference(sp, manager, open_docs)
             sp.index = make_index(fmt, text)
+        configure(sp, manager.settings)
         pair(sp, manager.settings)
         sp.good_problems = len(sp.index.problems)
+        if len(text) >= LARGE_CHARS:  # the checks counted here too (in the thread of a two-step open)
+            findings(sp)
     return sp
 
 
@@ -117,6 +124,7 @@ def open_prefix(uri: str, path: Path, fmt: str, text: str, version: Optional[int
     if not ok:
         return None
     sp = SegmentPair(uri=uri, path=path, index=index, version=version)
+    configure(sp, manager.settings)
     read_reference(sp, manager, open_docs, prefix=REF_PREFIX_SEGMENTS)
     if sp.ref is None:
         return None
@@ -128,7 +136,7 @@ def edit_prefix(sp: SegmentPair, start: int, end: int, new: str, settings: Setti
     """An edit while the whole is read: the text edited, the prefix read and paired again."""
     text = sp.index.text
     sp.index, _ = prefix_index(sp.index.format, text[:start] + new + text[end:])
-    sp.qa = None
+    configure(sp, settings)
     prefix_rows(sp, settings)
 
 

@@ -77,6 +77,10 @@ class SegmentPair:
     #: per hypothesis segment: its checks' findings (None: not counted yet; the
     #: first hints of a large file do not wait for them)
     qa: Optional[list[list[SegFinding]]] = None
+    #: the settings' rows for the checks (format_checks.severities, subtitle limits), and the
+    #: PO/XLIFF/TMX checks kept in step with the index (segments/live_checks.py)
+    qa_rows: Optional[tuple] = None
+    live_qa: Optional[object] = None
     #: the rows' hint offsets while the text is malformed (None: well-formed, read from the index)
     frozen: Optional[np.ndarray] = None
     good_problems: int = 0
@@ -121,7 +125,9 @@ def hint_offsets(sp: SegmentPair) -> np.ndarray:
     if not len(sp.row_anchor):
         return np.zeros(0, np.int64)
     ends = sp.index.target_ends(sp.row_anchor)
-    if sp.index.format == PO:  # after the closing quote of the last msgstr line
+    if sp.index.format == PO and hasattr(sp.index, "quoted"):  # kept by the PO index (live_po.py)
+        ends += sp.index.quoted(sp.row_anchor)
+    elif sp.index.format == PO:  # after the closing quote of the last msgstr line
         text = sp.index.text
         ends += np.fromiter((text.startswith('"', e) for e in ends.tolist()), np.int64, len(ends))
     return ends

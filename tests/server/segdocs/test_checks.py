@@ -1,0 +1,173 @@
+"""The format checks in the server: an opened PO, XLIFF or TMX file shows the
+diagnostics `bleu-ls check` gives (same codes, same lines, same severities) on
+the real files under tests/data/formats; after random edits the findings kept
+in step with the index equal the ones counted afresh on the text."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from collections import Counter
+from pathlib import Path
+from types import SimpleNamespace
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from bleu_ls.diagnostics_settings import FORMAT_CODES
+from bleu_ls.segments.format_checks import findings_for, severities
+from bleu_ls.segments.live_checks import LiveChecks
+from bleu_ls.segments.read import parse
+from bleu_ls.server.segdocs.checks import findings
+from bleu_ls.server.segdocs.docs import SegmentDocs
+from bleu_ls.settings import Settings
+
+from ...segments.test_cli import run
+
+DATA = Path(__file__).resolve().parents[2] / "data" / "formats"
+SEVERITY = {1: "error", 2: "warning", 3: "information", 4: "hint"}
+
+#: (hypothesis, reference): the real pairs, and files paired with themselves
+PAIRS = [
+    ("po/allauth-de-2023-10-07.po", "po/allauth-de-2023-11-03.po"),
+    ("po/allauth-ru-2025-03-27.po", "po/allauth-ru-2025-04-29.po"),
+    ("po/phonenumber-fr-2024.po", "po/phonenumber-fr-2025.po"),
+    ("xliff/algorea.fr.draft.xlf", "xliff/algorea.fr.final.xlf"),
+    ("xliff/angular.fr.xlf2.xlf", "xliff/angular.fr.xlf2.xlf"),
+    ("tmx/sample.tmx", "tmx/sample.tmx"),
+    ("tmx/mixed-languages.tmx", "tmx/mixed-languages.tmx"),
+]
+
+
+def _docs(root: Path) -> SegmentDocs:
+    manager = SimpleNamespace(settings=Settings(), encoding="utf-16", pull_diagnostics=True, root_for=lambda p: root, client=None)
+    return SegmentDocs(manager)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("hyp,ref", PAIRS, ids=[Path(h).name for h, _ in PAIRS])
+def test_an_opened_file_shows_the_format_findings_check_gives(tmp_path, hyp, ref):
+    suffix = Path(hyp).suffix
+    h, r = tmp_path / f"a.hyp{suffix}", tmp_path / f"a.ref{suffix}"
+    shutil.copy(DATA / hyp, h)
+    shutil.copy(DATA / ref, r)
+    # the rule table's `untranslated` off: it would take `target-same-as-source`'s place in check
+    (tmp_path / "bleu-ls.toml").write_text("[diagnostics.untranslated]\nenabled = false\n", encoding="utf-8")
+    res = run("check", tmp_path, "--format", "json")
+    assert res.returncode in (0, 1), res.stderr
+    (pair,) = json.loads(res.stdout)["pairs"]
+    own = set(FORMAT_CODES) | {"po-syntax"}
+    expected = Counter((d["code"], d["line"], d["severity"]) for d in pair["diagnostics"] if d["code"] in own)
+
+    docs = _docs(tmp_path)
+    uri = h.as_uri()
+    docs.open(uri, h.read_text(encoding="utf-8"), 1)
+    got = Counter()
+    for text in docs.diagnostics(uri):
+        d = json.loads(text)
+        got[(d["code"], d["range"]["start"]["line"] + 1, SEVERITY[d["severity"]])] += 1
+    assert expected or "angular" in hyp, "the file has findings to compare"  # Angular's own test file is clean
+    assert got == expected
+
+
+def test_a_code_switched_off_is_not_shown(tmp_path):
+    h = tmp_path / "a.hyp.po"
+    shutil.copy(DATA / "po/allauth-de-2023-10-07.po", h)
+    docs = _docs(tmp_path)
+    docs.manager.settings.diagnostics.fuzzy.enabled = False
+    docs.open(h.as_uri(), h.read_text(encoding="utf-8"), 1)
+    codes = {json.loads(t)["code"] for t in docs.diagnostics(h.as_uri())}
+    assert "fuzzy" not in codes and "target-empty" in codes
+
+
+# -- after edits: the findings kept in step equal those counted afresh -------------------------
+
+def _fresh(fmt: str, text: str, sev) -> Counter:
+    """findings_for's findings on a fresh read of ``text`` (the reader's problems aside)."""
+    doc = parse(fmt, b"", "buffer", text=text)
+    doc.text = text
+    s = Settings()
+    return Counter((f.code, f.severity, f.message, f.span) for f in findings_for(doc, s, text=text) if f.code != "po-syntax")
+
+
+def _kept(sp) -> Counter:
+    out = Counter()
+    for i, found in enumerate(findings(sp)):
+        base = sp.index.target_span(i)[0]
+        for f in found:
+            out[(f.code, f.severity, f.message, (base + f.rel[0], base + f.rel[1]))] += 1
+    return out
+
+
+SOURCES = {"po": "po/phonenumber-fr-2024.po", "xlf": "xliff/algorea.fr.draft.xlf", "xlf2": "xliff/angular.fr.xlf2.xlf",
+           "tmx": "tmx/sample.tmx", "po-ru": "po/allauth-ru-2025-03-27.po"}
+PIECES = {
+    "po": ['msgstr "Bonjour %s"', '\n\nmsgid "Hello %s"\nmsgstr "Salut"\n', '"', "fuzzy", "#, c-format\n", "Bonjour", "\n", "  ", ""],
+    "po-ru": ['msgstr[3] ""\n', '\n\nmsgid "A"\nmsgid_plural "As"\nmsgstr[0] "x"\n', '"', "%d", "Отправить", "\n", ""],
+    "xlf": ["<x id=\"INTERPOLATION\"/>", "Annuler", " ", "<target>", "</target>", "state=\"final\"", "Cancel", ""],
+    "xlf2": ["<ph id=\"1\"/>", "Bonjour", " ", "</target>", "<pc id=\"0\">", "</pc>", ""],
+    "tmx": ["<seg>Hello</seg>", "Bonjour", " ", "</tuv>", "x", ""],
+}
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+@given(which=st.sampled_from(sorted(SOURCES)), data=st.data())
+def test_findings_after_random_edits_equal_a_fresh_count(tmp_path, which, data):
+    name = SOURCES[which]
+    suffix = Path(name).suffix
+    path = tmp_path / f"a{suffix}"
+    text = (DATA / name).read_text(encoding="utf-8")
+    docs = _docs(tmp_path)
+    docs.open(path.as_uri(), text, 1)
+    sp = docs.docs[path.as_uri()]
+    findings(sp)  # counted once, then kept in step
+    for _ in range(data.draw(st.integers(1, 6))):
+        index = sp.index
+        n = len(index)
+        if n and data.draw(st.booleans()):  # inside or around a target
+            a, b = index.target_span(data.draw(st.integers(0, n - 1)))
+            start = data.draw(st.integers(max(0, a - 3), b))
+            end = data.draw(st.integers(start, min(len(index.text), b + 3)))
+        else:
+            start = data.draw(st.integers(0, len(index.text)))
+            end = min(len(index.text), start + data.draw(st.integers(0, 60)))
+        docs._apply(sp, start, end, data.draw(st.sampled_from(PIECES[which])))
+        if sp.index.problems and sp.index.format != "po":
+            continue  # a malformed XML text: the last good reading stays
+        assert _kept(sp) == _fresh(sp.index.format, sp.index.text, None)
+
+
+def test_live_checks_count_what_findings_for_counts_on_every_real_file():
+    for fmt_file in ("po/allauth-de-2023-10-07.po", "po/allauth-ru-2025-03-27.po", "xliff/algorea.fr.draft.xlf", "tmx/sample.tmx"):
+        text = (DATA / fmt_file).read_text(encoding="utf-8")
+        from bleu_ls.segments.live import LiveIndex
+        from bleu_ls.segments.read import EXTENSIONS
+
+        fmt = EXTENSIONS[Path(fmt_file).suffix]
+        index = LiveIndex(fmt, text, reader=lambda t: parse(fmt, b"", "buffer", text=t))
+        live = LiveChecks(fmt, severities(Settings().diagnostics))
+        live.full(index)
+        got = Counter()
+        for i in range(len(index)):
+            base = index.target_span(i)[0]
+            for f in live.at(i):
+                got[(f.code, f.severity, f.message, (base + f.span[0], base + f.span[1]))] += 1
+        assert got == _fresh(fmt, text, None), fmt_file
+
+
+def test_subtitle_diagnostics_follow_their_rows(tmp_path):
+    srt = "1\n00:00:01,000 --> 00:00:04,000\nA line of twenty-six chars\n\n2\n00:00:05,000 --> 00:00:08,000\nShort\n"
+    path = tmp_path / "film.srt"
+
+    def codes(configure) -> list[tuple[str, int, int]]:
+        docs = _docs(tmp_path)
+        configure(docs.manager.settings.diagnostics)
+        docs.open(path.as_uri(), srt, 1)
+        return sorted((d["code"], d["range"]["start"]["line"], d["severity"]) for d in map(json.loads, docs.diagnostics(path.as_uri())))
+
+    assert codes(lambda d: None) == []
+    narrow = codes(lambda d: setattr(d.chars_per_line, "max_chars", 20))
+    assert narrow == [("chars-per-line", 2, 2)]
+    assert codes(lambda d: (setattr(d.chars_per_line, "max_chars", 20), setattr(d.chars_per_line, "severity", "error"))) == [
+        ("chars-per-line", 2, 1)]
+    assert codes(lambda d: (setattr(d.chars_per_line, "max_chars", 20), setattr(d.chars_per_line, "enabled", False))) == []
