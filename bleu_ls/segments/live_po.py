@@ -26,10 +26,11 @@ from __future__ import annotations
 
 import dataclasses
 import re
+
 import numpy as np
 
 from .live import LiveIndex
-from .live_offsets import Change, anchor_of, shift_segment
+from .live_offsets import Change, shift_segment
 from .model import PO, Problem, Segment, SegmentDocument
 from .po import CTXT_SEP, _KEYWORD, _Reader
 
@@ -293,34 +294,13 @@ class PoIndex(LiveIndex):
         return self._quoted[which]
 
     def _splice(self, a: int, b: int, fresh: list[Segment], delta: int, line_delta: int) -> None:
-        count = len(fresh)
+        """:meth:`OffsetIndex._splice`, and whether a closing quote follows each new target."""
         mid = self._quotes([s.target_span[1] for s in fresh])
-        if count == b - a:
+        if len(fresh) == b - a:
             self._quoted[a:b] = mid
         else:
             self._quoted = np.concatenate((self._quoted[:a], mid, self._quoted[b:]))
-        starts = np.fromiter((s.target_span[0] for s in fresh), np.int64, count)
-        ends = np.fromiter((s.target_span[1] for s in fresh), np.int64, count)
-        anchors = np.fromiter((anchor_of(s) for s in fresh), np.int64, count)
-        self._segs[a:b] = fresh
-        if count == b - a:
-            for arr, mid, d in ((self._tstart, starts, delta), (self._tend, ends, delta), (self._anchor, anchors, line_delta)):
-                arr[a:b] = mid
-                if d:
-                    arr[b:] += d
-            self._dchar[a:b] = 0
-            self._dline[a:b] = 0
-            if delta:
-                self._dchar[b:] += delta
-            if line_delta:
-                self._dline[b:] += line_delta
-            return
-        zeros = np.zeros(count, np.int64)
-        self._tstart = np.concatenate((self._tstart[:a], starts, self._tstart[b:] + delta))
-        self._tend = np.concatenate((self._tend[:a], ends, self._tend[b:] + delta))
-        self._anchor = np.concatenate((self._anchor[:a], anchors, self._anchor[b:] + line_delta))
-        self._dchar = np.concatenate((self._dchar[:a], zeros, self._dchar[b:] + delta))
-        self._dline = np.concatenate((self._dline[:a], zeros, self._dline[b:] + line_delta))
+        super()._splice(a, b, fresh, delta, line_delta)
 
 
 def _moved_same(o: Segment, f: Segment, delta: int, line_delta: int) -> bool:
