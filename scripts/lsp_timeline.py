@@ -8,7 +8,8 @@ writes one JSON line per message to $BLEU_LS_TIMELINE: wall-clock time in ms
 (``time.time()``, comparable with a browser driver's ``Date.now()``), the
 direction (``in``: editor -> server, ``out``: server -> editor), the method
 or the id it answers, and its size.  ``python scripts/lsp_timeline.py
---summary FILE`` prints each request's reply time per method.
+--summary FILE`` prints each request's reply time per method; ``--typing FILE
+DRIVER.json`` counts the diagnostics traffic while the VS Code driver typed.
 
 A measuring tool for the real editors (tests/editors, BLEU_LS_VSCODE_SERVER);
 the server itself is unchanged by it.
@@ -63,10 +64,14 @@ def _relay(src: BinaryIO, dst: BinaryIO, direction: str, log, lock: threading.Lo
             if kind:
                 row["kind"] = kind
         params = msg.get("params") if isinstance(msg.get("params"), dict) else {}
+        if msg.get("method") == "textDocument/diagnostic":
+            row["prev"] = params.get("previousResultId") is not None
         if "contentChanges" in params:
             row["changes"] = [
                 (c.get("range", {}).get("start", {}).get("line"), len(c.get("text", ""))) for c in params["contentChanges"]
             ]
+        if msg.get("method") == "$/cancelRequest":
+            row["cancels"] = params.get("id")
         if "range" in params:
             r = params["range"]
             row["range"] = [r["start"]["line"], r["end"]["line"]]
@@ -95,9 +100,46 @@ def summary(path: str) -> None:
         print(f"{method:45s} n={len(ms):4d} p50 {statistics.median(ms):8.1f} ms  p95 {p95:8.1f}  max {ms[-1]:8.1f}")
 
 
+def typing(path: str, driver: str) -> dict:
+    """What went between editor and server while the driver typed: from its
+    first key to its last burst's hint drawn (the driver's ``keyAt`` and
+    ``burstAt``, tests/editors/vscode_driver.mjs): diagnostics pulls with and
+    without ``previousResultId``, full replies (and their bytes), unchanged
+    replies, cancellations and refresh requests."""
+    d = json.load(open(driver, encoding="utf-8"))
+    lo, hi = d["keyAt"][0], d["burstAt"][-1][1]
+    rows = [json.loads(line) for line in open(path, encoding="utf-8")]
+    pulls = {r["id"]: r for r in rows if r.get("method") == "textDocument/diagnostic" and r["dir"] == "in"}
+    out = {"pulls": 0, "pulls_without_previous": 0, "full": 0, "full_bytes": 0, "unchanged": 0,
+           "cancelled_pulls": 0, "diagnostic_refresh": 0, "didChange": 0}
+    for r in rows:
+        if not lo <= r["t"] <= hi:
+            continue
+        m = r.get("method")
+        if r["dir"] == "in" and m == "textDocument/diagnostic":
+            out["pulls"] += 1
+            out["pulls_without_previous"] += not r.get("prev")
+        elif r["dir"] == "in" and m == "textDocument/didChange":
+            out["didChange"] += 1
+        elif r["dir"] == "out" and m == "workspace/diagnostic/refresh":
+            out["diagnostic_refresh"] += 1
+        elif r["dir"] == "out" and m is None and r.get("id") in pulls:
+            if r.get("kind") == "full":
+                out["full"] += 1
+                out["full_bytes"] += r["bytes"]
+            elif r.get("kind") == "unchanged":
+                out["unchanged"] += 1
+    cancels = [r for r in rows if r.get("method") == "$/cancelRequest" and lo <= r["t"] <= hi]
+    out["cancelled_pulls"] = sum(1 for r in cancels if r.get("cancels") in pulls)
+    return out
+
+
 def main() -> int:
     if sys.argv[1:2] == ["--summary"]:
         summary(sys.argv[2])
+        return 0
+    if sys.argv[1:2] == ["--typing"]:
+        print(json.dumps(typing(sys.argv[2], sys.argv[3])))
         return 0
     log = open(os.environ.get("BLEU_LS_TIMELINE", "lsp-timeline.jsonl"), "a", encoding="utf-8")
     cmd = [sys.executable, "-m", "bleu_ls", *(sys.argv[1:] or ["serve"])]

@@ -4,6 +4,7 @@ real `bleu-ls serve` on the samples."""
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import os
 import re
@@ -26,6 +27,7 @@ from .conftest import (
     ARTIFACTS,
     EDITORS,
     HERE,
+    REPO,
     editor_env,
     expected_flags,
     missing,
@@ -83,17 +85,35 @@ def code_server(vsix: Path, tmp_path_factory: pytest.TempPathFactory):
 @pytest.fixture(scope="module")
 def code_server_defaults(vsix: Path, tmp_path_factory: pytest.TempPathFactory):
     """code-server at VS Code's own defaults (minimap on, the large-file
-    prompt at its usual limit): what a user who just installed it has."""
-    yield from _code_server(vsix, tmp_path_factory.mktemp("code-server-defaults"), {})
+    prompt at its usual limit): what a user who just installed it has.  The
+    server runs behind scripts/lsp_timeline.py (every message logged to
+    ``timeline``), unless BLEU_LS_VSCODE_SERVER names another command."""
+    yield from _code_server(vsix, tmp_path_factory.mktemp("code-server-defaults"), {}, relay=True)
 
 
-def _code_server(vsix: Path, base: Path, editor_settings: dict):
+def _relay(base: Path) -> tuple[str, Path]:
+    """A server command that runs this checkout's server behind the LSP relay."""
+    timeline = base / "timeline.jsonl"
+    w = base / "bleu-ls-relay"
+    w.write_text(
+        f'#!/bin/sh\nBLEU_LS_TIMELINE="{timeline}" PYTHONPATH="{REPO}${{PYTHONPATH:+:$PYTHONPATH}}" '
+        f'exec "{sys.executable}" "{REPO / "scripts" / "lsp_timeline.py"}" "$@"\n',
+        encoding="utf-8",
+    )
+    w.chmod(0o755)
+    return str(w), timeline
+
+
+def _code_server(vsix: Path, base: Path, editor_settings: dict, relay: bool = False):
     if not CODE_SERVER.exists():
         missing("code-server", SETUP + " (npm ci in tests/editors)")
     if not Path(CHROMIUM).is_file():
         missing("Chromium", "apt-get install chromium (or set BLEU_LS_CHROMIUM)")
     user, exts, xdg = base / "user", base / "extensions", base / "xdg"
     (user / "User").mkdir(parents=True)
+    server_path, timeline = os.environ.get("BLEU_LS_VSCODE_SERVER"), None
+    if relay and not server_path:
+        server_path, timeline = _relay(base)
     settings = {
         "workbench.startupEditor": "none",
         "workbench.tips.enabled": False,
@@ -104,7 +124,7 @@ def _code_server(vsix: Path, base: Path, editor_settings: dict):
         # VS Code's extension host takes PATH from a login shell, so point
         # the extension at the server explicitly (the setting users have too).
         # (BLEU_LS_VSCODE_SERVER: another command, e.g. a wrapper that logs with -vv)
-        "bleuLs.server.path": os.environ.get("BLEU_LS_VSCODE_SERVER") or str(Path(server_bin_dir()) / "bleu-ls"),
+        "bleuLs.server.path": server_path or str(Path(server_bin_dir()) / "bleu-ls"),
     }
     # BLEU_LS_VSCODE_SETTINGS: further user settings as JSON (e.g. to measure an editor default)
     settings.update(json.loads(os.environ.get("BLEU_LS_VSCODE_SETTINGS") or "{}"))
@@ -140,7 +160,7 @@ def _code_server(vsix: Path, base: Path, editor_settings: dict):
             assert server.poll() is None, (base / "code-server.log").read_text()
             assert time.monotonic() < deadline, "code-server did not come up in 60 s"
             time.sleep(0.25)
-        yield {"port": port, "base": base, "startup_s": time.monotonic() - t0, "pid": server.pid}
+        yield {"port": port, "base": base, "startup_s": time.monotonic() - t0, "pid": server.pid, "timeline": timeline}
     finally:
         os.killpg(server.pid, signal.SIGTERM)
         try:
@@ -713,3 +733,19 @@ def test_vscode_large_pair_typing_burst_mid_line(code_server_defaults, tmp_path:
           f"(over 200 ms: {sum(d > 200 for d in typing_tasks)}); typed words highlighted {r['highlightMs']} ms "
           f"after the last burst's check")
     print(r["events"])
+
+    # Diagnostics while typing (the server's LSP timeline): VS Code pulls only
+    # when the server asks, which it does only after an edit changed them
+    # (editors/vscode/src/pullOptions.ts, server/views/pulled.py); pulling
+    # after each key, it cancelled pulls and got the whole 1,000-item report
+    # 11-23 times in 8 bursts at 100,000 lines.
+    timeline = code_server_defaults["timeline"]
+    if timeline is not None:
+        spec = importlib.util.spec_from_file_location("lsp_timeline", REPO / "scripts" / "lsp_timeline.py")
+        relay = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(relay)
+        traffic = relay.typing(str(timeline), str(out))
+        print(f"diagnostics while typing: {traffic}")
+        assert traffic["didChange"] >= k, traffic  # (the timeline saw the keys)
+        assert traffic["pulls"] <= 2 * traffic["diagnostic_refresh"] + 1, traffic
+        assert traffic["full"] <= k, traffic

@@ -180,10 +180,12 @@ try {
       });
     out.hintsReady = Boolean(await waitFor(async () => Object.values(await readLines()).filter((t) => HINT.test(t)).length >= expectHints));
     out.statusReady = Boolean(await waitFor(async () => HINT.test((await statusItem())?.text ?? "")));
-    // background findings (adequacy) need a few seconds: wait until the tooltip stops changing
+    // background findings (adequacy) need a few seconds: wait until the tooltip
+    // and the Problems item stop changing (the item follows a pull at once, the
+    // tooltip ~0.3 s later: a read between the two is no settled state)
     let last = "";
     await waitFor(async () => {
-      const t = JSON.stringify(await statusTooltip());
+      const t = JSON.stringify([await statusTooltip(), await problemsItem()]);
       const same = t === last;
       last = t;
       // BLEU_WAIT_TIP: a pattern the tooltip must show first (the background findings in it)

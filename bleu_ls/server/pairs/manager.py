@@ -376,10 +376,12 @@ class PairManager:
     def _adequacy_arrived(self) -> None:
         for pair in self.pairs.values():
             if pair.model is not None and pair.source_lines is not None and pair.settings.diagnostics.adequacy.enabled:
-                pair.diag_cache = None
+                if pair.diag_cache is not None:  # read again (the resultId stays when none moved)
+                    pair.diag_cache.key = None
                 if not self.pull_diagnostics:
                     self.publisher.schedule_push(pair)
-        self.publisher.schedule_refresh(("code_lens", "diagnostics"))
+                self.publisher.pulled.follow(pair)  # (pulling editors: a refresh if they changed)
+        self.publisher.schedule_refresh(("code_lens",))
 
     # -- after any change ----------------------------------------------------------
     def after_change(self, pair: Pair, external: bool) -> None:

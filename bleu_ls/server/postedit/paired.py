@@ -206,7 +206,7 @@ class PairedTests:
             return
         pair.paired = result
         pair.paired_version = version
-        self.manager.publisher.schedule_refresh()
+        self.manager.publisher.schedule_refresh(("code_lens",))  # the tests show in the lens only
 
     def shutdown(self) -> None:
         if self._pool is not None:

@@ -33,6 +33,7 @@ from ...pairstep import pair_names
 from ..background import pools, heap, memory
 from ..postedit import compare
 from .diaglines import DiagnosticLines
+from .pulled import PullFollower
 
 if TYPE_CHECKING:
     from ..roles import ManagerRole as PairManager, PairRole as Pair  # what it uses of them
@@ -71,6 +72,8 @@ class Publisher:
         self._rerank_tasks: dict = {}
         #: the ignore store of each workspace root (read again when it changes on disk)
         self._stores: dict = {}
+        #: what a pulling editor holds; its refresh after a change (pulled.py)
+        self.pulled = PullFollower(manager, self)
 
     # -- what is ignored -------------------------------------------------------
     def ignore_store(self, pair: "Pair") -> IgnoreStore:
@@ -137,6 +140,7 @@ class Publisher:
         except RuntimeError:
             return
         self._typed[pair.uri] = loop.time()
+        self.pulled.follow(pair)  # an editor that does not pull after each change: asked to when they changed
         task = self._rerank_tasks.get(pair.uri)
         if task is None or task.done():
             self._rerank_tasks[pair.uri] = asyncio.ensure_future(self._rerank(pair))
@@ -157,7 +161,8 @@ class Publisher:
             view.key = None  # the same model version, other findings: read them again
         if not self.manager.pull_diagnostics:
             self.schedule_push(pair)
-        self.schedule_refresh(("code_lens", "diagnostics"))
+        self.schedule_refresh(("code_lens",))
+        self.pulled.follow(pair)  # a diagnostics refresh only if they changed
 
     def findings_soon(self, pair: "Pair") -> bool:
         """Whether the pair's findings can be read without a long wait: no
@@ -300,6 +305,7 @@ class Publisher:
     # -- push ----------------------------------------------------------------
     def clear(self, uri: str) -> None:
         """A document stopped being a pair: take its pushed diagnostics away."""
+        self.pulled.forget(uri)
         if not self.manager.pull_diagnostics:
             self.manager.client.text_document_publish_diagnostics(
                 types.PublishDiagnosticsParams(uri=uri, diagnostics=[])

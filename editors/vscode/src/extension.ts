@@ -22,6 +22,7 @@ import {
 import { highlightCommands, tokensMiddleware } from "./highlights";
 import { isBleuDocument } from "./documents";
 import { hintsMiddleware } from "./hints";
+import { diagnosticPullOptions } from "./pullOptions";
 
 import packageJson from "../package.json";
 import { HostEnv, resolveServerCommand, Resolution, startFailureMessage } from "./serverCommand";
@@ -302,6 +303,8 @@ function createClient(res: Resolution): LanguageClient | undefined {
     documentSelector: documentSelector(vscode.workspace.getConfiguration(SECTION).get("pairs")),
     initializationOptions: settingsFor(),
     outputChannel: output,
+    // diagnostics pulled on open and when the server asks, not per key (src/pullOptions.ts)
+    diagnosticPullOptions,
     // A server that never got going is not restarted in a loop: the user
     // gets one message with the fix instead.
     initializationFailedHandler: () => false,
