@@ -25,7 +25,6 @@ Plain Python (and numpy); imports nothing from the server.
 from __future__ import annotations
 
 import dataclasses
-import re
 
 import numpy as np
 
@@ -173,21 +172,10 @@ class PoIndex(LiveIndex):
         dup = line_delta != 0 and self._dups
         got = None if dup else self._region(new_text, ls, le, line_delta)
         if got is None:
-            old_n, old_problems = len(self._segs), self.problems
-            self.reset(new_text)
-            return Change("structure", 0, old_n, len(self._segs), True, True, self.problems != old_problems,
-                          delta, line_delta)
+            return self._read_whole(new_text, delta, line_delta)
         k, m_old, reader, doc, hdr = got
         n_lines = len(self._lines)
-        # line starts: as LiveIndex keeps them
-        inner = [start + p.start() + 1 for p in re.finditer("\n", new)] if "\n" in new else []
-        if len(inner) == le - ls:
-            self._lines[ls + 1 : le + 1] = inner
-            if delta:
-                self._lines[le + 1 :] += delta
-        else:
-            tail = self._lines[le + 1 :] + delta
-            self._lines = np.concatenate((self._lines[: ls + 1], np.asarray(inner, np.int64), tail))
+        self._move_lines(start, ls, le, new, delta)
         self.text = new_text
         base_c, base_l = int(self._lines[k]), k
         fresh = [shift_po(s, base_c, base_l) for s in doc.segments]
