@@ -1,9 +1,9 @@
 """A real MT draft post-edited in place through the real server (UTF-16 and UTF-8 clients).
 
-ModernFlyouts' German Multilingual App Toolkit catalogue as MAT left it (Microsoft
-Translator targets marked ``mt-suggestion``) is opened beside the translator's reviewed
-file as its reference; the translator's 23 rewrites are typed into the open file, each
-over its whole target.  Every rewritten unit's hint then says BLEU against the reviewed
+ModernFlyouts' German and Korean Multilingual App Toolkit catalogues as MAT left them
+(Microsoft Translator targets marked ``mt-suggestion``) are opened beside the translator's
+reviewed file as their reference; the translator's rewrites (23 German, 47 Korean) are
+typed into the open file in one change, each over its whole target.  Every rewritten unit's hint then says BLEU against the reviewed
 file (100: the same text) and the HTER of the MT draft the file carried when first seen,
 both equal to sacrebleu's on the texts ElementTree reads; the untouched units say no HTER.
 """
@@ -14,6 +14,7 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import sacrebleu
+import pytest
 from sacrebleu.metrics import TER
 
 from .conftest import eventually, units
@@ -28,18 +29,19 @@ def _targets(path: Path) -> dict[str, tuple[str, str]]:
             for tu in root.iter(X1 + "trans-unit")}
 
 
-async def test_the_translators_rewrites_typed_over_the_mt_draft(session):
+@pytest.mark.parametrize("lang,units_in_file,rewrites", [("de", 104, 23), ("ko", 125, 47)])
+async def test_the_translators_rewrites_typed_over_the_mt_draft(session, lang, units_in_file, rewrites):
     s = session
-    mt_path, post_path = DATA / "modernflyouts.de.mt.xlf", DATA / "modernflyouts.de.postedit.xlf"
+    mt_path, post_path = DATA / f"modernflyouts.{lang}.mt.xlf", DATA / f"modernflyouts.{lang}.postedit.xlf"
     s.write("flyouts.ref.xlf", post_path.read_bytes().decode("utf-8"))  # with its BOM, as on disk
     text = mt_path.read_bytes().decode("utf-8-sig")  # an editor shows the file without its BOM
     uri = s.open("flyouts.hyp.xlf", text)
     hints = await eventually(lambda: s.hints(uri), timeout=5)
-    assert len(hints) == 104 and not any("HTER" in h.label for h in hints)
+    assert len(hints) == units_in_file and not any("HTER" in h.label for h in hints)
 
     mt, post = _targets(mt_path), _targets(post_path)
     rewritten = [uid for uid, (sq, t) in mt.items() if sq == "mt-suggestion" and post[uid][1] != t]
-    assert len(rewritten) == 23
+    assert len(rewritten) == rewrites
     lines = text.split("\n")
     edits, where = [], {}
     for uid in rewritten:
