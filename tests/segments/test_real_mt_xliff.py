@@ -151,3 +151,44 @@ def test_score_mt_against_post_edit_equals_sacrebleu(lang):
     for x, (_, h, r) in zip(got["lines"], rows):
         assert x["score"] == sacrebleu.sentence_bleu(h, [r]).score
     assert got["corpus"]["score"] == sacrebleu.corpus_bleu([h for _, h, _ in rows], [[r for _, _, r in rows]]).score
+
+
+CODES = DATA / "files.de-DE.codes.xlf"
+
+
+def test_mat_writes_characters_of_a_string_as_an_isolated_code():
+    """Files' MAT catalogue: ``< >`` of a resource string became ``<it id="1" pos="open">&lt; &gt;</it>``.
+
+    By XLIFF 1.2 an ``it``'s content is the native code of an isolated tag, not text: the
+    scored text leaves it out (as the ElementTree oracle does), the code is kept in order on
+    both sides, and ``check`` finds no code missing.  translate-toolkit reads the content as
+    text: its target is ours with the two characters back where the code is.  A comment
+    inside a unit is neither text nor a note."""
+    data = CODES.read_bytes()
+    doc = read_xliff(data, CODES.name)
+    assert doc.format == XLIFF1 and not doc.problems and len(doc.segments) == 10
+    assert [(s.key, s.source, s.target) for s in doc.segments] == [(k, src, t or "") for k, src, t in xliff1_units(data)]
+    check_spans(decode_xml(data)[0], doc)
+    ttk = {r[0]: r[2] for r in ttk_rows(CODES)}
+    with_code = [s for s in doc.segments if s.target_codes]
+    assert len(with_code) == 3
+    for s in with_code:
+        assert [(c.kind, c.id) for c in s.target_codes] == [(c.kind, c.id) for c in s.source_codes] == [("it", "1")]
+        assert s.target.endswith(': \\ / : * ? "  |') and "<" not in s.target
+        assert ttk[s.key].replace('" < > |', '"  |') == s.target != ttk[s.key]
+    plain = [s for s in doc.segments if not s.target_codes]
+    assert all(ttk[s.key] == s.target for s in plain)
+    commented = next(s for s in doc.segments if s.key.endswith("/DriveFreeSpaceAndCapacity"))
+    assert (commented.target, commented.notes) == ("{0} frei von {1}", ())
+
+
+def test_check_finds_no_code_missing_in_the_real_it_codes(tmp_path):
+    hyp, ref = tmp_path / "c.hyp.xlf", tmp_path / "c.ref.xlf"
+    hyp.write_bytes(CODES.read_bytes())
+    # the reference: the German target of one coded unit rewritten, its code kept
+    ref.write_bytes(CODES.read_bytes().replace(b"Der Name darf keine der folgenden", b"Der Name darf nicht die folgenden"))
+    res = run("check", hyp, "--format", "json", "--fail-on", "never")
+    assert res.returncode == 0, res.stderr
+    pair = json.loads(res.stdout)["pairs"][0]
+    assert pair["segments"]["scored"] == 10
+    assert {d["code"] for d in pair["diagnostics"]} <= {"target-same-as-source", "outlier", "adequacy"}
