@@ -17,6 +17,8 @@ import sacrebleu
 import pytest
 from sacrebleu.metrics import TER
 
+from lsprotocol import types
+
 from .conftest import eventually, units
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "formats" / "xliff"
@@ -70,3 +72,9 @@ async def test_the_translators_rewrites_typed_over_the_mt_draft(session, lang, u
         hter = TER(case_sensitive=True).sentence_score(draft, [target]).score
         assert h.label == f"BLEU {bleu:.1f} · HTER {hter:.1f}", uid
         assert h.position.character == units(before_end, s.encoding)  # at the end of the target text
+    # the hover of every rewritten unit: sacrebleu's HTER to two places, against the MT draft it shows
+    for ln, (uid, _) in sorted(where.items()):
+        hv = await s.client.text_document_hover_async(types.HoverParams(
+            text_document=types.TextDocumentIdentifier(uri=uri), position=types.Position(line=ln, character=12)))
+        hter = TER(case_sensitive=True).sentence_score(mt[uid][1], [post[uid][1]]).score
+        assert hv is not None and f"**HTER {hter:.2f}** vs draft" in hv.contents.value, uid
