@@ -73,15 +73,15 @@ def test_extraction_matches_translate_toolkit_and_elementtree(path):
     doc = read_xliff(data, path.name)
     assert doc.format == XLIFF1 and not doc.problems
     assert doc.source_lang == "en-US" and doc.target_lang == path.name.split(".")[1]
-    oracle = ttk_rows(path)
-    assert len(oracle) > 100
-    got = [(s.key, s.source, s.target, s.state, s.state_qualifier, "\n".join(s.notes)) for s in doc.segments]
-    assert got == oracle
+    assert len(doc.segments) > 100
     assert [(s.key, s.source, s.target) for s in doc.segments] == [(k, src, t or "") for k, src, t in xliff1_units(data)]
     text = decode_xml(data)[0]
     assert text == data.decode("utf-8-sig")  # the BOM is not text
     check_spans(text, doc)
     assert [s.line for s in doc.segments] == [target_line(text, s.extra["unit_id"]) for s in doc.segments]
+    # translate-toolkit (test-time only; skipped where it is absent): texts, states and notes
+    got = [(s.key, s.source, s.target, s.state, s.state_qualifier, "\n".join(s.notes)) for s in doc.segments]
+    assert got == ttk_rows(path)
 
 
 @pytest.mark.parametrize("lang", sorted(PAIRS))
@@ -110,8 +110,9 @@ def test_the_mt_draft_is_the_mt_suggestion_target(lang):
 
 
 def _paired(lang):
+    """The units of both files by the ElementTree oracle (stdlib: runs where translate-toolkit is absent)."""
     mt, post = PAIRS[lang]
-    d, p = ttk_rows(mt), {r[0]: r for r in ttk_rows(post)}
+    d, p = xliff1_units(mt.read_bytes()), {r[0]: r for r in xliff1_units(post.read_bytes())}
     assert len(p) == len(d) and all(r[0] in p for r in d)  # the same units, keyed alike
     return d, p, mt.read_bytes().decode("utf-8-sig")
 
@@ -120,7 +121,7 @@ def _paired(lang):
 def test_effort_pairs_by_key_and_equals_sacrebleu_ter(lang):
     mt, post = PAIRS[lang]
     d, p, text = _paired(lang)
-    drafts, posts = [r[2] for r in d], [p[r[0]][2] for r in d]
+    drafts, posts = [r[2] or "" for r in d], [p[r[0]][2] or "" for r in d]
     for flags, ter in (((), TER(case_sensitive=True)), (("--case-insensitive",), TER())):
         res = run("effort", mt, post, "--format", "json", *flags)
         assert res.returncode == 0, res.stderr
@@ -169,17 +170,19 @@ def test_mat_writes_characters_of_a_string_as_an_isolated_code():
     assert doc.format == XLIFF1 and not doc.problems and len(doc.segments) == 10
     assert [(s.key, s.source, s.target) for s in doc.segments] == [(k, src, t or "") for k, src, t in xliff1_units(data)]
     check_spans(decode_xml(data)[0], doc)
-    ttk = {r[0]: r[2] for r in ttk_rows(CODES)}
     with_code = [s for s in doc.segments if s.target_codes]
     assert len(with_code) == 3
     for s in with_code:
         assert [(c.kind, c.id) for c in s.target_codes] == [(c.kind, c.id) for c in s.source_codes] == [("it", "1")]
         assert s.target.endswith(': \\ / : * ? "  |') and "<" not in s.target
-        assert ttk[s.key].replace('" < > |', '"  |') == s.target != ttk[s.key]
-    plain = [s for s in doc.segments if not s.target_codes]
-    assert all(ttk[s.key] == s.target for s in plain)
     commented = next(s for s in doc.segments if s.key.endswith("/DriveFreeSpaceAndCapacity"))
     assert (commented.target, commented.notes) == ("{0} frei von {1}", ())
+    ttk = {r[0]: r[2] for r in ttk_rows(CODES)}  # skipped where translate-toolkit is absent
+    for s in doc.segments:
+        if s.target_codes:
+            assert ttk[s.key].replace('" < > |', '"  |') == s.target != ttk[s.key]
+        else:
+            assert ttk[s.key] == s.target
 
 
 def test_check_finds_no_code_missing_in_the_real_it_codes(tmp_path):
