@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any, Optional
 
 from lsprotocol import types
 
+from ..segdocs import effort as segment_effort
 from ..views.render import corpus_record, finding_counts, lens_title, signatures
 
 if TYPE_CHECKING:
@@ -18,6 +19,7 @@ CORPUS_SCORE = "bleuLs/corpusScore"
 async def code_lens(manager: "PairManager", params: types.CodeLensParams) -> list[types.CodeLens]:
     uri = params.text_document.uri
     if uri in manager.segment_docs.docs:  # a segment format (server/segdocs/)
+        _follow(manager, uri)
         return await manager.segment_docs.lens(uri)
     await manager.wait_opened(uri)  # a large document: built in the background first
     pair = manager.pair_for(uri)
@@ -39,6 +41,11 @@ async def code_lens(manager: "PairManager", params: types.CodeLensParams) -> lis
     ]
 
 
+def _follow(manager: "PairManager", uri: str) -> None:
+    """A segment document's paired test against its drafts refreshes the lens when it lands."""
+    segment_effort.follow(manager.segment_docs.docs[uri], lambda: manager.publisher.schedule_refresh(("code_lens",)))
+
+
 def flagged_count(manager: "PairManager", pair) -> int:
     """The lines that carry a diagnostic of this version (the diagnostics
     sent, kept per line; no Diagnostic objects made): the one count the lens
@@ -51,6 +58,7 @@ async def corpus_score(manager: "PairManager", params: Any) -> Optional[dict[str
     td = params.get("textDocument") if isinstance(params, dict) else getattr(params, "textDocument", None)
     uri = td.get("uri") if isinstance(td, dict) else getattr(td, "uri", None)
     if uri in manager.segment_docs.docs:  # a segment format (server/segdocs/)
+        _follow(manager, uri)
         return await manager.segment_docs.corpus(uri)
     if uri:
         await manager.wait_opened(uri)
