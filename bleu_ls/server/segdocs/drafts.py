@@ -53,6 +53,8 @@ MAX_ALIGN_WORDS = 2000
 ROW_PARTS = 4096
 #: where a segment's draft comes from
 FILE, KEPT, NONE = "file", "kept", None
+#: a segment's part of the corpus HTER: to count, none (no draft or no target), too long to align, counted
+STALE, NO_PART, TOO_LONG, COUNTED = -1, 0, 1, 2
 
 
 @dataclass
@@ -72,6 +74,10 @@ class SegDrafts:
     pieces: dict[str, tuple[str, str, list[tuple[int, int]]]] = field(default_factory=dict)
     #: per segment (index): it has a draft and a non-empty target that differs from it
     differs: np.ndarray = field(default_factory=lambda: np.zeros(0, bool))
+    #: per segment (index): its part of the corpus HTER (segdocs/effort.py), -1 while to count again
+    #: (else NO_PART, TOO_LONG or COUNTED), and its row: edits, target words, the four kinds, differs
+    part: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int8))
+    part_rows: np.ndarray = field(default_factory=lambda: np.zeros((0, 7), np.int64))
     #: row -> (its text, its HTER part) as last shown (kept for a malformed buffer's hints)
     row_parts: dict[int, tuple[str, Optional[str]]] = field(default_factory=dict)
     #: the store could not be written (the snapshot is kept for this session only)
@@ -106,8 +112,15 @@ def bind(sp: SegmentPair, store: Optional[DraftStore], settings: Settings) -> No
             d.kept = dict(zip(lines[1::2], lines[2::2]))
             d.pinned = lines[0] == MARK_SET
     sp.drafts = d
-    d.differs = np.zeros(len(sp.index), bool)
+    _resize(d, len(sp.index))
     _look(sp, d, 0, len(sp.index))
+
+
+def _resize(d: SegDrafts, n: int) -> None:
+    """Every segment's arrays made again (all to count)."""
+    d.differs = np.zeros(n, bool)
+    d.part = np.full(n, STALE, np.int8)
+    d.part_rows = np.zeros((n, 7), np.int64)
 
 
 def touched(sp: SegmentPair, i: int) -> None:
@@ -123,8 +136,10 @@ def spliced(sp: SegmentPair, start: int, end: int, count: int) -> None:
     if not isinstance(d, SegDrafts):
         return
     d.differs = np.concatenate((d.differs[:start], np.zeros(count, bool), d.differs[end:]))
-    if len(d.differs) != len(sp.index):  # out of step (should not happen): every segment again
-        d.differs = np.zeros(len(sp.index), bool)
+    d.part = np.concatenate((d.part[:start], np.full(count, STALE, np.int8), d.part[end:]))
+    d.part_rows = np.concatenate((d.part_rows[:start], np.zeros((count, 7), np.int64), d.part_rows[end:]))
+    if not len(d.differs) == len(d.part) == len(sp.index):  # out of step (should not happen): every segment again
+        _resize(d, len(sp.index))
         start, count = 0, len(sp.index)
     _look(sp, d, start, start + count)
 
@@ -137,6 +152,7 @@ def _look(sp: SegmentPair, d: SegDrafts, a: int, b: int) -> None:
     fmt = sp.index.format
     kind, kept = d.kind, d.kept
     d.differs[a:b] = False
+    d.part[a:b] = STALE
     if d.forgotten:
         return
     hits = []
@@ -170,10 +186,10 @@ def _candidates(d: SegDrafts, fmt: str, segs: list[Segment], a: int, b: int) -> 
     return [i for i in r if segs[i].draft is not None]
 
 
-def with_drafts(sp: SegmentPair, segs: list[Segment]) -> list[int]:
-    """The segments of ``segs`` (the index's, in order) that may have a draft."""
+def may_have_draft(sp: SegmentPair, seg: Segment) -> bool:
+    """:func:`_candidate` of ``seg`` in ``sp``."""
     d = sp.drafts
-    return _candidates(d, sp.index.format, segs, 0, len(segs)) if isinstance(d, SegDrafts) else []
+    return isinstance(d, SegDrafts) and _candidate(d, sp.index.format, seg)
 
 
 def _candidate(d: SegDrafts, fmt: str, seg: Segment) -> bool:
@@ -250,7 +266,7 @@ def _reset(sp: SegmentPair, d: SegDrafts) -> None:
     d.pieces.clear()
     d.row_parts.clear()
     d.version += 1
-    d.differs = np.zeros(len(sp.index), bool)
+    _resize(d, len(sp.index))
     _look(sp, d, 0, len(sp.index))
 
 

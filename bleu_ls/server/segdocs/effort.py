@@ -32,7 +32,8 @@ from ...engine import PairModel
 from ...engine.significance import confidence, paired_bs
 from ...engine.ter import UNITS
 from ..background import pools
-from .drafts import SegDrafts, draft_of, effort, with_drafts
+from ...segments.model import Segment
+from .drafts import COUNTED, NO_PART, STALE, TOO_LONG, SegDrafts, draft_of, effort, may_have_draft
 from .state import SegmentPair
 
 log = logging.getLogger(__name__)
@@ -100,44 +101,56 @@ _CHANGED = object()
 
 
 async def _count(sp: SegmentPair, d: SegDrafts, at: tuple[int, int]) -> Any:
-    """The sums of every segment's record; :data:`_CHANGED` when an edit came between two slices."""
-    segs = sp.index.unshifted()
-    totals = np.zeros(6, np.int64)  # edits, target words, insertions, deletions, substitutions, shifts
-    both = edited = too_long = 0
-    deadline = time.perf_counter() + SLICE_SECONDS
-    for i in with_drafts(sp, segs):
-        seg = segs[i]
-        draft = draft_of(sp, seg)
-        if draft is None or not seg.target:
-            continue
-        rec = effort(sp, seg)
-        if rec is None:
-            too_long += 1
-            continue
-        both += 1
-        edited += draft != seg.target
-        totals += (rec["num_edits"], int(rec["ref_length"]), *(rec[k] for k in KINDS))
-        if time.perf_counter() > deadline:
-            await asyncio.sleep(0)
-            if (sp.serial, d.version) != at or sp.drafts is not d:
-                return _CHANGED
-            deadline = time.perf_counter() + SLICE_SECONDS
+    """The parts of the segments to count again (:data:`.drafts.STALE`: those an edit touched,
+    every one on opening), then their sums; :data:`_CHANGED` when an edit came between two slices."""
+    if len(d.part) != len(sp.index):
+        return _CHANGED  # (out of step: should not happen) an edit's hook puts it right
+    stale = np.flatnonzero(d.part == STALE).tolist()
+    if stale:
+        segs = sp.index.unshifted()
+        deadline = time.perf_counter() + SLICE_SECONDS
+        for i in stale:
+            _put(sp, d, i, segs[i])
+            if time.perf_counter() > deadline:
+                await asyncio.sleep(0)
+                if (sp.serial, d.version) != at or sp.drafts is not d:
+                    return _CHANGED
+                deadline = time.perf_counter() + SLICE_SECONDS
+    counted = d.part == COUNTED
+    both, too_long = int(np.count_nonzero(counted)), int(np.count_nonzero(d.part == TOO_LONG))
     if not both and not too_long:
         return None
-    t = totals.tolist()
+    t = d.part_rows[counted].sum(axis=0).tolist()
     score = d.metric.corpus_score([t[0], t[1] * UNITS, both])
     return {
         "metric": "HTER",
         "score": score.score if both else None,
         "num_edits": t[0],
         "ref_length": score.extra["ref_length"],
-        **dict(zip(KINDS, t[2:])),
+        **dict(zip(KINDS, t[2:6])),
         "pending": 0,
         "segments": both,
-        "segmentsEdited": edited,
+        "segmentsEdited": t[6],
         "segmentsTooLongToAlign": too_long,
         "signature": "HTER " + d.metric.signature(1),
     }
+
+
+def _put(sp: SegmentPair, d: SegDrafts, i: int, seg: Segment) -> None:
+    """Segment ``i``'s part: none, too long to align, or its HTER row."""
+    if not seg.target or not may_have_draft(sp, seg):
+        d.part[i] = NO_PART
+        return
+    draft = draft_of(sp, seg)
+    if draft is None:
+        d.part[i] = NO_PART
+        return
+    rec = effort(sp, seg)
+    if rec is None:
+        d.part[i] = TOO_LONG
+        return
+    d.part_rows[i] = (rec["num_edits"], int(rec["ref_length"]), *(rec[k] for k in KINDS), draft != seg.target)
+    d.part[i] = COUNTED
 
 
 # -- the paired test ------------------------------------------------------------------------------
