@@ -55,12 +55,13 @@ class CorpusEffort:
     #: (serial, drafts version) the HTER record was counted at, and the record (None: no segment has both)
     hter_at: Optional[tuple[int, int]] = None
     hter: Optional[dict] = None
-    #: (model version, drafts version) of ``tests``; the tests by metric key
-    tests_at: Optional[tuple[int, int]] = None
+    #: (model, its version, drafts version) of ``tests`` (the model itself: a reference read
+    #: again makes a new one, whose versions count from 0 again); the tests by metric key
+    tests_at: Optional[tuple[PairModel, int, int]] = None
     tests: dict[str, Any] = field(default_factory=dict)
     #: the test under way and what it runs on
     task: Optional[asyncio.Task] = None
-    task_at: Optional[tuple[int, int]] = None
+    task_at: Optional[tuple[PairModel, int, int]] = None
     #: asks the editor for the lens again when a test lands (set by the lens and corpusScore adapters)
     refresh: Optional[Callable[[], None]] = None
 
@@ -161,7 +162,7 @@ def tests(sp: SegmentPair) -> dict[str, Any]:
     if not isinstance(d, SegDrafts) or d.forgotten or model is None or sp.frozen is not None:
         return {}
     c = _state(d)
-    at = (model.version, d.version)
+    at = (model, model.version, d.version)
     if c.tests_at == at:
         return c.tests
     if c.task is None or c.task.done() or c.task_at != at:
@@ -193,7 +194,7 @@ def _draft_rows(sp: SegmentPair, d: SegDrafts) -> list[tuple[int, str]]:
     return out
 
 
-async def _job(sp: SegmentPair, d: SegDrafts, model: PairModel, at: tuple[int, int]) -> None:
+async def _job(sp: SegmentPair, d: SegDrafts, model: PairModel, at: tuple[PairModel, int, int]) -> None:
     await asyncio.sleep(min(DEBOUNCE_MAX, max(DEBOUNCE_SECONDS, model.n_hyp * DEBOUNCE_PER_ROW)))
     left = model.stale_count()
     while left:  # the rows counted here, in slices (as the lens does)
@@ -202,7 +203,7 @@ async def _job(sp: SegmentPair, d: SegDrafts, model: PairModel, at: tuple[int, i
             break  # rows left for a worker: the copy counts them in the thread
         left = now
         await asyncio.sleep(0)
-    if sp.model is not model or sp.drafts is not d or (model.version, d.version) != at or sp.frozen is not None:
+    if sp.model is not model or sp.drafts is not d or (model, model.version, d.version) != at or sp.frozen is not None:
         return
     rows = _draft_rows(sp, d)
     copy = model.copy()
@@ -213,7 +214,7 @@ async def _job(sp: SegmentPair, d: SegDrafts, model: PairModel, at: tuple[int, i
     except Exception:
         log.exception("the paired test against the drafts failed")
         return
-    if sp.model is not model or sp.drafts is not d or (model.version, d.version) != at:
+    if sp.model is not model or sp.drafts is not d or (model, model.version, d.version) != at:
         return
     c = _state(d)
     c.tests_at, c.tests = at, result
