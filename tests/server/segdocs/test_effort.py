@@ -192,3 +192,24 @@ def test_set_draft_of_a_po_file_survives_removing_fuzzy(tmp_path):
     at = sp.index.text.index("#, fuzzy\n")
     docs._apply(sp, at, at + len("#, fuzzy\n"), "")
     assert _hter(docs, uri) == rec
+
+
+def test_a_catalogue_without_a_reference_shows_its_effort_alone(tmp_path):
+    uri = (tmp_path / "auth.po").as_uri()
+    docs = _docs(tmp_path, tmp_path / "cache")
+    text = PO_HYP.read_text(encoding="utf-8")
+    docs.open(uri, text, 1)
+    sp = docs.docs[uri]
+    assert sp.model is None
+    at = _fuzzy_at(sp.index.text, 'msgstr "Anbieter"')
+    docs._apply(sp, at, at + len('msgstr "Anbieter"'), 'msgstr "Anbieter-ID"')
+    sp.serial += 1
+    rec = asyncio.run(docs.corpus(uri))
+    assert rec["rows"] == 0 and rec["unpairedHypothesis"] == len(sp.index) and rec["tests"] == {}
+    assert _same(rec["effort"], _oracle(docs, uri)) and rec["effort"]["segmentsEdited"] == 1
+    (lens,) = asyncio.run(docs.lens(uri))
+    assert lens.command.title.endswith(f"· HTER {rec['effort']['score']:.1f} · 1 segment edited")
+    drafts.forget(sp)
+    assert asyncio.run(docs.corpus(uri)) is None
+    (lens,) = asyncio.run(docs.lens(uri))
+    assert "HTER" not in lens.command.title
