@@ -29,7 +29,9 @@ _MD_SPECIAL = re.compile(r"[\\`*_\[\]<>#|~]")
 
 def hints(sp: SegmentPair, params: types.InlayHintParams, hs: HintSettings, encoding: str) -> list[types.InlayHint]:
     """The hints of the rows whose hint falls in the requested range (at most :data:`ROW_LIMIT`)."""
-    if sp.model is None or not len(sp.row_hs) or not hs.enabled:
+    if sp.model is None:  # no reference: HTER against the drafts alone (segdocs/effort.py)
+        return effort.hints_alone(sp, params, hs, encoding)
+    if not len(sp.row_hs) or not hs.enabled:
         return []
     index = sp.index
     lo = index.line_start(max(0, min(params.range.start.line, index.line_count - 1)))

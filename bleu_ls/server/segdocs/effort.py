@@ -28,13 +28,16 @@ from typing import Any, Callable, Optional
 
 import numpy as np
 
+from lsprotocol import types
+
 from ...engine import PairModel
 from ...engine.significance import confidence, paired_bs
 from ...engine.ter import UNITS
 from ..background import pools
-from ...segments.model import Segment
-from .drafts import COUNTED, NO_PART, STALE, TOO_LONG, SegDrafts, draft_of, effort, may_have_draft
-from .state import SegmentPair
+from ...segments.model import PO, Segment
+from ...settings import HintSettings
+from .drafts import COUNTED, NO_PART, STALE, TOO_LONG, SegDrafts, draft_of, effort, hint_part, may_have_draft
+from .state import SegmentPair, position_at
 
 log = logging.getLogger(__name__)
 
@@ -46,6 +49,8 @@ DEBOUNCE_SECONDS = 0.4
 DEBOUNCE_PER_ROW = 1 / 20000
 DEBOUNCE_MAX = 5.0
 KINDS = ("insertions", "deletions", "substitutions", "shifts")
+#: at most this many hints in one answer of a file without a reference
+HINT_LIMIT = 2000
 
 
 @dataclass
@@ -288,3 +293,33 @@ async def alone(sp: SegmentPair) -> Optional[dict[str, Any]]:
     n = len(sp.index)
     return {"segments": n, "rows": 0, "unpairedHypothesis": n, "unpairedReference": 0,
             "problems": len(sp.index.problems), **rec}
+
+
+def hints_alone(sp: SegmentPair, params: types.InlayHintParams, hs: HintSettings, encoding: str) -> list[types.InlayHint]:
+    """A file without a reference: ``HTER 22.2`` where a row's hint would be (the end of the
+    target, after a PO string's closing quote) for each target in the range that differs from
+    its draft (with ``hints.hter`` on, every target that has one)."""
+    d, index = sp.drafts, sp.index
+    n = len(index)
+    if not isinstance(d, SegDrafts) or d.forgotten or not hs.enabled or sp.frozen is not None or not n:
+        return []
+    if len(d.differs) != n:
+        return []  # (out of step: should not happen) an edit's hook puts it right
+    lo = index.line_start(max(0, min(params.range.start.line, index.line_count - 1)))
+    end_line = params.range.end.line
+    hi = len(index.text) if end_line >= index.line_count else index.line_end(end_line)
+    every = np.arange(n)
+    ends = index.target_ends(every)
+    if index.format == PO and hasattr(index, "quoted"):  # after the closing quote (as state.hint_offsets)
+        ends = ends + index.quoted(every)
+    elif index.format == PO:
+        text = index.text
+        ends = ends + np.fromiter((text.startswith('"', e) for e in ends.tolist()), np.int64, n)
+    a, b = int(np.searchsorted(ends, lo, "left")), int(np.searchsorted(ends, hi, "right"))
+    which = np.arange(a, b) if hs.hter else a + np.flatnonzero(d.differs[a:b])
+    out = []
+    for i in which[:HINT_LIMIT].tolist():
+        part = hint_part(sp, index.segment(i), hs)
+        if part:
+            out.append(types.InlayHint(position=position_at(sp, int(ends[i]), encoding), label=part, padding_left=True))
+    return out

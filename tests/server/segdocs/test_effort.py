@@ -14,6 +14,7 @@ from types import SimpleNamespace
 import polib
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from lsprotocol import types
 from sacrebleu.metrics import TER
 
 from bleu_ls.postedit import DraftStore
@@ -213,3 +214,23 @@ def test_a_catalogue_without_a_reference_shows_its_effort_alone(tmp_path):
     assert asyncio.run(docs.corpus(uri)) is None
     (lens,) = asyncio.run(docs.lens(uri))
     assert "HTER" not in lens.command.title
+
+
+def test_without_a_reference_an_edited_target_has_its_hter_hint(tmp_path):
+    uri = (tmp_path / "auth.po").as_uri()
+    docs = _docs(tmp_path, tmp_path / "cache")
+    docs.open(uri, PO_HYP.read_text(encoding="utf-8"), 1)
+    sp = docs.docs[uri]
+    rng = types.Range(start=types.Position(line=0, character=0), end=types.Position(line=sp.index.line_count, character=0))
+    params = types.InlayHintParams(text_document=types.TextDocumentIdentifier(uri=uri), range=rng)
+    assert docs.hints(params) == []  # no target differs from its draft yet
+    old = 'msgstr "Geheimes Token"'
+    at = _fuzzy_at(sp.index.text, old)
+    docs._apply(sp, at, at + len(old), 'msgstr "Geheimes Authentifizierungstoken"')
+    (hint,) = docs.hints(params)
+    want = TER(case_sensitive=True).sentence_score("Geheimes Token", ["Geheimes Authentifizierungstoken"]).score
+    assert hint.label == f"HTER {want:.1f}"
+    line = sp.index.text[: at].count("\n")
+    assert (hint.position.line, hint.position.character) == (line, len('msgstr "Geheimes Authentifizierungstoken"'))
+    drafts.forget(sp)
+    assert docs.hints(params) == []
