@@ -12,7 +12,9 @@ extracts:
   after Set Draft and an edit of one target, that segment's HTER (hint, hover,
   corpus) equals sacrebleu's TER of the snapshot against the edited target, the
   snapshot is kept outside the workspace and survives a restart; after Forget no
-  HTER shows."""
+  HTER shows;
+* the same catalogue without a reference: the HTER hint of each edited entry, the
+  corpus HTER alone."""
 
 from __future__ import annotations
 
@@ -245,3 +247,28 @@ async def test_a_set_draft_outlives_the_server_and_goes_before_the_files_mt_draf
         assert eff["num_edits"] == want.num_edits and eff["segments"] > 1
     finally:
         await _close(s)
+
+
+async def test_a_catalogue_without_a_reference_shows_hter_alone(session):
+    """No reference: the edited fuzzy entry's hint is its HTER, after the msgstr's closing quote;
+    corpusScore and the lens carry the corpus HTER."""
+    s = session
+    text = PO_HYP.read_text(encoding="utf-8")
+    uri = s.open("auth.po", text)
+    rec = await eventually(lambda: s.corpus(uri), timeout=10)
+    assert rec["effort"]["segments"] == 31 and rec["rows"] == 0
+    assert await s.hints(uri) == []
+    edited = _post_edit(s, uri, text)
+    line = edited.split("\n").index('msgstr "Authentifizierungsgeheimnis"')
+
+    async def three():
+        hints = await s.hints(uri)
+        return hints if len(hints) == 3 else None
+
+    hints = await eventually(three, timeout=5)
+    hint = next(h for h in hints if h.position.line == line)
+    want = TER(case_sensitive=True).sentence_score("Geheimes Token", ["Authentifizierungsgeheimnis"]).score
+    assert hint.label == f"HTER {want:.1f}"
+    assert hint.position.character == units('msgstr "Authentifizierungsgeheimnis"', s.encoding)
+    assert (await s.corpus(uri))["effort"]["segmentsEdited"] == len(POST_EDITS)
+    assert "HTER" in await _lens(s, uri) and "3 segments edited" in await _lens(s, uri)
