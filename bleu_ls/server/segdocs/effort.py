@@ -162,9 +162,12 @@ def _put(sp: SegmentPair, d: SegDrafts, i: int, seg: Segment) -> None:
 # -- the paired test ------------------------------------------------------------------------------
 def tests(sp: SegmentPair) -> dict[str, Any]:
     """The tests by metric key, when they were run on the model and drafts as they are now
-    (else {}, and a test is started: it shows on a later request)."""
+    (else {}, and a test is started: it shows on a later request); none while no segment
+    has a draft (a file without MT drafts costs no bootstrap after its edits)."""
     d, model = sp.drafts, sp.model
     if not isinstance(d, SegDrafts) or d.forgotten or model is None or sp.frozen is not None:
+        return {}
+    if not np.any(d.part >= TOO_LONG):  # no segment has a draft (or none counted yet): nothing to test
         return {}
     c = _state(d)
     at = (model, model.version, d.version)
