@@ -36,7 +36,7 @@ from ...engine.ter import UNITS
 from ..background import pools
 from ...segments.model import PO, Segment
 from ...settings import HintSettings
-from .drafts import COUNTED, NO_PART, STALE, TOO_LONG, SegDrafts, draft_of, effort, hint_part, may_have_draft
+from .drafts import COUNTED, NO_PART, STALE, TOO_LONG, SegDrafts, draft_of, effort, hint_part, may_have_draft, spliced
 from .state import SegmentPair, position_at
 
 log = logging.getLogger(__name__)
@@ -109,8 +109,8 @@ _CHANGED = object()
 async def _count(sp: SegmentPair, d: SegDrafts, at: tuple[int, int]) -> Any:
     """The parts of the segments to count again (:data:`.drafts.STALE`: those an edit touched,
     every one on opening), then their sums; :data:`_CHANGED` when an edit came between two slices."""
-    if len(d.part) != len(sp.index):
-        return _CHANGED  # (out of step: should not happen) an edit's hook puts it right
+    if not len(d.part) == len(d.differs) == len(sp.index):  # out of step (should not happen): every segment again
+        spliced(sp, 0, len(d.differs), len(sp.index))
     stale = np.flatnonzero(d.part == STALE).tolist()
     if stale:
         segs = sp.index.unshifted()
@@ -306,8 +306,8 @@ def hints_alone(sp: SegmentPair, params: types.InlayHintParams, hs: HintSettings
     n = len(index)
     if not isinstance(d, SegDrafts) or d.forgotten or not hs.enabled or sp.frozen is not None or not n:
         return []
-    if len(d.differs) != n:
-        return []  # (out of step: should not happen) an edit's hook puts it right
+    if not len(d.part) == len(d.differs) == n:  # out of step (should not happen): every segment again
+        spliced(sp, 0, len(d.differs), n)
     lo = index.line_start(max(0, min(params.range.start.line, index.line_count - 1)))
     end_line = params.range.end.line
     hi = len(index.text) if end_line >= index.line_count else index.line_end(end_line)
