@@ -234,3 +234,21 @@ def test_without_a_reference_an_edited_target_has_its_hter_hint(tmp_path):
     assert (hint.position.line, hint.position.character) == (line, len('msgstr "Geheimes Authentifizierungstoken"'))
     drafts.forget(sp)
     assert docs.hints(params) == []
+
+
+def test_set_draft_is_refused_in_one_sentence_while_the_buffer_is_malformed(tmp_path):
+    uri = (tmp_path / "auth.po").as_uri()
+    docs = _docs(tmp_path, tmp_path / "cache")
+    docs.open(uri, PO_HYP.read_text(encoding="utf-8"), 1)
+    sp = docs.docs[uri]
+    at = sp.index.target_span(3)[0]
+    docs._apply(sp, at, at, '"')  # a quote typed: the msgstr string is not closed where it was
+    assert sp.frozen is not None
+    try:
+        drafts.set_to_current(sp)
+    except ValueError as exc:
+        assert str(exc) == "the file is not well-formed now: set the draft once it is"
+    else:
+        raise AssertionError("Set Draft took a malformed buffer's targets")
+    docs._apply(sp, at, at + 1, "")
+    assert sp.frozen is None and drafts.set_to_current(sp).startswith("draft set to the current targets")
