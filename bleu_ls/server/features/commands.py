@@ -7,7 +7,8 @@
 ``bleuLs.exportScores`` (uri [, "tsv"|"json"]) write NAME.scores.tsv/.json beside the file
 ``bleuLs.reportHtml``   (uri) the visual report of the open pair (``bleu-ls report``'s HTML)
 ``bleuLs.compareWith``  (uri, other system's file uri | null) compare with another system's output
-``bleuLs.setDraft``     (uri) the current text becomes the draft (kept in the user's cache folder)
+``bleuLs.setDraft``     (uri) the current text becomes the draft (kept in the user's cache folder;
+                        a segment file: each non-empty target the draft of its segment, by key)
 ``bleuLs.forgetDraft``  (uri) drop the kept draft (none until the file is opened again)
 """
 
@@ -19,6 +20,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Optional
 
 from ...engine import InputError
+from ..segdocs import drafts as segment_drafts
 from ..views.render import corpus_record, report_text, value_cell
 
 if TYPE_CHECKING:
@@ -190,8 +192,22 @@ def register(server, manager: "PairManager") -> None:
         await manager.wait_analysed(pair)
         return str(export(pair, fmt))
 
+    async def _segment_draft(uri: str, change) -> str:
+        """setDraft / forgetDraft of a segment file (segdocs/drafts.py), then the editor asked again."""
+        sp = manager.segment_docs.docs[uri]
+        if sp.loading is not None:  # a large file being read: its whole first
+            await asyncio.shield(sp.loading)
+        try:
+            message = change(sp)
+        except ValueError as exc:
+            raise CommandError(str(exc)) from None
+        manager.publisher.schedule_refresh()
+        return message
+
     @server.command(SET_DRAFT)
     async def _set_draft(ls, *args):
+        if args and _uri(args[0]) in manager.segment_docs.docs:
+            return await _segment_draft(_uri(args[0]), segment_drafts.set_to_current)
         pair = _hypothesis(manager, args)
         try:
             return manager.set_draft(pair)
@@ -200,4 +216,6 @@ def register(server, manager: "PairManager") -> None:
 
     @server.command(FORGET_DRAFT)
     async def _forget_draft(ls, *args):
+        if args and _uri(args[0]) in manager.segment_docs.docs:
+            return await _segment_draft(_uri(args[0]), segment_drafts.forget)
         return manager.forget_draft(_hypothesis(manager, args))

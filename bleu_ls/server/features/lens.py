@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any, Optional
 
 from lsprotocol import types
 
+from ..segdocs import effort as segment_effort
 from ..views.render import corpus_record, finding_counts, lens_title, signatures
 
 if TYPE_CHECKING:
@@ -18,7 +19,9 @@ CORPUS_SCORE = "bleuLs/corpusScore"
 async def code_lens(manager: "PairManager", params: types.CodeLensParams) -> list[types.CodeLens]:
     uri = params.text_document.uri
     if uri in manager.segment_docs.docs:  # a segment format (server/segdocs/)
-        return await manager.segment_docs.lens(uri)
+        lenses = await manager.segment_docs.lens(uri)
+        _follow(manager, uri)  # (after it: a large file's drafts are bound once the whole is read)
+        return lenses
     await manager.wait_opened(uri)  # a large document: built in the background first
     pair = manager.pair_for(uri)
     if pair is None or (pair.model is None and pair.effort is None and not pair.draft_problem):
@@ -39,6 +42,13 @@ async def code_lens(manager: "PairManager", params: types.CodeLensParams) -> lis
     ]
 
 
+def _follow(manager: "PairManager", uri: str) -> None:
+    """A segment document's paired test against its drafts refreshes the lens when it lands."""
+    sp = manager.segment_docs.docs.get(uri)
+    if sp is not None:  # (closed meanwhile: nothing to follow)
+        segment_effort.follow(sp, lambda: manager.publisher.schedule_refresh(("code_lens",)))
+
+
 def flagged_count(manager: "PairManager", pair) -> int:
     """The lines that carry a diagnostic of this version (the diagnostics
     sent, kept per line; no Diagnostic objects made): the one count the lens
@@ -51,7 +61,9 @@ async def corpus_score(manager: "PairManager", params: Any) -> Optional[dict[str
     td = params.get("textDocument") if isinstance(params, dict) else getattr(params, "textDocument", None)
     uri = td.get("uri") if isinstance(td, dict) else getattr(td, "uri", None)
     if uri in manager.segment_docs.docs:  # a segment format (server/segdocs/)
-        return await manager.segment_docs.corpus(uri)
+        record = await manager.segment_docs.corpus(uri)
+        _follow(manager, uri)
+        return record
     if uri:
         await manager.wait_opened(uri)
     pair = manager.pair_for(uri) if uri else None

@@ -14,7 +14,7 @@ from lsprotocol import types
 
 from ...settings import HintSettings
 from ..views.render import label_for
-from . import drafts
+from . import drafts, effort
 from ...segments.rows import show_key
 from .checks import findings
 from .state import TIMED, SegmentPair, hint_offsets, position_at
@@ -29,7 +29,9 @@ _MD_SPECIAL = re.compile(r"[\\`*_\[\]<>#|~]")
 
 def hints(sp: SegmentPair, params: types.InlayHintParams, hs: HintSettings, encoding: str) -> list[types.InlayHint]:
     """The hints of the rows whose hint falls in the requested range (at most :data:`ROW_LIMIT`)."""
-    if sp.model is None or not len(sp.row_hs) or not hs.enabled:
+    if sp.model is None:  # no reference: HTER against the drafts alone (segdocs/effort.py)
+        return effort.hints_alone(sp, params, hs, encoding)
+    if not len(sp.row_hs) or not hs.enabled:
         return []
     index = sp.index
     lo = index.line_start(max(0, min(params.range.start.line, index.line_count - 1)))
@@ -108,12 +110,13 @@ async def lens(sp: SegmentPair) -> list[types.CodeLens]:
         for key in sp.model.metrics:
             score = sp.model.corpus(key)
             value = getattr(score, "score", score)
-            scores.append(f"{key.upper() if key != 'chrf' else 'chrF'} {value:.2f}" if isinstance(value, float) and not math.isnan(value) else key)
+            scores.append(f"{key.upper() if key != 'chrf' else 'chrF'} {value:.2f}{effort.paired_note(sp, key)}" if isinstance(value, float) and not math.isnan(value) else key)
         timed = sp.index.format in TIMED
         title = " · ".join(scores) + (f" · {len(sp.row_hs)} cue groups" if timed else f" · {len(sp.row_hs)} segments")
         if sp.unpaired_hyp or sp.unpaired_ref:
             unit = "cues" if timed else "segments"
             title += f" · {sp.unpaired_hyp} {unit} without a partner, {sp.unpaired_ref} reference {unit} without one"
+    title = " · ".join(x for x in (title, await effort.lens_part(sp)) if x)  # HTER against the drafts
     zero = types.Position(line=0, character=0)
     return [types.CodeLens(range=types.Range(start=zero, end=zero), command=types.Command(title=title, command=""))]
 
@@ -132,8 +135,8 @@ async def _scored(sp: SegmentPair) -> None:
 
 async def corpus(sp: SegmentPair) -> Optional[dict[str, Any]]:
     """What ``bleuLs/corpusScore`` answers for a segment document."""
-    if sp.model is None:
-        return None
+    if sp.model is None:  # no reference: the effort against the drafts only (None: none)
+        return await effort.alone(sp)
     await _scored(sp)
     if sp.model is None:
         return None
@@ -142,6 +145,7 @@ async def corpus(sp: SegmentPair) -> Optional[dict[str, Any]]:
     for key in sp.model.metrics:
         score = sp.model.corpus(key)
         out[key] = getattr(score, "score", score)
+    out.update(await effort.record(sp))  # effort, draft, tests: against the drafts (segdocs/effort.py)
     return out
 
 

@@ -13,6 +13,12 @@ A segment's draft is, in this order:
    post-editing in place, removing ``fuzzy`` or closing and reopening the file
    still measures against what the machine wrote.
 
+The ``bleuLs.setDraft`` command makes every non-empty target the draft of its
+segment (a snapshot of the file as it is now, kept as above, before the file's
+own MT drafts from then on, across reopenings); ``bleuLs.forgetDraft`` drops
+the snapshot and leaves the document without drafts until it is opened again
+(then its drafts are found as on a first opening).
+
 Per segment with a draft and a target that differs from it: HTER (sacrebleu's
 ``TER(case_sensitive=True)``, the draft the hypothesis, the target the
 reference; the ``ter`` settings' tokenization options apply), the word diff in
@@ -24,7 +30,7 @@ recounts the edited segment only, on the next request that needs it.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Optional
+from typing import Any, Optional
 
 import numpy as np
 
@@ -39,12 +45,16 @@ from .state import SegmentPair
 
 #: the first line of a kept snapshot (then key, draft, key, draft…)
 MARK = "bleu-ls segment drafts 1"
+#: the first line of a snapshot made by ``bleuLs.setDraft`` (it goes before the file's MT drafts)
+MARK_SET = "bleu-ls segment drafts 1 set"
 #: segments longer than this (words, either side) are not aligned live (as line files)
 MAX_ALIGN_WORDS = 2000
 #: at most this many rows' HTER parts kept (a screenful or two, scrolled)
 ROW_PARTS = 4096
 #: where a segment's draft comes from
 FILE, KEPT, NONE = "file", "kept", None
+#: a segment's part of the corpus HTER: to count, none (no draft or no target), too long to align, counted
+STALE, NO_PART, TOO_LONG, COUNTED = -1, 0, 1, 2
 
 
 @dataclass
@@ -64,10 +74,22 @@ class SegDrafts:
     pieces: dict[str, tuple[str, str, list[tuple[int, int]]]] = field(default_factory=dict)
     #: per segment (index): it has a draft and a non-empty target that differs from it
     differs: np.ndarray = field(default_factory=lambda: np.zeros(0, bool))
+    #: per segment (index): its part of the corpus HTER (segdocs/effort.py), -1 while to count again
+    #: (else NO_PART, TOO_LONG or COUNTED), and its row: edits, target words, the four kinds, differs
+    part: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int8))
+    part_rows: np.ndarray = field(default_factory=lambda: np.zeros((0, 7), np.int64))
     #: row -> (its text, its HTER part) as last shown (kept for a malformed buffer's hints)
     row_parts: dict[int, tuple[str, Optional[str]]] = field(default_factory=dict)
     #: the store could not be written (the snapshot is kept for this session only)
     problem: Optional[str] = None
+    #: the snapshot was made by ``bleuLs.setDraft``: it goes before the file's own MT drafts
+    pinned: bool = False
+    #: ``bleuLs.forgetDraft``: no segment has a draft until the file is opened again
+    forgotten: bool = False
+    #: counts the commands that changed every draft (what depends on all of them is made again)
+    version: int = 0
+    #: what the corpus effort and the paired test keep between requests (segdocs/effort.py)
+    corpus: Any = None
 
 
 def hter_metric(settings: Settings) -> TerMetric:
@@ -82,15 +104,23 @@ def bind(sp: SegmentPair, store: Optional[DraftStore], settings: Settings) -> No
     d = SegDrafts(hter_metric(settings), store if store is not None else DraftStore())
     old = sp.drafts
     if isinstance(old, SegDrafts):  # settings changed: the snapshot and kinds stay
-        d.kept, d.kind = old.kept, old.kind
+        d.kept, d.kind, d.pinned, d.forgotten, d.version = old.kept, old.kind, old.pinned, old.forgotten, old.version + 1
     else:
         stored = d.store.get(sp.path)
         lines = stored.lines if stored is not None else []
-        if lines and lines[0] == MARK and len(lines) % 2 == 1:
+        if lines and lines[0] in (MARK, MARK_SET) and len(lines) % 2 == 1:
             d.kept = dict(zip(lines[1::2], lines[2::2]))
+            d.pinned = lines[0] == MARK_SET
     sp.drafts = d
-    d.differs = np.zeros(len(sp.index), bool)
+    _resize(d, len(sp.index))
     _look(sp, d, 0, len(sp.index))
+
+
+def _resize(d: SegDrafts, n: int) -> None:
+    """Every segment's arrays made again (all to count)."""
+    d.differs = np.zeros(n, bool)
+    d.part = np.full(n, STALE, np.int8)
+    d.part_rows = np.zeros((n, 7), np.int64)
 
 
 def touched(sp: SegmentPair, i: int) -> None:
@@ -106,8 +136,10 @@ def spliced(sp: SegmentPair, start: int, end: int, count: int) -> None:
     if not isinstance(d, SegDrafts):
         return
     d.differs = np.concatenate((d.differs[:start], np.zeros(count, bool), d.differs[end:]))
-    if len(d.differs) != len(sp.index):  # out of step (should not happen): every segment again
-        d.differs = np.zeros(len(sp.index), bool)
+    d.part = np.concatenate((d.part[:start], np.full(count, STALE, np.int8), d.part[end:]))
+    d.part_rows = np.concatenate((d.part_rows[:start], np.zeros((count, 7), np.int64), d.part_rows[end:]))
+    if not len(d.differs) == len(d.part) == len(sp.index):  # out of step (should not happen): every segment again
+        _resize(d, len(sp.index))
         start, count = 0, len(sp.index)
     _look(sp, d, start, start + count)
 
@@ -120,6 +152,9 @@ def _look(sp: SegmentPair, d: SegDrafts, a: int, b: int) -> None:
     fmt = sp.index.format
     kind, kept = d.kind, d.kept
     d.differs[a:b] = False
+    d.part[a:b] = STALE
+    if d.forgotten:
+        return
     hits = []
     added = False
     for i in _candidates(d, fmt, segs, a, b):
@@ -151,6 +186,12 @@ def _candidates(d: SegDrafts, fmt: str, segs: list[Segment], a: int, b: int) -> 
     return [i for i in r if segs[i].draft is not None]
 
 
+def may_have_draft(sp: SegmentPair, seg: Segment) -> bool:
+    """:func:`_candidate` of ``seg`` in ``sp``."""
+    d = sp.drafts
+    return isinstance(d, SegDrafts) and _candidate(d, sp.index.format, seg)
+
+
 def _candidate(d: SegDrafts, fmt: str, seg: Segment) -> bool:
     """Can ``seg`` have a draft (else it is not looked at: most segments of most files)?"""
     return seg.draft is not None or (fmt == PO and "fuzzy" in seg.flags) or seg.key in d.kept
@@ -165,6 +206,8 @@ def _target_is_draft(fmt: str, seg: Segment) -> bool:
 
 def _decide(d: SegDrafts, fmt: str, seg: Segment) -> tuple[Optional[str], bool]:
     """(kind, whether a new snapshot was taken)."""
+    if d.pinned and seg.key in d.kept:  # bleuLs.setDraft's snapshot
+        return KEPT, False
     target_draft = _target_is_draft(fmt, seg)
     if seg.draft is not None and not target_draft:
         return FILE, False
@@ -177,7 +220,7 @@ def _decide(d: SegDrafts, fmt: str, seg: Segment) -> tuple[Optional[str], bool]:
 
 
 def _save(sp: SegmentPair, d: SegDrafts) -> None:
-    lines = [MARK]
+    lines = [MARK_SET if d.pinned else MARK]
     for k, v in d.kept.items():
         lines.append(k)
         lines.append(v)
@@ -185,11 +228,55 @@ def _save(sp: SegmentPair, d: SegDrafts) -> None:
     d.problem = d.store.problem
 
 
+def set_to_current(sp: SegmentPair) -> str:
+    """``bleuLs.setDraft``: every non-empty target becomes its segment's draft (kept per
+    key in the cache folder, before the file's own MT drafts); a segment without a
+    target keeps the draft it had from the file."""
+    d = sp.drafts
+    if not isinstance(d, SegDrafts):
+        raise ValueError("the file is still being read: set the draft once it is open")
+    if sp.frozen is not None:
+        raise ValueError("the file is not well-formed now: set the draft once it is")
+    segs = sp.index.unshifted()
+    d.kept = {s.key: s.target for s in segs if s.target}
+    d.kind = {k: KEPT for k in d.kept}
+    d.pinned, d.forgotten = True, False
+    _reset(sp, d)
+    _save(sp, d)
+    n = len(d.kept)
+    return f"draft set to the current targets ({n:,} {'segment' if n == 1 else 'segments'})"
+
+
+def forget(sp: SegmentPair) -> str:
+    """``bleuLs.forgetDraft``: drop the kept snapshot; no segment has a draft (not even
+    the file's own MT drafts) until the file is opened again."""
+    d = sp.drafts
+    if not isinstance(d, SegDrafts):
+        raise ValueError("the file is still being read: forget the draft once it is open")
+    d.store.forget(sp.path)
+    d.kept, d.kind = {}, {}
+    d.pinned, d.forgotten = False, True
+    _reset(sp, d)
+    return "draft forgotten (none until the file is opened again)"
+
+
+def _reset(sp: SegmentPair, d: SegDrafts) -> None:
+    """Every segment's draft changed: what was made from the old ones goes."""
+    d.effort.clear()
+    d.pieces.clear()
+    d.row_parts.clear()
+    d.version += 1
+    _resize(d, len(sp.index))
+    _look(sp, d, 0, len(sp.index))
+
+
 def draft_of(sp: SegmentPair, seg: Segment) -> Optional[str]:
     """The draft of ``seg`` (None: it has none)."""
     d = sp.drafts
     if not isinstance(d, SegDrafts):
         return seg.draft
+    if d.forgotten:
+        return None
     if seg.key not in d.kind:  # a key the edits made, or one that was no draft until now
         if not _candidate(d, sp.index.format, seg):
             return None

@@ -22,6 +22,9 @@ export interface EffortRecord {
   lines?: number;
   linesEdited?: number;
   num_edits?: number;
+  /** A segment file: the segments with a draft and a target, those that differ from their draft. */
+  segments?: number;
+  segmentsEdited?: number;
 }
 
 export interface CorpusScoreResult {
@@ -244,7 +247,35 @@ function formatSegmentStatus(r: CorpusScoreResult, openedAt?: number): StatusVie
   if (n("problems")) {
     tip.push(`Problems: ${n("problems")}`);
   }
+  const effort = describeSegmentEffort(r, scores.length > 0);
+  if (effort && effort.text) {
+    text = scores.length ? `${text} \u00b7 ${effort.text}` : effort.text;
+    tip.push(...effort.tip);
+  }
   return { text, tooltip: tip.join("\n") };
+}
+
+/**
+ * A segment file's effort against its drafts: "HTER 0.8 · 3 segments edited" (once a target
+ * differs from its draft; without a reference whenever a segment has one) and its tooltip lines,
+ * with the paired test of each metric (`tests`).
+ */
+function describeSegmentEffort(r: CorpusScoreResult, scored: boolean): { text: string; tip: string[] } | undefined {
+  const e = r.effort;
+  if (!e || !isNum(e.score)) {
+    return undefined;
+  }
+  const edited = isNum(e.segmentsEdited) ? e.segmentsEdited : 0;
+  const tip = [`HTER vs draft: ${e.score.toFixed(2)} (${count(edited)} of ${count(isNum(e.segments) ? e.segments : 0)} segments with a draft edited)`];
+  const tests = (r.tests && typeof r.tests === "object" ? r.tests : {}) as Record<string, MetricRecord>;
+  const names: Record<string, string> = { bleu: "BLEU", chrf: "chrF", ter: "TER" };
+  for (const [key, m] of Object.entries(tests)) {
+    tip.push(...describeTests(names[key] ?? key, m));
+  }
+  if (!edited && scored) {
+    return { text: "", tip: [] };  // beside the scores, the effort shows once a target was edited
+  }
+  return { text: `HTER ${e.score.toFixed(1)} \u00b7 ${count(edited)} ${edited === 1 ? "segment" : "segments"} edited`, tip };
 }
 
 /** The score a status change is measured on: the corpus score, or a segment file's first metric. */

@@ -136,6 +136,17 @@ describe("formatStatus of a segment file", () => {
     assert.match(v.tooltip, /no segment is paired/);
     assert.match(v.tooltip, /Without a partner: 4 in this file, 4 in the reference/);
   });
+  it("shows the HTER against the drafts and the paired test once a target is edited", () => {
+    const effort = { score: 0.78125, segments: 31, segmentsEdited: 3 };
+    const tests = { bleu: { confidence: { mean: 83.8, ci: 1.2 }, paired: { delta: 0.06, resamples: 1000, system: { p_value: 0.1638 } } } };
+    const v = formatStatus({ ...po, effort, tests } as never);
+    assert.equal(v.text, "BLEU 77.65 \u00b7 HTER 0.8 \u00b7 3 segments edited");
+    assert.match(v.tooltip, /^HTER vs draft: 0\.78 \(3 of 31 segments with a draft edited\)$/m);
+    assert.match(v.tooltip, /^BLEU vs draft: \+0\.06, p = 0\.1638 \(paired bootstrap, 1000 resamples\)$/m);
+    assert.equal(formatStatus({ ...po, effort: { ...effort, segmentsEdited: 0 } } as never).text, "BLEU 77.65");
+    const alone = { segments: 4, rows: 0, unpairedHypothesis: 4, unpairedReference: 0, problems: 0, effort: { score: 0, segments: 2, segmentsEdited: 0 } };
+    assert.equal(formatStatus(alone as never).text, "HTER 0.0 \u00b7 0 segments edited");
+  });
   it("keeps a line file's headline score", () => {
     assert.equal(headlineScore({ corpus: { score: 12.5 } } as never), 12.5);
     assert.equal(headlineScore({ corpus: { score: null } } as never), undefined);

@@ -134,6 +134,13 @@ local function format_score(r)
         table.insert(parts, string.format('%s %.2f', m[2], r[m[1]]))
       end
     end
+    -- HTER against the drafts: once a target differs from its draft (without a reference, whenever a segment has one)
+    local e = r.effort
+    if type(e) == 'table' and type(e.score) == 'number' and type(e.segmentsEdited) == 'number'
+      and (e.segmentsEdited > 0 or #parts == 0) then
+      table.insert(parts, string.format('HTER %.1f · %d %s edited', e.score, e.segmentsEdited,
+        e.segmentsEdited == 1 and 'segment' or 'segments'))
+    end
     return table.concat(parts, ' · ')
   end
   if type(r) ~= 'table' or type(r.corpus) ~= 'table' then
