@@ -1,8 +1,8 @@
 """Live indexes for the formats whose units are not blank-line blocks: gettext PO, XLIFF, TMX.
 
 :class:`WholeIndex` reads the whole text again at each edit; :class:`XmlIndex`
-(XLIFF) reads again only the units an edit touched when the XML region re-read
-(:mod:`.xml_reread`) can, else the whole text.  Both keep the interface of
+(XLIFF and TMX) reads again only the units an edit touched when the XML region
+re-read (:mod:`.xml_reread`) can, else the whole text.  Both keep the interface of
 :class:`~.live.LiveIndex`.
 
 Plain Python (and numpy); imports nothing from the server.
@@ -12,12 +12,12 @@ from __future__ import annotations
 
 from .live import LiveIndex
 from .live_offsets import Change
-from .model import SegmentDocument
+from .model import TMX, SegmentDocument
 
 
 class WholeIndex(LiveIndex):
     """The same interface for the formats whose units are not blank-line blocks
-    (TMX): an edit reads the whole text again and reports the segments between
+    (the fallback of TMX's :class:`XmlIndex`): an edit reads the whole text again and reports the segments between
     those it left as they were and those it moved, so an edit inside a target
     re-scores and re-checks that segment only; reading is the whole file's each time."""
 
@@ -82,16 +82,17 @@ class _Segments:
         return self.index.unshifted()
 
 
-class XmlIndex(LiveIndex):
-    """XLIFF: an edit reads again only the units it touched when the XML reader's
-    region re-read (:mod:`.xml_reread`) can do it safely, else the whole text."""
+class XmlIndex(WholeIndex):
+    """XLIFF and TMX: an edit reads again only the units (``trans-unit``, ``unit``, ``tu``) it
+    touched when the XML reader's region re-read (:mod:`.xml_reread`) can do it safely, else
+    the whole text (TMX: the change then names the segments between those the read left and
+    those it moved, as :class:`WholeIndex` does; XLIFF: every segment)."""
 
     def __init__(self, fmt: str, text: str) -> None:
-        from .read import parse
         from .xml_reread import shift_segment as xml_shift
 
         self._shift = xml_shift  # type: ignore[assignment]
-        super().__init__(fmt, text, reader=lambda t: parse(fmt, b"", "buffer", text=t))
+        super().__init__(fmt, text)
 
     def _edit(self, start: int, end: int, new: str) -> Change:
         from .xml_reread import reread_region
@@ -108,6 +109,8 @@ class XmlIndex(LiveIndex):
         except Exception:  # the region reader's own limits: read it all
             sp = None
         if sp is None:
+            if self.format == TMX:
+                return super()._edit(start, end, new)
             return self._read_whole(new_text, delta, line_delta)
         self._move_lines(start, self.line_of(start), self.line_of(end), new, delta)
         self.text = new_text

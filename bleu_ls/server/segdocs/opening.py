@@ -33,7 +33,7 @@ from ...segments.live import READERS, LiveIndex
 from ...segments.live_po import PoIndex
 from ...segments.live_whole import WholeIndex, XmlIndex
 from ...segments.match import pair_documents
-from ...segments.model import PO, XLIFF1, XLIFF2, SegmentDocument
+from ...segments.model import PO, TMX, XLIFF1, XLIFF2, SegmentDocument
 from ...segments.read import PREFIX_FORMATS, read_prefix
 from ...segments.subtitles import estimate_offset
 from ...settings import Settings
@@ -61,7 +61,7 @@ def make_index(fmt: str, text: str) -> LiveIndex:
     """The live index of a whole text."""
     if fmt in READERS:
         return LiveIndex(fmt, text)
-    if fmt in (XLIFF1, XLIFF2):
+    if fmt in (XLIFF1, XLIFF2, TMX):
         return XmlIndex(fmt, text)
     if fmt == PO:
         return PoIndex(text)
