@@ -10,6 +10,8 @@ Plain Python (and numpy); imports nothing from the server.
 
 from __future__ import annotations
 
+import dataclasses
+
 from .live import LiveIndex
 from .live_offsets import Change
 from .model import TMX, SegmentDocument
@@ -118,6 +120,12 @@ class XmlIndex(WholeIndex):
         olds = [self.segment(i) for i in range(a, b)]
         count = len(fresh)
         self._splice(a, b, fresh, delta, sp.line_delta)
+        if sp.rekey:  # TMX: tus keyed by their place after tus added or removed: their keys changed too
+            for k, key in sp.rekey.items():
+                m = k + count - (b - a)
+                self._segs[m] = dataclasses.replace(self._segs[m], key=key)
+            last = max(sp.rekey) + 1
+            return Change("structure", a, last, count + last - b, True, False, False, delta, line_delta)
         if count == len(olds) == 1 and olds[0].key == fresh[0].key and olds[0].line == fresh[0].line:
             return Change("text", a, a + 1, 1, olds[0].target != fresh[0].target, False, False, delta, line_delta)
         if count == len(olds) == 0:

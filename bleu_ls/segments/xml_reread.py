@@ -51,6 +51,8 @@ class Splice:
     line_delta: int
     #: [start, end) of the text read again, in the new text
     region: tuple[int, int]
+    #: TMX: old segment -> its new key (a tu keyed by its place, after tus added or removed before it)
+    rekey: dict[int, str] = dataclasses.field(default_factory=dict)
 
 
 def _uspan(s: Segment) -> tuple[int, int]:
@@ -263,16 +265,31 @@ def _read_tmx(text: str, doc: SegmentDocument, i: int, j: int, a: int, b: int, d
         return None
     if before is None and any(s.extra.get("tuid") is None for s in new):
         return None  # a tu keyed by a place not known here
-    if r.n_tu - (before or 0) != old_tus:  # tus added or removed: those after keyed by their place move
+    moved = r.n_tu - (before or 0) - old_tus  # tus added (removed): those after keyed by their place move
+    rekey: dict[int, str] = {}
+    added = {s.key for s in new} - {s.key for s in segs[i:j]}
+    if moved or added:
+        # one pass over the keys (a live index's segments as kept: no copy made): a tu after the
+        # region keyed by its place gets its new place; a key the region added must be nobody
+        # else's, nor may a tuid look like a place
         plain = segs.unshifted() if hasattr(segs, "unshifted") else segs
-        if any(plain[k].extra.get("tuid") is None for k in range(j, n)):
-            return None
-    if _added_keys_elsewhere(segs, i, j, new):
-        return None
+        for k in range(n):
+            if i <= k < j:
+                continue
+            s = plain[k]
+            tuid = s.extra.get("tuid")
+            if moved and tuid is None and k >= j:
+                p = _place(s)
+                if p is None:
+                    return None
+                rest = s.key[1:].partition("#")
+                rekey[k] = f"#{p + moved}" + (rest[1] + rest[2] if rest[1] else "")
+            elif s.key in added or moved and tuid is not None and tuid.startswith("#"):
+                return None
     line_delta = 0
     if j < n:
         line_delta = r.line(_uspan(segs[j])[0] + delta) - segs[j].extra["unit_line"]
-    return Splice(i, j, new, delta, line_delta, (a, b))
+    return Splice(i, j, new, delta, line_delta, (a, b), rekey)
 
 
 def shift_segment(s: Segment, delta: int, line_delta: int) -> Segment:
@@ -309,6 +326,8 @@ def apply_splice(doc: SegmentDocument, sp: Splice) -> SegmentDocument:
     """
     segs = doc.segments
     tail = [shift_segment(s, sp.delta, sp.line_delta) for s in segs[sp.last:]]
+    for k, key in sp.rekey.items():
+        tail[k - sp.last] = dataclasses.replace(tail[k - sp.last], key=key)
     return dataclasses.replace(doc, segments=segs[:sp.first] + sp.segments + tail, problems=list(doc.problems),
                                header=dict(doc.header))
 

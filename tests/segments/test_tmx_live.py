@@ -15,7 +15,7 @@ from bleu_ls.segments.live_whole import XmlIndex
 from bleu_ls.segments.model import TMX
 from bleu_ls.segments.read import parse
 from bleu_ls.segments.tmx import read_tmx_text
-from bleu_ls.segments.xml_reread import apply_edit
+from bleu_ls.segments.xml_reread import apply_edit, shift_segment
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "formats" / "tmx"
 
@@ -84,24 +84,31 @@ def test_random_tmx_edit_scripts_leave_the_index_equal_to_a_fresh_read(which, st
     index = XmlIndex(TMX, _texts()[which])
     for how, where, length, new in steps:
         n, t = len(index), index.text
+        before = index.segments()
         if how == "target" and n:
             a, b = index.target_span(min(n - 1, int(where * n)))
             start = a + int((b - a) * where)
-            index.edit(start, min(b, start + length), new)
+            change = index.edit(start, min(b, start + length), new)
         elif how.startswith(("copy", "drop")) and n:
             seg = index.segment(min(n - 1, int(where * n)))
             us, ue = seg.extra.get("unit_span", seg.target_span)
             if how == "drop-tu":
-                index.edit(us, ue, "")
+                change = index.edit(us, ue, "")
             else:
                 unit = t[us:ue]
                 if how == "copy-tu-new-id":
                     unit = unit.replace('tuid="', 'tuid="copy', 1)
-                index.edit(ue, ue, "\n    " + unit)
+                change = index.edit(ue, ue, "\n    " + unit)
         else:
             start = int(where * len(t))
-            index.edit(start, min(len(t), start + length), new)
+            change = index.edit(start, min(len(t), start + length), new)
         _check(index)
+        fresh = index.segments()
+        if change.kind == "structure":  # the segments outside the change: those before it, or moved by it
+            tail = len(before) - change.end
+            assert len(fresh) - change.count == len(before) - (change.end - change.start)
+            assert fresh[: change.start] == before[: change.start]
+            assert fresh[len(fresh) - tail:] == [shift_segment(s, change.delta, change.line_delta) for s in before[change.end:]]
 
 
 @settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -158,14 +165,27 @@ def test_a_pasted_or_deleted_tu_reads_the_tus_it_touched(monkeypatch):
     assert index.text == _tmx(40, "all")
 
 
-def test_tus_keyed_by_place_after_a_pasted_tu_read_the_whole_text(monkeypatch):
+def test_tus_keyed_by_place_after_a_pasted_tu_get_their_new_places(monkeypatch):
     whole = _Whole(monkeypatch)
     index = XmlIndex(TMX, _tmx(40, "none"))
+    n = len(index)
     us, ue = index.segment(3).extra["unit_span"]
-    index.edit(ue, ue, "\n    " + index.text[us:ue])  # every tu after it moves one place: their keys change
-    assert whole.n == 1
+    change = index.edit(ue, ue, "\n    " + index.text[us:ue])  # every tu after it moves one place: their keys change
+    assert (change.kind, change.start, change.end, change.count) == ("structure", 4, n, n + 1 - 4)
+    assert index.segment(4).key == "#5" and index.segment(5).key == "#6" and index.segment(n).key == "#41#2"
     _check(index)
     a, b = index.target_span(30)
-    index.edit(a, a, "x")  # typing in a tu keyed by its place: that tu alone
+    assert index.edit(a, a, "x").kind == "text"  # typing in a tu keyed by its place: that tu alone
+    us, ue = index.segment(4).extra["unit_span"]
+    index.edit(us, ue, "")  # and deleted again
+    assert whole.n == 0
+    _check(index)
+
+
+def test_a_tuid_that_looks_like_a_place_reads_the_whole_text(monkeypatch):
+    whole = _Whole(monkeypatch)
+    index = XmlIndex(TMX, _tmx(12, "none").replace("<tu>", '<tu tuid="#30">', 1))
+    us, ue = index.segment(5).extra["unit_span"]
+    index.edit(ue, ue, "\n    " + index.text[us:ue])
     assert whole.n == 1
     _check(index)
