@@ -11,8 +11,8 @@ would come from the fallback, or lies further in the reference, has no hint
 yet).  Subtitles pair by time (:func:`timed_prefix_rows`): the time offset is
 estimated from the two prefixes, and only the rows no cue still unread can
 join are shown; when the whole file's offset differs from the prefix's, the
-whole read's rows (put in place as below) correct those hints.  The first hints are answered from that; the whole file and its
-reference are read and paired in a thread (:func:`full_pair`, the same work
+whole read's rows (put in place as below) correct those hints.  The first
+hints are answered from that; the whole file and its reference are read and paired in a thread (:func:`full_pair`, the same work
 as a small file's open) and put in place on the event loop, and the editor is
 asked to refresh.  An edit while that runs is applied to the text, the prefix
 read again (its hints stay right), and the whole read again from the edited
@@ -130,13 +130,16 @@ def _ms(seg, name: str) -> int:
 def timed_prefix_rows(sp: SegmentPair) -> tuple[list[int], list[int], list[list[int]]]:
     """The rows of a subtitle prefix: the time offset estimated from the first cues of both
     files, their cues paired by time (as the whole file's are), and the rows kept in file order
-    up to the first one a cue not read yet could still join.  The cues not read start after the
-    last one read (of each file: a timing in time order), so a cue ending before both files'
-    last read starts (the hypothesis' shifted by the offset) links to nothing unread; the first
-    row with a cue that does not, or that follows a hypothesis cue that does not, ends the rows
-    shown.  The whole read pairs everything again with the whole files' offset: a prefix whose
-    offset differs from it (a film whose first minutes are timed apart from the rest), or a
-    timing out of time order, gets its hints corrected then."""
+    up to the first one a cue not read yet could still join.
+
+    The cues not read start after the last start read (in each file: a timing in time
+    order), so a cue that ends before the *horizon* — the earlier of the two last starts
+    read, the hypothesis' moved by the offset — overlaps nothing unread.  The rows shown end
+    before the first row holding a cue that ends after it, and before the first hypothesis
+    cue that does (a row after it could be joined to it through an unread cue).  The whole
+    read pairs everything again with the whole files' offset: a prefix whose offset differs
+    from it (a film whose first minutes are timed apart from the rest), or a timing out of
+    time order, gets its hints corrected then."""
     assert sp.ref is not None
     segs, refs = sp.index.unshifted(), sp.ref.segments
     off = sp.offset_ms = estimate_offset(segs, refs) if refs else 0
