@@ -188,3 +188,41 @@ def test_two_steps_end_as_one_step_for_random_timings(tmp_path_factory, monkeypa
     if estimate_offset(h[:n_hyp], r[:n_ref]) == estimate_offset(h, r) and starts == sorted(starts):
         # the prefix's offset is the whole file's and the timing in time order: every first hint is final
         assert set(first) <= set(expected[0])
+
+
+def test_an_edit_during_the_whole_read_ends_as_a_fresh_open_of_the_edited_text(tmp_path, small_steps):
+    from lsprotocol import types
+
+    hyp = _srt(_film(1, 300, 0))
+    (tmp_path / "film.ref.srt").write_text(_srt(_film(2, 300, 7300, split_every=9)), encoding="utf-8")
+    uri = (tmp_path / "film.hyp.srt").as_uri()
+    lines = hyp.split("\n")
+    t = 6  # the second cue's text line: a word typed; the tenth cue deleted (its four lines)
+    d0 = lines.index("10")
+    edited = list(lines)
+    edited[t] = "zebra " + edited[t]
+    del edited[d0:d0 + 4]
+    edited_text = "\n".join(edited)
+    fresh = _docs(tmp_path)
+    fresh.open(uri, edited_text, 3)
+    expected = _state(fresh, uri)
+
+    async def run():
+        docs = _docs(tmp_path)
+        docs.open(uri, hyp, 1)
+        sp = docs.docs[uri]
+        task = sp.loading
+        for v, (l0, l1, new) in enumerate([(t, t, "zebra "), (d0, d0 + 4, "")], start=2):
+            rng = types.Range(start=types.Position(line=l0, character=0), end=types.Position(line=l1, character=0))
+            docs.change(types.DidChangeTextDocumentParams(
+                text_document=types.VersionedTextDocumentIdentifier(uri=uri, version=v),
+                content_changes=[types.TextDocumentContentChangePartial(range=rng, text=new)]))
+            await asyncio.sleep(0)
+        assert sp.loading is task and sp.index.text == edited_text
+        during = _hints(docs, uri)  # the prefix read and paired again: the edited text's
+        await task
+        return docs, during
+
+    docs, during = asyncio.run(run())
+    assert during and set(during) <= set(expected[0])
+    assert _state(docs, uri) == expected
