@@ -4,8 +4,10 @@ typing inside a target → its hint and a unit pasted (structural) → its hint,
 p95, and the process tree's RSS, beside the do-nothing pygls floor in the same run.
 
 Synthetic files of ``N`` units (the XLIFF of ``segments_xliff``, a PO of the same
-words, the SRT of ``segments_live``), the reference the same keys with other words.
-Run: ``python -m benchmarks.segments_open [N] [EDITS] [FORMATS…]`` (formats: xlf po srt).
+words, the SRT of ``segments_live``, the TMX of ``segments_tmx_live``), the reference
+the same keys with other words.
+Run: ``python -m benchmarks.segments_open [N] [EDITS] [FORMATS…]`` (formats: xlf po srt tmx; the
+TMX of ``segments_tmx_live``, every ``tu`` with a ``tuid``).
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from .corpus import CACHE
 from .run import ROOT, _floor_argv, _range, _server_argv, pct
 from .scale import tree_rss
 from .segments_live import srt
+from .segments_tmx_live import TARGET as TMX_TARGET, TU_END, memory
 from .segments_xliff import W, xlf
 
 
@@ -33,10 +36,11 @@ def po(n: int, seed: int) -> str:
     return "\n".join(out)
 
 
-MAKERS = {"xlf": lambda n, s: xlf(n, s), "po": po, "srt": lambda n, s: srt(n, 120 * (s - 1), s)}
+MAKERS = {"xlf": lambda n, s: xlf(n, s), "po": po, "srt": lambda n, s: srt(n, 120 * (s - 1), s),
+          "tmx": lambda n, s: memory(n, s, change=0.3)}
 #: where a target's text starts on its line, and a unit to paste after the line that ends one
-TARGET = {"xlf": "        <target>", "po": 'msgstr "', "srt": None}
-UNIT_END = {"xlf": "      </trans-unit>", "po": None, "srt": None}
+TARGET = {"xlf": "        <target>", "po": 'msgstr "', "srt": None, "tmx": TMX_TARGET}
+UNIT_END = {"xlf": "      </trans-unit>", "po": None, "srt": None, "tmx": TU_END}
 
 
 def workspace(fmt: str, n: int) -> tuple[Path, Path, str]:
@@ -65,12 +69,14 @@ def _edit(fmt: str, lines: list[str], rng: random.Random, paste: bool, k: int) -
         lines[at] = "word " + lines[at]
         return {"range": _range(at, at), "text": "word "}, at
     if paste:
-        if fmt == "xlf":
+        if fmt in ("xlf", "tmx"):
             while lines[at] != UNIT_END[fmt]:
                 at += 1
             at += 1
             unit = [f'      <trans-unit id="p{k}">', "        <source>pasted words</source>",
-                    "        <target>pasted words here</target>", "      </trans-unit>"]
+                    "        <target>pasted words here</target>", "      </trans-unit>"] if fmt == "xlf" else [
+                    f'    <tu tuid="p{k}">', '      <tuv xml:lang="en"><seg>pasted words</seg></tuv>',
+                    f"{TMX_TARGET}pasted words here</seg></tuv>", TU_END]
         else:
             while lines[at].strip():
                 at += 1

@@ -1,8 +1,8 @@
 """Live indexes for the formats whose units are not blank-line blocks: gettext PO, XLIFF, TMX.
 
 :class:`WholeIndex` reads the whole text again at each edit; :class:`XmlIndex`
-(XLIFF) reads again only the units an edit touched when the XML region re-read
-(:mod:`.xml_reread`) can, else the whole text.  Both keep the interface of
+(XLIFF and TMX) reads again only the units an edit touched when the XML region
+re-read (:mod:`.xml_reread`) can, else the whole text.  Both keep the interface of
 :class:`~.live.LiveIndex`.
 
 Plain Python (and numpy); imports nothing from the server.
@@ -10,14 +10,16 @@ Plain Python (and numpy); imports nothing from the server.
 
 from __future__ import annotations
 
+import dataclasses
+
 from .live import LiveIndex
 from .live_offsets import Change
-from .model import SegmentDocument
+from .model import TMX, SegmentDocument
 
 
 class WholeIndex(LiveIndex):
     """The same interface for the formats whose units are not blank-line blocks
-    (TMX): an edit reads the whole text again and reports the segments between
+    (the fallback of TMX's :class:`XmlIndex`): an edit reads the whole text again and reports the segments between
     those it left as they were and those it moved, so an edit inside a target
     re-scores and re-checks that segment only; reading is the whole file's each time."""
 
@@ -82,16 +84,17 @@ class _Segments:
         return self.index.unshifted()
 
 
-class XmlIndex(LiveIndex):
-    """XLIFF: an edit reads again only the units it touched when the XML reader's
-    region re-read (:mod:`.xml_reread`) can do it safely, else the whole text."""
+class XmlIndex(WholeIndex):
+    """XLIFF and TMX: an edit reads again only the units (``trans-unit``, ``unit``, ``tu``) it
+    touched when the XML reader's region re-read (:mod:`.xml_reread`) can do it safely, else
+    the whole text (TMX: the change then names the segments between those the read left and
+    those it moved, as :class:`WholeIndex` does; XLIFF: every segment)."""
 
     def __init__(self, fmt: str, text: str) -> None:
-        from .read import parse
         from .xml_reread import shift_segment as xml_shift
 
         self._shift = xml_shift  # type: ignore[assignment]
-        super().__init__(fmt, text, reader=lambda t: parse(fmt, b"", "buffer", text=t))
+        super().__init__(fmt, text)
 
     def _edit(self, start: int, end: int, new: str) -> Change:
         from .xml_reread import reread_region
@@ -108,6 +111,8 @@ class XmlIndex(LiveIndex):
         except Exception:  # the region reader's own limits: read it all
             sp = None
         if sp is None:
+            if self.format == TMX:
+                return super()._edit(start, end, new)
             return self._read_whole(new_text, delta, line_delta)
         self._move_lines(start, self.line_of(start), self.line_of(end), new, delta)
         self.text = new_text
@@ -115,6 +120,12 @@ class XmlIndex(LiveIndex):
         olds = [self.segment(i) for i in range(a, b)]
         count = len(fresh)
         self._splice(a, b, fresh, delta, sp.line_delta)
+        if sp.rekey:  # TMX: tus keyed by their place after tus added or removed: their keys changed too
+            for k, key in sp.rekey.items():
+                m = k + count - (b - a)
+                self._segs[m] = dataclasses.replace(self._segs[m], key=key)
+            last = max(sp.rekey) + 1
+            return Change("structure", a, last, count + last - b, True, False, False, delta, line_delta)
         if count == len(olds) == 1 and olds[0].key == fresh[0].key and olds[0].line == fresh[0].line:
             return Change("text", a, a + 1, 1, olds[0].target != fresh[0].target, False, False, delta, line_delta)
         if count == len(olds) == 0:

@@ -215,7 +215,7 @@ def read_documents(paths: Sequence[str], keep_problems: Sequence[str] = ()) -> O
 
 
 #: formats whose first segments can be read alone (:func:`read_prefix`)
-PREFIX_FORMATS = (PO, XLIFF1, XLIFF2, TMX)
+PREFIX_FORMATS = (PO, XLIFF1, XLIFF2, TMX, SRT, VTT)
 
 
 def read_prefix(fmt: str, text: str, max_segments: int) -> Optional[SegmentDocument]:
@@ -224,7 +224,7 @@ def read_prefix(fmt: str, text: str, max_segments: int) -> Optional[SegmentDocum
     None for a format that cannot be read in part, or when the prefix has a problem
     (then only a full read says what the file is).
 
-    XLIFF and TMX stop their scan once that many are read; PO is read up to a blank
+    XLIFF, TMX and subtitles stop their scan once that many are read; PO is read up to a blank
     line after about 120 characters per segment (4 KB at least), the entry before the cut left out
     (a blank line may sit inside an entry)."""
     if fmt not in PREFIX_FORMATS:
@@ -242,6 +242,10 @@ def read_prefix(fmt: str, text: str, max_segments: int) -> Optional[SegmentDocum
                 last = (segs[-1].extra.get("msgctxt"), segs[-1].extra.get("msgid"))
                 while segs and (segs[-1].extra.get("msgctxt"), segs[-1].extra.get("msgid")) == last:
                     segs.pop()
+    elif fmt in (SRT, VTT):
+        from .subtitles import read_srt, read_vtt
+
+        doc = (read_srt if fmt == SRT else read_vtt)(text, max_segments=max_segments)
     else:
         name, _, _ = READERS[fmt]
         mod = importlib.import_module(f"{__package__}.{name}")

@@ -189,8 +189,10 @@ def _line_end(text: str, off: int, line: str) -> int:
     return end
 
 
-def read_srt(text: str) -> SegmentDocument:
-    """A SubRip file (decoded text) as segments, one per cue."""
+def read_srt(text: str, max_segments: Optional[int] = None) -> SegmentDocument:
+    """A SubRip file (decoded text) as segments, one per cue; with ``max_segments``, its
+    first that many cues only (each as the whole read gives it: a block is read once
+    the blank line after it is, and the rest of the text is not looked at)."""
     if text.startswith("\ufeff"):
         text = " " + text[1:]  # keep offsets: the BOM becomes a blank the reader ignores
     segments: list[Segment] = []
@@ -213,11 +215,14 @@ def read_srt(text: str) -> SegmentDocument:
         key = keys.unique(index if index is not None else f"#{ordinal}")
         body = rest[1:]
         segments.append(_cue(SRT, key, index, timing, body, _line_end(text, t_off, t_line), t_ln))
+        if max_segments is not None and len(segments) >= max_segments:
+            break
     return SegmentDocument(format=SRT, segments=segments, problems=problems)
 
 
-def read_vtt(text: str) -> SegmentDocument:
-    """A WebVTT file (decoded text) as segments, one per cue (NOTE, STYLE and REGION blocks skipped)."""
+def read_vtt(text: str, max_segments: Optional[int] = None) -> SegmentDocument:
+    """A WebVTT file (decoded text) as segments, one per cue (NOTE, STYLE and REGION blocks
+    skipped); ``max_segments`` as :func:`read_srt` says."""
     if text.startswith("\ufeff"):
         text = " " + text[1:]
     segments: list[Segment] = []
@@ -252,6 +257,8 @@ def read_vtt(text: str) -> SegmentDocument:
         ordinal += 1
         key = keys.unique(cue_id if cue_id else f"#{ordinal}")
         segments.append(_cue(VTT, key, cue_id, timing, rest[1:], _line_end(text, t_off, t_line), t_ln))
+        if max_segments is not None and len(segments) >= max_segments:
+            break
     return SegmentDocument(format=VTT, segments=segments, header=header, problems=problems)
 
 

@@ -8,7 +8,10 @@ gives several segments: the first keyed by its ``tuid`` (``#n``, the 1-based
 ``tu`` number, when it has none), the next ``tuid#2``, ``tuid#3``…; each
 carries ``extra["tuid"]`` and ``extra["lang"]`` so that pairing by ``tuid``
 (in a language) finds all of a reference ``tu``'s targets as references.  A
-``tuid`` used by two ``tu``\s: the second's keys get ``~2`` (``extra["duplicate"]``).
+``tuid`` used by two ``tu``\s: the second's keys get ``~2`` (``extra["duplicate"]``,
+and the header's ``duplicate-keys`` counts them).  ``extra["unit_span"]`` and
+``extra["unit_line"]`` are the ``tu``'s span and first line: an edit inside one ``tu``
+reads that ``tu`` alone again (:mod:`.xml_reread`).
 
 The language is ``xml:lang`` (TMX 1.4) or ``lang`` (TMX 1.1).  Scored text:
 ``seg`` content with ``bpt``/``ept``/``ph``/``it``/``ut`` (and their
@@ -137,13 +140,17 @@ class _Reader(ContentEvents):
             self.tu["tuvs"].append(self.tuv)
             self.tuv = None
         elif kind == "tu":
-            self._end_tu()
+            self._end_tu(off)
 
-    def _end_tu(self) -> None:
+    def _end_tu(self, off: int) -> None:
         tu, self.tu = self.tu, None
         tuvs = [v for v in tu["tuvs"] if v["seg"] is not None]
         if not tuvs:
             return
+        start = tu["start"]
+        # the tu's span and line: an edit inside it reads it alone again (xml_reread.py)
+        unit_span = (start, self.sc.close_tag_end(off))  # (a tu with a tuv is not an empty element)
+        unit_line = self.line(start)
         src_lang = tu["attrs"].get("srclang") or self.srclang or ""
         src = None
         if src_lang and src_lang != "*all*":
@@ -180,7 +187,8 @@ class _Reader(ContentEvents):
                     source_codes=tuple(s.codes),
                     runs=c.run_tuple(),
                     extra={"tuid": tuid if tuid else None, "lang": v["lang"], "source_lang": src["lang"],
-                           "alternative": k, "source_span": (s.start, s.end), "duplicate": dup},
+                           "alternative": k, "source_span": (s.start, s.end), "duplicate": dup,
+                           "unit_span": unit_span, "unit_line": unit_line},
                 )
             )
 
@@ -201,6 +209,9 @@ def read_tmx_text(text: str, path: str = "", max_segments: Optional[int] = None)
         problems=list(r.problems),
         text=text,
     )
+    dups = sum(1 for s in r.segments if s.extra.get("duplicate"))
+    if dups:
+        doc.header["duplicate-keys"] = str(dups)
     return end_read(doc, sc, problem, path, None if r.root_seen else "This is not a TMX file: no <tmx> element was found.")
 
 

@@ -13,7 +13,11 @@ bounded by untouched units (or by the tags around the first / last unit), it
 must hold nothing but whole units at its top level (no ``<file>``,
 ``<group>``, ``<body>`` tag, no ``</…>`` of the container), must be
 well-formed, must not change the document's keys into duplicates; otherwise
-None.  TMX (whose keys may count ``tu``\\s) is always read again whole.
+None.  TMX is read the same way, ``tu`` by ``tu`` (:func:`_read_tmx`): a ``tu``
+without a ``tuid`` is keyed by its place (``#n``), so a region holding one is read
+only where that place is known (from the old key of the ``tu`` the region starts
+at, or of the one before it), and a region that adds or removes ``tu``\\s only
+where no ``tu`` after it is keyed by its place.
 """
 
 from __future__ import annotations
@@ -24,12 +28,14 @@ from bisect import bisect_left, bisect_right
 from dataclasses import dataclass
 from typing import Optional
 
-from .model import XLIFF1, XLIFF2, InlineCode, Run, Segment, SegmentDocument
+from .model import TMX, XLIFF1, XLIFF2, InlineCode, Run, Segment, SegmentDocument
+from .tmx import _Reader as _TmxReader, read_tmx_text
 from .xliff import _Reader, read_xliff_text
 from .xmlcontent import LineCounter
-from .xmlscan import _TAG, Scanner
+from .xmlscan import _TAG, NS_SEP, Scanner
 
 _ROOT = re.compile(r"<((?:[A-Za-z_][\w.-]*:)?xliff)\b")
+_TMX_ROOT = re.compile(r"<((?:[A-Za-z_][\w.-]*:)?tmx)\b")
 _UNITS = ("trans-unit", "unit")
 
 
@@ -45,6 +51,8 @@ class Splice:
     line_delta: int
     #: [start, end) of the text read again, in the new text
     region: tuple[int, int]
+    #: TMX: old segment -> its new key (a tu keyed by its place, after tus added or removed before it)
+    rekey: dict[int, str] = dataclasses.field(default_factory=dict)
 
 
 def _uspan(s: Segment) -> tuple[int, int]:
@@ -69,7 +77,7 @@ def reread_region(text: str, doc: SegmentDocument, start: int, old_end: int, new
     ``removed`` (the old text of the edited range), when given, lets an edit between
     units that removed no markup be read alone (a unit pasted after a ``</group>``).
     """
-    if doc.format not in (XLIFF1, XLIFF2) or doc.problems or doc.header.get("partial") or doc.header.get("duplicate-keys"):
+    if doc.format not in (XLIFF1, XLIFF2, TMX) or doc.problems or doc.header.get("partial") or doc.header.get("duplicate-keys"):
         return None
     segs = doc.segments
     if not segs or any("unit_span" not in s.extra for s in (segs[0], segs[-1])):
@@ -94,7 +102,7 @@ _GAP_TAG = re.compile(r"<(/?)([^\s/>]+)")
 _CONTAINERS = ("group", "body")
 
 
-def _in_char_data(text: str, pos: int, gap_start: int) -> bool:
+def _in_char_data(text: str, pos: int, gap_start: int, root: str = "xliff", containers=_CONTAINERS) -> bool:
     """Is ``pos`` (after the unit ending at ``gap_start``) in character data between units: not in a
     tag, a comment, CDATA, a PI, nor inside an element other than a container (``group``, ``body``)
     that opened since — such as a unit that is not a segment (``translate="no"``)?"""
@@ -104,10 +112,10 @@ def _in_char_data(text: str, pos: int, gap_start: int) -> bool:
     for m in _GAP_TAG.finditer(gap):
         name = m.group(2)
         if m.group(1):
-            if name.rpartition(":")[2] == "xliff":  # past the root: nothing may follow
+            if name.rpartition(":")[2] == root:  # past the root: nothing may follow
                 return False
             continue
-        if name[0] in "!?" or name.rpartition(":")[2] not in _CONTAINERS:
+        if name[0] in "!?" or name.rpartition(":")[2] not in containers:
             return False
     return True
 
@@ -139,14 +147,18 @@ def _narrow(text, doc, i, j, start, old_end, new_end, delta, removed) -> Optiona
             if "<" in part or ">" in part:
                 return None
     a, b = start, new_end
-    if spans and spans[0][0] < start:
+    tmx = doc.format == TMX
+    if spans and (spans[0][0] < start or tmx and spans[0][0] == start):  # (TMX: a tu's "<" is a place a tu may be)
         a = spans[0][0]
-    elif not _in_char_data(text, start, _uspan(segs[i - 1])[1] if i > 0 else 0):
+    elif not (_in_char_data(text, start, _uspan(segs[i - 1])[1] if i > 0 else 0, "tmx", ("body",)) if tmx else
+              _in_char_data(text, start, _uspan(segs[i - 1])[1] if i > 0 else 0)):
         return None
     # the end needs no check of its own: between the start and the old end there were only whole
     # units and text without markup, so the old end was in the same place as the start
     if spans and spans[-1][1] > old_end:
         b = spans[-1][1] + delta
+    if tmx:
+        return _read_tmx(text, doc, i, j, a, b, delta, len(spans))
     return _read(text, doc, i, j, a, b, delta)
 
 
@@ -179,18 +191,105 @@ def _read(text: str, doc: SegmentDocument, i: int, j: int, a: int, b: int, delta
     new = r.segments
     if any(s.extra.get("duplicate") for s in new):
         return None
-    old_keys = {s.key for s in segs[i:j]}
-    new_keys = {s.key for s in new}
-    added = new_keys - old_keys
-    if added:  # a key of another unit (the document's keys are unique: one not in [i, j) is outside)
-        # keys only: a live index's segments as kept (their offsets not moved: no copy made)
-        plain = segs.unshifted() if hasattr(segs, "unshifted") else segs
-        if any(s.key in added for s in plain):
-            return None
+    if _added_keys_elsewhere(segs, i, j, new):
+        return None
     line_delta = 0
     if j < n:
         line_delta = r.line(_uspan(segs[j])[0] + delta) - segs[j].extra["unit_line"]
     return Splice(i, j, new, delta, line_delta, (a, b))
+
+
+def _added_keys_elsewhere(segs, i: int, j: int, new: list[Segment]) -> bool:
+    """Does the region's read give a key that a segment outside ``[i, j)`` has (the document's keys
+    are unique: one not in ``[i, j)`` is outside)?"""
+    added = {s.key for s in new} - {s.key for s in segs[i:j]}
+    if not added:
+        return False
+    # keys only: a live index's segments as kept (their offsets not moved: no copy made)
+    plain = segs.unshifted() if hasattr(segs, "unshifted") else segs
+    return any(s.key in added for s in plain)
+
+
+class _TmxRegionReader(_TmxReader):
+    """The TMX reader, flagging anything but whole ``tu``\\s at the region's top level."""
+
+    bad = False
+
+    def start(self, name: str, attrs: dict) -> None:
+        if len(self.stack) == 1 and name.rpartition(NS_SEP)[2] != "tu":
+            self.bad = True
+        super().start(name, attrs)
+
+
+def _place(seg: Segment) -> Optional[int]:
+    """The 1-based place of a segment's ``tu`` when its key says it (a ``tu`` without a ``tuid``)."""
+    if seg.extra.get("tuid") is not None or seg.extra.get("duplicate"):
+        return None
+    try:
+        return int(seg.key[1:].split("#", 1)[0])
+    except ValueError:
+        return None
+
+
+def _read_tmx(text: str, doc: SegmentDocument, i: int, j: int, a: int, b: int, delta: int, old_tus: int) -> Optional[Splice]:
+    """Read ``text[a:b]`` (whole ``tu``\\s only, ``old_tus`` of them before the edit) as the
+    replacement of old segments ``[i:j]``."""
+    segs = doc.segments
+    n = len(segs)
+    m = _TMX_ROOT.search(text, 0, a)
+    if m is None:
+        return None
+    t = _TAG.match(text, m.start())
+    root_end = t.end() if t else len(text)
+    if root_end > a:
+        return None
+    # the tus before the region (the place of a tu without a tuid): the old key of the tu the
+    # region starts at, or of the one before it when the region starts in the text after that one
+    before = None
+    if i < n and _uspan(segs[i])[0] == a:
+        p = _place(segs[i])
+        before = None if p is None else p - 1
+    elif i > 0:
+        before = _place(segs[i - 1])
+    sc = Scanner(text, (a, b, text[m.start():root_end], f"</{m.group(1)}>"))
+    r = _TmxRegionReader(text, sc)
+    r.srclang = doc.header.get("srclang")
+    r.n_tu = before or 0
+    if i > 0:  # lines counted from the tu before (untouched: its offset and line are the same)
+        r.line.off, r.line.line = _uspan(segs[i - 1])[0], segs[i - 1].extra["unit_line"]
+    problem = sc.run(r)
+    if problem is not None or r.bad or r.problems or r.tu is not None:
+        return None
+    new = r.segments
+    if any(s.extra.get("duplicate") for s in new):
+        return None
+    if before is None and any(s.extra.get("tuid") is None for s in new):
+        return None  # a tu keyed by a place not known here
+    moved = r.n_tu - (before or 0) - old_tus  # tus added (removed): those after keyed by their place move
+    rekey: dict[int, str] = {}
+    added = {s.key for s in new} - {s.key for s in segs[i:j]}
+    if moved or added:
+        # one pass over the keys (a live index's segments as kept: no copy made): a tu after the
+        # region keyed by its place gets its new place; a key the region added must be nobody
+        # else's, nor may a tuid look like a place
+        plain = segs.unshifted() if hasattr(segs, "unshifted") else segs
+        for k in range(n):
+            if i <= k < j:
+                continue
+            s = plain[k]
+            tuid = s.extra.get("tuid")
+            if moved and tuid is None and k >= j:
+                p = _place(s)
+                if p is None:
+                    return None
+                rest = s.key[1:].partition("#")
+                rekey[k] = f"#{p + moved}" + (rest[1] + rest[2] if rest[1] else "")
+            elif s.key in added or moved and tuid is not None and tuid.startswith("#"):
+                return None
+    line_delta = 0
+    if j < n:
+        line_delta = r.line(_uspan(segs[j])[0] + delta) - segs[j].extra["unit_line"]
+    return Splice(i, j, new, delta, line_delta, (a, b), rekey)
 
 
 def shift_segment(s: Segment, delta: int, line_delta: int) -> Segment:
@@ -227,6 +326,8 @@ def apply_splice(doc: SegmentDocument, sp: Splice) -> SegmentDocument:
     """
     segs = doc.segments
     tail = [shift_segment(s, sp.delta, sp.line_delta) for s in segs[sp.last:]]
+    for k, key in sp.rekey.items():
+        tail[k - sp.last] = dataclasses.replace(tail[k - sp.last], key=key)
     return dataclasses.replace(doc, segments=segs[:sp.first] + sp.segments + tail, problems=list(doc.problems),
                                header=dict(doc.header))
 
@@ -236,7 +337,7 @@ def apply_edit(text: str, doc: SegmentDocument, start: int, old_end: int, new_en
     """The document of the new ``text``: (document, True when only the touched units were read)."""
     sp = reread_region(text, doc, start, old_end, new_end, removed)
     if sp is None:
-        fresh = read_xliff_text(text, doc.header.get("path", ""))
+        fresh = (read_tmx_text if doc.format == TMX else read_xliff_text)(text, doc.header.get("path", ""))
         if "encoding" in doc.header:
             fresh.header["encoding"] = doc.header["encoding"]
         return fresh, False

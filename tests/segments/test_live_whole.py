@@ -1,4 +1,4 @@
-"""The TMX index (live_whole.WholeIndex): read whole on each edit, it reports only the
+"""The TMX index's fallback (live_whole.WholeIndex): read whole on an edit, it reports only the
 segments between those the edit left as they were and those it moved — after
 random edits its segments equal a fresh read, and the segments it says are kept
 are the ones before the edit, or moved by it."""

@@ -1,15 +1,18 @@
 """Opening a segment document: at once, or in two steps when it is large.
 
-A PO, XLIFF or TMX file of :data:`LARGE_CHARS` characters or more, opened
-while the event loop runs, is first read in part: its first
+A PO, XLIFF, TMX, SRT or WebVTT file of :data:`LARGE_CHARS` characters or
+more, opened while the event loop runs, is first read in part: its first
 :data:`PREFIX_SEGMENTS` segments (:func:`~bleu_ls.segments.read.read_prefix`,
 each exactly as the full read gives it) and the first
 :data:`REF_PREFIX_SEGMENTS` of its reference, paired **by key only** (the full
 pairing takes the key partner first, and keys are unique on both sides, so
 every row found this way is the full pairing's row; a segment whose partner
 would come from the fallback, or lies further in the reference, has no hint
-yet).  The first hints are answered from that; the whole file and its
-reference are read and paired in a thread (:func:`full_pair`, the same work
+yet).  Subtitles pair by time (:func:`timed_prefix_rows`): the time offset is
+estimated from the two prefixes, and only the rows no cue still unread can
+join are shown; when the whole file's offset differs from the prefix's, the
+whole read's rows (put in place as below) correct those hints.  The first
+hints are answered from that; the whole file and its reference are read and paired in a thread (:func:`full_pair`, the same work
 as a small file's open) and put in place on the event loop, and the editor is
 asked to refresh.  An edit while that runs is applied to the text, the prefix
 read again (its hints stay right), and the whole read again from the edited
@@ -30,13 +33,14 @@ from ...segments.live import READERS, LiveIndex
 from ...segments.live_po import PoIndex
 from ...segments.live_whole import WholeIndex, XmlIndex
 from ...segments.match import pair_documents
-from ...segments.model import PO, XLIFF1, XLIFF2, SegmentDocument
+from ...segments.model import PO, TMX, XLIFF1, XLIFF2, SegmentDocument
 from ...segments.read import PREFIX_FORMATS, read_prefix
+from ...segments.subtitles import estimate_offset
 from ...settings import Settings
 from ..background import heap
 from ..roles import ManagerRole
 from .checks import configure, findings
-from .rows import _set_rows, _texts, pair, read_reference
+from .rows import _rows, _set_rows, _texts, pair, read_reference
 from .state import TIMED, SegmentPair
 
 #: files of at least this many characters open in two steps (about 10,000 XLIFF units)
@@ -57,7 +61,7 @@ def make_index(fmt: str, text: str) -> LiveIndex:
     """The live index of a whole text."""
     if fmt in READERS:
         return LiveIndex(fmt, text)
-    if fmt in (XLIFF1, XLIFF2):
+    if fmt in (XLIFF1, XLIFF2, TMX):
         return XmlIndex(fmt, text)
     if fmt == PO:
         return PoIndex(text)
@@ -106,14 +110,46 @@ def prefix_rows(sp: SegmentPair, settings: Settings) -> None:
         sp.row_refs = []
         sp.row_of = np.full(len(sp.index), -1, np.int64)
         return
-    hyp_doc = SegmentDocument(format=sp.index.format, segments=sp.index.unshifted())
-    partners = pair_documents(hyp_doc, sp.ref, fallback=_no_fallback).partners
-    hs = [i for i, p in enumerate(partners) if p]
-    rr = [sorted(p) for p in partners if p]
-    he = [i + 1 for i in hs]
+    if sp.index.format in TIMED:
+        hs, he, rr = timed_prefix_rows(sp)
+    else:
+        hyp_doc = SegmentDocument(format=sp.index.format, segments=sp.index.unshifted())
+        partners = pair_documents(hyp_doc, sp.ref, fallback=_no_fallback).partners
+        hs = [i for i, p in enumerate(partners) if p]
+        rr = [sorted(p) for p in partners if p]
+        he = [i + 1 for i in hs]
     _set_rows(sp, np.asarray(hs, np.int64), np.asarray(he, np.int64), rr)
     hyp, ref = _texts(sp, hs, he, rr)
     sp.model = PairModel(build_metrics(settings), hyp, [ref], lazy=True)
+
+
+def _ms(seg, name: str) -> int:
+    return int(seg.extra[name])  # type: ignore[call-overload]
+
+
+def timed_prefix_rows(sp: SegmentPair) -> tuple[list[int], list[int], list[list[int]]]:
+    """The rows of a subtitle prefix: the time offset estimated from the first cues of both
+    files, their cues paired by time (as the whole file's are), and the rows kept in file order
+    up to the first one a cue not read yet could still join.
+
+    The cues not read start after the last start read (in each file: a timing in time
+    order), so a cue that ends before the *horizon* — the earlier of the two last starts
+    read, the hypothesis' moved by the offset — overlaps nothing unread.  The rows shown end
+    before the first row holding a cue that ends after it, and before the first hypothesis
+    cue that does (a row after it could be joined to it through an unread cue).  The whole
+    read pairs everything again with the whole files' offset: a prefix whose offset differs
+    from it (a film whose first minutes are timed apart from the rest), or a timing out of
+    time order, gets its hints corrected then."""
+    assert sp.ref is not None
+    segs, refs = sp.index.unshifted(), sp.ref.segments
+    off = sp.offset_ms = estimate_offset(segs, refs) if refs else 0
+    hs, he, rr = _rows(sp, segs, list(range(len(refs))))
+    horizon = min(max(_ms(s, "start_ms") for s in segs) + off, max((_ms(s, "start_ms") for s in refs), default=0))
+    first_open = next((i for i, s in enumerate(segs) if _ms(s, "end_ms") + off > horizon), len(segs))
+    n = 0
+    while n < len(hs) and he[n] <= first_open and all(_ms(refs[j], "end_ms") <= horizon for j in rr[n]):
+        n += 1
+    return hs[:n], he[:n], rr[:n]
 
 
 def open_prefix(uri: str, path: Path, fmt: str, text: str, version: Optional[int], manager: ManagerRole,
