@@ -749,3 +749,87 @@ def test_vscode_large_pair_typing_burst_mid_line(code_server_defaults, tmp_path:
         assert traffic["didChange"] >= k, traffic  # (the timeline saw the keys)
         assert traffic["pulls"] <= 2 * traffic["diagnostic_refresh"] + 1, traffic
         assert traffic["full"] <= k, traffic
+
+
+def test_vscode_large_pair_open_in_a_window_that_is_up(code_server_defaults, tmp_path: Path) -> None:
+    """Open the real pair's hypothesis (benchmarks/realpair.py, BLEU_LS_BIG
+    lines, 3,000 by default) in a window that is up, as a user does: the
+    extension started its server for the folder before any file is opened
+    (its `workspaceContains` activation), then the file is opened from the
+    explorer, the large-file prompt answered "Open Anyway", and the first
+    hint timed.  The same lines as ``big.txt`` (no language of ours, no
+    server) are the control, opened in turn in the same window (txt, hyp,
+    hyp, txt, ... BLEU_LS_VSCODE_OPEN_ROUNDS rounds): what VS Code itself
+    takes.  Asserted: the server was up before the click, every open shows
+    text and the hyp's first hint is sacrebleu's; the times are printed."""
+    from benchmarks import realpair
+
+    n = _big_lines()
+    rounds = int(os.environ.get("BLEU_LS_VSCODE_OPEN_ROUNDS", "2"))
+    folder = realpair.build(n)
+    if folder is None:
+        pytest.skip("WMT21 data (../shared/data or $BLEU_LS_SHARED_DATA) not present")
+    timeline = code_server_defaults["timeline"]
+    if timeline is None:
+        pytest.skip("BLEU_LS_VSCODE_SERVER names another server command: no timeline to see it start")
+    ws = tmp_path / "open"
+    ws.mkdir()
+    # a pair of its own per round: VS Code keeps the hints of a file it
+    # closed and draws them again at once when it is opened again
+    order = []
+    for r in range(rounds):
+        for ext in ("hyp", "ref", "src"):
+            shutil.copyfile(folder / f"big.{ext}", ws / f"big{r + 1}.{ext}")
+        pair = [["big.txt", False], [f"big{r + 1}.hyp", True]]
+        order += pair if r % 2 == 0 else pair[::-1]
+    shutil.copyfile(folder / "big.hyp", ws / "big.txt")
+    out = ARTIFACTS / "vscode-open-large.json"
+    ARTIFACTS.mkdir(exist_ok=True)
+    env = editor_env({
+        "BLEU_URL": f"http://127.0.0.1:{code_server_defaults['port']}/?folder={ws}",
+        "BLEU_FILE": "big1.hyp", "BLEU_MODE": "open", "BLEU_OPEN_FILES": json.dumps(order),
+        "BLEU_SETTLE_FILE": str(timeline),
+        "BLEU_SETTLE_FROM": str(Path(timeline).stat().st_size if Path(timeline).is_file() else 0),
+        "BLEU_TIMEOUT_MS": str(60000 + n // 2), "BLEU_OUT": str(out), "BLEU_CHROMIUM": CHROMIUM,
+        "BLEU_SHOT_ERROR": str(ARTIFACTS / "vscode-open-large-error.png"),
+        # BLEU_LS_VSCODE_PROFILE=DIR: CPU profiles of the workbench and the extension host over the first open
+        "BLEU_PROFILE_DIR": os.environ.get("BLEU_LS_VSCODE_PROFILE", ""),
+        "BLEU_CODE_SERVER_PID": str(code_server_defaults["pid"]),
+    })
+    proc = subprocess.run(["node", str(HERE / "vscode_driver.mjs")], cwd=HERE, env=env,
+                          capture_output=True, text=True, timeout=300 + n // 200)
+    assert out.is_file(), proc.stdout + proc.stderr
+    r = json.loads(out.read_text(encoding="utf-8"))
+    assert "error" not in r, r["error"] + "\n" + "\n".join(r["events"])
+    assert r["settled"], f"the server did not start before a file was opened ({r['settleMs']} ms)"
+    assert len(r["opens"]) == len(order)
+    # the server's side (the relay's timeline): when the document reached it
+    # and when it answered the first hints (what came before is VS Code's:
+    # reading the file, handing it to the extension host, the client's didOpen)
+    wire = [json.loads(x) for x in Path(timeline).read_text(encoding="utf-8").splitlines() if x.strip()]
+    rows = []
+    for o in r["opens"]:
+        assert o["textMs"] is not None, o
+        longest = max((d for _s, d in o["longTasks"]), default=0)
+        legs = ""
+        if o["name"] != "big.txt":
+            assert o["hintMs"] is not None, r["events"]
+            after = [w for w in wire if w["t"] >= o["at"]]
+            opened = next((w["t"] for w in after if w.get("method") == "textDocument/didOpen"), None)
+            asked = {w["id"] for w in after if w.get("method") == "textDocument/inlayHint"}
+            answered = next((w["t"] for w in after if w["dir"] == "out" and "method" not in w
+                             and w.get("id") in asked and w["bytes"] > 200), None)
+            if opened and answered:
+                legs = f" (didOpen at the server {opened - o['at']:.0f} ms, its first hints sent {answered - o['at']:.0f} ms)"
+        rows.append(f"{o['name']}: text {o['textMs']} ms, first hint {o.get('hintMs', '-')} ms{legs}, longest renderer "
+                    f"task {longest:.0f} ms{' (after Open Anyway)' if o['prompt'] else ''}")
+    hyp_hints = sorted(o["hintMs"] for o in r["opens"] if o["name"] != "big.txt")
+    print(f"\nvscode open, {n:,} real lines with a source, a window that is up (server started "
+          f"{r['settleMs']} ms after the explorer showed): " + "; ".join(rows)
+          + f"; first hint of a .hyp, worst {hyp_hints[-1]} ms")
+    # the hints drawn first are sacrebleu's labels of their lines
+    hyps, refs = read_lines(ws / "big1.hyp"), read_lines(ws / "big1.ref")
+    for o in r["opens"]:
+        for i, rendered in (o.get("hinted") or {}).items():
+            text, label = split_hint(rendered)
+            assert label == oracle_label(hyps[int(i)], [refs[int(i)]]), (int(i) + 1, rendered)

@@ -4,7 +4,7 @@
 // panel, replaces one line by typing, reads again, and saves screenshots.
 // Writes what it saw as JSON to $BLEU_OUT.  Every wait has a deadline.
 import { execSync } from "node:child_process";
-import { writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { chromium } from "playwright-core";
 
@@ -78,6 +78,9 @@ try {
       }
       return lines;
     });
+  // The file's text on screen: its first line drawn with its words (an
+  // editor being opened shows empty rows while the file is still read).
+  const textShown = async () => Boolean((await readLines())[0]?.trim());
   const statusItem = () =>
     page.evaluate(() => {
       const el = document.getElementById("bleu-ls.bleu-ls.bleuLs.corpusScore");
@@ -448,7 +451,7 @@ async function stopProfiles(p) {
       note("Open Anyway");
     }
     // open -> the file on screen -> its first hints (the server starts with the first file)
-    await waitFor(async () => (await page.locator(".editor-instance .view-lines .view-line").count()) > 0, timeout, 10);
+    await waitFor(textShown, timeout, 10);
     out.editorShownMs = Date.now() - start;
     note("editor shown");
     out.firstHintsOk = Boolean(await waitFor(async () => Object.values(await readLines()).some((t) => HINT.test(t)), timeout, 10));
@@ -522,10 +525,81 @@ async function stopProfiles(p) {
     note("bursts done");
   }
 
+  // Opening large files (BLEU_MODE=open), as a user does in a window that is
+  // up: first wait until the server answered `initialize` ($BLEU_SETTLE_FILE,
+  // the relay's timeline, holds an `initialized` row after byte
+  // $BLEU_SETTLE_FROM; at most 30 s, the wait is recorded), then open each of
+  // $BLEU_OPEN_FILES in turn from the explorer, answer the large-file prompt
+  // and time from "Open Anyway" (else from the click) to the text on screen
+  // and, for files that get hints, to the first hint; the renderer's long
+  // tasks over the first 3 s after it are kept.  All editors are closed
+  // between two files.
+  async function settle() {
+    if (!env.BLEU_SETTLE_FILE) return;
+    const from = Number(env.BLEU_SETTLE_FROM ?? "0");
+    const t = Date.now();
+    out.settled = Boolean(await waitFor(async () => {
+      try {
+        return readFileSync(env.BLEU_SETTLE_FILE, "utf8").slice(from).includes('"method": "initialized"');
+      } catch {
+        return false;
+      }
+    }, 30000, 50));
+    out.settleMs = Date.now() - t;
+    note(`settled ${out.settled}`);
+  }
+  async function openOne(name, hinted) {
+    const esc = name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+    await page.locator(".explorer-folders-view .monaco-list-row", { hasText: new RegExp(`^${esc}$`) }).click();
+    let start = Date.now();
+    const openAnyway = page.locator(".monaco-button", { hasText: /^Open Anyway$/ });
+    const shown = await waitFor(async () => {
+      if (await openAnyway.count()) return "prompt";
+      return (await page.locator(".editor-instance .view-lines .view-line").count()) ? "editor" : null;
+    }, timeout, 10);
+    const r = { name, prompt: shown === "prompt" };
+    if (r.prompt) {
+      await openAnyway.first().click();
+      start = Date.now();
+    }
+    r.at = start;
+    await waitFor(textShown, timeout, 10);
+    r.textMs = Date.now() - start;
+    if (hinted) {
+      const ok = await waitFor(async () => Object.values(await readLines()).some((t) => HINT.test(t)), timeout, 10);
+      r.hintMs = ok ? Date.now() - start : null;
+      r.hinted = Object.fromEntries(Object.entries(await readLines()).filter(([, t]) => HINT.test(t)));
+    }
+    const rest = start + 3000 - Date.now();
+    if (rest > 0) await page.waitForTimeout(rest);
+    r.longTasks = (await longTasks(start, start + 3000)) ?? [];
+    note(`${name}: text ${r.textMs} ms, hint ${r.hintMs ?? "-"} ms`);
+    await paletteCommand("View: Close All Editors");
+    await waitFor(async () => !(await page.locator(".editor-instance .view-lines").count()), 10000);
+    await page.waitForTimeout(1000);
+    return r;
+  }
+  async function openMode() {
+    await installLongTasks();
+    await settle();
+    out.opens = [];
+    for (const [name, hinted] of JSON.parse(env.BLEU_OPEN_FILES)) {
+      // BLEU_PROFILE_DIR: CPU profiles of the renderer and the extension host over the first open with hints
+      const profiles = hinted && !out.opens.some((o) => o.hintMs !== undefined) ? await startProfiles() : null;
+      out.opens.push(await openOne(name, hinted));
+      await stopProfiles(profiles);
+    }
+  }
+
   await page.goto(url);
   await page.waitForSelector(".explorer-folders-view .monaco-list-row", { timeout });
   note("workbench");
   if (env.BLEU_MODE === "large") await installLongTasks();
+  if (env.BLEU_MODE === "open") {
+    await openMode();
+    throw { done: true };
+  }
+  await settle(); // (BLEU_SETTLE_FILE: a window that is up)
   const escaped = file.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
   await page.locator(".explorer-folders-view .monaco-list-row", { hasText: new RegExp(`^${escaped}$`) }).click();
   const explorerClickAt = Date.now();

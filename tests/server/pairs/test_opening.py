@@ -263,3 +263,40 @@ def test_hover_on_a_far_line_of_a_huge_document_being_read_waits_for_nothing(tmp
         assert f"{expected.score:.2f}" in h.contents.value and "still reading" not in h.contents.value.lower()
 
     _hover_while_reading(tmp_path, monkeypatch, 6_000, 7, 5_800, check)
+
+
+def test_a_ranges_semantic_tokens_wait_for_the_open_and_the_hints_go_first(tmp_path, monkeypatch):
+    """VS Code asks for the visible range's semantic tokens together with the
+    first hints of a file it opens: the tokens wait for the background build
+    (building the model at once held those hints behind it, 0.3-0.6 s at
+    100k lines), the hints are answered from the preview meanwhile, and the
+    tokens are then the built pair's."""
+    from bleu_ls.server.features.tokens import Tokens
+
+    hyp, ref = _pair_text(4_000, seed=5)
+    (tmp_path / "big.ref").write_text("\n".join(ref) + "\n", encoding="utf-8")
+    uri = (tmp_path / "big.hyp").as_uri()
+
+    async def run():
+        manager, _client = _manager(tmp_path, monkeypatch)
+        monkeypatch.setattr(opening, "START_DELAY", 0.05)
+        manager.init_options = {"bleuLs": {"highlights": {"unmatched": True}}}  # tokens on every line
+        manager.reload_settings()
+        tokens = Tokens(manager)
+        manager.open(uri, "\n".join(hyp) + "\n", 1)
+        pair = manager.peek(uri)
+        params = types.SemanticTokensRangeParams(
+            text_document=types.TextDocumentIdentifier(uri=uri),
+            range=types.Range(start=types.Position(line=0, character=0), end=types.Position(line=57, character=0)),
+        )
+        asked = asyncio.ensure_future(tokens.range(params))
+        await asyncio.sleep(0)
+        assert not asked.done() and pair.opening is not None and pair.model is None
+        assert _hints(manager, uri, 0, 85) == _expected(hyp, ref, 0, 85)
+        assert pair.model is None  # (the hints did not build it either)
+        got = await asked
+        assert pair.opening is None and pair.model is not None
+        assert got.data and got.data == tokens.data(uri, 0, 57)
+        manager.shutdown()
+
+    asyncio.run(run())
