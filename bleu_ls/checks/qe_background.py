@@ -50,8 +50,9 @@ EDIT_LINES = 32
 CHUNK = 128
 #: lines per request of chrF alone (no encoding: cheap)
 CHRF_CHUNK = 2048
-#: embeddings the worker keeps, by text (2 KB each)
-EMBEDDING_CACHE = 20000
+#: embeddings the worker keeps, by text (2 KB each; the least recently used go:
+#: a source line repeated for many lines stays)
+EMBEDDING_CACHE = 4096
 #: the worker exits after this long with nothing to do (it holds ~90 MB);
 #: the next line to encode starts it again (the values stay cached here;
 #: loading the encoder again takes ~1.5 s of CPU at lower priority)
