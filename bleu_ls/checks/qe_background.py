@@ -16,9 +16,9 @@ worst), a worker process left them as when idle (scripts/qe_loop_lag.py).
 The worker is started on first need (``python -m bleu_ls.checks.qe_background``,
 lower CPU priority), reads one JSON request per line on stdin and writes one
 JSON answer per line on stdout; it exits when its stdin closes, which this
-side does after ``IDLE_SECONDS`` without work (it holds ~90 MB, see
-:mod:`.qe_table`, and its embeddings; the next
-line to encode starts it again).  Edited lines
+side does after ``IDLE_SECONDS`` without work (it holds 45-80 MB, see
+:mod:`.qe_encoder`, and its embeddings; the next line to encode starts it
+again).  Edited lines
 (small requests) jump the queue of a document's first pass (large requests,
 sent in chunks); one request is in flight at a time.
 """
@@ -53,9 +53,10 @@ CHRF_CHUNK = 2048
 #: embeddings the worker keeps, by text (2 KB each; the least recently used go:
 #: a source line repeated for many lines stays)
 EMBEDDING_CACHE = 4096
-#: the worker exits after this long with nothing to do (it holds ~90 MB);
-#: the next line to encode starts it again (the values stay cached here;
-#: loading the encoder again takes ~1.5 s of CPU at lower priority)
+#: the worker exits after this long with nothing to do (it holds 45-80 MB):
+#: soon after a pass, so that a settled editor holds no encoder; the next
+#: line to encode starts it again (the values stay cached here; loading the
+#: encoder again takes ~0.7 s of CPU at lower priority, qe_encoder)
 IDLE_SECONDS = 3.0
 #: the worker's environment: one BLAS thread, one C heap (its one Python
 #: thread and the BLAS thread would otherwise keep a heap each), and blocks
