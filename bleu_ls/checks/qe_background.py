@@ -108,13 +108,16 @@ class BackgroundAdequacy:
         if last is not None and last[0] == n and last[1] == sources and last[2] == refs:
             start, end_old, _new = common_splice(last[3], lines)
             sims, chrf = last[4].copy(), last[5].copy()
-            look = sorted(set(range(start, end_old)) | last[6] | set(np.flatnonzero(last[7] != wanted).tolist()))
+            again = last[6] | (last[7] != wanted)
+            again[start:end_old] = True
+            look = np.flatnonzero(again).tolist()
         else:
             sims, chrf = np.full(n, np.nan), np.full(n, np.nan)
             look = range(n)
         get = self._values.get
         asked = self._wanted
-        holes, new = set(), {}
+        # the lines still waiting, as a mask (a set of 100k ints took 7 MB)
+        holes, new = np.zeros(n, dtype=bool), {}
         for i in look:
             key = (sources[i], lines[i], *[r[i] for r in refs])
             v = get(key)
@@ -125,12 +128,12 @@ class BackgroundAdequacy:
                 continue
             sims[i] = chrf[i] = np.nan
             if self.error is None:  # (lines without letters too: they have a chrF)
-                holes.add(i)
+                holes[i] = True
                 if not asked.get(key, False) and (w or key not in asked):
                     new[key] = w
         self._submit(new)
         self._last[mode] = (n, sources, refs, lines, sims, chrf, holes, wanted)
-        return LineValues(sims, chrf, len(holes))
+        return LineValues(sims, chrf, int(holes.sum()))
 
     def _submit(self, keys: dict) -> None:
         """Queue ``keys`` (key: whether its similarity is wanted too)."""
