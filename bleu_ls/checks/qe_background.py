@@ -50,9 +50,12 @@ EDIT_LINES = 32
 CHUNK = 128
 #: lines per request of chrF alone (no encoding: cheap)
 CHRF_CHUNK = 2048
-#: embeddings the worker keeps, by text (2 KB each; the least recently used go:
-#: a source line repeated for many lines stays)
+#: embeddings of source lines the worker keeps, by text (2 KB each; the least
+#: recently used go: a source line repeated for many lines stays); a line's
+#: own embedding is kept for its request only
 EMBEDDING_CACHE = 4096
+#: lines whose chrF the worker computes at once
+CHRF_BATCH = 256
 #: the worker exits after this long with nothing to do (it holds 45-80 MB):
 #: soon after a pass, so that a settled editor holds no encoder; the next
 #: line to encode starts it again (the values stay cached here; loading the
@@ -298,38 +301,48 @@ def serve(stdin, stdout) -> None:
         return
     stdout.write('{"ready": true}\n')
     stdout.flush()
-    cache: OrderedDict = OrderedDict()
+    cache: OrderedDict = OrderedDict()  # source lines' embeddings (LRU)
     for raw in stdin:
         request = json.loads(raw)
         items = request["items"]
         want = request.get("want") or [True] * len(items)
+        sources = {it[0] for it, w in zip(items, want) if w}
         texts = {t for it, w in zip(items, want) if w for t in it[:2] if t not in cache and has_letter(t)}
+        local: dict = {}  # the other lines' embeddings: this request's only
         if texts:
             order = list(texts)
             prepare = getattr(model._sp, "prepare", None)
             if prepare is not None:  # the compact tokenizer matches them together
                 prepare(order)
             for t, e in zip(order, np.asarray(model.encode(order), dtype=np.float32)):
-                cache[t] = e
+                if t in sources:
+                    cache[t] = e.copy()  # (a row of its own: a view would keep the whole batch)
+                else:
+                    local[t] = e
         sims = []
         for (src, hyp, *_refs), w in zip(items, want):
             if not w:
                 sims.append(None)
                 continue
             a, b = cache.get(src), cache.get(hyp)
+            if b is None:
+                b = local.get(hyp)
             for t in (src, hyp):
                 if t in cache:
                     cache.move_to_end(t)
             sims.append(None if a is None or b is None else cosine(a, b))
+        del local
         scores: list = [None] * len(items)
         by_refs: dict = {}
         for i, it in enumerate(items):
             if len(it) > 2:
                 by_refs.setdefault(len(it) - 2, []).append(i)
         for nref, rows in by_refs.items():
-            got = chrf_values([items[i][1] for i in rows], [[items[i][2 + j] for i in rows] for j in range(nref)])
-            for i, v in zip(rows, got.tolist()):
-                scores[i] = v
+            for c in range(0, len(rows), CHRF_BATCH):  # (the batch statistics' arrays stay small)
+                part = rows[c : c + CHRF_BATCH]
+                got = chrf_values([items[i][1] for i in part], [[items[i][2 + j] for i in part] for j in range(nref)])
+                for i, v in zip(part, got.tolist()):
+                    scores[i] = v
         while len(cache) > EMBEDDING_CACHE:
             cache.popitem(last=False)
         stdout.write(json.dumps({"sims": sims, "chrf": scores}) + "\n")
