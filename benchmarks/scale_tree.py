@@ -84,13 +84,19 @@ def real_tree(n: int, edits: int = 20, gap: float = 0.125, settle: float = 900.0
             peak, peak_parts[:] = now, tree_parts(c.proc.pid)
         return res
 
-    def cpu() -> float:
+    helpers: set = set()  # helper process ids seen (a worker started again is a new one)
+
+    def cpu(exited: bool = False) -> float:
+        """CPU seconds of the tree's live processes (``exited``: and of the
+        helpers that ended, which the server waited for)."""
         total = 0.0
         for p in _tree_pids(c.proc.pid):
             try:
                 with open(f"/proc/{p}/stat") as f:
                     fields = f.read().rsplit(")", 1)[1].split()
-                total += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+                total += (int(fields[11]) + int(fields[12]) + (int(fields[13]) + int(fields[14]) if exited else 0)) / os.sysconf("SC_CLK_TCK")
+                if p != c.proc.pid:
+                    helpers.add(p)
             except (OSError, ValueError, IndexError):
                 pass
         return total
@@ -125,6 +131,7 @@ def real_tree(n: int, edits: int = 20, gap: float = 0.125, settle: float = 900.0
             fresh = fresh or seen != len(c.notifications) + len(c.server_requests)
             quiet = 0 if fresh or cpu() - used > 0.3 or runnable() else quiet + 1
         out["settled_after"] = CLOCK() - t0
+        out["cpu_settled"], out["helpers_settled"] = cpu(True), len(helpers)
         out["rss_settled"] = tree_rss(c.proc.pid)[0]
         out["settled_parts"] = tree_parts(c.proc.pid)
         words = lines[line].split()
@@ -149,6 +156,7 @@ def real_tree(n: int, edits: int = 20, gap: float = 0.125, settle: float = 900.0
             time.sleep(1.0)
             quiet = 0 if cpu() - used > 0.1 or runnable() else quiet + 1
         out["typed_settled_after"] = CLOCK() - t1
+        out["cpu_typed"], out["helpers_typed"] = cpu(True) - out["cpu_settled"], len(helpers) - out["helpers_settled"]
         time.sleep(after)
         pull()
         out["rss_tree"], out["processes"] = tree_rss(c.proc.pid)
@@ -176,7 +184,9 @@ def tree_main(n: int, repeat: int = 3) -> int:
                                        for name, rss, anon, f in r[key]) for key in ("parts", "peak_parts", "settled_parts"))
         print(f"run {k + 1}: settled after {r['settled_after']:.0f} s at {r['rss_settled'] / 2**20:.0f} MB [{settled_parts}]; after typing "
               f"{r['rss_tree'] / 2**20:.0f} MB ({r['typed_settled_after']:.0f} s after the last key) in {r['processes']} process(es) [{parts}]; peak {r['rss_peak'] / 2**20:.0f} MB [{peak_parts}]; "
-              f"idle {r['rss_idle'] / 2**20:.0f} MB in {r['processes_idle']} process(es) ({r['idle_after']:.0f} s after the last key)",
+              f"idle {r['rss_idle'] / 2**20:.0f} MB in {r['processes_idle']} process(es) ({r['idle_after']:.0f} s after the last key); "
+              f"CPU to settle {r['cpu_settled']:.1f} s ({r['helpers_settled']} helper process(es) seen), "
+              f"typing and its work {r['cpu_typed']:.1f} s ({r['helpers_typed']} helper start(s) seen)",
               flush=True)
     each = ", ".join(f"{r['rss_tree'] / 2**20:.0f}" for r in runs)
     idle = ", ".join(f"{r['rss_idle'] / 2**20:.0f}" for r in runs)

@@ -26,16 +26,15 @@ returns None and the package's tokenizer is used.
 from __future__ import annotations
 
 import logging
-from bisect import bisect_left
 import struct
 from array import array
+from bisect import bisect_left
 from typing import Optional
 
 import numpy as np
 
 log = logging.getLogger(__name__)
 
-_MASK = (1 << 64) - 1
 #: characters matched at once by :meth:`CompactTokenizer.prepare` (the
 #: work arrays: ~16 x 8 bytes a character)
 BATCH_CHARS = 4096
