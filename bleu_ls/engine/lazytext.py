@@ -169,6 +169,7 @@ def read_lines_sliced(path: str, chunk: int = CHUNK) -> Generator[None, None, li
         except OSError as exc:
             raise read_error(exc, name) from None
     lines: list[str] = []
+    seen: dict = {}  # equal lines as one string, across blocks
     first_nul: Optional[int] = None
     start = len(BOM) if data.startswith(BOM) else 0
     for a, b in _blocks(data, start, chunk):
@@ -178,7 +179,7 @@ def read_lines_sliced(path: str, chunk: int = CHUNK) -> Generator[None, None, li
             raise not_utf8(data, a + exc.start, name) from None
         if first_nul is None and "\x00" in text:
             first_nul = data.count(b"\n", 0, a) + text.count("\n", 0, text.index("\x00")) + 1
-        lines.extend(split_lsp_lines(text))
+        lines.extend(split_lsp_lines(text, seen))
         yield
     if first_nul is not None:
         raise looks_binary(first_nul, name)

@@ -149,15 +149,28 @@ class _Resampler:
     """
 
     def __init__(self, stats: np.ndarray) -> None:
-        self.f32 = np.asarray(stats, dtype=np.float32)
+        self._stats = stats
+        f32 = np.asarray(stats, dtype=np.float32)
         f64 = np.asarray(stats, dtype=np.float64)
         self.scaled: Optional[np.ndarray] = None
         self.scale = 1.0
-        if np.all(f64 >= 0) and np.array_equal(self.f32, f64):
+        if np.all(f64 >= 0) and np.array_equal(f32, f64):
             for scale in (1.0, 2.0, 4.0):
                 if np.array_equal(np.floor(f64 * scale), f64 * scale):
-                    self.scaled, self.scale = f64 * scale, scale
+                    # (f64 itself when it is a copy already: one array less)
+                    own = scale == 1.0 and f64 is not stats and not np.may_share_memory(f64, stats)
+                    self.scaled, self.scale = (f64 if own else f64 * scale), scale
                     break
+        # the float32 rows only when the exact integer sums may not do
+        # (made again when needed: 4 bytes a cell less at 100k lines)
+        self._f32: Optional[np.ndarray] = f32 if self.scaled is None else None
+        del f32, f64
+
+    @property
+    def f32(self) -> np.ndarray:
+        if self._f32 is None:
+            self._f32 = np.asarray(self._stats, dtype=np.float32)
+        return self._f32
 
     def sums(self, idx: np.ndarray, counts: np.ndarray) -> np.ndarray:
         if self.scaled is not None:

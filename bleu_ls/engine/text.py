@@ -26,17 +26,52 @@ class InputError(Exception):
 _LSP_BREAK = re.compile(r"\r\n|\r|\n")
 
 
-def split_lsp_lines(text: str) -> list[str]:
-    """Lines as LSP counts them; a final line break adds no line.
+def split_lsp_lines(text: str, seen: Optional[dict] = None) -> list[str]:
+    """Lines as LSP counts them; a final line break adds no line.  Equal
+    lines are one string object (see :func:`split_shared`; ``seen``: the
+    lines met so far, to share them across calls).
 
     Without a carriage return the breaks are all ``\n``: ``str.split`` is
     several times faster than the expression on large files."""
     if not text:
         return []
-    lines = text.split("\n") if "\r" not in text else _LSP_BREAK.split(text)
+    if "\r" not in text:
+        lines = split_shared(text, "\n", seen)
+    else:
+        seen = {} if seen is None else seen
+        lines = [seen.setdefault(x, x) for x in _LSP_BREAK.split(text)]
     if lines[-1] == "":
         lines.pop()
     return lines
+
+
+#: characters split at a time by :func:`split_shared`
+SHARE_BLOCK = 1 << 16
+
+
+def split_shared(text: str, sep: str, seen: Optional[dict] = None) -> list[str]:
+    """``text.split(sep)``, equal parts being one string object.
+
+    A set of files built by concatenating systems (or the same test set
+    scored many times) repeats its source and reference lines: held once,
+    a repeated line costs a list slot.  The text is split a block of
+    ``SHARE_BLOCK`` characters at a time, so the copies of a block are
+    freed before the next block's are made (the small-object heap reuses
+    their room instead of keeping a copy of every line)."""
+    seen = {} if seen is None else seen
+    get = seen.setdefault
+    out: list[str] = []
+    n, a, step = len(text), 0, len(sep)
+    while True:
+        b = text.find(sep, min(a + SHARE_BLOCK, n))
+        if b < 0:
+            out.extend([get(x, x) for x in text[a:].split(sep)])
+            return out
+        b += step
+        part = text[a:b].split(sep)
+        part.pop()  # the empty part after the block's last separator
+        out.extend([get(x, x) for x in part])
+        a = b
 
 
 def split_file_lines(text: str) -> list[str]:

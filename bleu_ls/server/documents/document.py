@@ -19,6 +19,8 @@ import re
 from dataclasses import dataclass
 from typing import Optional
 
+from ...engine import split_shared
+
 UTF8, UTF16, UTF32 = "utf-8", "utf-16", "utf-32"
 
 #: A document not split yet answers lines above this one by finding them from
@@ -30,7 +32,7 @@ _SPLIT = re.compile(r"(\r\n|\r|\n)")
 _ASTRAL = re.compile("[\U00010000-\U0010FFFF]")
 
 
-def split_lines(text: str) -> tuple[list[str], list[str]]:
+def split_lines(text: str, seen: Optional[dict] = None) -> tuple[list[str], list[str]]:
     """``text`` as two parallel lists: line contents and line endings (the
     last ending is ``""``).
 
@@ -39,7 +41,7 @@ def split_lines(text: str) -> tuple[list[str], list[str]]:
     regular expression that handles mixed breaks.
     """
     if "\r" not in text:
-        lines = text.split("\n")
+        lines = split_shared(text, "\n", seen)  # equal lines as one string (memory)
         return lines, ["\n"] * (len(lines) - 1) + [""]
     crlf = text.count("\r\n")
     if crlf == text.count("\r") == text.count("\n"):
@@ -188,11 +190,12 @@ class LineDocument:
             return
         lines: list[str] = []
         ends: list[str] = []
+        seen: dict = {}
         n, a = len(text), 0
         while a < n:
             b = text.find("\n", min(a + chunk, n) - 1)
             b = n if b < 0 else b + 1
-            part_lines, part_ends = split_lines(text[a:b])
+            part_lines, part_ends = split_lines(text[a:b], seen)
             if b < n:  # the block ends with its break: no empty line after it
                 part_lines.pop()
                 part_ends.pop()
