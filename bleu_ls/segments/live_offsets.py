@@ -14,12 +14,12 @@ Plain Python (and numpy); imports nothing from the server.
 from __future__ import annotations
 
 import dataclasses
-import re
 from dataclasses import dataclass
 from typing import Callable, Optional
 
 import numpy as np
 
+from .live_text import ChunkText
 from .model import InlineCode, Problem, Run, Segment, SegmentDocument
 
 
@@ -83,21 +83,6 @@ def anchor_of(seg: Segment) -> int:
     return int(seg.extra.get("timing_line", seg.line))  # type: ignore[call-overload]
 
 
-def _line_starts(text: str) -> np.ndarray:
-    if not text:
-        return np.zeros(1, np.int64)
-    # one byte a character where every character fits one (a quarter of UTF-32's memory and time)
-    try:
-        codes = np.frombuffer(text.encode("latin-1"), dtype=np.uint8)
-    except UnicodeEncodeError:
-        codes = np.frombuffer(text.encode("utf-32-le", "surrogatepass"), dtype=np.uint32)
-    nl = np.flatnonzero(codes == 10)
-    out = np.empty(len(nl) + 1, np.int64)
-    out[0] = 0
-    out[1:] = nl + 1
-    return out
-
-
 def _spans(segs: list[Segment]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The target starts, target ends and anchor lines of ``segs``."""
     n = len(segs)
@@ -118,9 +103,19 @@ class OffsetIndex:
     _shift = staticmethod(shift_segment)
 
     # -- whole text ---------------------------------------------------------------
+    @property
+    def text(self) -> str:
+        """The whole text (joined on demand after an edit: the hot paths read :attr:`buf`)."""
+        return self._text.value()
+
+    @property
+    def buf(self) -> ChunkText:
+        """The text as edited in place: ``len``, slices, lines, without a copy of the whole."""
+        return self._text
+
     def reset(self, text: str) -> None:
         """Read ``text`` afresh."""
-        self.text = text
+        self._text = ChunkText(text)
         doc = self._read(text)
         self.doc_format = doc.format
         self.header = dict(doc.header)
@@ -129,7 +124,6 @@ class OffsetIndex:
         self._tstart, self._tend, self._anchor = _spans(self._segs)
         self._dchar = np.zeros(len(self._segs), np.int64)
         self._dline = np.zeros(len(self._segs), np.int64)
-        self._lines = _line_starts(text)
 
     # -- reading --------------------------------------------------------------------
     def __len__(self) -> int:
@@ -195,35 +189,33 @@ class OffsetIndex:
     # -- lines -----------------------------------------------------------------------
     @property
     def line_count(self) -> int:
-        return len(self._lines)
+        return self._text.line_count
 
     def line_start(self, j: int) -> int:
-        return int(self._lines[j])
+        return self._text.line_start(j)
 
     def line_end(self, j: int) -> int:
         """Offset of the end of line ``j``'s content (its ``\\n`` excluded, a ``\\r`` before it included)."""
-        if j + 1 < len(self._lines):
-            return int(self._lines[j + 1]) - 1
-        return len(self.text)
+        return self._text.line_end(j)
 
     def line(self, j: int) -> str:
-        return self.text[self.line_start(j) : self.line_end(j)]
+        return self._text.line(j)
 
     def line_of(self, offset: int) -> int:
-        return int(np.searchsorted(self._lines, offset, "right")) - 1
+        return self._text.line_of(offset)
 
     def position(self, offset: int) -> tuple[int, int]:
         """(0-based line, column in characters) of ``offset``."""
         j = self.line_of(offset)
-        return j, offset - int(self._lines[j])
+        return j, offset - self.line_start(j)
 
     def offset(self, line: int, column: int) -> int:
         """The offset of (line, column in characters), clamped into the text."""
         if line < 0:
             return 0
-        if line >= len(self._lines):
-            return len(self.text)
-        start = int(self._lines[line])
+        if line >= self.line_count:
+            return len(self._text)
+        start = self.line_start(line)
         end = self.line_end(line)
         return min(start + max(0, column), end)
 
@@ -237,7 +229,7 @@ class OffsetIndex:
     def edit(self, start: int, end: int, new: str) -> Change:
         """Replace ``text[start:end]`` by ``new``; what changed.  ``start`` and
         ``end`` are moved into the text (``end`` not before ``start``)."""
-        n = len(self.text)
+        n = len(self._text)
         start = max(0, min(start, n))
         end = max(start, min(end, n))
         if start == end and not new:
@@ -256,19 +248,6 @@ class OffsetIndex:
         self.reset(text)
         return Change("structure", 0, old_n, len(self._segs), True, True, self.problems != old_problems,
                       delta, line_delta)
-
-    def _move_lines(self, start: int, ls: int, le: int, new: str, delta: int) -> None:
-        """The line starts after ``new`` replaced the text from ``start`` (on line
-        ``ls``) to the end of the edit (on line ``le``): those up to line ``ls``
-        kept, the new ones, the rest moved by ``delta``."""
-        inner = [start + p.start() + 1 for p in re.finditer("\n", new)] if "\n" in new else []
-        if len(inner) == le - ls:  # as many line breaks as before: in place, no new array
-            self._lines[ls + 1 : le + 1] = inner
-            if delta:
-                self._lines[le + 1 :] += delta
-        else:
-            tail = self._lines[le + 1 :] + delta
-            self._lines = np.concatenate((self._lines[: ls + 1], np.asarray(inner, np.int64), tail))
 
     def _splice(self, a: int, b: int, fresh: list[Segment], delta: int, line_delta: int) -> None:
         """Segments ``[a, b)`` replaced by ``fresh`` (read at their current offsets);

@@ -159,7 +159,7 @@ class PoIndex(LiveIndex):
 
     # -- edits -----------------------------------------------------------------------
     def edit(self, start: int, end: int, new: str) -> Change:
-        text = self.text
+        text = self._text
         start = max(0, min(start, len(text)))
         end = max(start, min(end, len(text)))
         if start == end and not new:
@@ -167,17 +167,15 @@ class PoIndex(LiveIndex):
         ls, le = self.line_of(start), self.line_of(end)
         delta = len(new) - (end - start)
         line_delta = new.count("\n") - (le - ls)
-        new_text = text[:start] + new + text[end:]
+        n_lines = text.line_count  # the old text's
+        text.replace(start, end, new)  # the text edited in place: the region is read in it
         # a msgid twice in the catalogue: the second's problem names the first's line, which lines added move
         dup = line_delta != 0 and self._dups
-        got = None if dup else self._region(new_text, ls, le, line_delta)
+        got = None if dup else self._region(ls, le, line_delta)
         if got is None:
-            return self._read_whole(new_text, delta, line_delta)
+            return self._read_whole(text.value(), delta, line_delta)
         k, m_old, reader, doc, hdr = got
-        n_lines = len(self._lines)
-        self._move_lines(start, ls, le, new, delta)
-        self.text = new_text
-        base_c, base_l = int(self._lines[k]), k
+        base_c, base_l = text.line_start(k), k
         fresh = [shift_po(s, base_c, base_l) for s in doc.segments]
         new_problems = [Problem(p.offset + base_c, p.line + base_l, p.column, p.message) for p in doc.problems]
         if hdr:
@@ -221,27 +219,28 @@ class PoIndex(LiveIndex):
             return Change("none", a, b, 0, False, False, problems_changed, delta, line_delta)
         return Change("structure", a, b, count, True, False, problems_changed, delta, line_delta)
 
-    def _region(self, new_text: str, ls: int, le: int, line_delta: int):
-        """(k, m, reader, header read) for the region [k, m) of old lines read in the new text, or None: read it all."""
+    def _region(self, ls: int, le: int, line_delta: int):
+        """(k, m, reader, header read) for the region [k, m) of old lines read in the new text
+        (:attr:`buf`, edited already: the old line ``m`` below the edit is its ``m + line_delta``), or None: read it all."""
         bounds = self._bounds
-        n_lines = len(self._lines)
+        new_text = self._text
+        n_lines = new_text.line_count - line_delta  # the old text's
         j = int(np.searchsorted(bounds, ls, "left")) - 1  # the last boundary strictly above the edit's line
         k = int(bounds[j]) if j >= 0 else 0
         h = int(np.searchsorted(bounds, le, "right"))  # the first boundary strictly below its last line
         header_before = 0 <= self._header_line < k
         for _ in range(_GROW):
             m = int(bounds[h]) if h < len(bounds) else n_lines
-            a = int(self._lines[k])
+            a = new_text.line_start(k)
             if m < n_lines:
-                # the old line m's start, in the new text
-                b = int(self._lines[m]) + (len(new_text) - len(self.text))
-                e = new_text.find("\n", b)
-                nxt = new_text[b : e if e >= 0 else len(new_text)]
+                # the old line m, in the new text
+                b = new_text.line_start(m + line_delta)
+                nxt = new_text.line(m + line_delta)
                 if nxt.endswith("\r"):
                     nxt = nxt[:-1]
             else:
                 b, nxt = len(new_text), None
-            reader = _BoundaryReader(new_text[a:b], header_seen=header_before)
+            reader = _BoundaryReader(new_text.slice(a, b), header_seen=header_before)
             reader.read_lines()
             if nxt is None or reader.fresh(nxt):
                 break
@@ -273,7 +272,7 @@ class PoIndex(LiveIndex):
         return k, m, reader, doc, found
 
     def _quotes(self, ends: list[int]) -> np.ndarray:
-        text = self.text
+        text = self._text
         return np.fromiter((text.startswith('"', e) for e in ends), np.int64, len(ends))
 
     def quoted(self, which: np.ndarray) -> np.ndarray:

@@ -183,10 +183,14 @@ def _read(text: str, doc: SegmentDocument, i: int, j: int, a: int, b: int, delta
     new_keys = {s.key for s in new}
     added = new_keys - old_keys
     if added:  # a key of another unit (the document's keys are unique: one not in [i, j) is outside)
-        # keys only: a live index's segments as kept (their offsets not moved: no copy made)
-        plain = segs.unshifted() if hasattr(segs, "unshifted") else segs
-        if any(s.key in added for s in plain):
-            return None
+        if hasattr(segs, "has_key"):  # a live index counts its keys: no walk over them
+            if any(segs.has_key(k) for k in added):
+                return None
+        else:
+            # keys only: a live index's segments as kept (their offsets not moved: no copy made)
+            plain = segs.unshifted() if hasattr(segs, "unshifted") else segs
+            if any(s.key in added for s in plain):
+                return None
     line_delta = 0
     if j < n:
         line_delta = r.line(_uspan(segs[j])[0] + delta) - segs[j].extra["unit_line"]

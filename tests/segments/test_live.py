@@ -6,11 +6,20 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from bleu_ls.segments import live_text
 from bleu_ls.segments.live import LiveIndex
 from bleu_ls.segments.model import SRT, VTT
 from bleu_ls.segments.subtitles import read_srt, read_vtt
 
 READ = {SRT: read_srt, VTT: read_vtt}
+
+
+@pytest.fixture(autouse=True, scope="module")
+def small_pieces():
+    """The index's text in small pieces (segments/live_text.py): the edits cross them."""
+    old, live_text.CHUNK = live_text.CHUNK, 64
+    yield
+    live_text.CHUNK = old
 
 
 def _srt_time(ms: int) -> str:

@@ -42,6 +42,8 @@ class SegFinding:
     #: timing line, and the rest of its JSON: made on first need
     rel_pos: Optional[tuple[int, int, int, int]] = None
     tail: str = ""
+    #: (the anchor line it was made at, its JSON): made again only when its segment moved lines
+    json: Optional[tuple[int, str]] = None
 
 
 @dataclass
@@ -77,6 +79,8 @@ class SegmentPair:
     #: per hypothesis segment: its checks' findings (None: not counted yet; the
     #: first hints of a large file do not wait for them)
     qa: Optional[list[list[SegFinding]]] = None
+    #: per hypothesis segment: 1 where ``qa`` has findings (the diagnostics walk these only)
+    qa_has: Optional[np.ndarray] = None
     #: the settings' rows for the checks (format_checks.severities, subtitle limits), and the
     #: PO/XLIFF/TMX checks kept in step with the index (segments/live_checks.py)
     qa_rows: Optional[tuple] = None
