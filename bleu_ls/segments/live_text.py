@@ -23,7 +23,7 @@ from typing import Optional
 import numpy as np
 
 #: the pieces' size (characters): an edit rebuilds one, a piece grown past twice this is cut
-CHUNK = 1 << 15
+CHUNK = 1 << 16
 
 
 def _newlines(s: str) -> np.ndarray:
@@ -52,7 +52,8 @@ class ChunkText:
     def __init__(self, text: str = "") -> None:
         self._pieces: list[str] = _cut(text)
         self._nls: list[np.ndarray] = [_newlines(p) for p in self._pieces]
-        self._whole: Optional[str] = text
+        #: the whole text once joined (until the next edit); not the text given: its pieces hold it
+        self._whole: Optional[str] = None
         self._sums()
 
     def _sums(self) -> None:

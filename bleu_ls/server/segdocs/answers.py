@@ -34,7 +34,7 @@ def hints(sp: SegmentPair, params: types.InlayHintParams, hs: HintSettings, enco
     index = sp.index
     lo = index.line_start(max(0, min(params.range.start.line, index.line_count - 1)))
     end_line = params.range.end.line
-    hi = len(index.text) if end_line >= index.line_count else index.line_end(end_line)
+    hi = len(index.buf) if end_line >= index.line_count else index.line_end(end_line)
     offsets = sp.frozen if sp.frozen is not None else hint_offsets(sp)
     rows = np.flatnonzero((offsets >= lo) & (offsets <= hi))[:ROW_LIMIT]
     if not len(rows):

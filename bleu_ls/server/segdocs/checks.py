@@ -91,7 +91,7 @@ def _all_checks(sp: SegmentPair) -> None:
     where = {s.key: i for i, s in enumerate(segs)}
     sp.qa = [[] for _ in segs]
     doc = SegmentDocument(format=index.format, segments=segs)
-    for f in check_cues(doc, limits, text=index.text):
+    for f in check_cues(doc, limits, text=index.buf):  # type: ignore[arg-type]
         i = where.get(f.key) if f.key is not None else None
         if i is None or not sev.get(f.code):
             continue
@@ -142,7 +142,7 @@ def recheck(sp: SegmentPair, a: int, b: int) -> None:
         base = seg.target_span[0]
         _put(sp, i, [
             SegFinding(f.code, sev[f.code], f.message, (f.span[0] - base, f.span[1] - base))
-            for f in check_cues(doc, limits, text=index.text)
+            for f in check_cues(doc, limits, text=index.buf)  # type: ignore[arg-type]
             if f.key == seg.key and sev.get(f.code)
         ])
 

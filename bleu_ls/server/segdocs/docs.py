@@ -121,14 +121,14 @@ class SegmentDocs:
         for ch in params.content_changes:
             rng = getattr(ch, "range", None)
             if sp.loading is not None:  # the whole being read: the edit goes to the text, read again after
-                start, end = (0, len(sp.index.text)) if rng is None else (
+                start, end = (0, len(sp.index.buf)) if rng is None else (
                     offset_at(sp, rng.start.line, rng.start.character, self.manager.encoding),
                     offset_at(sp, rng.end.line, rng.end.character, self.manager.encoding))
                 opening.edit_prefix(sp, start, max(start, end), ch.text, self.manager.settings)
                 sp.load_gen += 1
                 continue
             if rng is None:
-                start, end = 0, len(sp.index.text)
+                start, end = 0, len(sp.index.buf)
             else:
                 start = offset_at(sp, rng.start.line, rng.start.character, self.manager.encoding)
                 end = max(start, offset_at(sp, rng.end.line, rng.end.character, self.manager.encoding))

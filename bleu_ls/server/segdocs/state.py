@@ -108,7 +108,7 @@ class SegmentPair:
 def offset_at(sp: SegmentPair, line: int, character: int, encoding: str) -> int:
     index = sp.index
     if line >= index.line_count:
-        return len(index.text)
+        return len(index.buf)
     content = index.line(line)
     if content.endswith("\r"):
         content = content[:-1]
@@ -132,6 +132,6 @@ def hint_offsets(sp: SegmentPair) -> np.ndarray:
     if sp.index.format == PO and hasattr(sp.index, "quoted"):  # kept by the PO index (live_po.py)
         ends += sp.index.quoted(sp.row_anchor)
     elif sp.index.format == PO:  # after the closing quote of the last msgstr line
-        text = sp.index.text
+        text = sp.index.buf
         ends += np.fromiter((text.startswith('"', e) for e in ends.tolist()), np.int64, len(ends))
     return ends
