@@ -162,8 +162,8 @@ class LiveIndex(OffsetIndex):
             self.header = dict(doc.header)
 
         # the old segments of the region, and the problems
-        a = int(np.searchsorted(self._anchor, k, "left"))
-        b = int(np.searchsorted(self._anchor, m, "right"))
+        a = self.anchors_from(k, "left")
+        b = self.anchors_from(m, "right")
         old_problems = self.problems
         kept = [p for p in old_problems if p.line < k]
         later = [Problem(p.offset + delta, p.line + line_delta, p.column, p.message) for p in old_problems if p.line > m]

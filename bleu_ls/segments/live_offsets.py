@@ -19,6 +19,7 @@ from typing import Callable, Optional
 
 import numpy as np
 
+from .live_arrays import Shifted
 from .live_text import ChunkText
 from .model import InlineCode, Problem, Run, Segment, SegmentDocument
 
@@ -121,9 +122,9 @@ class OffsetIndex:
         self.header = dict(doc.header)
         self.problems: list[Problem] = list(doc.problems)
         self._segs: list[Segment] = list(doc.segments)
-        self._tstart, self._tend, self._anchor = _spans(self._segs)
-        self._dchar = np.zeros(len(self._segs), np.int64)
-        self._dline = np.zeros(len(self._segs), np.int64)
+        self._tstart, self._tend, self._anchor = (Shifted(a) for a in _spans(self._segs))
+        self._dchar = Shifted(np.zeros(len(self._segs), np.int64))
+        self._dline = Shifted(np.zeros(len(self._segs), np.int64))
 
     # -- reading --------------------------------------------------------------------
     def __len__(self) -> int:
@@ -132,12 +133,12 @@ class OffsetIndex:
     def segment(self, i: int) -> Segment:
         """Segment ``i`` with its current offsets."""
         seg = self._segs[i]
-        dc, dl = int(self._dchar[i]), int(self._dline[i])
+        dc, dl = self._dchar.get(i), self._dline.get(i)
         if dc or dl:
             seg = self._shift(seg, dc, dl)
             self._segs[i] = seg
-            self._dchar[i] = 0
-            self._dline[i] = 0
+            self._dchar.set(i, 0)
+            self._dline.set(i, 0)
         return seg
 
     def segments(self) -> list[Segment]:
@@ -157,34 +158,42 @@ class OffsetIndex:
 
     def target_end(self, i: int) -> int:
         """Offset of the end of segment ``i``'s target text (where its hint goes)."""
-        return int(self._tend[i])
+        return self._tend.get(i)
 
     def target_ends(self, which: np.ndarray) -> np.ndarray:
         """The target ends of segments ``which`` (a new array)."""
-        return self._tend[which]
+        return self._tend.take(which)
 
     def anchor_line(self, i: int) -> int:
         """The line of segment ``i``'s own block it is found by (a cue's timing line)."""
-        return int(self._anchor[i])
+        return self._anchor.get(i)
 
     def target_span(self, i: int) -> tuple[int, int]:
-        return int(self._tstart[i]), int(self._tend[i])
+        return self._tstart.get(i), self._tend.get(i)
+
+    def first_ending_at(self, offset: int) -> int:
+        """The first segment whose target ends at or after ``offset`` (``len``: none)."""
+        return self._tend.searchsorted(offset, "left")
 
     def at_offset(self, offset: int) -> Optional[int]:
         """The segment whose target span holds ``offset`` (its end included), or None."""
-        k = int(np.searchsorted(self._tstart, offset, "right")) - 1
-        if 0 <= k < len(self._segs) and offset <= self._tend[k]:
+        k = self._tstart.searchsorted(offset, "right") - 1
+        if 0 <= k < len(self._segs) and offset <= self._tend.get(k):
             return k
         return None
 
     def at_line(self, line: int) -> Optional[int]:
         """The segment whose block holds ``line`` (its timing line or after, up to the next one's), or None."""
-        k = int(np.searchsorted(self._anchor, line, "right")) - 1
+        k = self._anchor.searchsorted(line, "right") - 1
         if k < 0:
             return None
         _, end = self.target_span(k)
         last = self.line_of(end)
-        return k if line <= max(last, int(self._anchor[k])) else None
+        return k if line <= max(last, self._anchor.get(k)) else None
+
+    def anchors_from(self, line: int, side: str = "left") -> int:
+        """``np.searchsorted`` of the segments' anchor lines."""
+        return self._anchor.searchsorted(line, side)
 
     # -- lines -----------------------------------------------------------------------
     @property
@@ -251,25 +260,14 @@ class OffsetIndex:
 
     def _splice(self, a: int, b: int, fresh: list[Segment], delta: int, line_delta: int) -> None:
         """Segments ``[a, b)`` replaced by ``fresh`` (read at their current offsets);
-        those after them moved by ``delta`` characters and ``line_delta`` lines."""
+        those after them moved by ``delta`` characters and ``line_delta`` lines (lazily:
+        :class:`~.live_arrays.Shifted`)."""
         count = len(fresh)
         self._segs[a:b] = fresh
         starts, ends, anchors = _spans(fresh)
-        if count == b - a:  # as many segments as before (typing in a cue): in place
-            for arr, mid, d in ((self._tstart, starts, delta), (self._tend, ends, delta), (self._anchor, anchors, line_delta)):
-                arr[a:b] = mid
-                if d:
-                    arr[b:] += d
-            self._dchar[a:b] = 0
-            self._dline[a:b] = 0
-            if delta:
-                self._dchar[b:] += delta
-            if line_delta:
-                self._dline[b:] += line_delta
-        else:
-            zeros = np.zeros(count, np.int64)
-            self._tstart = np.concatenate((self._tstart[:a], starts, self._tstart[b:] + delta))
-            self._tend = np.concatenate((self._tend[:a], ends, self._tend[b:] + delta))
-            self._anchor = np.concatenate((self._anchor[:a], anchors, self._anchor[b:] + line_delta))
-            self._dchar = np.concatenate((self._dchar[:a], zeros, self._dchar[b:] + delta))
-            self._dline = np.concatenate((self._dline[:a], zeros, self._dline[b:] + line_delta))
+        zeros = np.zeros(count, np.int64)
+        self._tstart.splice(a, b, starts, delta)
+        self._tend.splice(a, b, ends, delta)
+        self._anchor.splice(a, b, anchors, line_delta)
+        self._dchar.splice(a, b, zeros, delta)
+        self._dline.splice(a, b, zeros, line_delta)

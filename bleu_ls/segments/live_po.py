@@ -29,6 +29,7 @@ import dataclasses
 import numpy as np
 
 from .live import LiveIndex
+from .live_arrays import Shifted
 from .live_offsets import Change, shift_segment
 from .model import PO, Problem, Segment, SegmentDocument
 from .po import CTXT_SEP, _KEYWORD, _Reader
@@ -144,7 +145,7 @@ class PoIndex(LiveIndex):
         r = _BoundaryReader(text)
         r.read_lines()
         doc = r.document()
-        self._bounds = np.asarray(r.boundaries, np.int64)
+        self._bounds = Shifted(r.boundaries)
         self._header_line = r.header_line
         return doc
 
@@ -184,10 +185,9 @@ class PoIndex(LiveIndex):
         elif self._header_line >= m_old:
             self._header_line += line_delta
         # boundaries: those above the region, the region's, those below moved
-        lo = int(np.searchsorted(self._bounds, k, "left"))
-        hi = int(np.searchsorted(self._bounds, m_old, "left")) if m_old < n_lines else len(self._bounds)
-        self._bounds = np.concatenate((self._bounds[:lo], np.asarray(reader.boundaries, np.int64) + k,
-                                       self._bounds[hi:] + line_delta))
+        lo = self._bounds.searchsorted(k, "left")
+        hi = self._bounds.searchsorted(m_old, "left") if m_old < n_lines else len(self._bounds)
+        self._bounds.splice(lo, hi, np.asarray(reader.boundaries, np.int64) + k, line_delta)
         # problems
         old_problems = self.problems
         kept = [p for p in old_problems if p.line < k]
@@ -195,8 +195,8 @@ class PoIndex(LiveIndex):
         self.problems = kept + new_problems + later
         problems_changed = [p for p in old_problems if k <= p.line < m_old] != new_problems or bool(later and delta)
         # segments of the region: those whose anchor line is in [k, m_old)
-        a = int(np.searchsorted(self._anchor, k, "left"))
-        b = int(np.searchsorted(self._anchor, m_old, "left"))
+        a = self.anchors_from(k)
+        b = self.anchors_from(m_old)
         olds = [self.segment(i) for i in range(a, b)]
         count = len(fresh)
         self._splice(a, b, fresh, delta, line_delta)
@@ -225,12 +225,12 @@ class PoIndex(LiveIndex):
         bounds = self._bounds
         new_text = self._text
         n_lines = new_text.line_count - line_delta  # the old text's
-        j = int(np.searchsorted(bounds, ls, "left")) - 1  # the last boundary strictly above the edit's line
-        k = int(bounds[j]) if j >= 0 else 0
-        h = int(np.searchsorted(bounds, le, "right"))  # the first boundary strictly below its last line
+        j = bounds.searchsorted(ls, "left") - 1  # the last boundary strictly above the edit's line
+        k = bounds.get(j) if j >= 0 else 0
+        h = bounds.searchsorted(le, "right")  # the first boundary strictly below its last line
         header_before = 0 <= self._header_line < k
         for _ in range(_GROW):
-            m = int(bounds[h]) if h < len(bounds) else n_lines
+            m = bounds.get(h) if h < len(bounds) else n_lines
             a = new_text.line_start(k)
             if m < n_lines:
                 # the old line m, in the new text
@@ -257,8 +257,8 @@ class PoIndex(LiveIndex):
         if in_region and not found:
             return None  # the header entry gone: a later one may take its place
         # duplicates: a key twice in the catalogue is numbered by file order
-        a_seg = int(np.searchsorted(self._anchor, k, "left"))
-        b_seg = int(np.searchsorted(self._anchor, m, "left"))
+        a_seg = self.anchors_from(k)
+        b_seg = self.anchors_from(m)
         keys = self._keys
         for s in self._segs[a_seg:b_seg]:
             if keys.get(_raw_key(s), 0) > 1:

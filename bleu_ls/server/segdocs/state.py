@@ -124,14 +124,37 @@ def range_of(sp: SegmentPair, a: int, b: int, encoding: str) -> types.Range:
     return types.Range(start=position_at(sp, a, encoding), end=position_at(sp, b, encoding))
 
 
-def hint_offsets(sp: SegmentPair) -> np.ndarray:
-    """Where each row's hint goes: the end of its last segment's target text."""
-    if not len(sp.row_anchor):
+def hint_offsets(sp: SegmentPair, rows: Optional[np.ndarray] = None) -> np.ndarray:
+    """Where each row's hint goes (of ``rows`` only, when given): the end of its last segment's target text."""
+    anchors = sp.row_anchor if rows is None else sp.row_anchor[rows]
+    if not len(anchors):
         return np.zeros(0, np.int64)
-    ends = sp.index.target_ends(sp.row_anchor)
+    ends = sp.index.target_ends(anchors)
     if sp.index.format == PO and hasattr(sp.index, "quoted"):  # kept by the PO index (live_po.py)
-        ends += sp.index.quoted(sp.row_anchor)
+        ends += sp.index.quoted(anchors)
     elif sp.index.format == PO:  # after the closing quote of the last msgstr line
         text = sp.index.buf
         ends += np.fromiter((text.startswith('"', e) for e in ends.tolist()), np.int64, len(ends))
     return ends
+
+
+def visible_rows(sp: SegmentPair, lo: int, hi: int) -> tuple[np.ndarray, np.ndarray]:
+    """The rows whose hint falls in ``[lo, hi]`` (in row order) and their hint offsets: found
+    from the segments whose targets end there, not by placing every row's hint."""
+    index = sp.index
+    if len(sp.row_of) != len(index) or not hasattr(index, "first_ending_at"):
+        offsets = hint_offsets(sp)
+        rows = np.flatnonzero((offsets >= lo) & (offsets <= hi))
+        return rows, offsets[rows]
+    i0 = index.first_ending_at(lo - 1)  # a PO hint is one after the target's end (its closing quote)
+    i1 = index.first_ending_at(hi + 1)
+    if i1 <= i0:
+        return np.zeros(0, np.int64), np.zeros(0, np.int64)
+    rows = sp.row_of[i0:i1]
+    segs = np.arange(i0, i1)
+    keep = rows >= 0
+    rows, segs = rows[keep], segs[keep]
+    rows = np.unique(rows[sp.row_anchor[rows] == segs])
+    offsets = hint_offsets(sp, rows)
+    inside = (offsets >= lo) & (offsets <= hi)
+    return rows[inside], offsets[inside]
