@@ -52,6 +52,21 @@ class Shifted:
         which = np.asarray(which, np.int64)
         return self._raw[which] + self._block[which >> SHIFT]
 
+    def state(self) -> tuple:
+        """The arrays as they are (references, no copy): an edit in place changes them, one that
+        makes the array again leaves them (:meth:`holds` tells which)."""
+        return (self._raw, self._block)
+
+    def holds(self, state: tuple) -> bool:
+        """``state`` is this array's own (changed in place since, maybe), not an older one."""
+        return state[0] is self._raw and state[1] is self._block
+
+    @staticmethod
+    def take_from(state: tuple, which: np.ndarray) -> np.ndarray:
+        """:meth:`take` of an array's old ``state`` (one it does not hold any more)."""
+        raw, block = state
+        return raw[which] + block[which >> SHIFT]
+
     def set(self, i: int, v: int) -> None:
         self._raw[i] = v - self._block[i >> SHIFT]
 

@@ -125,6 +125,8 @@ class OffsetIndex:
         self._tstart, self._tend, self._anchor = (Shifted(a) for a in _spans(self._segs))
         self._dchar = Shifted(np.zeros(len(self._segs), np.int64))
         self._dline = Shifted(np.zeros(len(self._segs), np.int64))
+        #: the in-place splices since :meth:`hints_snapshot` (None: no snapshot)
+        self._undo: Optional[list[tuple[int, int, np.ndarray, int]]] = None
 
     # -- reading --------------------------------------------------------------------
     def __len__(self) -> int:
@@ -258,11 +260,33 @@ class OffsetIndex:
         return Change("structure", 0, old_n, len(self._segs), True, True, self.problems != old_problems,
                       delta, line_delta)
 
+    # -- where the hints were before an edit --------------------------------------------------
+    def hints_snapshot(self) -> tuple:
+        """What :meth:`hints_before` needs after the next edit (nothing copied: the arrays'
+        references, and from now on the old values of the splices made in place)."""
+        self._undo = []
+        return self._tend.state()
+
+    def hints_before(self, snap: tuple, which: np.ndarray) -> np.ndarray:
+        """The target ends of segments ``which`` (numbered as before the edit) as they were
+        when ``snap`` was taken; a new array."""
+        which = np.asarray(which, np.int64)
+        if not self._tend.holds(snap) or self._undo is None:  # made again since: the old numbers are intact
+            return Shifted.take_from(snap, which)
+        out = self._tend.take(which)
+        for a, b, old, delta in reversed(self._undo):
+            out[which >= b] -= delta
+            mid = (which >= a) & (which < b)
+            out[mid] = old[which[mid] - a]
+        return out
+
     def _splice(self, a: int, b: int, fresh: list[Segment], delta: int, line_delta: int) -> None:
         """Segments ``[a, b)`` replaced by ``fresh`` (read at their current offsets);
         those after them moved by ``delta`` characters and ``line_delta`` lines (lazily:
         :class:`~.live_arrays.Shifted`)."""
         count = len(fresh)
+        if self._undo is not None and count == b - a:  # in place: the old ends kept for hints_before
+            self._undo.append((a, b, self._tend.take(np.arange(a, b)), delta))
         self._segs[a:b] = fresh
         starts, ends, anchors = _spans(fresh)
         zeros = np.zeros(count, np.int64)

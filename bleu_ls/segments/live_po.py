@@ -280,10 +280,28 @@ class PoIndex(LiveIndex):
         target's end, where the hint goes after it), else 0: kept per segment, not looked up per edit."""
         return self._quoted[which]
 
+    def hints_snapshot(self) -> tuple:
+        self._undo_q: list[tuple[int, int, np.ndarray]] = []
+        return super().hints_snapshot(), self._quoted
+
+    def hints_before(self, snap: tuple, which: np.ndarray) -> np.ndarray:
+        """:meth:`OffsetIndex.hints_before`, after the closing quote as the hints were."""
+        which = np.asarray(which, np.int64)
+        ends = super().hints_before(snap[0], which)
+        if snap[1] is not self._quoted:  # made again: intact
+            return ends + snap[1][which]
+        q = self._quoted[which]
+        for a, b, old in reversed(self._undo_q):
+            mid = (which >= a) & (which < b)
+            q[mid] = old[which[mid] - a]
+        return ends + q
+
     def _splice(self, a: int, b: int, fresh: list[Segment], delta: int, line_delta: int) -> None:
         """:meth:`OffsetIndex._splice`, and whether a closing quote follows each new target."""
         mid = self._quotes([s.target_span[1] for s in fresh])
         if len(fresh) == b - a:
+            if self._undo is not None:
+                self._undo_q.append((a, b, self._quoted[a:b].copy()))
             self._quoted[a:b] = mid
         else:
             self._quoted = np.concatenate((self._quoted[:a], mid, self._quoted[b:]))

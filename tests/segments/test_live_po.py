@@ -116,8 +116,12 @@ def test_the_index_equals_a_fresh_read_after_every_edit(base, data):
             start = data.draw(st.integers(0, len(t)))
             end = min(len(t), start + data.draw(st.integers(0, 3)))
             new = data.draw(st.sampled_from(PIECES))
+        which = np.arange(len(index), dtype=np.int64)
+        before = index.target_ends(which) + index.quoted(which)  # where the hints were
+        snap = index.hints_snapshot()
         index.edit(start, end, new)
         _fresh_equal(index)
+        assert index.hints_before(snap, which).tolist() == before.tolist()  # told afterwards, nothing copied
 
 
 def test_an_edit_inside_one_msgstr_is_a_text_change_of_that_segment():

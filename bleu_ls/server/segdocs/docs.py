@@ -19,11 +19,12 @@ from __future__ import annotations
 import asyncio
 import logging
 from pathlib import Path
-from typing import Any, Optional
+from typing import Any, Callable, Optional
 
 import numpy as np
 from lsprotocol import types
 
+from ...segments.model import PO
 from ..documents.files import path_key, uri_path
 from ..roles import ManagerRole
 from . import actions, answers, drafts, opening
@@ -177,14 +178,30 @@ class SegmentDocs:
     # -- edits -------------------------------------------------------------------------
     def _apply(self, sp: SegmentPair, start: int, end: int, new: str) -> None:
         index = sp.index
-        # the hint places before the edit: kept (moved through it) if it leaves the text malformed
-        before = hint_offsets(sp) if sp.frozen is None else sp.frozen
+        # the hint places before the edit, moved through it: kept if it leaves the text malformed.
+        # Made only then: the index says afterwards where they were (live_offsets.py), no row's place
+        # is read at each key press.
+        frozen = sp.frozen
+        lazy = frozen is None and hasattr(index, "hints_snapshot") and (index.format != PO or hasattr(index, "quoted"))
+        if lazy:
+            snap, anchors = index.hints_snapshot(), sp.row_anchor
+        elif frozen is None:
+            eager = hint_offsets(sp)
         change = index.edit(start, end, new)
-        inside = (before > start) & (before < end)
-        before[inside] = start + len(new)
-        before[before >= end] += change.delta
-        if sp.frozen is not None:
-            sp.frozen = before
+
+        def moved(before: np.ndarray) -> np.ndarray:
+            inside = (before > start) & (before < end)
+            before[inside] = start + len(new)
+            before[before >= end] += change.delta
+            return before
+
+        if frozen is not None:
+            sp.frozen = moved(frozen)
+            before = lambda: sp.frozen  # noqa: E731
+        elif lazy:
+            before = lambda: moved(index.hints_before(snap, anchors))  # noqa: E731
+        else:
+            before = lambda: moved(eager)  # noqa: E731
         after_edit(sp, change)
         if change.kind == "none":
             if change.problems_changed:
@@ -206,14 +223,14 @@ class SegmentDocs:
         if not self._maybe_freeze(sp, before):
             repair(sp, self.manager.settings, change.start, change.end, change.count)
 
-    def _maybe_freeze(self, sp: SegmentPair, before: np.ndarray) -> bool:
-        """Keep the last good rows (hints at ``before``) while the text has more
+    def _maybe_freeze(self, sp: SegmentPair, before: Callable[[], np.ndarray]) -> bool:
+        """Keep the last good rows (hints at ``before()``) while the text has more
         problems than when they were made; True while frozen, and when the rows
         were just made again (nothing left to pair)."""
         n = len(sp.index.problems)
         if n > sp.good_problems:
             if sp.frozen is None:
-                sp.frozen = before
+                sp.frozen = before()
             return True
         sp.good_problems = n
         if sp.frozen is not None:  # well-formed again: every cue paired again
