@@ -50,10 +50,23 @@ class ChunkText:
     __slots__ = ("_pieces", "_nls", "_starts", "_lines", "_len", "_whole")
 
     def __init__(self, text: str = "") -> None:
-        self._pieces: list[str] = _cut(text)
-        self._nls: list[np.ndarray] = [_newlines(p) for p in self._pieces]
-        #: the whole text once joined (until the next edit); not the text given: its pieces hold it
-        self._whole: Optional[str] = None
+        # one piece, the text given (no copy) until it is cut: at the first edit, or before it
+        # (:meth:`cut`, where time does not count: a thread reading the whole file)
+        self._pieces: list[str] = [text]
+        self._nls: list[np.ndarray] = [_newlines(text)]
+        #: the whole text (the one piece, or joined once after an edit, kept until the next)
+        self._whole: Optional[str] = text
+        self._sums()
+
+    def cut(self) -> None:
+        """Cut a text still in one piece into pieces (a copy of it: done once, before the first edit)."""
+        if len(self._pieces) != 1 or self._len <= 2 * CHUNK:
+            return
+        text, nl = self._pieces[0], self._nls[0]
+        self._pieces = _cut(text)
+        bounds = np.searchsorted(nl, np.arange(0, self._len, CHUNK), "left").tolist() + [len(nl)]
+        self._nls = [nl[bounds[k] : bounds[k + 1]] - k * CHUNK for k in range(len(self._pieces))]
+        self._whole = None  # the pieces hold it
         self._sums()
 
     def _sums(self) -> None:
@@ -162,6 +175,7 @@ class ChunkText:
         """``text[a:b]`` becomes ``new`` (``0 <= a <= b <= len``)."""
         if a == b and not new:
             return
+        self.cut()
         pieces = self._pieces
         ka = self._piece(a)
         kb = self._piece(b - 1) if b > a else ka

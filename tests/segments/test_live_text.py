@@ -77,3 +77,11 @@ def test_empty_text():
     _check(t, "a\nb")
     t.replace(0, 3, "")
     _check(t, "")
+
+
+@settings(max_examples=100, deadline=None)
+@given(TEXTS)
+def test_a_text_cut_before_any_edit_is_the_same_text(text):
+    t = ChunkText(text)
+    t.cut()
+    _check(t, text)

@@ -46,6 +46,15 @@ def _loop_running() -> bool:
         return False
 
 
+def _full_and_cut(*args: Any) -> SegmentPair:
+    """:func:`opening.full_pair`, its text cut into pieces (live_text.py) there, in the thread: not at the first key press."""
+    full = opening.full_pair(*args)
+    cut = getattr(getattr(full.index, "buf", None), "cut", None)
+    if cut is not None:
+        cut()
+    return full
+
+
 class SegmentDocs:
     """The open segment-format documents of the pair manager (:mod:`~bleu_ls.server.pairs.manager` owns one)."""
 
@@ -86,7 +95,7 @@ class SegmentDocs:
             gen, text = sp.load_gen, sp.index.text
             others = opening.snapshots(self.docs.values(), sp)
             try:
-                full = await asyncio.to_thread(opening.full_pair, sp.uri, sp.path, sp.index.format, text, sp.version,
+                full = await asyncio.to_thread(_full_and_cut, sp.uri, sp.path, sp.index.format, text, sp.version,
                                                self.manager, others)
             except Exception:  # a bug of a reader: the first segments stay
                 log.exception("reading %s failed", sp.uri)
