@@ -88,12 +88,29 @@ class Shifted:
                 self._raw[a:b] = values - self._block[np.arange(a, b) >> SHIFT]
             self.add_from(b, d)
             return
-        v = self.values()
-        tail = v[b:]
+        self._fold()
+        raw, n, c = self._raw, len(self._raw), len(values)
+        out = np.empty(n - (b - a) + c, np.int64)
+        out[:a] = raw[:a]
+        out[a : a + c] = values
+        tail = out[a + c :]
+        tail[:] = raw[b:]
         if d:
             tail += d
-        self._raw = np.concatenate((v[:a], values, tail))
-        self._block = np.zeros((len(self._raw) + BLOCK - 1) >> SHIFT, np.int64)
+        self._raw = out
+        self._block = np.zeros((len(out) + BLOCK - 1) >> SHIFT, np.int64)
+
+    def _fold(self) -> None:
+        """The blocks' offsets added into the numbers (in place: no array made)."""
+        n = len(self._raw)
+        if not n or not self._block.any():
+            return
+        full = n >> SHIFT
+        if full:
+            self._raw[: full << SHIFT].reshape(full, BLOCK)[:] += self._block[:full, None]
+        if full < len(self._block):
+            self._raw[full << SHIFT :] += self._block[full]
+        self._block[:] = 0
 
     def searchsorted(self, x: int, side: str = "left") -> int:
         """``np.searchsorted`` of the numbers (sorted, not decreasing)."""
