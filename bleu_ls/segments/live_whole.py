@@ -67,12 +67,16 @@ class _Window:
 
     def __init__(self, index: "XmlIndex", base: int) -> None:
         self.index, self.base = index, base
+        self._made: dict[int, Segment] = {}  # the region re-read asks for a few segments several times
 
     def __len__(self) -> int:
         return len(self.index)
 
     def _at(self, k: int) -> Segment:
-        return self.index._shift(self.index.segment(k), -self.base, 0)
+        got = self._made.get(k)
+        if got is None:
+            got = self._made[k] = self.index._shift(self.index.segment(k), -self.base, 0)
+        return got
 
     def __getitem__(self, k):
         if isinstance(k, slice):
@@ -134,16 +138,22 @@ class XmlIndex(LiveIndex):
         n = len(self._segs)
         if not n or self._root is None or any("unit_span" not in self._segs[k].extra for k in (0, n - 1)):
             return None
-        seg = self.segment
-        i = bisect_right(range(n), start, key=lambda k: _uspan(seg(k))[1])
-        j = bisect_left(range(n), end, key=lambda k: _uspan(seg(k))[0])
+        segs, dchar = self._segs, self._dchar
+
+        def span(k: int) -> tuple[int, int]:  # segment k's unit now: as kept, moved by what is pending (no copy)
+            a, b = _uspan(segs[k])
+            d = dchar.get(k)
+            return a + d, b + d
+
+        i = bisect_right(range(n), start, key=lambda k: span(k)[1])
+        j = bisect_left(range(n), end, key=lambda k: span(k)[0])
         j = max(i, j)
-        while j < n and _uspan(seg(j))[0] < end:
+        while j < n and span(j)[0] < end:
             j += 1
-        w1 = _uspan(seg(j))[1] if j < n else len(self._text)
+        w1 = span(j)[1] if j < n else len(self._text)
         if i == 0:
             return 0, w1, ""
-        return _uspan(seg(i - 1))[0], w1, self._root
+        return span(i - 1)[0], w1, self._root
 
     def _edit(self, start: int, end: int, new: str) -> Change:
         from .xml_reread import reread_region
