@@ -286,7 +286,10 @@ class OffsetIndex:
         :class:`~.live_arrays.Shifted`)."""
         count = len(fresh)
         if self._undo is not None and count == b - a:  # in place: the old ends kept for hints_before
-            self._undo.append((a, b, self._tend.take(np.arange(a, b)), delta))
+            if len(self._undo) >= 64:  # edits with no snapshot since (the server took none: the text was malformed)
+                self._undo = None
+            else:
+                self._undo.append((a, b, self._tend.take(np.arange(a, b)), delta))
         self._segs[a:b] = fresh
         starts, ends, anchors = _spans(fresh)
         zeros = np.zeros(count, np.int64)

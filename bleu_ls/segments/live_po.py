@@ -300,7 +300,7 @@ class PoIndex(LiveIndex):
         """:meth:`OffsetIndex._splice`, and whether a closing quote follows each new target."""
         mid = self._quotes([s.target_span[1] for s in fresh])
         if len(fresh) == b - a:
-            if self._undo is not None:
+            if self._undo is not None and len(self._undo_q) < 64:
                 self._undo_q.append((a, b, self._quoted[a:b].copy()))
             self._quoted[a:b] = mid
         else:
