@@ -126,6 +126,20 @@ class ChunkText:
     def startswith(self, s: str, at: int = 0) -> bool:
         return at >= 0 and self.slice(at, at + len(s)) == s
 
+    def find(self, sub: str, start: int = 0, end: Optional[int] = None) -> int:
+        """``str.find``, read a growing stretch at a time from ``start`` (what is looked for is near)."""
+        end = self._len if end is None else min(end, self._len)
+        a, step = max(0, start), 4096
+        while a <= end - len(sub):
+            b = min(end, a + step)
+            k = self.slice(a, min(end, b + len(sub) - 1)).find(sub)
+            if k >= 0:
+                return a + k
+            if b >= end:
+                break
+            a, step = b, step * 4
+        return -1
+
     def count(self, s: str, a: int = 0, b: Optional[int] = None) -> int:
         return self.slice(a, self._len if b is None else b).count(s)
 

@@ -33,6 +33,9 @@ def _check(t: ChunkText, plain: str) -> None:
             assert t.slice(a, b) == plain[a:b]
             assert t[a:b] == plain[a:b]
         assert t.startswith('"', a) == plain.startswith('"', a)
+        for sub in ("\n", "ab", "€😀", ""):
+            assert t.find(sub, a) == plain.find(sub, a), (sub, a)
+            assert t.find(sub, a, a + 9) == plain.find(sub, a, a + 9), (sub, a)
     assert t.value() == plain and str(t) == plain and t == plain
 
 
