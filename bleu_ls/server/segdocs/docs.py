@@ -279,6 +279,8 @@ class SegmentDocs:
         if sp.diagnostics is not None and sp.diagnostics[0] == sp.serial:
             return sp.diagnostics[1]
         out = diagnostics_json(sp, self.manager.encoding)
+        if sp.diagnostics is None or sp.diagnostics[1] != out or not sp.diag_rid:
+            sp.diag_rid = f"seg-{sp.serial}"
         sp.diagnostics = (sp.serial, out)
         return out
 
@@ -291,7 +293,10 @@ class SegmentDocs:
 
     def result_id(self, uri: str) -> str:
         sp = self.docs.get(uri)
-        return f"seg-{sp.serial}" if sp is not None else "none"
+        if sp is None:
+            return "none"
+        self.diagnostics(uri)  # made once per version; the id moves only when they differ
+        return sp.diag_rid
 
     def code_actions(self, uri: str, rng: types.Range) -> list[types.CodeAction]:
         sp = self.docs.get(uri)

@@ -91,6 +91,8 @@ class SegmentPair:
     serial: int = 0
     #: (serial, the diagnostics of that version)
     diagnostics: Optional[tuple[int, list[str]]] = None
+    #: the result id of the diagnostics: kept while an edit leaves them as they were (the editor's pull is then "unchanged")
+    diag_rid: str = ""
     push_task: Optional[asyncio.Task] = None
     #: the segments' drafts and the effort against them (drafts.SegDrafts; None: not bound)
     drafts: Any = None

@@ -194,3 +194,23 @@ def test_subtitle_diagnostics_follow_their_rows(tmp_path):
     assert codes(lambda d: (setattr(d.chars_per_line, "max_chars", 20), setattr(d.chars_per_line, "severity", "error"))) == [
         ("chars-per-line", 2, 1)]
     assert codes(lambda d: (setattr(d.chars_per_line, "max_chars", 20), setattr(d.chars_per_line, "enabled", False))) == []
+
+
+def test_the_result_id_moves_only_when_the_diagnostics_do(tmp_path):
+    text = ('msgid ""\nmsgstr ""\n"Content-Type: text/plain; charset=UTF-8\\n"\n\n'
+            '#, c-format\nmsgid "Hello %s"\nmsgstr "Bonjour"\n\nmsgid "World"\nmsgstr "Monde"\n')
+    docs = _docs(tmp_path)
+    uri = (tmp_path / "a.po").as_uri()
+    docs.open(uri, text, 1)
+    sp = docs.docs[uri]
+    first = docs.result_id(uri)
+    assert any(json.loads(d)["code"] == "placeholders-missing" for d in docs.diagnostics(uri))
+    at = text.index("Monde") + len("Monde")
+    docs._apply(sp, at, at, "s")  # another entry's text: the same diagnostics
+    docs._changed(sp)
+    assert docs.result_id(uri) == first
+    at = text.index("Bonjour") + len("Bonjour")
+    docs._apply(sp, at, at, " %s")  # the finding gone
+    docs._changed(sp)
+    assert docs.result_id(uri) != first
+    assert not any(json.loads(d)["code"] == "placeholders-missing" for d in docs.diagnostics(uri))
