@@ -17,7 +17,7 @@ import statistics
 import sys
 import time
 from pathlib import Path
-from typing import Any
+from typing import Any, Optional
 
 from .corpus import CACHE
 from .run import ROOT, _floor_argv, _range, _server_argv, pct
@@ -92,7 +92,8 @@ def _edit(fmt: str, lines: list[str], rng: random.Random, paste: bool, k: int) -
     return {"range": {"start": {"line": at, "character": col}, "end": {"line": at, "character": col}}, "text": "word "}, at
 
 
-def run(argv: list[str], fmt: str, ws: Path, path: Path, text: str, edits: int = 0, seed: int = 7) -> dict[str, Any]:
+def run(argv: list[str], fmt: str, ws: Path, path: Path, text: str, edits: int = 0, seed: int = 7,
+        hooks: Optional[dict] = None) -> dict[str, Any]:
     from .lsp_client import RawClient
 
     c = RawClient(cwd=ROOT, argv=argv)
@@ -120,6 +121,8 @@ def run(argv: list[str], fmt: str, ws: Path, path: Path, text: str, edits: int =
         rng = random.Random(seed)
         lines = text.split("\n")
         typing, pasting = [], []
+        if hooks and "before_edits" in hooks:
+            hooks["before_edits"](c)
         for k in range(edits):
             paste = k % 5 == 4
             change, line = _edit(fmt, lines, rng, paste, k)
@@ -131,6 +134,8 @@ def run(argv: list[str], fmt: str, ws: Path, path: Path, text: str, edits: int =
             if not hint.get("result"):
                 out["empty"] = out.get("empty", 0) + 1
         out["typing"], out["pasting"] = typing, pasting
+        if hooks and "after_edits" in hooks:
+            hooks["after_edits"](c)
         out["rss_after"], _ = tree_rss(c.proc.pid)
     finally:
         c.close()

@@ -45,6 +45,16 @@ _NONSPACE = re.compile(r"\S")
 _VTT_HEAD = "WEBVTT\n\n"
 
 
+def _nonspace(text, a: int, b: int) -> bool:
+    """A character other than white space in ``text[a:b]`` (read a piece at a time: it is found near ``a``)."""
+    step = 4096
+    while a < b:
+        if _NONSPACE.search(text.slice(a, min(b, a + step))) is not None:
+            return True
+        a, step = a + step, step * 4
+    return False
+
+
 def live_formats() -> tuple[str, ...]:
     """The formats an index can follow edit by edit."""
     return tuple(READERS)
@@ -103,20 +113,20 @@ class LiveIndex(OffsetIndex):
 
     # -- edits -----------------------------------------------------------------------
     def _edit(self, start: int, end: int, new: str) -> Change:
-        text = self.text
+        text = self._text
         ls, le = self.line_of(start), self.line_of(end)
         k = ls
         while k > 0 and not self._blank(k - 1):
             k -= 1
         m = le
-        n_lines = len(self._lines)
+        n_lines = text.line_count
         while m + 1 < n_lines and not self._blank(m + 1):
             m += 1
-        ra = int(self._lines[k])
+        ra = text.line_start(k)
         head_free = False  # nothing but blanks before the region: it holds the first block
         if k > 0:
             first = 1 if text.startswith("\ufeff") else 0
-            if _NONSPACE.search(text, first, ra) is None:
+            if not _nonspace(text, first, ra):
                 k, ra, head_free = 0, 0, True
         if self.format == VTT and k == 0 and m + 1 < n_lines:
             # the first block is read as the header: the block after the region may become
@@ -128,16 +138,13 @@ class LiveIndex(OffsetIndex):
                 j += 1
             m = min(j, n_lines - 1)
         # the region's end: after line m's line break (a cue without text ends there)
-        rb = int(self._lines[m + 1]) if m + 1 < n_lines else len(text)
+        rb = text.line_start(m + 1) if m + 1 < n_lines else len(text)
         delta = len(new) - (end - start)
-        new_text = text[:start] + new + text[end:]
         line_delta = new.count("\n") - (le - ls)
-
-        self._move_lines(start, ls, le, new, delta)
-        self.text = new_text
+        text.replace(start, end, new)
 
         # the region read again
-        region = new_text[ra : rb + delta]
+        region = text.slice(ra, rb + delta)
         if self.format == VTT and k > 0:
             doc = self._read(_VTT_HEAD + region)
             base_c, base_l = ra - len(_VTT_HEAD), k - 2
@@ -155,8 +162,8 @@ class LiveIndex(OffsetIndex):
             self.header = dict(doc.header)
 
         # the old segments of the region, and the problems
-        a = int(np.searchsorted(self._anchor, k, "left"))
-        b = int(np.searchsorted(self._anchor, m, "right"))
+        a = self.anchors_from(k, "left")
+        b = self.anchors_from(m, "right")
         old_problems = self.problems
         kept = [p for p in old_problems if p.line < k]
         later = [Problem(p.offset + delta, p.line + line_delta, p.column, p.message) for p in old_problems if p.line > m]

@@ -33,6 +33,8 @@ from .xml_checks import DEFAULT_SEVERITY as XML_SEVERITY
 from .xml_checks import SegmentFinding
 
 Rel = SegmentFinding  # a finding whose span is relative to its segment's target start
+#: structural edits noted before the key -> index map is made again
+MOVES = 256
 
 
 def _norm(s: str) -> str:
@@ -58,7 +60,8 @@ class LiveChecks:
         self._header_facts()
         self.keys = [s.key for s in segs]
         self.plural = [("plural_index" in s.extra) for s in segs]
-        self.own = [self._own(s, index.text) for s in segs]
+        text = index.buf if hasattr(index, "buf") else index.text  # slices only: no copy of the whole text
+        self.own = [self._own(s, text) for s in segs]
         self.plur: dict[str, list[Rel]] = {}
         self.incon: dict[str, list[Rel]] = {}
         self.gkey: list[Optional[tuple]] = []
@@ -70,7 +73,7 @@ class LiveChecks:
             self.norm.append(t)
             if g is not None:
                 self.groups.setdefault(g, set()).add(s.key)
-        self._pos: Optional[dict[str, int]] = {k: i for i, k in enumerate(self.keys)}
+        self._index_keys()
         #: a key twice (a file read with problems): the maps by key cannot tell them apart, count all again
         self.twice = len(self._pos) != len(self.keys)
         if self.format == PO and any(self.plural):
@@ -144,20 +147,20 @@ class LiveChecks:
             self.plur.pop(k, None)
             self.incon.pop(k, None)
         fresh = [index.segment(i) for i in range(a, a + count)]
-        text = index.text
+        text = index.buf if hasattr(index, "buf") else index.text
         self.keys[a:b] = [s.key for s in fresh]
         self.plural[a:b] = [("plural_index" in s.extra) for s in fresh]
         self.own[a:b] = [self._own(s, text) for s in fresh]
         got = [self._group_of(s) for s in fresh]
         self.gkey[a:b] = [g for g, _ in got]
         self.norm[a:b] = [t for _, t in got]
-        if count != b - a or self._pos is None:
-            self._pos = {k: i for i, k in enumerate(self.keys)}
-        else:
-            for k in old_keys:
-                self._pos.pop(k, None)
-            for i, k in enumerate(self.keys[a : a + count], a):
-                self._pos[k] = i
+        for k in old_keys:
+            self._pos.pop(k, None)
+        if count != b - a:  # the keys after the edit move: said once, applied when one is looked up
+            self._moves.append((b, count - (b - a)))
+        stamp = len(self._moves)
+        for i, k in enumerate(self.keys[a : a + count], a):
+            self._pos[k] = (i, stamp)
         if len(self._pos) != len(self.keys):
             self.full(index)  # the edit made a key twice
             return set(range(len(index)))
@@ -173,10 +176,24 @@ class LiveChecks:
         return {i for i in touched if not a <= i < a + count}
 
     # -- the document-wide checks -----------------------------------------------------------
+    def _index_keys(self) -> None:
+        """Key -> (its segment's index, the moves made before it was noted)."""
+        self._pos: dict[str, tuple[int, int]] = {k: (i, 0) for i, k in enumerate(self.keys)}
+        #: (first old index moved, by how much): the structural edits since (a paste moves every
+        #: segment after it; the map is not made again for it)
+        self._moves: list[tuple[int, int]] = []
+
     def _where(self, key: str) -> int:
-        if self._pos is None:
-            self._pos = {k: i for i, k in enumerate(self.keys)}
-        return self._pos[key]
+        if len(self._moves) > MOVES:
+            self._index_keys()
+        i, stamp = self._pos[key]
+        for at, d in self._moves[stamp:]:
+            if i >= at:
+                i += d
+        if not (0 <= i < len(self.keys)) or self.keys[i] != key:  # (never expected) the map made again
+            self._index_keys()
+            i = self._pos[key][0]
+        return i
 
     def _plurals(self, index, a: int, b: int) -> set[int]:
         """The plural checks of the run of plural segments around [a, b) (all of them without nplurals)."""

@@ -14,12 +14,13 @@ Plain Python (and numpy); imports nothing from the server.
 from __future__ import annotations
 
 import dataclasses
-import re
 from dataclasses import dataclass
 from typing import Callable, Optional
 
 import numpy as np
 
+from .live_arrays import Shifted
+from .live_text import ChunkText
 from .model import InlineCode, Problem, Run, Segment, SegmentDocument
 
 
@@ -83,21 +84,6 @@ def anchor_of(seg: Segment) -> int:
     return int(seg.extra.get("timing_line", seg.line))  # type: ignore[call-overload]
 
 
-def _line_starts(text: str) -> np.ndarray:
-    if not text:
-        return np.zeros(1, np.int64)
-    # one byte a character where every character fits one (a quarter of UTF-32's memory and time)
-    try:
-        codes = np.frombuffer(text.encode("latin-1"), dtype=np.uint8)
-    except UnicodeEncodeError:
-        codes = np.frombuffer(text.encode("utf-32-le", "surrogatepass"), dtype=np.uint32)
-    nl = np.flatnonzero(codes == 10)
-    out = np.empty(len(nl) + 1, np.int64)
-    out[0] = 0
-    out[1:] = nl + 1
-    return out
-
-
 def _spans(segs: list[Segment]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The target starts, target ends and anchor lines of ``segs``."""
     n = len(segs)
@@ -118,18 +104,29 @@ class OffsetIndex:
     _shift = staticmethod(shift_segment)
 
     # -- whole text ---------------------------------------------------------------
+    @property
+    def text(self) -> str:
+        """The whole text (joined on demand after an edit: the hot paths read :attr:`buf`)."""
+        return self._text.value()
+
+    @property
+    def buf(self) -> ChunkText:
+        """The text as edited in place: ``len``, slices, lines, without a copy of the whole."""
+        return self._text
+
     def reset(self, text: str) -> None:
         """Read ``text`` afresh."""
-        self.text = text
+        self._text = ChunkText(text)
         doc = self._read(text)
         self.doc_format = doc.format
         self.header = dict(doc.header)
         self.problems: list[Problem] = list(doc.problems)
         self._segs: list[Segment] = list(doc.segments)
-        self._tstart, self._tend, self._anchor = _spans(self._segs)
-        self._dchar = np.zeros(len(self._segs), np.int64)
-        self._dline = np.zeros(len(self._segs), np.int64)
-        self._lines = _line_starts(text)
+        self._tstart, self._tend, self._anchor = (Shifted(a) for a in _spans(self._segs))
+        self._dchar = Shifted(np.zeros(len(self._segs), np.int64))
+        self._dline = Shifted(np.zeros(len(self._segs), np.int64))
+        #: the in-place splices since :meth:`hints_snapshot` (None: no snapshot)
+        self._undo: Optional[list[tuple[int, int, np.ndarray, int]]] = None
 
     # -- reading --------------------------------------------------------------------
     def __len__(self) -> int:
@@ -138,12 +135,12 @@ class OffsetIndex:
     def segment(self, i: int) -> Segment:
         """Segment ``i`` with its current offsets."""
         seg = self._segs[i]
-        dc, dl = int(self._dchar[i]), int(self._dline[i])
+        dc, dl = self._dchar.get(i), self._dline.get(i)
         if dc or dl:
             seg = self._shift(seg, dc, dl)
             self._segs[i] = seg
-            self._dchar[i] = 0
-            self._dline[i] = 0
+            self._dchar.set(i, 0)
+            self._dline.set(i, 0)
         return seg
 
     def segments(self) -> list[Segment]:
@@ -163,67 +160,73 @@ class OffsetIndex:
 
     def target_end(self, i: int) -> int:
         """Offset of the end of segment ``i``'s target text (where its hint goes)."""
-        return int(self._tend[i])
+        return self._tend.get(i)
 
     def target_ends(self, which: np.ndarray) -> np.ndarray:
         """The target ends of segments ``which`` (a new array)."""
-        return self._tend[which]
+        return self._tend.take(which)
 
     def anchor_line(self, i: int) -> int:
         """The line of segment ``i``'s own block it is found by (a cue's timing line)."""
-        return int(self._anchor[i])
+        return self._anchor.get(i)
 
     def target_span(self, i: int) -> tuple[int, int]:
-        return int(self._tstart[i]), int(self._tend[i])
+        return self._tstart.get(i), self._tend.get(i)
+
+    def first_ending_at(self, offset: int) -> int:
+        """The first segment whose target ends at or after ``offset`` (``len``: none)."""
+        return self._tend.searchsorted(offset, "left")
 
     def at_offset(self, offset: int) -> Optional[int]:
         """The segment whose target span holds ``offset`` (its end included), or None."""
-        k = int(np.searchsorted(self._tstart, offset, "right")) - 1
-        if 0 <= k < len(self._segs) and offset <= self._tend[k]:
+        k = self._tstart.searchsorted(offset, "right") - 1
+        if 0 <= k < len(self._segs) and offset <= self._tend.get(k):
             return k
         return None
 
     def at_line(self, line: int) -> Optional[int]:
         """The segment whose block holds ``line`` (its timing line or after, up to the next one's), or None."""
-        k = int(np.searchsorted(self._anchor, line, "right")) - 1
+        k = self._anchor.searchsorted(line, "right") - 1
         if k < 0:
             return None
         _, end = self.target_span(k)
         last = self.line_of(end)
-        return k if line <= max(last, int(self._anchor[k])) else None
+        return k if line <= max(last, self._anchor.get(k)) else None
+
+    def anchors_from(self, line: int, side: str = "left") -> int:
+        """``np.searchsorted`` of the segments' anchor lines."""
+        return self._anchor.searchsorted(line, side)
 
     # -- lines -----------------------------------------------------------------------
     @property
     def line_count(self) -> int:
-        return len(self._lines)
+        return self._text.line_count
 
     def line_start(self, j: int) -> int:
-        return int(self._lines[j])
+        return self._text.line_start(j)
 
     def line_end(self, j: int) -> int:
         """Offset of the end of line ``j``'s content (its ``\\n`` excluded, a ``\\r`` before it included)."""
-        if j + 1 < len(self._lines):
-            return int(self._lines[j + 1]) - 1
-        return len(self.text)
+        return self._text.line_end(j)
 
     def line(self, j: int) -> str:
-        return self.text[self.line_start(j) : self.line_end(j)]
+        return self._text.line(j)
 
     def line_of(self, offset: int) -> int:
-        return int(np.searchsorted(self._lines, offset, "right")) - 1
+        return self._text.line_of(offset)
 
     def position(self, offset: int) -> tuple[int, int]:
         """(0-based line, column in characters) of ``offset``."""
         j = self.line_of(offset)
-        return j, offset - int(self._lines[j])
+        return j, offset - self.line_start(j)
 
     def offset(self, line: int, column: int) -> int:
         """The offset of (line, column in characters), clamped into the text."""
         if line < 0:
             return 0
-        if line >= len(self._lines):
-            return len(self.text)
-        start = int(self._lines[line])
+        if line >= self.line_count:
+            return len(self._text)
+        start = self.line_start(line)
         end = self.line_end(line)
         return min(start + max(0, column), end)
 
@@ -237,7 +240,7 @@ class OffsetIndex:
     def edit(self, start: int, end: int, new: str) -> Change:
         """Replace ``text[start:end]`` by ``new``; what changed.  ``start`` and
         ``end`` are moved into the text (``end`` not before ``start``)."""
-        n = len(self.text)
+        n = len(self._text)
         start = max(0, min(start, n))
         end = max(start, min(end, n))
         if start == end and not new:
@@ -257,40 +260,41 @@ class OffsetIndex:
         return Change("structure", 0, old_n, len(self._segs), True, True, self.problems != old_problems,
                       delta, line_delta)
 
-    def _move_lines(self, start: int, ls: int, le: int, new: str, delta: int) -> None:
-        """The line starts after ``new`` replaced the text from ``start`` (on line
-        ``ls``) to the end of the edit (on line ``le``): those up to line ``ls``
-        kept, the new ones, the rest moved by ``delta``."""
-        inner = [start + p.start() + 1 for p in re.finditer("\n", new)] if "\n" in new else []
-        if len(inner) == le - ls:  # as many line breaks as before: in place, no new array
-            self._lines[ls + 1 : le + 1] = inner
-            if delta:
-                self._lines[le + 1 :] += delta
-        else:
-            tail = self._lines[le + 1 :] + delta
-            self._lines = np.concatenate((self._lines[: ls + 1], np.asarray(inner, np.int64), tail))
+    # -- where the hints were before an edit --------------------------------------------------
+    def hints_snapshot(self) -> tuple:
+        """What :meth:`hints_before` needs after the next edit (nothing copied: the arrays'
+        references, and from now on the old values of the splices made in place)."""
+        self._undo = []
+        return self._tend.state()
+
+    def hints_before(self, snap: tuple, which: np.ndarray) -> np.ndarray:
+        """The target ends of segments ``which`` (numbered as before the edit) as they were
+        when ``snap`` was taken; a new array."""
+        which = np.asarray(which, np.int64)
+        if not self._tend.holds(snap) or self._undo is None:  # made again since: the old numbers are intact
+            return Shifted.take_from(snap, which)
+        out = self._tend.take(which)
+        for a, b, old, delta in reversed(self._undo):
+            out[which >= b] -= delta
+            mid = (which >= a) & (which < b)
+            out[mid] = old[which[mid] - a]
+        return out
 
     def _splice(self, a: int, b: int, fresh: list[Segment], delta: int, line_delta: int) -> None:
         """Segments ``[a, b)`` replaced by ``fresh`` (read at their current offsets);
-        those after them moved by ``delta`` characters and ``line_delta`` lines."""
+        those after them moved by ``delta`` characters and ``line_delta`` lines (lazily:
+        :class:`~.live_arrays.Shifted`)."""
         count = len(fresh)
+        if self._undo is not None and count == b - a:  # in place: the old ends kept for hints_before
+            if len(self._undo) >= 64:  # edits with no snapshot since (the server took none: the text was malformed)
+                self._undo = None
+            else:
+                self._undo.append((a, b, self._tend.take(np.arange(a, b)), delta))
         self._segs[a:b] = fresh
         starts, ends, anchors = _spans(fresh)
-        if count == b - a:  # as many segments as before (typing in a cue): in place
-            for arr, mid, d in ((self._tstart, starts, delta), (self._tend, ends, delta), (self._anchor, anchors, line_delta)):
-                arr[a:b] = mid
-                if d:
-                    arr[b:] += d
-            self._dchar[a:b] = 0
-            self._dline[a:b] = 0
-            if delta:
-                self._dchar[b:] += delta
-            if line_delta:
-                self._dline[b:] += line_delta
-        else:
-            zeros = np.zeros(count, np.int64)
-            self._tstart = np.concatenate((self._tstart[:a], starts, self._tstart[b:] + delta))
-            self._tend = np.concatenate((self._tend[:a], ends, self._tend[b:] + delta))
-            self._anchor = np.concatenate((self._anchor[:a], anchors, self._anchor[b:] + line_delta))
-            self._dchar = np.concatenate((self._dchar[:a], zeros, self._dchar[b:] + delta))
-            self._dline = np.concatenate((self._dline[:a], zeros, self._dline[b:] + line_delta))
+        zeros = np.zeros(count, np.int64)
+        self._tstart.splice(a, b, starts, delta)
+        self._tend.splice(a, b, ends, delta)
+        self._anchor.splice(a, b, anchors, line_delta)
+        self._dchar.splice(a, b, zeros, delta)
+        self._dline.splice(a, b, zeros, line_delta)

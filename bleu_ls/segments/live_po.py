@@ -29,6 +29,7 @@ import dataclasses
 import numpy as np
 
 from .live import LiveIndex
+from .live_arrays import Shifted
 from .live_offsets import Change, shift_segment
 from .model import PO, Problem, Segment, SegmentDocument
 from .po import CTXT_SEP, _KEYWORD, _Reader
@@ -144,7 +145,7 @@ class PoIndex(LiveIndex):
         r = _BoundaryReader(text)
         r.read_lines()
         doc = r.document()
-        self._bounds = np.asarray(r.boundaries, np.int64)
+        self._bounds = Shifted(r.boundaries)
         self._header_line = r.header_line
         return doc
 
@@ -159,7 +160,7 @@ class PoIndex(LiveIndex):
 
     # -- edits -----------------------------------------------------------------------
     def edit(self, start: int, end: int, new: str) -> Change:
-        text = self.text
+        text = self._text
         start = max(0, min(start, len(text)))
         end = max(start, min(end, len(text)))
         if start == end and not new:
@@ -167,17 +168,15 @@ class PoIndex(LiveIndex):
         ls, le = self.line_of(start), self.line_of(end)
         delta = len(new) - (end - start)
         line_delta = new.count("\n") - (le - ls)
-        new_text = text[:start] + new + text[end:]
+        n_lines = text.line_count  # the old text's
+        text.replace(start, end, new)  # the text edited in place: the region is read in it
         # a msgid twice in the catalogue: the second's problem names the first's line, which lines added move
         dup = line_delta != 0 and self._dups
-        got = None if dup else self._region(new_text, ls, le, line_delta)
+        got = None if dup else self._region(ls, le, line_delta)
         if got is None:
-            return self._read_whole(new_text, delta, line_delta)
+            return self._read_whole(text.value(), delta, line_delta)
         k, m_old, reader, doc, hdr = got
-        n_lines = len(self._lines)
-        self._move_lines(start, ls, le, new, delta)
-        self.text = new_text
-        base_c, base_l = int(self._lines[k]), k
+        base_c, base_l = text.line_start(k), k
         fresh = [shift_po(s, base_c, base_l) for s in doc.segments]
         new_problems = [Problem(p.offset + base_c, p.line + base_l, p.column, p.message) for p in doc.problems]
         if hdr:
@@ -186,10 +185,9 @@ class PoIndex(LiveIndex):
         elif self._header_line >= m_old:
             self._header_line += line_delta
         # boundaries: those above the region, the region's, those below moved
-        lo = int(np.searchsorted(self._bounds, k, "left"))
-        hi = int(np.searchsorted(self._bounds, m_old, "left")) if m_old < n_lines else len(self._bounds)
-        self._bounds = np.concatenate((self._bounds[:lo], np.asarray(reader.boundaries, np.int64) + k,
-                                       self._bounds[hi:] + line_delta))
+        lo = self._bounds.searchsorted(k, "left")
+        hi = self._bounds.searchsorted(m_old, "left") if m_old < n_lines else len(self._bounds)
+        self._bounds.splice(lo, hi, np.asarray(reader.boundaries, np.int64) + k, line_delta)
         # problems
         old_problems = self.problems
         kept = [p for p in old_problems if p.line < k]
@@ -197,8 +195,8 @@ class PoIndex(LiveIndex):
         self.problems = kept + new_problems + later
         problems_changed = [p for p in old_problems if k <= p.line < m_old] != new_problems or bool(later and delta)
         # segments of the region: those whose anchor line is in [k, m_old)
-        a = int(np.searchsorted(self._anchor, k, "left"))
-        b = int(np.searchsorted(self._anchor, m_old, "left"))
+        a = self.anchors_from(k)
+        b = self.anchors_from(m_old)
         olds = [self.segment(i) for i in range(a, b)]
         count = len(fresh)
         self._splice(a, b, fresh, delta, line_delta)
@@ -221,27 +219,28 @@ class PoIndex(LiveIndex):
             return Change("none", a, b, 0, False, False, problems_changed, delta, line_delta)
         return Change("structure", a, b, count, True, False, problems_changed, delta, line_delta)
 
-    def _region(self, new_text: str, ls: int, le: int, line_delta: int):
-        """(k, m, reader, header read) for the region [k, m) of old lines read in the new text, or None: read it all."""
+    def _region(self, ls: int, le: int, line_delta: int):
+        """(k, m, reader, header read) for the region [k, m) of old lines read in the new text
+        (:attr:`buf`, edited already: the old line ``m`` below the edit is its ``m + line_delta``), or None: read it all."""
         bounds = self._bounds
-        n_lines = len(self._lines)
-        j = int(np.searchsorted(bounds, ls, "left")) - 1  # the last boundary strictly above the edit's line
-        k = int(bounds[j]) if j >= 0 else 0
-        h = int(np.searchsorted(bounds, le, "right"))  # the first boundary strictly below its last line
+        new_text = self._text
+        n_lines = new_text.line_count - line_delta  # the old text's
+        j = bounds.searchsorted(ls, "left") - 1  # the last boundary strictly above the edit's line
+        k = bounds.get(j) if j >= 0 else 0
+        h = bounds.searchsorted(le, "right")  # the first boundary strictly below its last line
         header_before = 0 <= self._header_line < k
         for _ in range(_GROW):
-            m = int(bounds[h]) if h < len(bounds) else n_lines
-            a = int(self._lines[k])
+            m = bounds.get(h) if h < len(bounds) else n_lines
+            a = new_text.line_start(k)
             if m < n_lines:
-                # the old line m's start, in the new text
-                b = int(self._lines[m]) + (len(new_text) - len(self.text))
-                e = new_text.find("\n", b)
-                nxt = new_text[b : e if e >= 0 else len(new_text)]
+                # the old line m, in the new text
+                b = new_text.line_start(m + line_delta)
+                nxt = new_text.line(m + line_delta)
                 if nxt.endswith("\r"):
                     nxt = nxt[:-1]
             else:
                 b, nxt = len(new_text), None
-            reader = _BoundaryReader(new_text[a:b], header_seen=header_before)
+            reader = _BoundaryReader(new_text.slice(a, b), header_seen=header_before)
             reader.read_lines()
             if nxt is None or reader.fresh(nxt):
                 break
@@ -258,8 +257,8 @@ class PoIndex(LiveIndex):
         if in_region and not found:
             return None  # the header entry gone: a later one may take its place
         # duplicates: a key twice in the catalogue is numbered by file order
-        a_seg = int(np.searchsorted(self._anchor, k, "left"))
-        b_seg = int(np.searchsorted(self._anchor, m, "left"))
+        a_seg = self.anchors_from(k)
+        b_seg = self.anchors_from(m)
         keys = self._keys
         for s in self._segs[a_seg:b_seg]:
             if keys.get(_raw_key(s), 0) > 1:
@@ -273,7 +272,7 @@ class PoIndex(LiveIndex):
         return k, m, reader, doc, found
 
     def _quotes(self, ends: list[int]) -> np.ndarray:
-        text = self.text
+        text = self._text
         return np.fromiter((text.startswith('"', e) for e in ends), np.int64, len(ends))
 
     def quoted(self, which: np.ndarray) -> np.ndarray:
@@ -281,10 +280,28 @@ class PoIndex(LiveIndex):
         target's end, where the hint goes after it), else 0: kept per segment, not looked up per edit."""
         return self._quoted[which]
 
+    def hints_snapshot(self) -> tuple:
+        self._undo_q: list[tuple[int, int, np.ndarray]] = []
+        return super().hints_snapshot(), self._quoted
+
+    def hints_before(self, snap: tuple, which: np.ndarray) -> np.ndarray:
+        """:meth:`OffsetIndex.hints_before`, after the closing quote as the hints were."""
+        which = np.asarray(which, np.int64)
+        ends = super().hints_before(snap[0], which)
+        if snap[1] is not self._quoted:  # made again: intact
+            return ends + snap[1][which]
+        q = self._quoted[which]
+        for a, b, old in reversed(self._undo_q):
+            mid = (which >= a) & (which < b)
+            q[mid] = old[which[mid] - a]
+        return ends + q
+
     def _splice(self, a: int, b: int, fresh: list[Segment], delta: int, line_delta: int) -> None:
         """:meth:`OffsetIndex._splice`, and whether a closing quote follows each new target."""
         mid = self._quotes([s.target_span[1] for s in fresh])
         if len(fresh) == b - a:
+            if self._undo is not None and len(self._undo_q) < 64:
+                self._undo_q.append((a, b, self._quoted[a:b].copy()))
             self._quoted[a:b] = mid
         else:
             self._quoted = np.concatenate((self._quoted[:a], mid, self._quoted[b:]))

@@ -11,10 +11,13 @@ Plain Python (and numpy); imports nothing from the server.
 from __future__ import annotations
 
 import dataclasses
+import re
+from bisect import bisect_left, bisect_right
+from typing import Optional
 
 from .live import LiveIndex
 from .live_offsets import Change
-from .model import TMX, SegmentDocument
+from .model import TMX, Segment, SegmentDocument
 
 
 class WholeIndex(LiveIndex):
@@ -29,11 +32,16 @@ class WholeIndex(LiveIndex):
         super().__init__(fmt, text, reader=lambda t: parse(fmt, b"", "buffer", text=t))
 
     def _edit(self, start: int, end: int, new: str) -> Change:
-        text = self.text
-        old, old_problems = self.segments(), self.problems
+        text = self._text
         line_delta = new.count("\n") - text.count("\n", start, end)
         delta = len(new) - (end - start)
-        self.reset(text[:start] + new + text[end:])
+        text.replace(start, end, new)
+        return self._whole_change(delta, line_delta)
+
+    def _whole_change(self, delta: int, line_delta: int) -> Change:
+        """Read the (already edited) text again; the change: the segments between those left and those moved."""
+        old, old_problems = self.segments(), self.problems
+        self.reset(self._text.value())
         # the segments the read gave as they were (before the edit) or moved by it (after): the
         # change is the range between them, so the checks and rows of the others stay
         fresh = self._segs
@@ -58,37 +66,66 @@ class WholeIndex(LiveIndex):
         return Change("structure", a, b, count, True, False, problems_changed, delta, line_delta)
 
 
-class _Segments:
-    """The index's segments as a sequence, each moved to its current offsets when read."""
+class _Window:
+    """The index's segments as a sequence, each read at its current offsets less ``base``
+    (the offsets of a window of the text: :meth:`XmlIndex._edit`)."""
 
-    def __init__(self, index: LiveIndex) -> None:
-        self.index = index
+    def __init__(self, index: "XmlIndex", base: int) -> None:
+        self.index, self.base = index, base
+        self._made: dict[int, Segment] = {}  # the region re-read asks for a few segments several times
 
     def __len__(self) -> int:
         return len(self.index)
 
+    def _at(self, k: int) -> Segment:
+        got = self._made.get(k)
+        if got is None:
+            got = self._made[k] = self.index._shift(self.index.segment(k), -self.base, 0)
+        return got
+
     def __getitem__(self, k):
         if isinstance(k, slice):
-            return [self.index.segment(i) for i in range(*k.indices(len(self.index)))]
+            return [self._at(i) for i in range(*k.indices(len(self.index)))]
         if k < 0:
             k += len(self.index)
         if not 0 <= k < len(self.index):
             raise IndexError(k)
-        return self.index.segment(k)
+        return self._at(k)
 
-    def __iter__(self):
-        return (self.index.segment(i) for i in range(len(self.index)))
+    def has_key(self, key: str) -> bool:
+        """A segment of the document has this key (counted by the index: no walk over the segments)."""
+        return key in self.index._key_count
 
     def unshifted(self):
         """The segments as kept (keys and texts current, offsets maybe not moved yet)."""
         return self.index.unshifted()
 
 
+def _uspan(s: Segment) -> tuple[int, int]:
+    return s.extra["unit_span"]  # type: ignore[return-value]
+
+
+_ROOT = re.compile(r"<((?:[A-Za-z_][\w.-]*:)?xliff)\b")
+
+
+def _root_tag(text: str, limit: int) -> Optional[str]:
+    """The XLIFF root's start tag, when it ends before ``limit`` (the first unit), else None."""
+    from .xmlscan import _TAG
+
+    m = _ROOT.search(text, 0, limit)
+    t = _TAG.match(text, m.start()) if m is not None else None
+    return text[m.start() : t.end()] if t is not None and t.end() <= limit else None
+
+
 class XmlIndex(WholeIndex):
     """XLIFF and TMX: an edit reads again only the units (``trans-unit``, ``unit``, ``tu``) it
     touched when the XML reader's region re-read (:mod:`.xml_reread`) can do it safely, else
     the whole text (TMX: the change then names the segments between those the read left and
-    those it moved, as :class:`WholeIndex` does; XLIFF: every segment)."""
+    those it moved, as :class:`WholeIndex` does; XLIFF: every segment).
+
+    The region re-read is given a window of the text (the unit before the edit to the
+    unit after it, the root's start tag before them), not the whole text: an edit
+    copies no more than that (the text itself is edited in place, :mod:`.live_text`)."""
 
     def __init__(self, fmt: str, text: str) -> None:
         from .xml_reread import shift_segment as xml_shift
@@ -96,36 +133,92 @@ class XmlIndex(WholeIndex):
         self._shift = xml_shift  # type: ignore[assignment]
         super().__init__(fmt, text)
 
+    def reset(self, text: str) -> None:
+        super().reset(text)
+        self._key_count: dict[str, int] = {}
+        for s in self._segs:
+            self._key_count[s.key] = self._key_count.get(s.key, 0) + 1
+        first = self._segs[0].extra.get("unit_span") if self._segs else None
+        self._root = _root_tag(text, first[0]) if first else None  # type: ignore[index]
+
+    def _window(self, start: int, end: int) -> Optional[tuple[int, int, str]]:
+        """(w0, w1, prefix): the old text ``[w0, w1)`` holds what the region re-read of an edit of
+        ``[start, end)`` reads (from the unit before it to the unit after it); ``prefix`` (the root's start
+        tag, when the window does not hold it) goes before it.  None: no window (give it the whole text)."""
+        n = len(self._segs)
+        if not n or self._root is None or any("unit_span" not in self._segs[k].extra for k in (0, n - 1)):
+            return None
+        segs, dchar = self._segs, self._dchar
+
+        def span(k: int) -> tuple[int, int]:  # segment k's unit now: as kept, moved by what is pending (no copy)
+            a, b = _uspan(segs[k])
+            d = dchar.get(k)
+            return a + d, b + d
+
+        i = bisect_right(range(n), start, key=lambda k: span(k)[1])
+        j = bisect_left(range(n), end, key=lambda k: span(k)[0])
+        j = max(i, j)
+        while j < n and span(j)[0] < end:
+            j += 1
+        w1 = span(j)[1] if j < n else len(self._text)
+        if i == 0:
+            return 0, w1, ""
+        return span(i - 1)[0], w1, self._root
+
     def _edit(self, start: int, end: int, new: str) -> Change:
         from .xml_reread import reread_region
 
-        text = self.text
-        removed = text[start:end]
-        new_text = text[:start] + new + text[end:]
+        text = self._text
+        removed = text.slice(start, end)
         delta = len(new) - (end - start)
         line_delta = new.count("\n") - removed.count("\n")
-        view = SegmentDocument(format=self.doc_format, segments=_Segments(self), header=self.header,  # type: ignore[arg-type]
+        win = self._window(start, end)
+        text.replace(start, end, new)
+        if win is None:
+            w0, w1, prefix = 0, len(text) - delta, ""
+        else:
+            w0, w1, prefix = win
+        base = w0 - len(prefix)
+        window = text.value() if (w0, w1) == (0, len(text) - delta) else prefix + text.slice(w0, w1 + delta)
+        view = SegmentDocument(format=self.doc_format, segments=_Window(self, base), header=self.header,  # type: ignore[arg-type]
                                problems=self.problems)
         try:
-            sp = reread_region(new_text, view, start, end, start + len(new), removed)
+            sp = reread_region(window, view, start - base, end - base, start + len(new) - base, removed)
         except Exception:  # the region reader's own limits: read it all
             sp = None
         if sp is None:
             if self.format == TMX:
-                return super()._edit(start, end, new)
-            return self._read_whole(new_text, delta, line_delta)
-        self._move_lines(start, self.line_of(start), self.line_of(end), new, delta)
-        self.text = new_text
-        a, b, fresh = sp.first, sp.last, list(sp.segments)
+                return self._whole_change(delta, line_delta)
+            return self._read_whole(text.value(), delta, line_delta)
+        a, b = sp.first, sp.last
+        fresh = [self._shift(s, base, 0) for s in sp.segments]
         olds = [self.segment(i) for i in range(a, b)]
         count = len(fresh)
         self._splice(a, b, fresh, delta, sp.line_delta)
+        for s in olds:
+            c = self._key_count[s.key] - 1
+            if c:
+                self._key_count[s.key] = c
+            else:
+                del self._key_count[s.key]
+        for s in fresh:
+            self._key_count[s.key] = self._key_count.get(s.key, 0) + 1
         if sp.rekey:  # TMX: tus keyed by their place after tus added or removed: their keys changed too
             for k, key in sp.rekey.items():
                 m = k + count - (b - a)
+                old_key = self._segs[m].key
                 self._segs[m] = dataclasses.replace(self._segs[m], key=key)
+                c = self._key_count[old_key] - 1
+                if c:
+                    self._key_count[old_key] = c
+                else:
+                    del self._key_count[old_key]
+                self._key_count[key] = self._key_count.get(key, 0) + 1
             last = max(sp.rekey) + 1
             return Change("structure", a, last, count + last - b, True, False, False, delta, line_delta)
+        if a == 0 and self._segs:  # the root's tag is before the first unit: read again where it may have moved
+            first = _uspan(self.segment(0))[0]
+            self._root = _root_tag(text.slice(0, first), first)
         if count == len(olds) == 1 and olds[0].key == fresh[0].key and olds[0].line == fresh[0].line:
             return Change("text", a, a + 1, 1, olds[0].target != fresh[0].target, False, False, delta, line_delta)
         if count == len(olds) == 0:

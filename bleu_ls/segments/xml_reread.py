@@ -205,6 +205,8 @@ def _added_keys_elsewhere(segs, i: int, j: int, new: list[Segment]) -> bool:
     added = {s.key for s in new} - {s.key for s in segs[i:j]}
     if not added:
         return False
+    if hasattr(segs, "has_key"):  # a live index counts its keys: no walk over them
+        return any(segs.has_key(k) for k in added)
     # keys only: a live index's segments as kept (their offsets not moved: no copy made)
     plain = segs.unshifted() if hasattr(segs, "unshifted") else segs
     return any(s.key in added for s in plain)

@@ -2,15 +2,25 @@
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from bleu_ls.segments import live_text
 from bleu_ls.segments.live import LiveIndex
 from bleu_ls.segments.model import SRT, VTT
 from bleu_ls.segments.subtitles import read_srt, read_vtt
 
 READ = {SRT: read_srt, VTT: read_vtt}
+
+
+@pytest.fixture(autouse=True, scope="module")
+def small_pieces():
+    """The index's text in small pieces (segments/live_text.py): the edits cross them."""
+    old, live_text.CHUNK = live_text.CHUNK, 64
+    yield
+    live_text.CHUNK = old
 
 
 def _srt_time(ms: int) -> str:
@@ -98,7 +108,16 @@ def _apply(index: LiveIndex, step) -> None:
     else:
         start = int(where * n)
         end = min(n, start + length)
+    edit_told(index, start, end, new)
+
+
+def edit_told(index, start: int, end: int, new: str) -> None:
+    """``index.edit``; the target ends it tells afterwards as they were before equal those read before."""
+    which = np.arange(len(index), dtype=np.int64)
+    before = index.target_ends(which)
+    snap = index.hints_snapshot()
     index.edit(start, end, new)
+    assert index.hints_before(snap, which).tolist() == before.tolist()
 
 
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -192,19 +211,19 @@ def test_xliff_edits_leave_the_index_equal_to_a_fresh_read(name, steps):
             i = min(n - 1, int(where * n))
             a, b = index.target_span(i)
             start = a + int((b - a) * where)
-            index.edit(start, min(b, start + length), new)
+            edit_told(index, start, min(b, start + length), new)
         elif how in ("copy-unit", "drop-unit") and n:
             i = min(n - 1, int(where * n))
             seg = index.segment(i)
             us, ue = seg.extra.get("unit_span", seg.target_span)
             if how == "copy-unit":
                 unit = t[us:ue].replace('id="', 'id="copy', 1)
-                index.edit(ue, ue, "\n" + unit)
+                edit_told(index, ue, ue, "\n" + unit)
             else:
-                index.edit(us, ue, "")
+                edit_told(index, us, ue, "")
         else:
             start = int(where * len(t))
-            index.edit(start, min(len(t), start + length), new)
+            edit_told(index, start, min(len(t), start + length), new)
         fresh = parse(XLIFF1, b"", "buffer", text=index.text)
         got = index.document()
         assert got.problems == fresh.problems

@@ -8,11 +8,21 @@ from __future__ import annotations
 from pathlib import Path
 
 import numpy as np
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from bleu_ls.segments import live_text
 from bleu_ls.segments.live_po import PoIndex
 from bleu_ls.segments.po import read_po
+
+@pytest.fixture(autouse=True, scope="module")
+def small_pieces():
+    """The index's text in small pieces (segments/live_text.py): the edits cross them."""
+    old, live_text.CHUNK = live_text.CHUNK, 64
+    yield
+    live_text.CHUNK = old
+
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "formats" / "po"
 
@@ -106,8 +116,12 @@ def test_the_index_equals_a_fresh_read_after_every_edit(base, data):
             start = data.draw(st.integers(0, len(t)))
             end = min(len(t), start + data.draw(st.integers(0, 3)))
             new = data.draw(st.sampled_from(PIECES))
+        which = np.arange(len(index), dtype=np.int64)
+        before = index.target_ends(which) + index.quoted(which)  # where the hints were
+        snap = index.hints_snapshot()
         index.edit(start, end, new)
         _fresh_equal(index)
+        assert index.hints_before(snap, which).tolist() == before.tolist()  # told afterwards, nothing copied
 
 
 def test_an_edit_inside_one_msgstr_is_a_text_change_of_that_segment():

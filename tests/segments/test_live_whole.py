@@ -7,12 +7,22 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from bleu_ls.segments import live_text
 from bleu_ls.segments.live_whole import WholeIndex
 from bleu_ls.segments.read import parse
 from bleu_ls.segments.xml_reread import shift_segment
+
+@pytest.fixture(autouse=True, scope="module")
+def small_pieces():
+    """The index's text in small pieces (segments/live_text.py): the edits cross them."""
+    old, live_text.CHUNK = live_text.CHUNK, 64
+    yield
+    live_text.CHUNK = old
+
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "formats" / "tmx"
 PIECES = ["<seg>Hello</seg>", "Bonjour", " ", "</tuv>", "x", "",

@@ -67,13 +67,13 @@ class _Whole:
 
     def __init__(self, monkeypatch):
         self.n = 0
-        real = live_whole.WholeIndex._edit
+        real = live_whole.WholeIndex._whole_change  # the whole text read again (after the edit is made)
 
         def counted(index, *a):
             self.n += 1
             return real(index, *a)
 
-        monkeypatch.setattr(live_whole.WholeIndex, "_edit", counted)
+        monkeypatch.setattr(live_whole.WholeIndex, "_whole_change", counted)
 
 
 @settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -36,7 +36,7 @@ def code_actions(sp: SegmentPair, uri: str, rng: types.Range, encoding: str) -> 
             break
         segs.append(index.segment(i))
         i += 1
-    text, fmt = index.text, index.doc_format  # XLIFF 1.2 or 2 by its root, not its name
+    text, fmt = index.buf, index.doc_format  # the text read in place; XLIFF 1.2 or 2 by its root, not its name
     out: list[types.CodeAction] = []
     for action in ("translated", "final", "remove-fuzzy"):
         edits: dict[tuple[int, int], str] = {}

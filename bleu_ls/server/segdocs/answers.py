@@ -17,7 +17,7 @@ from ..views.render import label_for
 from . import drafts, effort
 from ...segments.rows import show_key
 from .checks import findings
-from .state import TIMED, SegmentPair, hint_offsets, position_at
+from .state import TIMED, SegmentPair, position_at, visible_rows
 
 #: at most this many rows are scored inside one inlay hint request
 ROW_LIMIT = 2000
@@ -36,15 +36,18 @@ def hints(sp: SegmentPair, params: types.InlayHintParams, hs: HintSettings, enco
     index = sp.index
     lo = index.line_start(max(0, min(params.range.start.line, index.line_count - 1)))
     end_line = params.range.end.line
-    hi = len(index.text) if end_line >= index.line_count else index.line_end(end_line)
-    offsets = sp.frozen if sp.frozen is not None else hint_offsets(sp)
-    rows = np.flatnonzero((offsets >= lo) & (offsets <= hi))[:ROW_LIMIT]
+    hi = len(index.buf) if end_line >= index.line_count else index.line_end(end_line)
+    if sp.frozen is not None:
+        rows = np.flatnonzero((sp.frozen >= lo) & (sp.frozen <= hi))[:ROW_LIMIT]
+        offsets = sp.frozen[rows]
+    else:  # the rows of the segments in the range only (state.py)
+        rows, offsets = visible_rows(sp, lo, hi)
+        rows, offsets = rows[:ROW_LIMIT], offsets[:ROW_LIMIT]
     if not len(rows):
         return []
     model = sp.model
     out = []
-    for r in rows:
-        r = int(r)
+    for r, at in zip(rows.tolist(), offsets.tolist()):
         if r >= model.n_paired or not model.hyp[r] or not model.refs[0][r]:
             continue
         model.ensure(r, r + 1)  # row by row: a group's rows need not be next to each other
@@ -52,7 +55,7 @@ def hints(sp: SegmentPair, params: types.InlayHintParams, hs: HintSettings, enco
         if label is None:
             continue
         label = " · ".join(x for x in (label, drafts.row_part(sp, r, hs)) if x)  # HTER against the draft
-        out.append(types.InlayHint(position=position_at(sp, int(offsets[r]), encoding), label=label, padding_left=True))
+        out.append(types.InlayHint(position=position_at(sp, at, encoding), label=label, padding_left=True))
     return out
 
 

@@ -18,6 +18,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
+import numpy as np
+
 from ...segments.format_checks import limits_of, severities
 from ...segments.live_checks import LiveChecks
 from ...segments.model import PO, SRT, VTT, SegmentDocument
@@ -35,7 +37,7 @@ def configure(sp: SegmentPair, settings: Any) -> None:
     findings are counted again on next need."""
     d = settings.diagnostics
     sp.qa_rows = (severities(d), limits_of(d))
-    sp.qa, sp.live_qa, sp.diagnostics = None, None, None
+    sp.qa, sp.qa_has, sp.live_qa, sp.diagnostics = None, None, None, None
 
 
 def findings(sp: SegmentPair) -> list[list[SegFinding]]:
@@ -45,6 +47,21 @@ def findings(sp: SegmentPair) -> list[list[SegFinding]]:
             _all_checks(sp)
     assert sp.qa is not None
     return sp.qa
+
+
+def with_findings(sp: SegmentPair) -> list[int]:
+    """The hypothesis segments that have findings, in file order (kept per segment: no walk over them all)."""
+    qa = findings(sp)
+    if sp.qa_has is None or len(sp.qa_has) != len(qa):
+        sp.qa_has = np.fromiter((bool(f) for f in qa), np.bool_, len(qa))
+    return np.flatnonzero(sp.qa_has).tolist()
+
+
+def _put(sp: SegmentPair, i: int, found: list[SegFinding]) -> None:
+    assert sp.qa is not None
+    sp.qa[i] = found
+    if sp.qa_has is not None and i < len(sp.qa_has):
+        sp.qa_has[i] = bool(found)
 
 
 def _rows(sp: SegmentPair) -> tuple:
@@ -62,6 +79,7 @@ def _own(found) -> list[SegFinding]:
 
 def _all_checks(sp: SegmentPair) -> None:
     index = sp.index
+    sp.qa_has = None
     sev, limits = _rows(sp)
     if index.format not in TIMED:
         live = LiveChecks(index.doc_format, sev)
@@ -73,7 +91,7 @@ def _all_checks(sp: SegmentPair) -> None:
     where = {s.key: i for i, s in enumerate(segs)}
     sp.qa = [[] for _ in segs]
     doc = SegmentDocument(format=index.format, segments=segs)
-    for f in check_cues(doc, limits, text=index.text):
+    for f in check_cues(doc, limits, text=index.buf):  # type: ignore[arg-type]
         i = where.get(f.key) if f.key is not None else None
         if i is None or not sev.get(f.code):
             continue
@@ -88,13 +106,15 @@ def after_edit(sp: SegmentPair, change) -> None:
     if change.kind == "none":  # no segment changed (a PO header edit may change their findings)
         if sp.live_qa is not None:
             for i in sp.live_qa.update(sp.index, change):
-                sp.qa[i] = _own(sp.live_qa.at(i))
+                _put(sp, i, _own(sp.live_qa.at(i)))
         return
     a = change.start
     b, count = (a + 1, 1) if change.kind == "text" else (change.end, change.count)
     if change.kind != "text":
         del sp.qa[a:b]
         sp.qa[a:a] = [[] for _ in range(count)]
+        if sp.qa_has is not None:
+            sp.qa_has = np.concatenate((sp.qa_has[:a], np.zeros(count, np.bool_), sp.qa_has[b:]))
     if sp.index.format in TIMED:
         recheck(sp, a, a + count)
         return
@@ -102,9 +122,9 @@ def after_edit(sp: SegmentPair, change) -> None:
     assert isinstance(live, LiveChecks)
     more = live.update(sp.index, change)
     for i in range(a, a + count):
-        sp.qa[i] = _own(live.at(i))
+        _put(sp, i, _own(live.at(i)))
     for i in more:
-        sp.qa[i] = _own(live.at(i))
+        _put(sp, i, _own(live.at(i)))
 
 
 def recheck(sp: SegmentPair, a: int, b: int) -> None:
@@ -120,11 +140,11 @@ def recheck(sp: SegmentPair, a: int, b: int) -> None:
         prev = [index.segment(i - 1)] if i > 0 else []
         doc = SegmentDocument(format=index.format, segments=prev + [seg])
         base = seg.target_span[0]
-        sp.qa[i] = [
+        _put(sp, i, [
             SegFinding(f.code, sev[f.code], f.message, (f.span[0] - base, f.span[1] - base))
-            for f in check_cues(doc, limits, text=index.text)
+            for f in check_cues(doc, limits, text=index.buf)  # type: ignore[arg-type]
             if f.key == seg.key and sev.get(f.code)
-        ]
+        ])
 
 
 def diagnostics_json(sp: SegmentPair, encoding: str) -> list[str]:
@@ -141,19 +161,23 @@ def diagnostics_json(sp: SegmentPair, encoding: str) -> list[str]:
         b = position_at(sp, index.line_end(p.line), encoding)
         message = p.message[:1].upper() + p.message[1:] + "." if index.format == PO else p.message
         out.append(_RANGE % (a.line, a.character, b.line, b.character) + _tail(code, severity, message))
-    for i, found in enumerate(findings(sp)):
-        if not found:
-            continue
+    qa = findings(sp)
+    for i in with_findings(sp):
         line0 = index.anchor_line(i)
-        for f in found:
-            if f.rel_pos is None:  # counted once per finding: it moves with its cue
-                base = index.target_span(i)[0]
-                a = position_at(sp, base + f.rel[0], encoding)
-                b = position_at(sp, base + f.rel[1], encoding)
-                f.rel_pos = (a.line - line0, a.character, b.line - line0, b.character)
-                f.tail = _tail(f.code, f.severity, f.message)
-            l1, c1, l2, c2 = f.rel_pos
-            out.append(_RANGE % (line0 + l1, c1, line0 + l2, c2) + f.tail)
+        for f in qa[i]:
+            if f.json is not None and f.json[0] == line0:  # its segment has not moved lines: as made
+                out.append(f.json[1])
+            else:
+                if f.rel_pos is None:  # counted once per finding: it moves with its cue
+                    base = index.target_span(i)[0]
+                    a = position_at(sp, base + f.rel[0], encoding)
+                    b = position_at(sp, base + f.rel[1], encoding)
+                    f.rel_pos = (a.line - line0, a.character, b.line - line0, b.character)
+                    f.tail = _tail(f.code, f.severity, f.message)
+                l1, c1, l2, c2 = f.rel_pos
+                text = _RANGE % (line0 + l1, c1, line0 + l2, c2) + f.tail
+                f.json = (line0, text)
+                out.append(text)
             if len(out) >= DIAGNOSTIC_LIMIT:
                 return out
     return out

@@ -19,11 +19,12 @@ from __future__ import annotations
 import asyncio
 import logging
 from pathlib import Path
-from typing import Any, Optional
+from typing import Any, Callable, Optional
 
 import numpy as np
 from lsprotocol import types
 
+from ...segments.model import PO
 from ..documents.files import path_key, uri_path
 from ..roles import ManagerRole
 from . import actions, answers, drafts, opening
@@ -43,6 +44,15 @@ def _loop_running() -> bool:
         return True
     except RuntimeError:
         return False
+
+
+def _full_and_cut(*args: Any) -> SegmentPair:
+    """:func:`opening.full_pair`, its text cut into pieces (live_text.py) there, in the thread: not at the first key press."""
+    full = opening.full_pair(*args)
+    cut = getattr(getattr(full.index, "buf", None), "cut", None)
+    if cut is not None:
+        cut()
+    return full
 
 
 class SegmentDocs:
@@ -85,7 +95,7 @@ class SegmentDocs:
             gen, text = sp.load_gen, sp.index.text
             others = opening.snapshots(self.docs.values(), sp)
             try:
-                full = await asyncio.to_thread(opening.full_pair, sp.uri, sp.path, sp.index.format, text, sp.version,
+                full = await asyncio.to_thread(_full_and_cut, sp.uri, sp.path, sp.index.format, text, sp.version,
                                                self.manager, others)
             except Exception:  # a bug of a reader: the first segments stay
                 log.exception("reading %s failed", sp.uri)
@@ -121,14 +131,14 @@ class SegmentDocs:
         for ch in params.content_changes:
             rng = getattr(ch, "range", None)
             if sp.loading is not None:  # the whole being read: the edit goes to the text, read again after
-                start, end = (0, len(sp.index.text)) if rng is None else (
+                start, end = (0, len(sp.index.buf)) if rng is None else (
                     offset_at(sp, rng.start.line, rng.start.character, self.manager.encoding),
                     offset_at(sp, rng.end.line, rng.end.character, self.manager.encoding))
                 opening.edit_prefix(sp, start, max(start, end), ch.text, self.manager.settings)
                 sp.load_gen += 1
                 continue
             if rng is None:
-                start, end = 0, len(sp.index.text)
+                start, end = 0, len(sp.index.buf)
             else:
                 start = offset_at(sp, rng.start.line, rng.start.character, self.manager.encoding)
                 end = max(start, offset_at(sp, rng.end.line, rng.end.character, self.manager.encoding))
@@ -177,14 +187,30 @@ class SegmentDocs:
     # -- edits -------------------------------------------------------------------------
     def _apply(self, sp: SegmentPair, start: int, end: int, new: str) -> None:
         index = sp.index
-        # the hint places before the edit: kept (moved through it) if it leaves the text malformed
-        before = hint_offsets(sp) if sp.frozen is None else sp.frozen
+        # the hint places before the edit, moved through it: kept if it leaves the text malformed.
+        # Made only then: the index says afterwards where they were (live_offsets.py), no row's place
+        # is read at each key press.
+        frozen = sp.frozen
+        lazy = frozen is None and hasattr(index, "hints_snapshot") and (index.format != PO or hasattr(index, "quoted"))
+        if lazy:
+            snap, anchors = index.hints_snapshot(), sp.row_anchor
+        elif frozen is None:
+            eager = hint_offsets(sp)
         change = index.edit(start, end, new)
-        inside = (before > start) & (before < end)
-        before[inside] = start + len(new)
-        before[before >= end] += change.delta
-        if sp.frozen is not None:
-            sp.frozen = before
+
+        def moved(before: np.ndarray) -> np.ndarray:
+            inside = (before > start) & (before < end)
+            before[inside] = start + len(new)
+            before[before >= end] += change.delta
+            return before
+
+        if frozen is not None:
+            sp.frozen = moved(frozen)
+            before = lambda: sp.frozen  # noqa: E731
+        elif lazy:
+            before = lambda: moved(index.hints_before(snap, anchors))  # noqa: E731
+        else:
+            before = lambda: moved(eager)  # noqa: E731
         after_edit(sp, change)
         if change.kind == "none":
             if change.problems_changed:
@@ -206,14 +232,14 @@ class SegmentDocs:
         if not self._maybe_freeze(sp, before):
             repair(sp, self.manager.settings, change.start, change.end, change.count)
 
-    def _maybe_freeze(self, sp: SegmentPair, before: np.ndarray) -> bool:
-        """Keep the last good rows (hints at ``before``) while the text has more
+    def _maybe_freeze(self, sp: SegmentPair, before: Callable[[], np.ndarray]) -> bool:
+        """Keep the last good rows (hints at ``before()``) while the text has more
         problems than when they were made; True while frozen, and when the rows
         were just made again (nothing left to pair)."""
         n = len(sp.index.problems)
         if n > sp.good_problems:
             if sp.frozen is None:
-                sp.frozen = before
+                sp.frozen = before()
             return True
         sp.good_problems = n
         if sp.frozen is not None:  # well-formed again: every cue paired again
@@ -253,6 +279,8 @@ class SegmentDocs:
         if sp.diagnostics is not None and sp.diagnostics[0] == sp.serial:
             return sp.diagnostics[1]
         out = diagnostics_json(sp, self.manager.encoding)
+        if sp.diagnostics is None or sp.diagnostics[1] != out or not sp.diag_rid:
+            sp.diag_rid = f"seg-{sp.serial}"
         sp.diagnostics = (sp.serial, out)
         return out
 
@@ -265,7 +293,10 @@ class SegmentDocs:
 
     def result_id(self, uri: str) -> str:
         sp = self.docs.get(uri)
-        return f"seg-{sp.serial}" if sp is not None else "none"
+        if sp is None:
+            return "none"
+        self.diagnostics(uri)  # made once per version; the id moves only when they differ
+        return sp.diag_rid
 
     def code_actions(self, uri: str, rng: types.Range) -> list[types.CodeAction]:
         sp = self.docs.get(uri)

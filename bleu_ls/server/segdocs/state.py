@@ -42,6 +42,8 @@ class SegFinding:
     #: timing line, and the rest of its JSON: made on first need
     rel_pos: Optional[tuple[int, int, int, int]] = None
     tail: str = ""
+    #: (the anchor line it was made at, its JSON): made again only when its segment moved lines
+    json: Optional[tuple[int, str]] = None
 
 
 @dataclass
@@ -77,6 +79,8 @@ class SegmentPair:
     #: per hypothesis segment: its checks' findings (None: not counted yet; the
     #: first hints of a large file do not wait for them)
     qa: Optional[list[list[SegFinding]]] = None
+    #: per hypothesis segment: 1 where ``qa`` has findings (the diagnostics walk these only)
+    qa_has: Optional[np.ndarray] = None
     #: the settings' rows for the checks (format_checks.severities, subtitle limits), and the
     #: PO/XLIFF/TMX checks kept in step with the index (segments/live_checks.py)
     qa_rows: Optional[tuple] = None
@@ -87,6 +91,8 @@ class SegmentPair:
     serial: int = 0
     #: (serial, the diagnostics of that version)
     diagnostics: Optional[tuple[int, list[str]]] = None
+    #: the result id of the diagnostics: kept while an edit leaves them as they were (the editor's pull is then "unchanged")
+    diag_rid: str = ""
     push_task: Optional[asyncio.Task] = None
     #: the segments' drafts and the effort against them (drafts.SegDrafts; None: not bound)
     drafts: Any = None
@@ -104,7 +110,7 @@ class SegmentPair:
 def offset_at(sp: SegmentPair, line: int, character: int, encoding: str) -> int:
     index = sp.index
     if line >= index.line_count:
-        return len(index.text)
+        return len(index.buf)
     content = index.line(line)
     if content.endswith("\r"):
         content = content[:-1]
@@ -120,14 +126,37 @@ def range_of(sp: SegmentPair, a: int, b: int, encoding: str) -> types.Range:
     return types.Range(start=position_at(sp, a, encoding), end=position_at(sp, b, encoding))
 
 
-def hint_offsets(sp: SegmentPair) -> np.ndarray:
-    """Where each row's hint goes: the end of its last segment's target text."""
-    if not len(sp.row_anchor):
+def hint_offsets(sp: SegmentPair, rows: Optional[np.ndarray] = None) -> np.ndarray:
+    """Where each row's hint goes (of ``rows`` only, when given): the end of its last segment's target text."""
+    anchors = sp.row_anchor if rows is None else sp.row_anchor[rows]
+    if not len(anchors):
         return np.zeros(0, np.int64)
-    ends = sp.index.target_ends(sp.row_anchor)
+    ends = sp.index.target_ends(anchors)
     if sp.index.format == PO and hasattr(sp.index, "quoted"):  # kept by the PO index (live_po.py)
-        ends += sp.index.quoted(sp.row_anchor)
+        ends += sp.index.quoted(anchors)
     elif sp.index.format == PO:  # after the closing quote of the last msgstr line
-        text = sp.index.text
+        text = sp.index.buf
         ends += np.fromiter((text.startswith('"', e) for e in ends.tolist()), np.int64, len(ends))
     return ends
+
+
+def visible_rows(sp: SegmentPair, lo: int, hi: int) -> tuple[np.ndarray, np.ndarray]:
+    """The rows whose hint falls in ``[lo, hi]`` (in row order) and their hint offsets: found
+    from the segments whose targets end there, not by placing every row's hint."""
+    index = sp.index
+    if len(sp.row_of) != len(index) or not hasattr(index, "first_ending_at"):
+        offsets = hint_offsets(sp)
+        rows = np.flatnonzero((offsets >= lo) & (offsets <= hi))
+        return rows, offsets[rows]
+    i0 = index.first_ending_at(lo - 1)  # a PO hint is one after the target's end (its closing quote)
+    i1 = index.first_ending_at(hi + 1)
+    if i1 <= i0:
+        return np.zeros(0, np.int64), np.zeros(0, np.int64)
+    rows = sp.row_of[i0:i1]
+    segs = np.arange(i0, i1)
+    keep = rows >= 0
+    rows, segs = rows[keep], segs[keep]
+    rows = np.unique(rows[sp.row_anchor[rows] == segs])
+    offsets = hint_offsets(sp, rows)
+    inside = (offsets >= lo) & (offsets <= hi)
+    return rows[inside], offsets[inside]

@@ -11,6 +11,7 @@ from collections import Counter
 from pathlib import Path
 from types import SimpleNamespace
 
+import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -19,7 +20,8 @@ from bleu_ls.diagnostics_settings import FORMAT_CODES
 from bleu_ls.segments.format_checks import findings_for, severities
 from bleu_ls.segments.live_checks import LiveChecks
 from bleu_ls.segments.read import parse
-from bleu_ls.server.segdocs.checks import findings
+from bleu_ls.server.segdocs.checks import diagnostics_json, findings
+from bleu_ls.server.segdocs.state import hint_offsets, visible_rows
 from bleu_ls.server.segdocs.docs import SegmentDocs
 from bleu_ls.settings import Settings
 
@@ -115,11 +117,13 @@ PIECES = {
 def test_findings_after_random_edits_equal_a_fresh_count(tmp_path, which, data):
     name = SOURCES[which]
     suffix = Path(name).suffix
-    path = tmp_path / f"a{suffix}"
+    path = tmp_path / f"a.hyp{suffix}"
     text = (DATA / name).read_text(encoding="utf-8")
+    (tmp_path / f"a.ref{suffix}").write_text(text, encoding="utf-8")  # a reference: rows, hints
     docs = _docs(tmp_path)
     docs.open(path.as_uri(), text, 1)
     sp = docs.docs[path.as_uri()]
+    assert len(sp.row_anchor)
     findings(sp)  # counted once, then kept in step
     for _ in range(data.draw(st.integers(1, 6))):
         index = sp.index
@@ -135,6 +139,25 @@ def test_findings_after_random_edits_equal_a_fresh_count(tmp_path, which, data):
         if sp.index.problems and sp.index.format != "po":
             continue  # a malformed XML text: the last good reading stays
         assert _kept(sp) == _fresh(sp.index.format, sp.index.text, None)
+        _same_answers(sp)
+
+
+def _same_answers(sp) -> None:
+    """The diagnostics (made from the segments with findings, their JSON kept) equal those made afresh;
+    the hints' rows found from the segments in a range equal those of every row's hint place."""
+    got = diagnostics_json(sp, "utf-16")
+    for found in sp.qa:
+        for f in found:
+            f.json, f.rel_pos = None, None
+    sp.qa_has = None
+    assert got == diagnostics_json(sp, "utf-16")
+    if sp.frozen is None and len(sp.row_anchor):
+        offsets = hint_offsets(sp)
+        n = len(sp.index.buf)
+        for lo, hi in [(0, n), (n // 3, n // 2), (n // 2, n // 2 + 200), (0, 0), (n - 50, n)]:
+            rows = np.flatnonzero((offsets >= lo) & (offsets <= hi))
+            r, o = visible_rows(sp, lo, hi)
+            assert r.tolist() == rows.tolist() and o.tolist() == offsets[rows].tolist()
 
 
 def test_live_checks_count_what_findings_for_counts_on_every_real_file():
@@ -171,3 +194,23 @@ def test_subtitle_diagnostics_follow_their_rows(tmp_path):
     assert codes(lambda d: (setattr(d.chars_per_line, "max_chars", 20), setattr(d.chars_per_line, "severity", "error"))) == [
         ("chars-per-line", 2, 1)]
     assert codes(lambda d: (setattr(d.chars_per_line, "max_chars", 20), setattr(d.chars_per_line, "enabled", False))) == []
+
+
+def test_the_result_id_moves_only_when_the_diagnostics_do(tmp_path):
+    text = ('msgid ""\nmsgstr ""\n"Content-Type: text/plain; charset=UTF-8\\n"\n\n'
+            '#, c-format\nmsgid "Hello %s"\nmsgstr "Bonjour"\n\nmsgid "World"\nmsgstr "Monde"\n')
+    docs = _docs(tmp_path)
+    uri = (tmp_path / "a.po").as_uri()
+    docs.open(uri, text, 1)
+    sp = docs.docs[uri]
+    first = docs.result_id(uri)
+    assert any(json.loads(d)["code"] == "placeholders-missing" for d in docs.diagnostics(uri))
+    at = text.index("Monde") + len("Monde")
+    docs._apply(sp, at, at, "s")  # another entry's text: the same diagnostics
+    docs._changed(sp)
+    assert docs.result_id(uri) == first
+    at = text.index("Bonjour") + len("Bonjour")
+    docs._apply(sp, at, at, " %s")  # the finding gone
+    docs._changed(sp)
+    assert docs.result_id(uri) != first
+    assert not any(json.loads(d)["code"] == "placeholders-missing" for d in docs.diagnostics(uri))
