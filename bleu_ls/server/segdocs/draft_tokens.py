@@ -30,10 +30,11 @@ _WORD = re.compile(r"\S+")
 _LINE = re.compile(r"[^\r\n]+")
 
 
-def word_pieces(seg: Segment, text: str, start: int, end: int) -> list[tuple[int, int]]:
+def word_pieces(seg: Segment, text: str, start: int, end: int, base: int = 0) -> list[tuple[int, int]]:
     """File [a, b) pieces of the scored text's characters [start, end) of ``seg``:
     the runs' pieces, two joined when only an entity lies between them (no tag,
-    no line break, no quote), each inside the target's span."""
+    no line break, no quote), each inside the target's span.  ``text`` is the file's
+    text from offset ``base`` on (at least the target's span)."""
     t0, t1 = seg.target_span
     if not seg.runs:
         raw = [(t0 + start, t0 + end)]
@@ -48,18 +49,23 @@ def word_pieces(seg: Segment, text: str, start: int, end: int) -> list[tuple[int
         a, b = max(a, t0), min(b, t1)
         if a >= b:
             continue
-        if out and _joinable(text[out[-1][1] : a]):
+        if out and _joinable(text[out[-1][1] - base : a - base]):
             out[-1] = (out[-1][0], b)
         else:
             out.append((a, b))
     split: list[tuple[int, int]] = []
     for a, b in out:  # one line each
-        split.extend(m.span() for m in _LINE.finditer(text, a, b))
+        split.extend((m.start() + base, m.end() + base) for m in _LINE.finditer(text, a - base, b - base))
     return split
 
 
 def _joinable(gap: str) -> bool:
     return len(gap) <= 12 and gap.startswith("&") and gap.endswith(";") and not any(c in gap for c in '<"\n\r')
+
+
+def _length(index) -> int:
+    """The length of the index's text (a live index's without joining its pieces)."""
+    return len(index.buf) if hasattr(index, "buf") else len(index.text)
 
 
 def segment_pieces(sp: SegmentPair, seg: Segment) -> list[tuple[int, int]]:
@@ -69,15 +75,16 @@ def segment_pieces(sp: SegmentPair, seg: Segment) -> list[tuple[int, int]]:
     if draft is None or not isinstance(d, SegDrafts) or draft == seg.target or not seg.target:
         return []
     t0, t1 = seg.target_span
-    text = sp.index.text
-    raw = text[t0:t1]
+    index = sp.index
+    # the target's own text (a live index's text is in pieces: no copy of the whole file)
+    raw = index.buf.slice(t0, t1) if hasattr(index, "buf") else index.text[t0:t1]
     got = d.pieces.get(seg.key)
     if got is not None and got[0] == draft and got[1] == raw:
         return [(t0 + a, t0 + b) for a, b in got[2]]
     pieces: list[tuple[int, int]] = []
     for s, e in changed_spans(draft, seg.target):
         for m in _WORD.finditer(seg.target, s, e):  # a replaced run of words: each word apart
-            pieces.extend(word_pieces(seg, text, m.start(), m.end()))
+            pieces.extend(word_pieces(seg, raw, m.start(), m.end(), t0))
     d.pieces[seg.key] = (draft, raw, [(a - t0, b - t0) for a, b in pieces])
     return pieces
 
@@ -92,7 +99,7 @@ def tokens_data(sp: SegmentPair, encoding: str, start_line: int = 0, end_line: O
         spliced(sp, 0, len(d.differs), len(index))
     stop = index.line_count if end_line is None else end_line
     lo = index.line_start(max(0, min(start_line, index.line_count - 1))) if index.line_count else 0
-    hi = len(index.text) if stop >= index.line_count else index.line_start(max(0, stop))
+    hi = _length(index) if stop >= index.line_count else index.line_start(max(0, stop))
     out: list[int] = []
     prev_line, prev_col = 0, 0
     for i in np.flatnonzero(d.differs).tolist():

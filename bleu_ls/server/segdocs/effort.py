@@ -310,13 +310,13 @@ def hints_alone(sp: SegmentPair, params: types.InlayHintParams, hs: HintSettings
         spliced(sp, 0, len(d.differs), n)
     lo = index.line_start(max(0, min(params.range.start.line, index.line_count - 1)))
     end_line = params.range.end.line
-    hi = len(index.text) if end_line >= index.line_count else index.line_end(end_line)
+    hi = (len(index.buf) if hasattr(index, "buf") else len(index.text)) if end_line >= index.line_count else index.line_end(end_line)
     every = np.arange(n)
     ends = index.target_ends(every)
     if index.format == PO and hasattr(index, "quoted"):  # after the closing quote (as state.hint_offsets)
         ends = ends + index.quoted(every)
     elif index.format == PO:
-        text = index.text
+        text = index.buf if hasattr(index, "buf") else index.text
         ends = ends + np.fromiter((text.startswith('"', e) for e in ends.tolist()), np.int64, n)
     a, b = int(np.searchsorted(ends, lo, "left")), int(np.searchsorted(ends, hi, "right"))
     which = np.arange(a, b) if hs.hter else a + np.flatnonzero(d.differs[a:b])
