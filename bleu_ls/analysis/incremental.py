@@ -217,6 +217,7 @@ class FindingStore:
                 changed.update(range(a, b + 1))
             self.spans = spans
         changed.update(range(*scope))
+        lo, hi = scope
         dicts = [self.by_code[c] for c in CODES if c in self.by_code]
         final, lines = self.final, self.lines
         out = set()
@@ -232,8 +233,8 @@ class FindingStore:
             if lst:
                 if old is None:
                     insort(lines, i)
-                elif len(old) == len(lst) and all(map(is_, old, lst)):
-                    continue
+                elif len(old) == len(lst) and all(map(is_, old, lst)) and not lo <= i < hi:
+                    continue  # (an edited line's findings may be the same, their range not: its text changed)
                 final[i] = lst
                 out.add(i)
             elif old is not None:
