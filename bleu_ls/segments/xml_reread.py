@@ -162,17 +162,24 @@ def _narrow(text, doc, i, j, start, old_end, new_end, delta, removed) -> Optiona
     return _read(text, doc, i, j, a, b, delta)
 
 
-def _read(text: str, doc: SegmentDocument, i: int, j: int, a: int, b: int, delta: int) -> Optional[Splice]:
-    """Read ``text[a:b]`` (whole units only) as the replacement of old segments ``[i:j]``."""
-    segs = doc.segments
-    n = len(segs)
-    m = _ROOT.search(text, 0, a)
+def _root_before(root: re.Pattern, text: str, a: int) -> Optional[tuple[re.Match, int]]:
+    """The root element's start (its match) and the end of its start tag, when that tag ends before ``a``."""
+    m = root.search(text, 0, a)
     if m is None:
         return None
     t = _TAG.match(text, m.start())
     root_end = t.end() if t else len(text)
-    if root_end > a:
+    return None if root_end > a else (m, root_end)
+
+
+def _read(text: str, doc: SegmentDocument, i: int, j: int, a: int, b: int, delta: int) -> Optional[Splice]:
+    """Read ``text[a:b]`` (whole units only) as the replacement of old segments ``[i:j]``."""
+    segs = doc.segments
+    n = len(segs)
+    found = _root_before(_ROOT, text, a)
+    if found is None:
         return None
+    m, root_end = found
     before, after = text[m.start():root_end], f"</{m.group(1)}>"
     # the file the region is in: its neighbours' (they must agree)
     near = [segs[k] for k in (i - 1, j) if 0 <= k < n]
@@ -238,13 +245,10 @@ def _read_tmx(text: str, doc: SegmentDocument, i: int, j: int, a: int, b: int, d
     replacement of old segments ``[i:j]``."""
     segs = doc.segments
     n = len(segs)
-    m = _TMX_ROOT.search(text, 0, a)
-    if m is None:
+    found = _root_before(_TMX_ROOT, text, a)
+    if found is None:
         return None
-    t = _TAG.match(text, m.start())
-    root_end = t.end() if t else len(text)
-    if root_end > a:
-        return None
+    m, root_end = found
     # the tus before the region (the place of a tu without a tuid): the old key of the tu the
     # region starts at, or of the one before it when the region starts in the text after that one
     before = None

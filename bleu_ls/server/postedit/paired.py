@@ -106,21 +106,31 @@ def _run(draft_model, metrics, partners, refs, current: dict, cur_text, cap=None
             draft_model = _new_draft_model(metrics, aligned, refs, cur_text[0], current, cur_text[1], cap)
     for key, metric in metrics.items():
         stats = current[key]
-        est = confidence(metric, stats, RESAMPLES)
-        rec: dict[str, Any] = {"confidence": {"score": est.score, "mean": est.mean, "ci": est.ci}}
+        base_stats = None
         if with_draft:
             base_stats = draft_model.stats_array(key)
             n = min(len(base_stats), len(stats))
-            base, (system,) = paired_bs(metric, np.array(base_stats[:n]), [stats[:n]], RESAMPLES)
-            rec["paired"] = {
-                "test": "paired bootstrap",
-                "resamples": RESAMPLES,
-                "baseline": {k: v for k, v in asdict(base).items() if k != "p_value"},
-                "system": asdict(system),
-                "delta": system.score - base.score,
-            }
-        out[key] = rec
+            base_stats, stats = np.array(base_stats[:n]), stats[:n]
+        out[key] = bootstrap_record(metric, stats, base_stats)
     return draft_model, out
+
+
+def bootstrap_record(metric, stats, draft_stats: Optional[np.ndarray]) -> dict[str, Any]:
+    """The corpus score's bootstrap interval over the statistics rows ``stats`` and, with the
+    draft's rows (``draft_stats``, the same rows with the drafts put back), the paired bootstrap
+    test of the text against its draft — as ``bleuLs/corpusScore`` sends them."""
+    est = confidence(metric, stats, RESAMPLES)
+    rec: dict[str, Any] = {"confidence": {"score": est.score, "mean": est.mean, "ci": est.ci}}
+    if draft_stats is not None:
+        base, (system,) = paired_bs(metric, draft_stats, [stats], RESAMPLES)
+        rec["paired"] = {
+            "test": "paired bootstrap",
+            "resamples": RESAMPLES,
+            "baseline": {k: v for k, v in asdict(base).items() if k != "p_value"},
+            "system": asdict(system),
+            "delta": system.score - base.score,
+        }
+    return rec
 
 
 async def _copy(model: PairModel) -> Optional[tuple[tuple[list, dict], list, dict]]:

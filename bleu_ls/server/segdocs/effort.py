@@ -23,7 +23,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from typing import Any, Callable, Optional
 
 import numpy as np
@@ -31,9 +31,9 @@ import numpy as np
 from lsprotocol import types
 
 from ...engine import PairModel
-from ...engine.significance import confidence, paired_bs
 from ...engine.ter import UNITS
 from ..background import pools
+from ..postedit.paired import bootstrap_record
 from ...segments.model import PO, Segment
 from ...settings import HintSettings
 from .drafts import COUNTED, NO_PART, STALE, TOO_LONG, SegDrafts, draft_of, effort, hint_part, may_have_draft, spliced
@@ -43,7 +43,6 @@ log = logging.getLogger(__name__)
 
 #: counting the corpus HTER: one slice of the event loop's time, then a turn for others
 SLICE_SECONDS = 0.005
-RESAMPLES = 1000
 #: the paired test waits this long after the last change (seconds), longer for many rows
 DEBOUNCE_SECONDS = 0.4
 DEBOUNCE_PER_ROW = 1 / 20000
@@ -239,18 +238,7 @@ def _run(current: PairModel, rows: list[tuple[int, str]]) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for key, metric in current.metrics.items():
         stats = np.array(current.stats_array(key))
-        est = confidence(metric, stats, RESAMPLES)
-        rec: dict[str, Any] = {"confidence": {"score": est.score, "mean": est.mean, "ci": est.ci}}
-        if rows and len(stats):
-            base, (system,) = paired_bs(metric, np.array(drafted.stats_array(key)), [stats], RESAMPLES)
-            rec["paired"] = {
-                "test": "paired bootstrap",
-                "resamples": RESAMPLES,
-                "baseline": {k: v for k, v in asdict(base).items() if k != "p_value"},
-                "system": asdict(system),
-                "delta": system.score - base.score,
-            }
-        out[key] = rec
+        out[key] = bootstrap_record(metric, stats, np.array(drafted.stats_array(key)) if rows and len(stats) else None)
     return out
 
 
