@@ -19,8 +19,11 @@ This module imports nothing from the rest of the package.
 
 from __future__ import annotations
 
+from array import array
+from collections.abc import Mapping as AbcMapping
 from bisect import bisect_right
 from dataclasses import dataclass, field
+from types import MappingProxyType
 from typing import Mapping, Optional, Sequence
 
 #: Format names, as readers report them and as ``Segment``s carry them.
@@ -76,9 +79,69 @@ class Problem:
     message: str
 
 
-@dataclass(slots=True)
+#: Separates the names of a segment's codes in their one string (no XML name or id, no PO
+#: placeholder has it; a segment whose names do have it keeps them in a tuple).
+_SEP = "\x1f"
+_NO_EXTRA: Mapping[str, object] = MappingProxyType({})
+_NO_FLAGS: frozenset[str] = frozenset()
+
+
+def _ints(vals: list[int]) -> array:
+    """The smallest array of ``vals`` (2, 4 or 8 bytes an int, never an int object)."""
+    for code in ("h", "i"):
+        try:
+            return array(code, vals)
+        except OverflowError:
+            pass
+    return array("q", vals)
+
+
+def _pack(base: int, runs: Sequence[Run], tcodes: Sequence[InlineCode], scodes: Sequence[InlineCode]):
+    """The compact form of runs and codes: ``(ints, names)``, offsets relative to ``base``.
+
+    ``ints``: ``[len(runs), len(tcodes)]``, then ``text_start, file_start - base, length``
+    of each run, then ``start - base, end - base, flags`` of each target and source code
+    (flags: 1 closing, 2 no span).  ``names``: each code's kind and id, in one string
+    joined by :data:`_SEP` (or a tuple where a name holds it).  ``(None, None)`` when
+    there is nothing.
+    """
+    if not runs and not tcodes and not scodes:
+        return None, None
+    vals = [len(runs), len(tcodes)]
+    for r in runs:
+        vals += (r.text_start, r.file_start - base, r.length)
+    names: list[str] = []
+    for c in (*tcodes, *scodes):
+        sp = c.span
+        if sp is None:
+            vals += (0, 0, 2 | c.closing)
+        else:
+            vals += (sp[0] - base, sp[1] - base, 1 if c.closing else 0)
+        names += (c.kind, c.id)
+    return _ints(vals), _names(names)
+
+
+def _names(names: list[str]):
+    if not names:
+        return None
+    joined = _SEP.join(names)
+    if joined.count(_SEP) != len(names) - 1:
+        return tuple(names)
+    return joined
+
+
 class Segment:
-    """One translatable unit (or one plural form, XLIFF segment, subtitle cue)."""
+    """One translatable unit (or one plural form, XLIFF segment, subtitle cue).
+
+    Built and read as the dataclass it was (``Segment(key=…, runs=…)``,
+    ``dataclasses.replace``, ``==``), kept compact: its runs and inline codes
+    are one array of small ints (offsets relative to the target's start, so
+    that moving a segment shares them) and one string of names; the
+    :class:`Run` and :class:`InlineCode` objects are made when asked for.
+    """
+
+    __slots__ = ("key", "target", "target_span", "line", "source", "draft", "state", "state_qualifier", "notes",
+                 "flags", "extra", "_ints", "_names")
 
     #: Unique within the document, stable across edits of the target text.
     #: XLIFF: ``original/unit-id`` (+ ``#segment-id`` where needed to be unique);
@@ -94,40 +157,261 @@ class Segment:
     #: keyword, the cue's first text line (for line files, the line itself).
     line: int
     #: The source text, scored-text style (None where the format has none).
-    source: Optional[str] = None
+    source: Optional[str]
     #: An MT draft carried by the file (XLIFF 1.2 alt-trans of MT origin or an
     #: mt-suggestion / leveraged-mt target, XLIFF 2 ``mtc:match type="mt"``, a PO
     #: fuzzy msgstr); None when the file carries none.
-    draft: Optional[str] = None
+    draft: Optional[str]
     #: The state as the file names it (XLIFF ``state``; PO: ``"fuzzy"`` or
     #: ``"translated"`` / ``"untranslated"``), and the XLIFF 1.2 state-qualifier / XLIFF 2 subState.
-    state: Optional[str] = None
-    state_qualifier: Optional[str] = None
-    notes: tuple[str, ...] = ()
+    state: Optional[str]
+    state_qualifier: Optional[str]
+    notes: tuple[str, ...]
     #: PO flags (``fuzzy``, ``c-format``, …).
-    flags: frozenset[str] = frozenset()
-    #: Inline codes in the target and the source, in order.
-    target_codes: tuple[InlineCode, ...] = ()
-    source_codes: tuple[InlineCode, ...] = ()
-    runs: tuple[Run, ...] = ()
+    flags: frozenset[str]
     #: Format-specific facts a check or the hover may want (PO: ``msgctxt``,
     #: ``msgid``, ``msgid_plural``, ``plural_index``, ``previous_msgid``; XLIFF:
-    #: ``original``, ``unit_id``, ``segment_id``; subtitles: ``start_ms``,
+    #: ``original``, ``unit_id``, ``segment_id`` (an :class:`XmlFacts`); subtitles: ``start_ms``,
     #: ``end_ms``, ``settings``, ``text_lines`` (the raw lines); TMX: ``tuid``).
-    extra: Mapping[str, object] = field(default_factory=dict)
+    #: Read-only: a segment without facts shares one empty mapping.
+    extra: Mapping[str, object]
+
+    def __init__(self, key: str, target: str, target_span: tuple[int, int], line: int, source: Optional[str] = None,
+                 draft: Optional[str] = None, state: Optional[str] = None, state_qualifier: Optional[str] = None,
+                 notes: tuple[str, ...] = (), flags: frozenset[str] = _NO_FLAGS,
+                 target_codes: Sequence[InlineCode] = (), source_codes: Sequence[InlineCode] = (),
+                 runs: Sequence[Run] = (), extra: Optional[Mapping[str, object]] = None) -> None:
+        self.key = key
+        self.target = target
+        self.target_span = target_span
+        self.line = line
+        self.source = source
+        self.draft = draft
+        self.state = state
+        self.state_qualifier = state_qualifier
+        self.notes = notes
+        self.flags = flags
+        self.extra = _NO_EXTRA if extra is None else extra
+        self._ints, self._names = _pack(target_span[0], runs, target_codes, source_codes)
+
+    @classmethod
+    def packed(cls, key: str, target: str, target_span: tuple[int, int], line: int, source: Optional[str],
+               draft: Optional[str], state: Optional[str], state_qualifier: Optional[str], notes: tuple[str, ...],
+               ints: Optional[array], names, extra: Mapping[str, object]) -> "Segment":
+        """A segment from its compact form as :func:`_pack` gives it (the XML readers build it directly)."""
+        s = cls.__new__(cls)
+        s.key, s.target, s.target_span, s.line, s.source, s.draft = key, target, target_span, line, source, draft
+        s.state, s.state_qualifier, s.notes, s.flags, s.extra = state, state_qualifier, notes, _NO_FLAGS, extra
+        s._ints, s._names = ints, names
+        return s
+
+    # --- runs and codes, made when asked for ------------------------------------------
+    @property
+    def runs(self) -> tuple[Run, ...]:
+        p = self._ints
+        if p is None or not p[0]:
+            return ()
+        b = self.target_span[0]
+        return tuple(Run(p[k], p[k + 1] + b, p[k + 2]) for k in range(2, 2 + 3 * p[0], 3))
+
+    @runs.setter
+    def runs(self, runs: Sequence[Run]) -> None:
+        self._ints, self._names = _pack(self.target_span[0], runs, self.target_codes, self.source_codes)
+
+    def _codes(self, first: int, last: int) -> tuple[InlineCode, ...]:
+        p = self._ints
+        names = self._names
+        if isinstance(names, str):
+            names = names.split(_SEP)
+        b = self.target_span[0]
+        out = []
+        k = 2 + 3 * p[0] + 3 * first
+        for n in range(first, last):
+            flags = p[k + 2]
+            span = None if flags & 2 else (p[k] + b, p[k + 1] + b)
+            out.append(InlineCode(names[2 * n], names[2 * n + 1], span, bool(flags & 1)))
+            k += 3
+        return tuple(out)
+
+    @property
+    def target_codes(self) -> tuple[InlineCode, ...]:
+        p = self._ints
+        if p is None or not p[1]:
+            return ()
+        return self._codes(0, p[1])
+
+    @target_codes.setter
+    def target_codes(self, codes: Sequence[InlineCode]) -> None:
+        self._ints, self._names = _pack(self.target_span[0], self.runs, codes, self.source_codes)
+
+    @property
+    def source_codes(self) -> tuple[InlineCode, ...]:
+        p = self._ints
+        if p is None:
+            return ()
+        n = (len(p) - 2) // 3 - p[0]
+        if n == p[1]:
+            return ()
+        return self._codes(p[1], n)
+
+    @source_codes.setter
+    def source_codes(self, codes: Sequence[InlineCode]) -> None:
+        self._ints, self._names = _pack(self.target_span[0], self.runs, self.target_codes, codes)
+
+    def moved(self, dc: int, dl: int, extra: Optional[Mapping[str, object]] = None) -> "Segment":
+        """This segment ``dc`` characters and ``dl`` lines further into the file (its runs and
+        codes shared: they are kept relative to the target), with ``extra`` when given."""
+        s = Segment.__new__(Segment)
+        s.key, s.target, s.line, s.source, s.draft = self.key, self.target, self.line + dl, self.source, self.draft
+        s.target_span = (self.target_span[0] + dc, self.target_span[1] + dc)
+        s.state, s.state_qualifier, s.notes, s.flags = self.state, self.state_qualifier, self.notes, self.flags
+        s.extra = self.extra if extra is None else extra
+        s._ints, s._names = self._ints, self._names
+        return s
 
     def file_offset(self, i: int) -> int:
         """The file offset of character ``i`` of the scored text (``len(target)``: the end)."""
-        if not self.runs:
+        p = self._ints
+        if p is None or not p[0]:
             return self.target_span[0] + i
-        starts = [r.text_start for r in self.runs]
-        k = bisect_right(starts, i) - 1
+        k = _run_at(p, i)
         if k < 0:
             return self.target_span[0]
-        r = self.runs[k]
-        if i < r.text_start + r.length:
-            return r.file_start + (i - r.text_start)
-        return r.file_start + r.length
+        ts, fs, n = p[k], p[k + 1] + self.target_span[0], p[k + 2]
+        if i < ts + n:
+            return fs + (i - ts)
+        return fs + n
+
+    # --- the dataclass it was ---------------------------------------------------------------
+    def _view(self) -> tuple:
+        return (self.key, self.target, self.target_span, self.line, self.source, self.draft, self.state,
+                self.state_qualifier, self.notes, self.flags, self._ints, self._names, self.extra)
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return self._view() == other._view()  # type: ignore[attr-defined]
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        fields = ", ".join(f"{f}={getattr(self, f)!r}" for f in _FIELDS)
+        return f"Segment({fields})"
+
+    def __getstate__(self):
+        return tuple(getattr(self, f) for f in self.__slots__)
+
+    def __setstate__(self, state) -> None:
+        for f, v in zip(self.__slots__, state):
+            object.__setattr__(self, f, v)
+
+
+def _run_at(p: array, i: int) -> int:
+    """The index in ``p`` of the last run starting at or before text position ``i`` (-1: none)."""
+    lo, hi = 0, p[0]
+    while lo < hi:  # the runs' text starts are p[2], p[5], …: increasing
+        mid = (lo + hi) // 2
+        if p[2 + 3 * mid] <= i:
+            lo = mid + 1
+        else:
+            hi = mid
+    return -1 if lo == 0 else 2 + 3 * (lo - 1)
+
+
+@dataclass
+class _SegmentFields:
+    key: str
+    target: str
+    target_span: tuple[int, int]
+    line: int
+    source: Optional[str] = None
+    draft: Optional[str] = None
+    state: Optional[str] = None
+    state_qualifier: Optional[str] = None
+    notes: tuple[str, ...] = ()
+    flags: frozenset[str] = frozenset()
+    target_codes: tuple[InlineCode, ...] = ()
+    source_codes: tuple[InlineCode, ...] = ()
+    runs: tuple[Run, ...] = ()
+    extra: Mapping[str, object] = field(default_factory=dict)
+
+
+# ``dataclasses.replace``, ``fields`` and ``is_dataclass`` see the public fields (read through the properties)
+Segment.__dataclass_fields__ = _SegmentFields.__dataclass_fields__  # type: ignore[attr-defined]
+Segment.__dataclass_params__ = _SegmentFields.__dataclass_params__  # type: ignore[attr-defined]
+_FIELDS = tuple(_SegmentFields.__dataclass_fields__)
+
+
+class XmlFacts(AbcMapping):
+    """An XLIFF segment's ``extra``, compact: a read-only mapping of ``original``, ``unit_id``,
+    ``segment_id``, ``unit_span``, ``unit_line``, ``state_tag`` (None where the unit has no
+    target), ``source_span`` (absent where there is no source) and ``duplicate`` (only when
+    the key was met before), its offsets in one array of ints."""
+
+    __slots__ = ("original", "_uid", "segment_id", "duplicate", "_p")
+
+    _KEYS = ("original", "unit_id", "segment_id", "unit_span", "unit_line", "state_tag", "source_span", "duplicate")
+
+    def __init__(self, original: str, unit_id: str, segment_id: Optional[str], unit_span: tuple[int, int],
+                 unit_line: int, state_tag: Optional[tuple[int, int]], source_span: Optional[tuple[int, int]],
+                 duplicate: Optional[int] = None) -> None:
+        self.original = original
+        self._uid = unit_id
+        self.segment_id = segment_id
+        self.duplicate = duplicate
+        has = (1 if state_tag is not None else 0) | (2 if source_span is not None else 0)
+        st = state_tag or (0, 0)
+        ss = source_span or (0, 0)
+        self._p = _ints([unit_span[0], unit_span[1], unit_line, st[0], st[1], ss[0], ss[1], has])
+
+    def shifted(self, dc: int, dl: int) -> "XmlFacts":
+        """The facts of the unit moved ``dc`` characters and ``dl`` lines."""
+        f = XmlFacts.__new__(XmlFacts)
+        f.original, f._uid, f.segment_id, f.duplicate = self.original, self._uid, self.segment_id, self.duplicate
+        p = self._p
+        f._p = _ints([p[0] + dc, p[1] + dc, p[2] + dl, p[3] + dc, p[4] + dc, p[5] + dc, p[6] + dc, p[7]])
+        return f
+
+    def __getitem__(self, k: str) -> object:
+        p = self._p
+        if k == "original":
+            return self.original
+        if k == "unit_id":
+            return self._uid
+        if k == "segment_id":
+            return self.segment_id
+        if k == "unit_span":
+            return (p[0], p[1])
+        if k == "unit_line":
+            return p[2]
+        if k == "state_tag":
+            return (p[3], p[4]) if p[7] & 1 else None
+        if k == "source_span" and p[7] & 2:
+            return (p[5], p[6])
+        if k == "duplicate" and self.duplicate is not None:
+            return self.duplicate
+        raise KeyError(k)
+
+    def __iter__(self):
+        for k in self._KEYS:
+            if k == "source_span" and not self._p[7] & 2:
+                continue
+            if k == "duplicate" and self.duplicate is None:
+                continue
+            yield k
+
+    def __len__(self) -> int:
+        return 6 + (1 if self._p[7] & 2 else 0) + (self.duplicate is not None)
+
+    def __contains__(self, k: object) -> bool:
+        if k == "source_span":
+            return bool(self._p[7] & 2)
+        if k == "duplicate":
+            return self.duplicate is not None
+        return k in self._KEYS
+
+    def __repr__(self) -> str:
+        return repr(dict(self))
 
 
 @dataclass(slots=True)
