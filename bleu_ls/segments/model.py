@@ -88,11 +88,13 @@ _NO_FLAGS: frozenset[str] = frozenset()
 
 def _ints(vals: list[int]) -> array:
     """The smallest array of ``vals`` (2, 4 or 8 bytes an int, never an int object)."""
-    for code in ("h", "i"):
-        try:
-            return array(code, vals)
-        except OverflowError:
-            pass
+    if not vals:
+        return array("h")
+    lo, hi = min(vals), max(vals)
+    if -0x8000 <= lo and hi < 0x8000:
+        return array("h", vals)
+    if -0x80000000 <= lo and hi < 0x80000000:
+        return array("i", vals)
     return array("q", vals)
 
 
