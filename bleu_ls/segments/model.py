@@ -260,6 +260,10 @@ class Segment:
     def source_codes(self, codes: Sequence[InlineCode]) -> None:
         self._ints, self._names = _pack(self.target_span[0], self.runs, self.target_codes, codes)
 
+    def set_codes(self, target_codes: Sequence[InlineCode], source_codes: Sequence[InlineCode]) -> None:
+        """Both lists of codes at once (one packing, not two)."""
+        self._ints, self._names = _pack(self.target_span[0], self.runs, target_codes, source_codes)
+
     def moved(self, dc: int, dl: int, extra: Optional[Mapping[str, object]] = None) -> "Segment":
         """This segment ``dc`` characters and ``dl`` lines further into the file (its runs and
         codes shared: they are kept relative to the target), with ``extra`` when given."""
