@@ -36,7 +36,8 @@ Rel = SegmentFinding  # a finding whose span is relative to its segment's target
 
 
 def _norm(s: str) -> str:
-    return " ".join(s.split())
+    t = " ".join(s.split())
+    return s if t == s else t  # the text itself where it is normal already (kept per segment: no copy)
 
 
 class LiveChecks:
