@@ -98,18 +98,25 @@ def _ints(vals: list[int]) -> array:
     return array("q", vals)
 
 
-def _pack(base: int, runs: Sequence[Run], tcodes: Sequence[InlineCode], scodes: Sequence[InlineCode]):
-    """The compact form of runs and codes: ``(ints, names)``, offsets relative to ``base``.
+#: where the runs start in a segment's ints (after the span, the line and the two counts)
+_R = 5
 
-    ``ints``: ``[len(runs), len(tcodes)]``, then ``text_start, file_start - base, length``
-    of each run, then ``start - base, end - base, flags`` of each target and source code
-    (flags: 1 closing, 2 no span).  ``names``: each code's kind and id, in one string
-    joined by :data:`_SEP` (or a tuple where a name holds it).  ``(None, None)`` when
-    there is nothing.
+
+def _pack(span: tuple[int, int], line: int, runs: Sequence[Run], tcodes: Sequence[InlineCode],
+          scodes: Sequence[InlineCode]):
+    """The compact form of a segment's positions: ``(ints, names)``.
+
+    ``ints``: ``[target start, target end, line]``, and where there are runs or codes,
+    ``len(runs), len(tcodes)``, then ``text_start, file_start - start, length`` of each
+    run, then ``a - start, b - start, flags`` of each target and source code's span
+    (flags: 1 closing, 2 no span): runs and codes relative to the target's start.
+    ``names``: each code's kind and id, in one string joined by :data:`_SEP` (or a
+    tuple where a name holds it; None without codes).
     """
+    base = span[0]
     if not runs and not tcodes and not scodes:
-        return None, None
-    vals = [len(runs), len(tcodes)]
+        return _ints([base, span[1], line]), None
+    vals = [base, span[1], line, len(runs), len(tcodes)]
     for r in runs:
         vals += (r.text_start, r.file_start - base, r.length)
     names: list[str] = []
@@ -137,13 +144,14 @@ class Segment:
 
     Built and read as the dataclass it was (``Segment(key=…, runs=…)``,
     ``dataclasses.replace``, ``==``), kept compact: its runs and inline codes
-    are one array of small ints (offsets relative to the target's start, so
-    that moving a segment shares them) and one string of names; the
+    are one array of ints with its target span and line (runs and codes relative
+    to the target's start, so that moving a segment copies the array as it is) and
+    one string of names; the
     :class:`Run` and :class:`InlineCode` objects are made when asked for.
     """
 
-    __slots__ = ("key", "target", "target_span", "line", "source", "draft", "state", "state_qualifier", "notes",
-                 "flags", "extra", "_ints", "_names")
+    __slots__ = ("key", "target", "source", "draft", "state", "state_qualifier", "notes", "flags", "extra",
+                 "_ints", "_names")
 
     #: Unique within the document, stable across edits of the target text.
     #: XLIFF: ``original/unit-id`` (+ ``#segment-id`` where needed to be unique);
@@ -185,8 +193,6 @@ class Segment:
                  runs: Sequence[Run] = (), extra: Optional[Mapping[str, object]] = None) -> None:
         self.key = key
         self.target = target
-        self.target_span = target_span
-        self.line = line
         self.source = source
         self.draft = draft
         self.state = state
@@ -194,40 +200,58 @@ class Segment:
         self.notes = notes
         self.flags = flags
         self.extra = _NO_EXTRA if extra is None else extra
-        self._ints, self._names = _pack(target_span[0], runs, target_codes, source_codes)
+        self._ints, self._names = _pack(target_span, line, runs, target_codes, source_codes)
 
     @classmethod
-    def packed(cls, key: str, target: str, target_span: tuple[int, int], line: int, source: Optional[str],
+    def packed(cls, key: str, target: str, source: Optional[str],
                draft: Optional[str], state: Optional[str], state_qualifier: Optional[str], notes: tuple[str, ...],
                ints: Optional[array], names, extra: Mapping[str, object]) -> "Segment":
-        """A segment from its compact form as :func:`_pack` gives it (the XML readers build it directly)."""
+        """A segment from its compact form as :func:`_pack` gives it (the XML readers build it directly;
+        ``target_span`` and ``line`` are its first three ints)."""
         s = cls.__new__(cls)
-        s.key, s.target, s.target_span, s.line, s.source, s.draft = key, target, target_span, line, source, draft
+        s.key, s.target, s.source, s.draft = key, target, source, draft
         s.state, s.state_qualifier, s.notes, s.flags, s.extra = state, state_qualifier, notes, _NO_FLAGS, extra
         s._ints, s._names = ints, names
         return s
 
-    # --- runs and codes, made when asked for ------------------------------------------
+    # --- positions, runs and codes, made when asked for ------------------------------------------
+    @property
+    def target_span(self) -> tuple[int, int]:
+        p = self._ints
+        return (p[0], p[1])
+
+    @target_span.setter
+    def target_span(self, span: tuple[int, int]) -> None:
+        self._ints, self._names = _pack(span, self.line, self.runs, self.target_codes, self.source_codes)
+
+    @property
+    def line(self) -> int:
+        return self._ints[2]
+
+    @line.setter
+    def line(self, line: int) -> None:
+        self._ints, self._names = _pack(self.target_span, line, self.runs, self.target_codes, self.source_codes)
+
     @property
     def runs(self) -> tuple[Run, ...]:
         p = self._ints
-        if p is None or not p[0]:
+        if len(p) == 3 or not p[3]:
             return ()
-        b = self.target_span[0]
-        return tuple(Run(p[k], p[k + 1] + b, p[k + 2]) for k in range(2, 2 + 3 * p[0], 3))
+        b = p[0]
+        return tuple(Run(p[k], p[k + 1] + b, p[k + 2]) for k in range(_R, _R + 3 * p[3], 3))
 
     @runs.setter
     def runs(self, runs: Sequence[Run]) -> None:
-        self._ints, self._names = _pack(self.target_span[0], runs, self.target_codes, self.source_codes)
+        self._ints, self._names = _pack(self.target_span, self.line, runs, self.target_codes, self.source_codes)
 
     def _codes(self, first: int, last: int) -> tuple[InlineCode, ...]:
         p = self._ints
         names = self._names
         if isinstance(names, str):
             names = names.split(_SEP)
-        b = self.target_span[0]
+        b = p[0]
         out = []
-        k = 2 + 3 * p[0] + 3 * first
+        k = _R + 3 * p[3] + 3 * first
         for n in range(first, last):
             flags = p[k + 2]
             span = None if flags & 2 else (p[k] + b, p[k + 1] + b)
@@ -238,59 +262,66 @@ class Segment:
     @property
     def target_codes(self) -> tuple[InlineCode, ...]:
         p = self._ints
-        if p is None or not p[1]:
+        if len(p) == 3 or not p[4]:
             return ()
-        return self._codes(0, p[1])
+        return self._codes(0, p[4])
 
     @target_codes.setter
     def target_codes(self, codes: Sequence[InlineCode]) -> None:
-        self._ints, self._names = _pack(self.target_span[0], self.runs, codes, self.source_codes)
+        self._ints, self._names = _pack(self.target_span, self.line, self.runs, codes, self.source_codes)
 
     @property
     def source_codes(self) -> tuple[InlineCode, ...]:
         p = self._ints
-        if p is None:
+        if len(p) == 3:
             return ()
-        n = (len(p) - 2) // 3 - p[0]
-        if n == p[1]:
+        n = (len(p) - _R) // 3 - p[3]
+        if n == p[4]:
             return ()
-        return self._codes(p[1], n)
+        return self._codes(p[4], n)
 
     @source_codes.setter
     def source_codes(self, codes: Sequence[InlineCode]) -> None:
-        self._ints, self._names = _pack(self.target_span[0], self.runs, self.target_codes, codes)
+        self._ints, self._names = _pack(self.target_span, self.line, self.runs, self.target_codes, codes)
 
     def set_codes(self, target_codes: Sequence[InlineCode], source_codes: Sequence[InlineCode]) -> None:
         """Both lists of codes at once (one packing, not two)."""
-        self._ints, self._names = _pack(self.target_span[0], self.runs, target_codes, source_codes)
+        self._ints, self._names = _pack(self.target_span, self.line, self.runs, target_codes, source_codes)
 
     def moved(self, dc: int, dl: int, extra: Optional[Mapping[str, object]] = None) -> "Segment":
         """This segment ``dc`` characters and ``dl`` lines further into the file (its runs and
         codes shared: they are kept relative to the target), with ``extra`` when given."""
         s = Segment.__new__(Segment)
-        s.key, s.target, s.line, s.source, s.draft = self.key, self.target, self.line + dl, self.source, self.draft
-        s.target_span = (self.target_span[0] + dc, self.target_span[1] + dc)
+        s.key, s.target, s.source, s.draft = self.key, self.target, self.source, self.draft
         s.state, s.state_qualifier, s.notes, s.flags = self.state, self.state_qualifier, self.notes, self.flags
         s.extra = self.extra if extra is None else extra
-        s._ints, s._names = self._ints, self._names
+        p = self._ints
+        q = array(p.typecode, p)  # the runs and codes as they are: relative to the target
+        try:
+            q[0] += dc
+            q[1] += dc
+            q[2] += dl
+        except OverflowError:
+            q = _ints([p[0] + dc, p[1] + dc, p[2] + dl, *p[3:]])
+        s._ints, s._names = q, self._names
         return s
 
     def file_offset(self, i: int) -> int:
         """The file offset of character ``i`` of the scored text (``len(target)``: the end)."""
         p = self._ints
-        if p is None or not p[0]:
-            return self.target_span[0] + i
+        if len(p) == 3 or not p[3]:
+            return p[0] + i
         k = _run_at(p, i)
         if k < 0:
-            return self.target_span[0]
-        ts, fs, n = p[k], p[k + 1] + self.target_span[0], p[k + 2]
+            return p[0]
+        ts, fs, n = p[k], p[k + 1] + p[0], p[k + 2]
         if i < ts + n:
             return fs + (i - ts)
         return fs + n
 
     # --- the dataclass it was ---------------------------------------------------------------
     def _view(self) -> tuple:
-        return (self.key, self.target, self.target_span, self.line, self.source, self.draft, self.state,
+        return (self.key, self.target, self.source, self.draft, self.state,
                 self.state_qualifier, self.notes, self.flags, self._ints, self._names, self.extra)
 
     def __eq__(self, other: object) -> bool:
@@ -314,14 +345,14 @@ class Segment:
 
 def _run_at(p: array, i: int) -> int:
     """The index in ``p`` of the last run starting at or before text position ``i`` (-1: none)."""
-    lo, hi = 0, p[0]
-    while lo < hi:  # the runs' text starts are p[2], p[5], …: increasing
+    lo, hi = 0, p[3]
+    while lo < hi:  # the runs' text starts are p[_R], p[_R + 3], …: increasing
         mid = (lo + hi) // 2
-        if p[2 + 3 * mid] <= i:
+        if p[_R + 3 * mid] <= i:
             lo = mid + 1
         else:
             hi = mid
-    return -1 if lo == 0 else 2 + 3 * (lo - 1)
+    return -1 if lo == 0 else _R + 3 * (lo - 1)
 
 
 @dataclass

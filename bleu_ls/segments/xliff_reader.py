@@ -295,7 +295,7 @@ class XliffHandler(ContentEvents):
         tc = tgt.codes if tgt is not None else ()
         sc = src.codes if src is not None else ()
         if tgt is not None and tgt.run_count() or tc or sc:
-            vals = [tgt.run_count() if tgt is not None else 0, len(tc)]
+            vals = [base, span[1], line, tgt.run_count() if tgt is not None else 0, len(tc)]
             if tgt is not None:
                 tgt.run_ints(base, vals)
             names = []
@@ -305,13 +305,11 @@ class XliffHandler(ContentEvents):
                 names += (c.kind, c.id)
             ints, names = _ints(vals), _names(names)
         else:
-            ints = names = None
+            ints, names = _ints([base, span[1], line]), None
         self.segments.append(
             Segment.packed(
                 key,
                 tgt.text() if tgt is not None else "",
-                span,
-                line,
                 src.text() if src is not None else None,
                 draft,
                 _intern(state) if state else state,
