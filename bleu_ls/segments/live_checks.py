@@ -35,6 +35,10 @@ from .xml_checks import SegmentFinding
 Rel = SegmentFinding  # a finding whose span is relative to its segment's target start
 
 
+#: the findings of a segment that has none: one list for all of them (never added to: ``at`` adds by ``+``)
+_NONE: list = []
+
+
 def _norm(s: str) -> str:
     t = " ".join(s.split())
     return s if t == s else t  # the text itself where it is normal already (kept per segment: no copy)
@@ -110,7 +114,7 @@ class LiveChecks:
             if self.sev.get(f.code, f.severity) is None:
                 continue
             out.append(Rel(f.code, f.severity, f.message, (f.span[0] - base, f.span[1] - base)))
-        return out
+        return out or _NONE
 
     def _group_of(self, s) -> Optional[object]:
         """The inconsistency group of a segment (None: it translates nothing): its source, white space

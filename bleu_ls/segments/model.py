@@ -385,15 +385,20 @@ class XmlFacts(AbcMapping):
     target), ``source_span`` (absent where there is no source) and ``duplicate`` (only when
     the key was met before), its offsets in one array of ints."""
 
-    __slots__ = ("original", "_uid", "segment_id", "duplicate", "_p")
+    __slots__ = ("original", "_uid", "segment_id", "duplicate", "_p", "_key")
 
     _KEYS = ("original", "unit_id", "segment_id", "unit_span", "unit_line", "state_tag", "source_span", "duplicate")
 
     def __init__(self, original: str, unit_id: str, segment_id: Optional[str], unit_span: tuple[int, int],
                  unit_line: int, state_tag: Optional[tuple[int, int]], source_span: Optional[tuple[int, int]],
-                 duplicate: Optional[int] = None) -> None:
+                 duplicate: Optional[int] = None, key: Optional[str] = None) -> None:
         self.original = original
-        self._uid = unit_id
+        # the unit id not held twice: None where ``key`` (the segment's) is ``original/unit-id``
+        if key is not None and original and len(key) == len(original) + 1 + len(unit_id) and key.endswith(unit_id) \
+                and key.startswith(original) and key[len(original)] == "/":
+            self._uid, self._key = None, key
+        else:
+            self._uid, self._key = unit_id, None
         self.segment_id = segment_id
         self.duplicate = duplicate
         has = (1 if state_tag is not None else 0) | (2 if source_span is not None else 0)
@@ -404,7 +409,7 @@ class XmlFacts(AbcMapping):
     def shifted(self, dc: int, dl: int) -> "XmlFacts":
         """The facts of the unit moved ``dc`` characters and ``dl`` lines."""
         f = XmlFacts.__new__(XmlFacts)
-        f.original, f._uid, f.segment_id, f.duplicate = self.original, self._uid, self.segment_id, self.duplicate
+        f.original, f._uid, f.segment_id, f.duplicate, f._key = self.original, self._uid, self.segment_id, self.duplicate, self._key
         p = self._p
         f._p = _ints([p[0] + dc, p[1] + dc, p[2] + dl, p[3] + dc, p[4] + dc, p[5] + dc, p[6] + dc, p[7]])
         return f
@@ -414,7 +419,7 @@ class XmlFacts(AbcMapping):
         if k == "original":
             return self.original
         if k == "unit_id":
-            return self._uid
+            return self._uid if self._key is None else self._key[len(self.original) + 1:]
         if k == "segment_id":
             return self.segment_id
         if k == "unit_span":

@@ -289,7 +289,7 @@ class XliffHandler(ContentEvents):
             dup = n
             key = f"{key}#{n}"
         facts = XmlFacts(self.file_key, unit_id, segment_id, ux[0], ux[1], state_tag,
-                         (src.start, src.end) if src is not None else None, dup)
+                         (src.start, src.end) if src is not None else None, dup, key)
         # runs and codes in the segment's compact form (model._pack), offsets from the target's start
         base = span[0]
         tc = tgt.codes if tgt is not None else ()

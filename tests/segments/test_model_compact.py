@@ -125,6 +125,10 @@ def test_xml_facts_are_the_dict_they_replaced(a, line, has_tag, has_src, dup, dc
         d["duplicate"] = dup
     f = XmlFacts("app.json", "u1", None, (a, a + 90), line, d["state_tag"], d.get("source_span"), dup)
     assert f == d and d == f and dict(f) == d and len(f) == len(d) and list(f) == list(d)
+    # the unit id read from the segment's key where the key spells it (and only there)
+    for key in ("app.json/u1", "app.json/u1#2", "app.json/u12", "other/u1"):
+        g = XmlFacts("app.json", "u1", None, (a, a + 90), line, d["state_tag"], d.get("source_span"), dup, key)
+        assert g == d and g["unit_id"] == "u1" and (g._uid is None) == (key == "app.json/u1")
     assert all((k in f) == (k in d) for k in [*d, "msgid", "duplicate", "source_span"])
     assert f.get("source_span") == d.get("source_span") and f.get("nope", 7) == 7
     seg = Segment(key="k", target="", target_span=(a + 60, a + 60), line=line, extra=f)
