@@ -86,16 +86,20 @@ _NO_EXTRA: Mapping[str, object] = MappingProxyType({})
 _NO_FLAGS: frozenset[str] = frozenset()
 
 
-def _ints(vals: list[int]) -> array:
-    """The smallest array of ``vals`` (2, 4 or 8 bytes an int, never an int object)."""
-    if not vals:
-        return array("h")
-    lo, hi = min(vals), max(vals)
-    if -0x8000 <= lo and hi < 0x8000:
-        return array("h", vals)
-    if -0x80000000 <= lo and hi < 0x80000000:
-        return array("i", vals)
-    return array("q", vals)
+def _ints(vals: list[int]) -> bytes:
+    """``vals`` packed: 4 bytes an int (8 with a leading marker byte where one does not fit),
+    never an int object; a ``bytes`` (33 bytes of header, an array's is 80).  :func:`_iv` reads it."""
+    try:
+        return array("i", vals).tobytes()
+    except OverflowError:
+        return b"q" + array("q", vals).tobytes()
+
+
+def _iv(b: bytes) -> memoryview:
+    """The ints of :func:`_ints` (indexable, sliceable, ``len``)."""
+    if len(b) & 3:
+        return memoryview(b)[1:].cast("q")
+    return memoryview(b).cast("i")
 
 
 #: where the runs start in a segment's ints (after the span, the line and the two counts)
@@ -205,7 +209,7 @@ class Segment:
     @classmethod
     def packed(cls, key: str, target: str, source: Optional[str],
                draft: Optional[str], state: Optional[str], state_qualifier: Optional[str], notes: tuple[str, ...],
-               ints: Optional[array], names, extra: Mapping[str, object]) -> "Segment":
+               ints: bytes, names, extra: Mapping[str, object]) -> "Segment":
         """A segment from its compact form as :func:`_pack` gives it (the XML readers build it directly;
         ``target_span`` and ``line`` are its first three ints)."""
         s = cls.__new__(cls)
@@ -217,7 +221,7 @@ class Segment:
     # --- positions, runs and codes, made when asked for ------------------------------------------
     @property
     def target_span(self) -> tuple[int, int]:
-        p = self._ints
+        p = _iv(self._ints)
         return (p[0], p[1])
 
     @target_span.setter
@@ -226,7 +230,7 @@ class Segment:
 
     @property
     def line(self) -> int:
-        return self._ints[2]
+        return _iv(self._ints)[2]
 
     @line.setter
     def line(self, line: int) -> None:
@@ -234,7 +238,7 @@ class Segment:
 
     @property
     def runs(self) -> tuple[Run, ...]:
-        p = self._ints
+        p = _iv(self._ints)
         if len(p) == 3 or not p[3]:
             return ()
         b = p[0]
@@ -245,7 +249,7 @@ class Segment:
         self._ints, self._names = _pack(self.target_span, self.line, runs, self.target_codes, self.source_codes)
 
     def _codes(self, first: int, last: int) -> tuple[InlineCode, ...]:
-        p = self._ints
+        p = _iv(self._ints)
         names = self._names
         if isinstance(names, str):
             names = names.split(_SEP)
@@ -261,7 +265,7 @@ class Segment:
 
     @property
     def target_codes(self) -> tuple[InlineCode, ...]:
-        p = self._ints
+        p = _iv(self._ints)
         if len(p) == 3 or not p[4]:
             return ()
         return self._codes(0, p[4])
@@ -272,7 +276,7 @@ class Segment:
 
     @property
     def source_codes(self) -> tuple[InlineCode, ...]:
-        p = self._ints
+        p = _iv(self._ints)
         if len(p) == 3:
             return ()
         n = (len(p) - _R) // 3 - p[3]
@@ -295,20 +299,17 @@ class Segment:
         s.key, s.target, s.source, s.draft = self.key, self.target, self.source, self.draft
         s.state, s.state_qualifier, s.notes, s.flags = self.state, self.state_qualifier, self.notes, self.flags
         s.extra = self.extra if extra is None else extra
-        p = self._ints
-        q = array(p.typecode, p)  # the runs and codes as they are: relative to the target
-        try:
-            q[0] += dc
-            q[1] += dc
-            q[2] += dl
-        except OverflowError:
-            q = _ints([p[0] + dc, p[1] + dc, p[2] + dl, *p[3:]])
-        s._ints, s._names = q, self._names
+        p = _iv(self._ints)
+        q = p.tolist()  # the runs and codes as they are: relative to the target
+        q[0] += dc
+        q[1] += dc
+        q[2] += dl
+        s._ints, s._names = _ints(q), self._names
         return s
 
     def file_offset(self, i: int) -> int:
         """The file offset of character ``i`` of the scored text (``len(target)``: the end)."""
-        p = self._ints
+        p = _iv(self._ints)
         if len(p) == 3 or not p[3]:
             return p[0] + i
         k = _run_at(p, i)
@@ -343,7 +344,7 @@ class Segment:
             object.__setattr__(self, f, v)
 
 
-def _run_at(p: array, i: int) -> int:
+def _run_at(p: memoryview, i: int) -> int:
     """The index in ``p`` of the last run starting at or before text position ``i`` (-1: none)."""
     lo, hi = 0, p[3]
     while lo < hi:  # the runs' text starts are p[_R], p[_R + 3], …: increasing
@@ -410,12 +411,12 @@ class XmlFacts(AbcMapping):
         """The facts of the unit moved ``dc`` characters and ``dl`` lines."""
         f = XmlFacts.__new__(XmlFacts)
         f.original, f._uid, f.segment_id, f.duplicate, f._key = self.original, self._uid, self.segment_id, self.duplicate, self._key
-        p = self._p
+        p = _iv(self._p)
         f._p = _ints([p[0] + dc, p[1] + dc, p[2] + dl, p[3] + dc, p[4] + dc, p[5] + dc, p[6] + dc, p[7]])
         return f
 
     def __getitem__(self, k: str) -> object:
-        p = self._p
+        p = _iv(self._p)
         if k == "original":
             return self.original
         if k == "unit_id":
@@ -436,18 +437,18 @@ class XmlFacts(AbcMapping):
 
     def __iter__(self):
         for k in self._KEYS:
-            if k == "source_span" and not self._p[7] & 2:
+            if k == "source_span" and not _iv(self._p)[7] & 2:
                 continue
             if k == "duplicate" and self.duplicate is None:
                 continue
             yield k
 
     def __len__(self) -> int:
-        return 6 + (1 if self._p[7] & 2 else 0) + (self.duplicate is not None)
+        return 6 + (1 if _iv(self._p)[7] & 2 else 0) + (self.duplicate is not None)
 
     def __contains__(self, k: object) -> bool:
         if k == "source_span":
-            return bool(self._p[7] & 2)
+            return bool(_iv(self._p)[7] & 2)
         if k == "duplicate":
             return self.duplicate is not None
         return k in self._KEYS
