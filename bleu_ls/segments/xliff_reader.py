@@ -13,7 +13,8 @@ from __future__ import annotations
 import sys
 from typing import Optional
 
-from .model import XLIFF1, XLIFF2, InlineCode, Segment, XmlFacts, _ints, _names
+from .model import XLIFF1, XLIFF2, InlineCode, Segment, _ints, _names
+from .xml_facts import XmlFacts
 from .xmlcontent import Content, ContentEvents, LineCounter
 from .xmlscan import NS_SEP, Scanner, problem_at
 

@@ -24,7 +24,8 @@ from bisect import bisect_left, bisect_right
 from dataclasses import dataclass
 from typing import Optional
 
-from .model import XLIFF1, XLIFF2, InlineCode, Run, Segment, SegmentDocument, XmlFacts
+from .model import XLIFF1, XLIFF2, InlineCode, Run, Segment, SegmentDocument
+from .xml_facts import XmlFacts
 from .xliff import _Reader, read_xliff_text
 from .xmlcontent import LineCounter
 from .xmlscan import _TAG, Scanner

@@ -15,7 +15,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bleu_ls.segments.live_offsets import shift_segment
-from bleu_ls.segments.model import InlineCode, Run, Segment, XmlFacts
+from bleu_ls.segments.model import InlineCode, Run, Segment
+from bleu_ls.segments.xml_facts import XmlFacts
 from bleu_ls.segments.xliff import read_xliff_text
 from bleu_ls.segments.xml_reread import shift_segment as xml_shift
 
