@@ -4,10 +4,11 @@ typing inside a target → its hint and a unit pasted (structural) → its hint,
 p95, and the process tree's RSS, beside the do-nothing pygls floor in the same run.
 
 Synthetic files of ``N`` units (the XLIFF of ``segments_xliff``, a PO of the same
-words, the SRT of ``segments_live``, the TMX of ``segments_tmx_live``), the reference
-the same keys with other words.
-Run: ``python -m benchmarks.segments_open [N] [EDITS] [FORMATS…]`` (formats: xlf po srt tmx; the
-TMX of ``segments_tmx_live``, every ``tu`` with a ``tuid``).
+words, the SRT of ``segments_live``, the TMX of ``segments_tmx_live``; ``xlf-codes``: the
+Angular-like XLIFF of ``scripts/xml_parse_throughput.py``, inline codes in every unit), the
+reference the same keys with other words.
+Run: ``python -m benchmarks.segments_open [N] [EDITS] [FORMATS…]`` (formats: xlf po srt tmx
+xlf-codes; the TMX of ``segments_tmx_live``, every ``tu`` with a ``tuid``).
 """
 
 from __future__ import annotations
@@ -36,20 +37,32 @@ def po(n: int, seed: int) -> str:
     return "\n".join(out)
 
 
+def angular(n: int, seed: int) -> str:
+    """The Angular-like XLIFF of ``scripts/xml_parse_throughput.py`` (inline codes, an entity, a note a unit)."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("xml_parse_throughput", ROOT / "scripts" / "xml_parse_throughput.py")
+    mod = importlib.util.module_from_spec(spec)  # type: ignore[arg-type]
+    spec.loader.exec_module(mod)  # type: ignore[union-attr]
+    return mod.synthetic_xliff(n, seed)
+
+
 MAKERS = {"xlf": lambda n, s: xlf(n, s), "po": po, "srt": lambda n, s: srt(n, 120 * (s - 1), s),
-          "tmx": lambda n, s: memory(n, s, change=0.3)}
+          "tmx": lambda n, s: memory(n, s, change=0.3), "xlf-codes": angular}
 #: where a target's text starts on its line, and a unit to paste after the line that ends one
-TARGET = {"xlf": "        <target>", "po": 'msgstr "', "srt": None, "tmx": TMX_TARGET}
-UNIT_END = {"xlf": "      </trans-unit>", "po": None, "srt": None, "tmx": TU_END}
+TARGET = {"xlf": "        <target>", "po": 'msgstr "', "srt": None, "tmx": TMX_TARGET,
+          "xlf-codes": '    <target state="translated">'}
+UNIT_END = {"xlf": "      </trans-unit>", "po": None, "srt": None, "tmx": TU_END, "xlf-codes": "   </trans-unit>"}
 
 
 def workspace(fmt: str, n: int) -> tuple[Path, Path, str]:
     ws = CACHE / f"segments-open-{fmt}-{n}"
     ws.mkdir(parents=True, exist_ok=True)
-    hyp = ws / f"big.hyp.{fmt}"
+    ext = fmt.split("-")[0]  # xlf-codes: an .xlf
+    hyp = ws / f"big.hyp.{ext}"
     if not hyp.exists():
         hyp.write_text(MAKERS[fmt](n, 1), encoding="utf-8")
-        (ws / f"big.ref.{fmt}").write_text(MAKERS[fmt](n, 2), encoding="utf-8")
+        (ws / f"big.ref.{ext}").write_text(MAKERS[fmt](n, 2), encoding="utf-8")
     return ws, hyp, hyp.read_text(encoding="utf-8")
 
 
@@ -69,7 +82,7 @@ def _edit(fmt: str, lines: list[str], rng: random.Random, paste: bool, k: int) -
         lines[at] = "word " + lines[at]
         return {"range": _range(at, at), "text": "word "}, at
     if paste:
-        if fmt in ("xlf", "tmx"):
+        if fmt.startswith("xlf") or fmt == "tmx":
             while lines[at] != UNIT_END[fmt]:
                 at += 1
             at += 1
@@ -151,7 +164,7 @@ def rows(n: int, edits: int, formats: list[str]) -> list[str]:
         ours = run(_server_argv(), fmt, ws, path, text, edits)
         t, p = ours["typing"], ours["pasting"]
         out.append(
-            f"| .{fmt}, {n:,} units, {len(text) / 1e6:.1f} MB | {ours['open']:.2f} s ({ours['hints']} hints) | "
+            f"| .{fmt.replace('-codes', ' (inline codes)')}, {n:,} units, {len(text) / 1e6:.1f} MB | {ours['open']:.2f} s ({ours['hints']} hints) | "
             f"{floor['open']:.2f} s | {ours['whole']:.2f} s | {ms(statistics.median(t))} / {ms(pct(t, 0.95))} ms | "
             f"{ms(statistics.median(p))} / {ms(pct(p, 0.95))} ms | {ours['rss'] / 2**20:.0f} MB "
             f"({ours['procs']} process{'es' if ours['procs'] > 1 else ''}; after the edits {ours['rss_after'] / 2**20:.0f} MB) |"

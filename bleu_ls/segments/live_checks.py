@@ -37,8 +37,13 @@ Rel = SegmentFinding  # a finding whose span is relative to its segment's target
 MOVES = 256
 
 
+#: the findings of a segment that has none: one list for all of them (never added to: ``at`` adds by ``+``)
+_NONE: list = []
+
+
 def _norm(s: str) -> str:
-    return " ".join(s.split())
+    t = " ".join(s.split())
+    return s if t == s else t  # the text itself where it is normal already (kept per segment: no copy)
 
 
 class LiveChecks:
@@ -64,15 +69,14 @@ class LiveChecks:
         self.own = [self._own(s, text) for s in segs]
         self.plur: dict[str, list[Rel]] = {}
         self.incon: dict[str, list[Rel]] = {}
-        self.gkey: list[Optional[tuple]] = []
-        self.norm: list[str] = []
-        self.groups: dict[tuple, set[str]] = {}
+        self.gkey: list[Optional[object]] = []
+        #: group -> keys of its segments (a list: most groups have one segment, a set weighs 216 bytes)
+        self.groups: dict[object, list[str]] = {}
         for s in segs:
-            g, t = self._group_of(s)
+            g = self._group_of(s)
             self.gkey.append(g)
-            self.norm.append(t)
             if g is not None:
-                self.groups.setdefault(g, set()).add(s.key)
+                self.groups.setdefault(g, []).append(s.key)
         self._index_keys()
         #: a key twice (a file read with problems): the maps by key cannot tell them apart, count all again
         self.twice = len(self._pos) != len(self.keys)
@@ -113,16 +117,17 @@ class LiveChecks:
             if self.sev.get(f.code, f.severity) is None:
                 continue
             out.append(Rel(f.code, f.severity, f.message, (f.span[0] - base, f.span[1] - base)))
-        return out
+        return out or _NONE
 
-    def _group_of(self, s) -> tuple[Optional[tuple], str]:
-        """The inconsistency group of a segment (None: it translates nothing) and its target, white space collapsed."""
+    def _group_of(self, s) -> Optional[object]:
+        """The inconsistency group of a segment (None: it translates nothing): its source, white space
+        collapsed (PO: with its msgctxt and plural form)."""
         if not (s.source and s.source.strip() and s.target.strip()):
-            return None, ""
+            return None
         src = _norm(s.source)
         if self.format == PO:
-            return (s.extra.get("msgctxt"), s.extra.get("plural_index"), src), _norm(s.target)
-        return (src,), _norm(s.target)
+            return (s.extra.get("msgctxt"), s.extra.get("plural_index"), src)
+        return src
 
     # -- what an edit changed ---------------------------------------------------------------
     def update(self, index, change) -> set[int]:
@@ -142,8 +147,8 @@ class LiveChecks:
         old_keys = self.keys[a:b]
         old_groups = [g for g in self.gkey[a:b] if g is not None]
         for k, g in zip(old_keys, self.gkey[a:b]):
-            if g is not None:
-                self.groups[g].discard(k)
+            if g is not None and k in self.groups[g]:
+                self.groups[g].remove(k)
             self.plur.pop(k, None)
             self.incon.pop(k, None)
         fresh = [index.segment(i) for i in range(a, a + count)]
@@ -152,8 +157,7 @@ class LiveChecks:
         self.plural[a:b] = [("plural_index" in s.extra) for s in fresh]
         self.own[a:b] = [self._own(s, text) for s in fresh]
         got = [self._group_of(s) for s in fresh]
-        self.gkey[a:b] = [g for g, _ in got]
-        self.norm[a:b] = [t for _, t in got]
+        self.gkey[a:b] = got
         for k in old_keys:
             self._pos.pop(k, None)
         if count != b - a:  # the keys after the edit move: said once, applied when one is looked up
@@ -164,14 +168,14 @@ class LiveChecks:
         if len(self._pos) != len(self.keys):
             self.full(index)  # the edit made a key twice
             return set(range(len(index)))
-        for s, (g, _) in zip(fresh, got):
+        for s, g in zip(fresh, got):
             if g is not None:
-                self.groups.setdefault(g, set()).add(s.key)
+                self.groups.setdefault(g, []).append(s.key)
         touched: set[int] = set()
         if self.format == PO and (any(self.plural[max(0, a - 1) : a + count + 1]) or
                                   self.nplurals is None and any(self.plural)):
             touched |= self._plurals(index, a, a + count)
-        for g in {*old_groups, *(g for g, _ in got if g is not None)}:
+        for g in {*old_groups, *(g for g in got if g is not None)}:
             touched |= self._group(index, g)
         return {i for i in touched if not a <= i < a + count}
 
@@ -224,7 +228,7 @@ class LiveChecks:
                 changed.add(self._where(s.key))
         return changed
 
-    def _group(self, index, g: tuple) -> set[int]:
+    def _group(self, index, g: object) -> set[int]:
         """The inconsistency findings of the segments translating source ``g``."""
         members = self.groups.get(g)
         changed: set[int] = set()
@@ -235,13 +239,17 @@ class LiveChecks:
         for i in where:
             if self.incon.pop(self.keys[i], None) is not None:
                 changed.add(i)
-        if len(where) < 2 or not self.on or len({self.norm[i] for i in where}) < 2:
+        if len(where) < 2 or not self.on:
+            return changed
+        # the targets, white space collapsed, of a group's segments (made here: not kept for every segment)
+        norm = {i: _norm(index.segment(i).target) for i in where}
+        if len(set(norm.values())) < 2:
             return changed
         sev = self.given.get("inconsistent-translation", XML_SEVERITY["inconsistent-translation"])
         if self.sev.get("inconsistent-translation", sev) is None:
             return changed
         for i in where:
-            others = [self.keys[j] for j in where if j != i and self.norm[j] != self.norm[i]]
+            others = [self.keys[j] for j in where if j != i and norm[j] != norm[i]]
             msg = f"The same source is translated differently in {', '.join(others[:3])}{'…' if len(others) > 3 else ''}."
             a, b = index.target_span(i)
             self.incon[self.keys[i]] = [Rel("inconsistent-translation", sev, msg, (0, b - a))]

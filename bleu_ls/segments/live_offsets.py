@@ -68,15 +68,7 @@ def shift_segment(seg: Segment, dc: int, dl: int) -> Segment:
     if dl and "timing_line" in extra:
         extra = dict(extra)
         extra["timing_line"] = int(extra["timing_line"]) + dl  # type: ignore[call-overload]
-    return dataclasses.replace(
-        seg,
-        target_span=(seg.target_span[0] + dc, seg.target_span[1] + dc),
-        line=seg.line + dl,
-        runs=tuple(Run(r.text_start, r.file_start + dc, r.length) for r in seg.runs) if dc else seg.runs,
-        target_codes=_shift_codes(seg.target_codes, dc),
-        source_codes=_shift_codes(seg.source_codes, dc),
-        extra=extra,
-    )
+    return seg.moved(dc, dl, extra)  # its runs and codes shared: kept relative to the target (model.Segment)
 
 
 def anchor_of(seg: Segment) -> int:

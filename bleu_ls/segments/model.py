@@ -19,8 +19,10 @@ This module imports nothing from the rest of the package.
 
 from __future__ import annotations
 
+from array import array
 from bisect import bisect_right
 from dataclasses import dataclass, field
+from types import MappingProxyType
 from typing import Mapping, Optional, Sequence
 
 #: Format names, as readers report them and as ``Segment``s carry them.
@@ -76,9 +78,83 @@ class Problem:
     message: str
 
 
-@dataclass(slots=True)
+#: Separates the names of a segment's codes in their one string (no XML name or id, no PO
+#: placeholder has it; a segment whose names do have it keeps them in a tuple).
+_SEP = "\x1f"
+_NO_EXTRA: Mapping[str, object] = MappingProxyType({})
+_NO_FLAGS: frozenset[str] = frozenset()
+
+
+def _ints(vals: list[int]) -> bytes:
+    """``vals`` packed: 4 bytes an int (8 with a leading marker byte where one does not fit),
+    never an int object; a ``bytes`` (33 bytes of header, an array's is 80).  :func:`_iv` reads it."""
+    try:
+        return array("i", vals).tobytes()
+    except OverflowError:
+        return b"q" + array("q", vals).tobytes()
+
+
+def _iv(b: bytes) -> memoryview:
+    """The ints of :func:`_ints` (indexable, sliceable, ``len``)."""
+    if len(b) & 3:
+        return memoryview(b)[1:].cast("q")
+    return memoryview(b).cast("i")
+
+
+#: where the runs start in a segment's ints (after the span, the line and the two counts)
+_R = 5
+
+
+def _pack(span: tuple[int, int], line: int, runs: Sequence[Run], tcodes: Sequence[InlineCode],
+          scodes: Sequence[InlineCode]):
+    """The compact form of a segment's positions: ``(ints, names)``.
+
+    ``ints``: ``[target start, target end, line]``, and where there are runs or codes,
+    ``len(runs), len(tcodes)``, then ``text_start, file_start - start, length`` of each
+    run, then ``a - start, b - start, flags`` of each target and source code's span
+    (flags: 1 closing, 2 no span): runs and codes relative to the target's start.
+    ``names``: each code's kind and id, in one string joined by :data:`_SEP` (or a
+    tuple where a name holds it; None without codes).
+    """
+    base = span[0]
+    if not runs and not tcodes and not scodes:
+        return _ints([base, span[1], line]), None
+    vals = [base, span[1], line, len(runs), len(tcodes)]
+    for r in runs:
+        vals += (r.text_start, r.file_start - base, r.length)
+    names: list[str] = []
+    for c in (*tcodes, *scodes):
+        sp = c.span
+        if sp is None:
+            vals += (0, 0, 2 | c.closing)
+        else:
+            vals += (sp[0] - base, sp[1] - base, 1 if c.closing else 0)
+        names += (c.kind, c.id)
+    return _ints(vals), _names(names)
+
+
+def _names(names: list[str]):
+    if not names:
+        return None
+    joined = _SEP.join(names)
+    if joined.count(_SEP) != len(names) - 1:
+        return tuple(names)
+    return joined
+
+
 class Segment:
-    """One translatable unit (or one plural form, XLIFF segment, subtitle cue)."""
+    """One translatable unit (or one plural form, XLIFF segment, subtitle cue).
+
+    Built and read as the dataclass it was (``Segment(key=…, runs=…)``,
+    ``dataclasses.replace``, ``==``), kept compact: its runs and inline codes
+    are one array of ints with its target span and line (runs and codes relative
+    to the target's start, so that moving a segment copies the array as it is) and
+    one string of names; the
+    :class:`Run` and :class:`InlineCode` objects are made when asked for.
+    """
+
+    __slots__ = ("key", "target", "source", "draft", "state", "state_qualifier", "notes", "flags", "extra",
+                 "_ints", "_names")
 
     #: Unique within the document, stable across edits of the target text.
     #: XLIFF: ``original/unit-id`` (+ ``#segment-id`` where needed to be unique);
@@ -94,40 +170,213 @@ class Segment:
     #: keyword, the cue's first text line (for line files, the line itself).
     line: int
     #: The source text, scored-text style (None where the format has none).
-    source: Optional[str] = None
+    source: Optional[str]
     #: An MT draft carried by the file (XLIFF 1.2 alt-trans of MT origin or an
     #: mt-suggestion / leveraged-mt target, XLIFF 2 ``mtc:match type="mt"``, a PO
     #: fuzzy msgstr); None when the file carries none.
-    draft: Optional[str] = None
+    draft: Optional[str]
     #: The state as the file names it (XLIFF ``state``; PO: ``"fuzzy"`` or
     #: ``"translated"`` / ``"untranslated"``), and the XLIFF 1.2 state-qualifier / XLIFF 2 subState.
-    state: Optional[str] = None
-    state_qualifier: Optional[str] = None
-    notes: tuple[str, ...] = ()
+    state: Optional[str]
+    state_qualifier: Optional[str]
+    notes: tuple[str, ...]
     #: PO flags (``fuzzy``, ``c-format``, …).
-    flags: frozenset[str] = frozenset()
-    #: Inline codes in the target and the source, in order.
-    target_codes: tuple[InlineCode, ...] = ()
-    source_codes: tuple[InlineCode, ...] = ()
-    runs: tuple[Run, ...] = ()
+    flags: frozenset[str]
     #: Format-specific facts a check or the hover may want (PO: ``msgctxt``,
     #: ``msgid``, ``msgid_plural``, ``plural_index``, ``previous_msgid``; XLIFF:
-    #: ``original``, ``unit_id``, ``segment_id``; subtitles: ``start_ms``,
+    #: ``original``, ``unit_id``, ``segment_id`` (a :class:`~.xml_facts.XmlFacts`); subtitles: ``start_ms``,
     #: ``end_ms``, ``settings``, ``text_lines`` (the raw lines); TMX: ``tuid``).
-    extra: Mapping[str, object] = field(default_factory=dict)
+    #: Read-only: a segment without facts shares one empty mapping.
+    extra: Mapping[str, object]
+
+    def __init__(self, key: str, target: str, target_span: tuple[int, int], line: int, source: Optional[str] = None,
+                 draft: Optional[str] = None, state: Optional[str] = None, state_qualifier: Optional[str] = None,
+                 notes: tuple[str, ...] = (), flags: frozenset[str] = _NO_FLAGS,
+                 target_codes: Sequence[InlineCode] = (), source_codes: Sequence[InlineCode] = (),
+                 runs: Sequence[Run] = (), extra: Optional[Mapping[str, object]] = None) -> None:
+        self.key = key
+        self.target = target
+        self.source = source
+        self.draft = draft
+        self.state = state
+        self.state_qualifier = state_qualifier
+        self.notes = notes
+        self.flags = flags
+        self.extra = _NO_EXTRA if extra is None else extra
+        self._ints, self._names = _pack(target_span, line, runs, target_codes, source_codes)
+
+    @classmethod
+    def packed(cls, key: str, target: str, source: Optional[str],
+               draft: Optional[str], state: Optional[str], state_qualifier: Optional[str], notes: tuple[str, ...],
+               ints: bytes, names, extra: Mapping[str, object]) -> "Segment":
+        """A segment from its compact form as :func:`_pack` gives it (the XML readers build it directly;
+        ``target_span`` and ``line`` are its first three ints)."""
+        s = cls.__new__(cls)
+        s.key, s.target, s.source, s.draft = key, target, source, draft
+        s.state, s.state_qualifier, s.notes, s.flags, s.extra = state, state_qualifier, notes, _NO_FLAGS, extra
+        s._ints, s._names = ints, names
+        return s
+
+    # --- positions, runs and codes, made when asked for ------------------------------------------
+    @property
+    def target_span(self) -> tuple[int, int]:
+        p = _iv(self._ints)
+        return (p[0], p[1])
+
+    @target_span.setter
+    def target_span(self, span: tuple[int, int]) -> None:
+        self._ints, self._names = _pack(span, self.line, self.runs, self.target_codes, self.source_codes)
+
+    @property
+    def line(self) -> int:
+        return _iv(self._ints)[2]
+
+    @line.setter
+    def line(self, line: int) -> None:
+        self._ints, self._names = _pack(self.target_span, line, self.runs, self.target_codes, self.source_codes)
+
+    @property
+    def runs(self) -> tuple[Run, ...]:
+        p = _iv(self._ints)
+        if len(p) == 3 or not p[3]:
+            return ()
+        b = p[0]
+        return tuple(Run(p[k], p[k + 1] + b, p[k + 2]) for k in range(_R, _R + 3 * p[3], 3))
+
+    @runs.setter
+    def runs(self, runs: Sequence[Run]) -> None:
+        self._ints, self._names = _pack(self.target_span, self.line, runs, self.target_codes, self.source_codes)
+
+    def _codes(self, first: int, last: int) -> tuple[InlineCode, ...]:
+        p = _iv(self._ints)
+        names = self._names
+        if isinstance(names, str):
+            names = names.split(_SEP)
+        b = p[0]
+        out = []
+        k = _R + 3 * p[3] + 3 * first
+        for n in range(first, last):
+            flags = p[k + 2]
+            span = None if flags & 2 else (p[k] + b, p[k + 1] + b)
+            out.append(InlineCode(names[2 * n], names[2 * n + 1], span, bool(flags & 1)))
+            k += 3
+        return tuple(out)
+
+    @property
+    def target_codes(self) -> tuple[InlineCode, ...]:
+        p = _iv(self._ints)
+        if len(p) == 3 or not p[4]:
+            return ()
+        return self._codes(0, p[4])
+
+    @target_codes.setter
+    def target_codes(self, codes: Sequence[InlineCode]) -> None:
+        self._ints, self._names = _pack(self.target_span, self.line, self.runs, codes, self.source_codes)
+
+    @property
+    def source_codes(self) -> tuple[InlineCode, ...]:
+        p = _iv(self._ints)
+        if len(p) == 3:
+            return ()
+        n = (len(p) - _R) // 3 - p[3]
+        if n == p[4]:
+            return ()
+        return self._codes(p[4], n)
+
+    @source_codes.setter
+    def source_codes(self, codes: Sequence[InlineCode]) -> None:
+        self._ints, self._names = _pack(self.target_span, self.line, self.runs, self.target_codes, codes)
+
+    def set_codes(self, target_codes: Sequence[InlineCode], source_codes: Sequence[InlineCode]) -> None:
+        """Both lists of codes at once (one packing, not two)."""
+        self._ints, self._names = _pack(self.target_span, self.line, self.runs, target_codes, source_codes)
+
+    def moved(self, dc: int, dl: int, extra: Optional[Mapping[str, object]] = None) -> "Segment":
+        """This segment ``dc`` characters and ``dl`` lines further into the file (its runs and
+        codes shared: they are kept relative to the target), with ``extra`` when given."""
+        s = Segment.__new__(Segment)
+        s.key, s.target, s.source, s.draft = self.key, self.target, self.source, self.draft
+        s.state, s.state_qualifier, s.notes, s.flags = self.state, self.state_qualifier, self.notes, self.flags
+        s.extra = self.extra if extra is None else extra
+        p = _iv(self._ints)
+        q = p.tolist()  # the runs and codes as they are: relative to the target
+        q[0] += dc
+        q[1] += dc
+        q[2] += dl
+        s._ints, s._names = _ints(q), self._names
+        return s
 
     def file_offset(self, i: int) -> int:
         """The file offset of character ``i`` of the scored text (``len(target)``: the end)."""
-        if not self.runs:
-            return self.target_span[0] + i
-        starts = [r.text_start for r in self.runs]
-        k = bisect_right(starts, i) - 1
+        p = _iv(self._ints)
+        if len(p) == 3 or not p[3]:
+            return p[0] + i
+        k = _run_at(p, i)
         if k < 0:
-            return self.target_span[0]
-        r = self.runs[k]
-        if i < r.text_start + r.length:
-            return r.file_start + (i - r.text_start)
-        return r.file_start + r.length
+            return p[0]
+        ts, fs, n = p[k], p[k + 1] + p[0], p[k + 2]
+        if i < ts + n:
+            return fs + (i - ts)
+        return fs + n
+
+    # --- the dataclass it was ---------------------------------------------------------------
+    def _view(self) -> tuple:
+        return (self.key, self.target, self.source, self.draft, self.state,
+                self.state_qualifier, self.notes, self.flags, self._ints, self._names, self.extra)
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return self._view() == other._view()  # type: ignore[attr-defined]
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        fields = ", ".join(f"{f}={getattr(self, f)!r}" for f in _FIELDS)
+        return f"Segment({fields})"
+
+    def __getstate__(self):
+        return tuple(getattr(self, f) for f in self.__slots__)
+
+    def __setstate__(self, state) -> None:
+        for f, v in zip(self.__slots__, state):
+            object.__setattr__(self, f, v)
+
+
+def _run_at(p: memoryview, i: int) -> int:
+    """The index in ``p`` of the last run starting at or before text position ``i`` (-1: none)."""
+    lo, hi = 0, p[3]
+    while lo < hi:  # the runs' text starts are p[_R], p[_R + 3], …: increasing
+        mid = (lo + hi) // 2
+        if p[_R + 3 * mid] <= i:
+            lo = mid + 1
+        else:
+            hi = mid
+    return -1 if lo == 0 else _R + 3 * (lo - 1)
+
+
+@dataclass
+class _SegmentFields:
+    key: str
+    target: str
+    target_span: tuple[int, int]
+    line: int
+    source: Optional[str] = None
+    draft: Optional[str] = None
+    state: Optional[str] = None
+    state_qualifier: Optional[str] = None
+    notes: tuple[str, ...] = ()
+    flags: frozenset[str] = frozenset()
+    target_codes: tuple[InlineCode, ...] = ()
+    source_codes: tuple[InlineCode, ...] = ()
+    runs: tuple[Run, ...] = ()
+    extra: Mapping[str, object] = field(default_factory=dict)
+
+
+# ``dataclasses.replace``, ``fields`` and ``is_dataclass`` see the public fields (read through the properties)
+Segment.__dataclass_fields__ = _SegmentFields.__dataclass_fields__  # type: ignore[attr-defined]
+Segment.__dataclass_params__ = _SegmentFields.__dataclass_params__  # type: ignore[attr-defined]
+_FIELDS = tuple(_SegmentFields.__dataclass_fields__)
 
 
 @dataclass(slots=True)

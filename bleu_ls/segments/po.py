@@ -262,10 +262,9 @@ class _Reader:
             patterns = [PLACEHOLDER_FLAGS[f] for f in flags if f in PLACEHOLDER_FLAGS]
             if patterns:
                 src = e.msgid if idx is None or idx == 0 or e.msgid_plural is None else e.msgid_plural
-                seg.target_codes = _codes(raw, seg, patterns)
-                seg.source_codes = _codes(src.value, Segment(
+                seg.set_codes(_codes(raw, seg, patterns), _codes(src.value, Segment(
                     key="", target="", target_span=(src.start, src.end), line=src.line, runs=tuple(src.runs)
-                ), patterns)
+                ), patterns))
             self.segments.append(seg)
 
     def read_header(self, st: _Str) -> None:

@@ -119,11 +119,8 @@ class Xliff1Structure:
             else:
                 ins = u.segsrc_end if u.segsrc_end is not None else (u.source_end if u.source_end is not None else u.start)
                 span, line = (ins, ins), self.line(ins)
-            extra = {"original": self.file_key, "unit_id": u.id, "segment_id": None, **ux,
-                     "state_tag": (tgt.tag_start, tgt.start) if tgt is not None else None}
-            if src is not None:
-                extra["source_span"] = (src.start, src.end)
-            self._add(base, tgt, span, line, src, draft, state, sq, notes, extra)
+            self._add(base, tgt, span, line, src, draft, state, sq, notes, u.id, None, ux,
+                      (tgt.tag_start, tgt.start) if tgt is not None else None)
             return
         many = len(u.segsrc_order) > 1
         for mid in u.segsrc_order:
@@ -137,10 +134,9 @@ class Xliff1Structure:
                 ins = u.segsrc_end if u.segsrc_end is not None else u.start
                 span, line = (ins, ins), self.line(ins)
             draft = self._draft1(u, mid, tgt)
-            extra = {"original": self.file_key, "unit_id": u.id, "segment_id": mid, "source_span": (src.start, src.end), **ux,
-                     "state_tag": (u.target.tag_start, u.target.start) if u.target is not None else None}
             key = f"{base}#{mid}" if many else base
-            self._add(key, tgt, span, line, src, draft, state, sq, notes, extra)
+            self._add(key, tgt, span, line, src, draft, state, sq, notes, u.id, mid, ux,
+                      (u.target.tag_start, u.target.start) if u.target is not None else None)
 
     def _draft1(self, u: XliffUnit, mid: Optional[str], tgt: Optional[Content]) -> Optional[str]:
         for ref, text in u.alts:

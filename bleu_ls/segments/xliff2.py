@@ -98,8 +98,5 @@ class Xliff2Structure:
                 span, line = (ins, ins), self.line(ins)
             sid = s["id"]
             key = base + ("#" + (sid if sid else str(i + 1)) if many else "")
-            extra = {"original": self.file_key, "unit_id": u.id, "segment_id": sid, **ux,
-                     "state_tag": (s["start"], self.sc.tag_end(s["start"])[0])}
-            if src is not None:
-                extra["source_span"] = (src.start, src.end)
-            self._add(key, tgt, span, line, src, drafts.get(i), s["state"], s["sub"], notes, extra)
+            self._add(key, tgt, span, line, src, drafts.get(i), s["state"], s["sub"], notes, u.id, sid, ux,
+                      (s["start"], self.sc.tag_end(s["start"])[0]))

@@ -13,7 +13,8 @@ from __future__ import annotations
 import sys
 from typing import Optional
 
-from .model import XLIFF1, XLIFF2, InlineCode, Segment
+from .model import XLIFF1, XLIFF2, InlineCode, Segment, _ints, _names
+from .xml_facts import XmlFacts
 from .xmlcontent import Content, ContentEvents, LineCounter
 from .xmlscan import NS_SEP, Scanner, problem_at
 
@@ -207,8 +208,9 @@ class XliffHandler(ContentEvents):
             if local == "mrk" and self.seg2 is not None and attrs.get("id") and self.unit is not None:
                 self.unit.mrk_owner.setdefault(attrs["id"], len(self.unit.segments))
         cid = (attrs.get("startRef") if local == "ec" else None) or attrs.get("id") or attrs.get("startRef") or attrs.get("rid") or ""
-        # kinds and ids repeat thousands of times in a large file: one string each
-        local, cid = _intern(local), _intern(cid)
+        # kinds repeat thousands of times in a large file: one string each (ids are kept in
+        # each segment's one string of names: see model._pack)
+        local = _intern(local)
         if local in paired:
             tag_end, is_empty = self.sc.tag_end(off)
             for c in active:
@@ -272,32 +274,50 @@ class XliffHandler(ContentEvents):
         self._activate(c)
         return ("content", c, done)
 
-    def _unit_extra(self, u: XliffUnit, off: int) -> dict:
+    def _unit_extra(self, u: XliffUnit, off: int) -> tuple[tuple[int, int], int]:
+        """The unit's span and line (its ``unit_span`` and ``unit_line`` facts)."""
         empty = self.sc.tag_end(u.start)[1]
-        return {"unit_span": (u.start, off if empty else self.sc.close_tag_end(off)), "unit_line": self.line(u.start)}
+        return (u.start, off if empty else self.sc.close_tag_end(off)), self.line(u.start)
 
     # --- output ---------------------------------------------------------------------
-    def _add(self, key, tgt, span, line, src, draft, state, sq, notes, extra):
+    def _add(self, key, tgt, span, line, src, draft, state, sq, notes, unit_id, segment_id, ux, state_tag):
+        """One segment; ``ux``: the unit's span and line."""
         n = self.keys.get(key, 0) + 1
         self.keys[key] = n
+        dup = None
         if n > 1:
             # a unit id used twice (Angular files have them): keyed apart, said in extra, not a problem
-            extra["duplicate"] = n
+            dup = n
             key = f"{key}#{n}"
+        facts = XmlFacts(self.file_key, unit_id, segment_id, ux[0], ux[1], state_tag,
+                         (src.start, src.end) if src is not None else None, dup, key)
+        # runs and codes in the segment's compact form (model._pack), offsets from the target's start
+        base = span[0]
+        tc = tgt.codes if tgt is not None else ()
+        sc = src.codes if src is not None else ()
+        if tgt is not None and tgt.run_count() or tc or sc:
+            vals = [base, span[1], line, tgt.run_count() if tgt is not None else 0, len(tc)]
+            if tgt is not None:
+                tgt.run_ints(base, vals)
+            names = []
+            for c in (*tc, *sc):
+                s0, s1 = c.span
+                vals += (s0 - base, s1 - base, 1 if c.closing else 0)
+                names += (c.kind, c.id)
+            ints, names = _ints(vals), _names(names)
+        else:
+            ints, names = _ints([base, span[1], line]), None
         self.segments.append(
-            Segment(
-                key=key,
-                target=tgt.text() if tgt is not None else "",
-                target_span=span,
-                line=line,
-                source=src.text() if src is not None else None,
-                draft=draft,
-                state=_intern(state) if state else state,
-                state_qualifier=_intern(sq) if sq else sq,
-                notes=notes,
-                target_codes=tuple(tgt.codes) if tgt is not None else (),
-                source_codes=tuple(src.codes) if src is not None else (),
-                runs=tgt.run_tuple() if tgt is not None else (),
-                extra=extra,
+            Segment.packed(
+                key,
+                tgt.text() if tgt is not None else "",
+                src.text() if src is not None else None,
+                draft,
+                _intern(state) if state else state,
+                _intern(sq) if sq else sq,
+                notes,
+                ints,
+                names,
+                facts,
             )
         )

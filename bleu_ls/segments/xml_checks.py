@@ -117,10 +117,11 @@ def check_codes(seg: Segment, severity: Optional[dict] = None) -> list[SegmentFi
     out: list[SegmentFinding] = []
     if seg.source is None:
         return out
-    if not seg.target and not seg.target_codes:
+    codes = seg.target_codes  # made on each read (model.Segment): once here
+    if not seg.target and not codes:
         return out  # an empty target is the empty-target check's business
     src = [_ident(c) for c in seg.source_codes]
-    tgt = [_ident(c) for c in seg.target_codes]
+    tgt = [_ident(c) for c in codes]
     cs, ct = Counter(src), Counter(tgt)
     missing = cs - ct
     extra = ct - cs
@@ -129,7 +130,7 @@ def check_codes(seg: Segment, severity: Optional[dict] = None) -> list[SegmentFi
         out.append(SegmentFinding("codes-missing", sev["codes-missing"], f"The target lacks the source's {names}.", _target_anchor(seg)))
     if extra:
         seen = Counter()
-        for c in seg.target_codes:
+        for c in codes:
             i = _ident(c)
             seen[i] += 1
             if seen[i] > cs.get(i, 0) and c.span is not None:
@@ -138,7 +139,7 @@ def check_codes(seg: Segment, severity: Optional[dict] = None) -> list[SegmentFi
         out.append(SegmentFinding("codes-order", sev["codes-order"], "The target has the source's inline codes in another order.", _target_anchor(seg)))
     # nesting of the target's paired codes
     opened: Counter = Counter()
-    for c in seg.target_codes:
+    for c in codes:
         role = _role(c)
         if role == "open":
             opened[c.id] += 1
@@ -148,7 +149,7 @@ def check_codes(seg: Segment, severity: Optional[dict] = None) -> list[SegmentFi
             else:
                 opened[c.id] -= 1
     src_closed = {i for r, i in src if r == "close"}
-    for c in seg.target_codes:
+    for c in codes:
         if _role(c) == "open" and opened[c.id] > 0 and c.id in src_closed:
             opened[c.id] -= 1
             out.append(SegmentFinding("codes-malformed", sev["codes-malformed"], f"The paired code {c.id!r} is started but never ended.", c.span or _target_anchor(seg)))

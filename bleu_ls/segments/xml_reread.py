@@ -30,6 +30,7 @@ from typing import Optional
 
 from .model import TMX, XLIFF1, XLIFF2, InlineCode, Run, Segment, SegmentDocument
 from .tmx import _Reader as _TmxReader, read_tmx_text
+from .xml_facts import XmlFacts
 from .xliff import _Reader, read_xliff_text
 from .xmlcontent import LineCounter
 from .xmlscan import _TAG, NS_SEP, Scanner
@@ -302,6 +303,8 @@ def shift_segment(s: Segment, delta: int, line_delta: int) -> Segment:
     """The segment moved by ``delta`` characters and ``line_delta`` lines."""
     if not delta and not line_delta:
         return s
+    if isinstance(s.extra, XmlFacts):  # as the reader keeps them: runs and codes shared, the facts moved
+        return s.moved(delta, line_delta, s.extra.shifted(delta, line_delta))
 
     def span(p):
         return None if p is None else (p[0] + delta, p[1] + delta)

@@ -124,6 +124,20 @@ class Content:
             return ()
         return tuple(Run(a, b, c) for a, b, c in runs)
 
+    def run_count(self) -> int:
+        """How many runs :meth:`run_tuple` gives."""
+        runs = self.runs
+        if len(runs) == 1 and runs[0][0] == 0 and runs[0][1] == self.start and runs[0][2] == self.n == self.end - self.start:
+            return 0
+        return len(runs)
+
+    def run_ints(self, base: int, out: list[int]) -> None:
+        """The runs of :meth:`run_tuple` added to ``out`` as ``text_start, file_start - base, length``
+        (:meth:`~bleu_ls.segments.model.Segment.packed`'s form)."""
+        if self.run_count():
+            for a, b, c in self.runs:
+                out += (a, b - base, c)
+
 
 class ContentEvents:
     """The XLIFF and TMX readers' shared character-data handling: ``text`` gives

@@ -73,8 +73,12 @@ def _rows(sp: SegmentPair) -> tuple:
     return sp.qa_rows
 
 
+#: the findings of a segment that has none: one list for all of them (a segment's list is replaced, never added to)
+_NONE: list[SegFinding] = []
+
+
 def _own(found) -> list[SegFinding]:
-    return [SegFinding(f.code, f.severity, f.message, f.span) for f in found]
+    return [SegFinding(f.code, f.severity, f.message, f.span) for f in found] if found else _NONE
 
 
 def _all_checks(sp: SegmentPair) -> None:
