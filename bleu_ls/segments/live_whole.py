@@ -11,7 +11,6 @@ Plain Python (and numpy); imports nothing from the server.
 from __future__ import annotations
 
 import dataclasses
-import re
 from bisect import bisect_left, bisect_right
 from typing import Optional
 
@@ -105,14 +104,13 @@ def _uspan(s: Segment) -> tuple[int, int]:
     return s.extra["unit_span"]  # type: ignore[return-value]
 
 
-_ROOT = re.compile(r"<((?:[A-Za-z_][\w.-]*:)?xliff)\b")
-
-
-def _root_tag(text: str, limit: int) -> Optional[str]:
-    """The XLIFF root's start tag, when it ends before ``limit`` (the first unit), else None."""
+def _root_tag(text: str, limit: int, tmx: bool = False) -> Optional[str]:
+    """The root's start tag (``xliff``; ``tmx`` for a TMX), when it ends before ``limit`` (the first
+    unit), else None."""
+    from .xml_reread import _ROOT, _TMX_ROOT
     from .xmlscan import _TAG
 
-    m = _ROOT.search(text, 0, limit)
+    m = (_TMX_ROOT if tmx else _ROOT).search(text, 0, limit)
     t = _TAG.match(text, m.start()) if m is not None else None
     return text[m.start() : t.end()] if t is not None and t.end() <= limit else None
 
@@ -139,7 +137,7 @@ class XmlIndex(WholeIndex):
         for s in self._segs:
             self._key_count[s.key] = self._key_count.get(s.key, 0) + 1
         first = self._segs[0].extra.get("unit_span") if self._segs else None
-        self._root = _root_tag(text, first[0]) if first else None  # type: ignore[index]
+        self._root = _root_tag(text, first[0], self.format == TMX) if first else None  # type: ignore[index]
 
     def _window(self, start: int, end: int) -> Optional[tuple[int, int, str]]:
         """(w0, w1, prefix): the old text ``[w0, w1)`` holds what the region re-read of an edit of
@@ -160,6 +158,10 @@ class XmlIndex(WholeIndex):
         j = max(i, j)
         while j < n and span(j)[0] < end:
             j += 1
+        if self.format == TMX and start == end and j < n and span(j)[0] == start:
+            tu = span(j)  # typed at a tu's "<": the region re-read reads that tu too (xml_reread), the window
+            while j < n and span(j) == tu:  # goes on to the end of the one after it
+                j += 1
         w1 = span(j)[1] if j < n else len(self._text)
         if i == 0:
             return 0, w1, ""
@@ -218,7 +220,7 @@ class XmlIndex(WholeIndex):
             return Change("structure", a, last, count + last - b, True, False, False, delta, line_delta)
         if a == 0 and self._segs:  # the root's tag is before the first unit: read again where it may have moved
             first = _uspan(self.segment(0))[0]
-            self._root = _root_tag(text.slice(0, first), first)
+            self._root = _root_tag(text.slice(0, first), first, self.format == TMX)
         if count == len(olds) == 1 and olds[0].key == fresh[0].key and olds[0].line == fresh[0].line:
             return Change("text", a, a + 1, 1, olds[0].target != fresh[0].target, False, False, delta, line_delta)
         if count == len(olds) == 0:

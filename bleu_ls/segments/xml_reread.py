@@ -91,6 +91,8 @@ def reread_region(text: str, doc: SegmentDocument, start: int, old_end: int, new
         j = i
     while j < n and _uspan(segs[j])[0] < old_end:
         j += 1
+    if doc.format == TMX and start == old_end and j < n and _uspan(segs[j])[0] == start:
+        j = _tu_after(segs, j)  # typed at a tu's "<": read with that tu (before the first tu, no gap to check)
     sp = _narrow(text, doc, i, j, start, old_end, new_end, delta, removed)
     if sp is not None:
         return sp
@@ -218,6 +220,15 @@ def _added_keys_elsewhere(segs, i: int, j: int, new: list[Segment]) -> bool:
     # keys only: a live index's segments as kept (their offsets not moved: no copy made)
     plain = segs.unshifted() if hasattr(segs, "unshifted") else segs
     return any(s.key in added for s in plain)
+
+
+def _tu_after(segs, j: int) -> int:
+    """The first segment after the ``tu`` of segment ``j`` (its alternatives share its ``tu``)."""
+    span, n = _uspan(segs[j]), len(segs)
+    j += 1
+    while j < n and _uspan(segs[j]) == span:
+        j += 1
+    return j
 
 
 class _TmxRegionReader(_TmxReader):

@@ -10,7 +10,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bleu_ls.segments import live_whole
+from bleu_ls.segments import live_text, live_whole
 from bleu_ls.segments.live_whole import XmlIndex
 from bleu_ls.segments.model import TMX
 from bleu_ls.segments.read import parse
@@ -18,6 +18,15 @@ from bleu_ls.segments.tmx import read_tmx_text
 from bleu_ls.segments.xml_reread import apply_edit, shift_segment
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "formats" / "tmx"
+
+
+@pytest.fixture(autouse=True, scope="module")
+def small_pieces():
+    """The index's text in small pieces (segments/live_text.py): the edits cross them, and the region
+    re-read is given a window of them (the tu before the edit to the tu after it, the root's tag before)."""
+    old, live_text.CHUNK = live_text.CHUNK, 64
+    yield
+    live_text.CHUNK = old
 
 TU = ('    <tu{tuid}>\n      <prop type="x-origin">mt</prop>\n      <tuv xml:lang="en"><seg>Source {i} &amp; <ph x="1">&lt;b/&gt;</ph>'
       'text</seg></tuv>\n      <tuv xml:lang="de"><note>n{i}</note><seg>Ziel {i} <bpt i="1">&lt;b&gt;</bpt>fett<ept i="1">&lt;/b&gt;</ept>'
@@ -63,10 +72,10 @@ def _check(index: XmlIndex) -> None:
 
 
 class _Whole:
-    """Counts the index's whole reads."""
+    """Counts the index's whole reads, and the edits that joined the whole text (no window)."""
 
     def __init__(self, monkeypatch):
-        self.n = 0
+        self.n = self.joined = 0
         real = live_whole.WholeIndex._whole_change  # the whole text read again (after the edit is made)
 
         def counted(index, *a):
@@ -74,6 +83,13 @@ class _Whole:
             return real(index, *a)
 
         monkeypatch.setattr(live_whole.WholeIndex, "_whole_change", counted)
+        value = live_text.ChunkText.value
+
+        def joined(text):
+            self.joined += 1
+            return value(text)
+
+        monkeypatch.setattr(live_text.ChunkText, "value", joined)
 
 
 @settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -135,7 +151,9 @@ def test_typing_in_a_target_reads_that_tu_only(monkeypatch, tuids):
     k = next(i for i in range(10, len(index)) if index.segment(i).extra["alternative"] == 1
              and index.segment(i + 1).extra["unit_span"] != index.segment(i).extra["unit_span"])
     a, b = index.target_span(k)
+    whole.joined = 0
     change = index.edit(b, b, " noch\nmehr")
+    assert whole.joined == 0  # a window of the text read, not the whole of it
     assert (change.kind, change.start, change.text_changed) == ("text", k, True)
     assert index.segment(k).target.endswith(" noch mehr")
     # a tu with two targets: both its segments read again, nothing else
@@ -153,7 +171,9 @@ def test_a_pasted_or_deleted_tu_reads_the_tus_it_touched(monkeypatch):
     seg = index.segment(20)
     us, ue = seg.extra["unit_span"]
     unit = index.text[us:ue].replace('tuid="', 'tuid="pasted', 1)
+    whole.joined = 0
     change = index.edit(ue, ue, "\n    " + unit)
+    assert whole.joined == 0
     assert change.kind == "structure" and change.start == change.end and change.count >= 1
     assert index.segment(change.start).key.startswith("pasted")
     _check(index)
@@ -187,5 +207,48 @@ def test_a_tuid_that_looks_like_a_place_reads_the_whole_text(monkeypatch):
     index = XmlIndex(TMX, _tmx(12, "none").replace("<tu>", '<tu tuid="#30">', 1))
     us, ue = index.segment(5).extra["unit_span"]
     index.edit(ue, ue, "\n    " + index.text[us:ue])
+    assert whole.n == 1
+    _check(index)
+
+
+@pytest.mark.parametrize("tuids", ["all", "none", "mixed"])
+def test_edits_in_the_first_and_the_last_tu_read_a_window(monkeypatch, tuids):
+    whole = _Whole(monkeypatch)
+    index = XmlIndex(TMX, _tmx(31, tuids))  # the first and the last tu: one target each
+    for k in (0, len(index) - 1):  # typing in the first and the last target
+        a, b = index.target_span(k)
+        whole.joined = 0
+        change = index.edit(b, b, " mehr")
+        assert (change.kind, change.start, change.text_changed, whole.joined) == ("text", k, True, 0)
+        assert index.segment(k).target.endswith(" mehr")
+        _check(index)
+    # the last tu copied after itself, the first deleted, then the first copied before itself
+    us, ue = index.segment(len(index) - 1).extra["unit_span"]
+    last = index.text[us:ue].replace('tuid="', 'tuid="last', 1)
+    whole.joined = 0
+    change = index.edit(ue, ue, "\n    " + last)
+    assert change.kind == "structure" and change.count >= 1 and whole.joined == 0
+    _check(index)
+    us, ue = index.segment(0).extra["unit_span"]
+    first = index.text[us:ue]
+    whole.joined = 0
+    change = index.edit(us, ue + 5, "")  # the tu and the blank after it
+    assert change.kind == "structure" and change.start == 0 and whole.joined == 0
+    _check(index)
+    us = index.segment(0).extra["unit_span"][0]
+    whole.joined = 0
+    change = index.edit(us, us, first.replace('tuid="', 'tuid="first', 1) + "\n    ")
+    assert change.kind == "structure" and change.start == 0
+    # mixed: a tu keyed by its place pasted before one with a tuid: its place is not known from the
+    # keys (a tu with no target before it would count), so the whole text is read
+    assert (whole.n, whole.joined) == ((1, 1) if tuids == "mixed" else (0, 0))
+    _check(index)
+
+
+def test_an_edit_in_the_header_reads_the_whole_text(monkeypatch):
+    whole = _Whole(monkeypatch)
+    index = XmlIndex(TMX, _tmx(12, "all"))
+    at = index.text.index('srclang="en"') + len('srclang="')
+    index.edit(at, at + 2, "de")  # the source language changed: every tu's source and target swap
     assert whole.n == 1
     _check(index)
