@@ -95,6 +95,11 @@ class _Window:
         """A segment of the document has this key (counted by the index: no walk over the segments)."""
         return key in self.index._key_count
 
+    def hash_keys(self) -> int:
+        """How many segments have a key starting with ``#`` (TMX: a ``tu`` keyed by its place, or a
+        ``tuid`` that looks like one): none, and a ``tu`` added or removed moves no other key."""
+        return self.index._hash_keys
+
     def unshifted(self):
         """The segments as kept (keys and texts current, offsets maybe not moved yet)."""
         return self.index.unshifted()
@@ -134,10 +139,21 @@ class XmlIndex(WholeIndex):
     def reset(self, text: str) -> None:
         super().reset(text)
         self._key_count: dict[str, int] = {}
+        self._hash_keys = 0
         for s in self._segs:
-            self._key_count[s.key] = self._key_count.get(s.key, 0) + 1
+            self._count(s.key, 1)
         first = self._segs[0].extra.get("unit_span") if self._segs else None
         self._root = _root_tag(text, first[0], self.format == TMX) if first else None  # type: ignore[index]
+
+    def _count(self, key: str, d: int) -> None:
+        """A segment with this key added (``d`` 1) or gone (-1)."""
+        c = self._key_count.get(key, 0) + d
+        if c:
+            self._key_count[key] = c
+        else:
+            del self._key_count[key]
+        if key.startswith("#"):
+            self._hash_keys += d
 
     def _window(self, start: int, end: int) -> Optional[tuple[int, int, str]]:
         """(w0, w1, prefix): the old text ``[w0, w1)`` holds what the region re-read of an edit of
@@ -198,24 +214,16 @@ class XmlIndex(WholeIndex):
         count = len(fresh)
         self._splice(a, b, fresh, delta, sp.line_delta)
         for s in olds:
-            c = self._key_count[s.key] - 1
-            if c:
-                self._key_count[s.key] = c
-            else:
-                del self._key_count[s.key]
+            self._count(s.key, -1)
         for s in fresh:
-            self._key_count[s.key] = self._key_count.get(s.key, 0) + 1
+            self._count(s.key, 1)
         if sp.rekey:  # TMX: tus keyed by their place after tus added or removed: their keys changed too
             for k, key in sp.rekey.items():
                 m = k + count - (b - a)
                 old_key = self._segs[m].key
                 self._segs[m] = dataclasses.replace(self._segs[m], key=key)
-                c = self._key_count[old_key] - 1
-                if c:
-                    self._key_count[old_key] = c
-                else:
-                    del self._key_count[old_key]
-                self._key_count[key] = self._key_count.get(key, 0) + 1
+                self._count(old_key, -1)
+                self._count(key, 1)
             last = max(sp.rekey) + 1
             return Change("structure", a, last, count + last - b, True, False, False, delta, line_delta)
         if a == 0 and self._segs:  # the root's tag is before the first unit: read again where it may have moved

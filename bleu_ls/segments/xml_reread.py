@@ -286,6 +286,15 @@ def _read_tmx(text: str, doc: SegmentDocument, i: int, j: int, a: int, b: int, d
     moved = r.n_tu - (before or 0) - old_tus  # tus added (removed): those after keyed by their place move
     rekey: dict[int, str] = {}
     added = {s.key for s in new} - {s.key for s in segs[i:j]}
+    if added and not moved and hasattr(segs, "has_key"):  # a live index counts its keys: no walk over them
+        if any(segs.has_key(k) for k in added):
+            return None
+        added = set()
+    if moved and hasattr(segs, "hash_keys") and segs.hash_keys() == sum(s.key.startswith("#") for s in segs[i:j]):
+        moved = 0  # no key starting with "#" outside the region: none to move, none that looks like a place
+        if any(segs.has_key(k) for k in added):
+            return None
+        added = set()
     if moved or added:
         # one pass over the keys (a live index's segments as kept: no copy made): a tu after the
         # region keyed by its place gets its new place; a key the region added must be nobody

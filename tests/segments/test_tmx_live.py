@@ -4,6 +4,7 @@ after every step of a random edit script the index equals a fresh read of the te
 
 from __future__ import annotations
 
+from collections import Counter
 from pathlib import Path
 
 import pytest
@@ -69,6 +70,9 @@ def _check(index: XmlIndex) -> None:
     assert got.problems == fresh.problems
     assert got.segments == fresh.segments
     assert [index.target_span(i) for i in range(len(index))] == [s.target_span for s in fresh.segments]
+    # the keys the index counts (a key added elsewhere, a tu keyed by its place: no walk over the segments)
+    assert index._key_count == Counter(s.key for s in fresh.segments)
+    assert index._hash_keys == sum(s.key.startswith("#") for s in fresh.segments)
 
 
 class _Whole:
