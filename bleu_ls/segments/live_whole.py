@@ -227,9 +227,7 @@ class XmlIndex(WholeIndex):
                     del counts[s.key]
                 counts[key] = counts.get(key, 0) + 1
                 # the segment with its new key (its packed positions shared: no dataclasses.replace, 100k times)
-                segs[k + shift] = new = s.packed(key, s.target, s.source, s.draft, s.state, s.state_qualifier, s.notes,
-                                                 s._ints, s._names, s.extra)
-                new.flags = s.flags
+                segs[k + shift] = new = s.with_key(key)
             last = max(sp.rekey) + 1
             return Change("structure", a, last, count + last - b, True, False, False, delta, line_delta)
         if a == 0 and self._segs:  # the root's tag is before the first unit: read again where it may have moved

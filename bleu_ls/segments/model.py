@@ -85,17 +85,17 @@ _NO_EXTRA: Mapping[str, object] = MappingProxyType({})
 _NO_FLAGS: frozenset[str] = frozenset()
 
 
-def _ints(vals: list[int]) -> bytes:
+def pack_ints(vals: list[int]) -> bytes:
     """``vals`` packed: 4 bytes an int (8 with a leading marker byte where one does not fit),
-    never an int object; a ``bytes`` (33 bytes of header, an array's is 80).  :func:`_iv` reads it."""
+    never an int object; a ``bytes`` (33 bytes of header, an array's is 80).  :func:`int_view` reads it."""
     try:
         return array("i", vals).tobytes()
     except OverflowError:
         return b"q" + array("q", vals).tobytes()
 
 
-def _iv(b: bytes) -> memoryview:
-    """The ints of :func:`_ints` (indexable, sliceable, ``len``)."""
+def int_view(b: bytes) -> memoryview:
+    """The ints of :func:`pack_ints` (indexable, sliceable, ``len``)."""
     if len(b) & 3:
         return memoryview(b)[1:].cast("q")
     return memoryview(b).cast("i")
@@ -118,7 +118,7 @@ def _pack(span: tuple[int, int], line: int, runs: Sequence[Run], tcodes: Sequenc
     """
     base = span[0]
     if not runs and not tcodes and not scodes:
-        return _ints([base, span[1], line]), None
+        return pack_ints([base, span[1], line]), None
     vals = [base, span[1], line, len(runs), len(tcodes)]
     for r in runs:
         vals += (r.text_start, r.file_start - base, r.length)
@@ -130,10 +130,10 @@ def _pack(span: tuple[int, int], line: int, runs: Sequence[Run], tcodes: Sequenc
         else:
             vals += (sp[0] - base, sp[1] - base, 1 if c.closing else 0)
         names += (c.kind, c.id)
-    return _ints(vals), _names(names)
+    return pack_ints(vals), pack_names(names)
 
 
-def _names(names: list[str]):
+def pack_names(names: list[str]):
     if not names:
         return None
     joined = _SEP.join(names)
@@ -217,10 +217,17 @@ class Segment:
         s._ints, s._names = ints, names
         return s
 
+    def with_key(self, key: str) -> "Segment":
+        """This segment under another key (its compact positions shared, not unpacked and packed again)."""
+        s = Segment.packed(key, self.target, self.source, self.draft, self.state, self.state_qualifier, self.notes,
+                           self._ints, self._names, self.extra)
+        s.flags = self.flags
+        return s
+
     # --- positions, runs and codes, made when asked for ------------------------------------------
     @property
     def target_span(self) -> tuple[int, int]:
-        p = _iv(self._ints)
+        p = int_view(self._ints)
         return (p[0], p[1])
 
     @target_span.setter
@@ -229,7 +236,7 @@ class Segment:
 
     @property
     def line(self) -> int:
-        return _iv(self._ints)[2]
+        return int_view(self._ints)[2]
 
     @line.setter
     def line(self, line: int) -> None:
@@ -237,7 +244,7 @@ class Segment:
 
     @property
     def runs(self) -> tuple[Run, ...]:
-        p = _iv(self._ints)
+        p = int_view(self._ints)
         if len(p) == 3 or not p[3]:
             return ()
         b = p[0]
@@ -248,7 +255,7 @@ class Segment:
         self._ints, self._names = _pack(self.target_span, self.line, runs, self.target_codes, self.source_codes)
 
     def _codes(self, first: int, last: int) -> tuple[InlineCode, ...]:
-        p = _iv(self._ints)
+        p = int_view(self._ints)
         names = self._names
         if isinstance(names, str):
             names = names.split(_SEP)
@@ -264,7 +271,7 @@ class Segment:
 
     @property
     def target_codes(self) -> tuple[InlineCode, ...]:
-        p = _iv(self._ints)
+        p = int_view(self._ints)
         if len(p) == 3 or not p[4]:
             return ()
         return self._codes(0, p[4])
@@ -275,7 +282,7 @@ class Segment:
 
     @property
     def source_codes(self) -> tuple[InlineCode, ...]:
-        p = _iv(self._ints)
+        p = int_view(self._ints)
         if len(p) == 3:
             return ()
         n = (len(p) - _R) // 3 - p[3]
@@ -298,17 +305,17 @@ class Segment:
         s.key, s.target, s.source, s.draft = self.key, self.target, self.source, self.draft
         s.state, s.state_qualifier, s.notes, s.flags = self.state, self.state_qualifier, self.notes, self.flags
         s.extra = self.extra if extra is None else extra
-        p = _iv(self._ints)
+        p = int_view(self._ints)
         q = p.tolist()  # the runs and codes as they are: relative to the target
         q[0] += dc
         q[1] += dc
         q[2] += dl
-        s._ints, s._names = _ints(q), self._names
+        s._ints, s._names = pack_ints(q), self._names
         return s
 
     def file_offset(self, i: int) -> int:
         """The file offset of character ``i`` of the scored text (``len(target)``: the end)."""
-        p = _iv(self._ints)
+        p = int_view(self._ints)
         if len(p) == 3 or not p[3]:
             return p[0] + i
         k = _run_at(p, i)

@@ -13,7 +13,7 @@ from __future__ import annotations
 import sys
 from typing import Optional
 
-from .model import XLIFF1, XLIFF2, InlineCode, Segment, _ints, _names
+from .model import XLIFF1, XLIFF2, InlineCode, Segment, pack_ints, pack_names
 from .xml_facts import XmlFacts
 from .xmlcontent import Content, ContentEvents, LineCounter
 from .xmlscan import NS_SEP, Scanner, problem_at
@@ -304,9 +304,9 @@ class XliffHandler(ContentEvents):
                 s0, s1 = c.span
                 vals += (s0 - base, s1 - base, 1 if c.closing else 0)
                 names += (c.kind, c.id)
-            ints, names = _ints(vals), _names(names)
+            ints, names = pack_ints(vals), pack_names(names)
         else:
-            ints, names = _ints([base, span[1], line]), None
+            ints, names = pack_ints([base, span[1], line]), None
         self.segments.append(
             Segment.packed(
                 key,

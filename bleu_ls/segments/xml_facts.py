@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Optional
 
-from .model import _ints, _iv
+from .model import pack_ints, int_view
 
 
 class XmlFacts(Mapping):
@@ -38,18 +38,18 @@ class XmlFacts(Mapping):
         has = (1 if state_tag is not None else 0) | (2 if source_span is not None else 0)
         st = state_tag or (0, 0)
         ss = source_span or (0, 0)
-        self._p = _ints([unit_span[0], unit_span[1], unit_line, st[0], st[1], ss[0], ss[1], has])
+        self._p = pack_ints([unit_span[0], unit_span[1], unit_line, st[0], st[1], ss[0], ss[1], has])
 
     def shifted(self, dc: int, dl: int) -> "XmlFacts":
         """The facts of the unit moved ``dc`` characters and ``dl`` lines."""
         f = XmlFacts.__new__(XmlFacts)
         f.original, f._uid, f.segment_id, f.duplicate, f._key = self.original, self._uid, self.segment_id, self.duplicate, self._key
-        p = _iv(self._p)
-        f._p = _ints([p[0] + dc, p[1] + dc, p[2] + dl, p[3] + dc, p[4] + dc, p[5] + dc, p[6] + dc, p[7]])
+        p = int_view(self._p)
+        f._p = pack_ints([p[0] + dc, p[1] + dc, p[2] + dl, p[3] + dc, p[4] + dc, p[5] + dc, p[6] + dc, p[7]])
         return f
 
     def __getitem__(self, k: str) -> object:
-        p = _iv(self._p)
+        p = int_view(self._p)
         if k == "original":
             return self.original
         if k == "unit_id":
@@ -70,18 +70,18 @@ class XmlFacts(Mapping):
 
     def __iter__(self):
         for k in self._KEYS:
-            if k == "source_span" and not _iv(self._p)[7] & 2:
+            if k == "source_span" and not int_view(self._p)[7] & 2:
                 continue
             if k == "duplicate" and self.duplicate is None:
                 continue
             yield k
 
     def __len__(self) -> int:
-        return 6 + (1 if _iv(self._p)[7] & 2 else 0) + (self.duplicate is not None)
+        return 6 + (1 if int_view(self._p)[7] & 2 else 0) + (self.duplicate is not None)
 
     def __contains__(self, k: object) -> bool:
         if k == "source_span":
-            return bool(_iv(self._p)[7] & 2)
+            return bool(int_view(self._p)[7] & 2)
         if k == "duplicate":
             return self.duplicate is not None
         return k in self._KEYS
