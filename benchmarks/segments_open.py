@@ -87,7 +87,7 @@ def _edit(fmt: str, lines: list[str], rng: random.Random, paste: bool, k: int) -
                 at += 1
             at += 1
             unit = [f'      <trans-unit id="p{k}">', "        <source>pasted words</source>",
-                    "        <target>pasted words here</target>", "      </trans-unit>"] if fmt == "xlf" else [
+                    "        <target>pasted words here</target>", "      </trans-unit>"] if fmt.startswith("xlf") else [
                     f'    <tu tuid="p{k}">', '      <tuv xml:lang="en"><seg>pasted words</seg></tuv>',
                     f"{TMX_TARGET}pasted words here</seg></tuv>", TU_END]
         else:
