@@ -34,6 +34,15 @@ async function waitFor(fn, ms = timeout, every = 100) {
   return last;
 }
 
+// Focus the editor's text by clicking its first drawn line.  While VS Code lays the editor
+// out, that line can have no box for a moment ("Element is not visible"): try again until it has.
+async function focusEditor(page) {
+  const line = page.locator(".editor-instance .view-lines .view-line").first();
+  await line.waitFor({ timeout });
+  const ok = await waitFor(() => line.click({ force: true, timeout: 1000 }).then(() => true, () => false));
+  if (!ok) await line.click({ force: true });  // its own error, if it still cannot
+}
+
 const browser = await chromium.launch({
   executablePath: env.BLEU_CHROMIUM ?? "/usr/bin/chromium",
   headless: true,
@@ -128,7 +137,7 @@ try {
     await page.waitForTimeout(1000);
     out.before = await marked();
     await page.screenshot({ path: env.BLEU_SHOT_OPEN });
-    await page.locator(".editor-instance .view-lines .view-line").first().click({ force: true });
+    await focusEditor(page);
     await page.keyboard.press("Control+G");
     await page.waitForSelector(".quick-input-widget input", { timeout });
     await page.keyboard.type(String(editLine + 1));
@@ -212,7 +221,7 @@ try {
     note("opened");
 
     // the hover of a flagged line, at the cursor (Ctrl+K Ctrl+I)
-    await page.locator(".editor-instance .view-lines .view-line").first().click({ force: true });
+    await focusEditor(page);
     await page.keyboard.press("Control+G");
     await page.waitForSelector(".quick-input-widget input", { timeout });
     await page.keyboard.type(String(editLine + 1));
@@ -306,7 +315,7 @@ try {
     out.hintsReady = Boolean(await waitFor(async () => Object.values(await rowsNow()).filter(hinted).length >= expectHints));
     await page.waitForTimeout(1000);
     await shot(env.BLEU_SHOT_OPEN);
-    await page.locator(".editor-instance .view-lines .view-line").first().click({ force: true });
+    await focusEditor(page);
     const steps = await page.evaluate(() => {
       const editor = document.querySelector(".editor-instance .monaco-scrollable-element.editor-scrollable");
       const row = document.querySelector(".editor-instance .view-lines .view-line");
@@ -458,7 +467,7 @@ async function stopProfiles(p) {
     out.firstHintsMs = Date.now() - start;
     out.openLongTasks = (await longTasks(start, Date.now())) ?? [];
     note("first hints");
-    await page.locator(".editor-instance .view-lines .view-line").first().click({ force: true });
+    await focusEditor(page);
     await page.keyboard.press("Control+G");
     await page.waitForSelector(".quick-input-widget input", { timeout });
     await page.keyboard.type(String(jumpLine + 1));
@@ -738,7 +747,7 @@ async function stopProfiles(p) {
   await page.screenshot({ path: env.BLEU_SHOT_OPEN });
 
   // Replace one line by typing: Go to Line, select it, insert the new text.
-  await page.locator(".editor-instance .view-lines .view-line").first().click({ force: true });
+  await focusEditor(page);
   await page.keyboard.press("Control+G");
   await page.waitForSelector(".quick-input-widget input", { timeout });
   await page.keyboard.type(String(editLine + 1));

@@ -31,6 +31,15 @@ async function waitFor(fn, ms = timeout, every = 100) {
   return last;
 }
 
+// Focus the editor's text by clicking its first drawn line.  While VS Code lays the editor
+// out, that line can have no box for a moment ("Element is not visible"): try again until it has.
+async function focusEditor(page) {
+  const line = page.locator(".editor-instance .view-lines .view-line").first();
+  await line.waitFor({ timeout });
+  const ok = await waitFor(() => line.click({ force: true, timeout: 1000 }).then(() => true, () => false));
+  if (!ok) await line.click({ force: true });  // its own error, if it still cannot
+}
+
 const browser = await chromium.launch({
   executablePath: env.BLEU_CHROMIUM ?? "/usr/bin/chromium",
   headless: true,
@@ -85,7 +94,7 @@ try {
   await page.locator(".explorer-folders-view .monaco-list-row", { hasText: new RegExp(`^${escaped}$`) }).click();
   note("clicked");
   await page.locator(".editor-instance .view-lines .view-line").first().waitFor({ timeout });
-  await page.locator(".editor-instance .view-lines .view-line").first().click({ force: true });
+  await focusEditor(page);
   await goto(`${editLine + 1}:${editCol + 1}`);
   out.hintsReady = Boolean(await waitFor(async () => HINT.test((await view()).lines[hintLine] ?? "")));
   await page.waitForTimeout(1000);
