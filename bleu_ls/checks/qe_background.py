@@ -40,7 +40,7 @@ import numpy as np
 
 from ..engine import common_splice
 from . import has_letter
-from .qe import LineValues, chrf_values, cosine
+from .qe import LineValues, chrf_values, cosine, embed
 
 log = logging.getLogger(__name__)
 
@@ -84,6 +84,8 @@ class BackgroundAdequacy:
         self._seq = itertools.count()
         self._proc: Optional[subprocess.Popen] = None
         self._lock = threading.Lock()
+        #: held while a key is asked for or its answer stored (``_wanted`` and ``_values`` together)
+        self._book = threading.Lock()
         self._in_flight = threading.Semaphore(1)
         #: (sources, references, lines, values, ...) of the previous call, by
         #: kind (True: with similarities, False: chrF alone)
@@ -139,10 +141,20 @@ class BackgroundAdequacy:
         return LineValues(sims, chrf, int(holes.sum()))
 
     def _submit(self, keys: dict) -> None:
-        """Queue ``keys`` (key: whether its similarity is wanted too)."""
+        """Queue ``keys`` (key: whether its similarity is wanted too).
+
+        A key found missing may have been answered since it was looked up
+        (the reader thread stores a value and crosses the key off in one
+        step, under ``_book``): such a key is not asked for again, for it
+        would stay wanted with no answer to come, and the worker would never
+        again report that it is done."""
         if not keys:
             return
-        self._wanted.update(keys)
+        with self._book:
+            keys = {k: w for k, w in keys.items() if not self._known(k, w)}
+            if not keys:
+                return
+            self._wanted.update(keys)
         if len(keys) <= EDIT_LINES:
             self._queue.put((0, next(self._seq), list(keys.items())))
             self._ensure_started()
@@ -193,8 +205,10 @@ class BackgroundAdequacy:
                 continue
             if keys is None:
                 return
-            keys = [(k, w) for k, w in keys if not self._known(k, w)]
+            keys, done = self._take(keys)
             if not keys:
+                if done:
+                    self._notify(True)
                 continue
             self._in_flight.acquire()
             self._pending_prio = prio
@@ -239,19 +253,39 @@ class BackgroundAdequacy:
                 return
             if "ready" in answer:
                 continue
-            keys = self._pending
+            done = self._answered(self._pending, answer["sims"], answer["chrf"], self._pending_prio == 0)
+            self._in_flight.release()
+            self._notify(done)
+        if self.error is None and self._proc is proc:
+            self._fail("the adequacy check is off: its worker process stopped")
+
+    def _take(self, keys: list) -> tuple[list, bool]:
+        """The queued ``keys`` still to send; and whether, with none to send,
+        some were crossed off and nothing is left wanted (answered in another
+        request meanwhile: the analyser is told it is done)."""
+        with self._book:
+            send = [(k, w) for k, w in keys if not self._known(k, w)]
+            crossed = False
+            for k, _w in keys:
+                w = self._wanted.get(k)
+                if w is not None and self._known(k, w):
+                    del self._wanted[k]
+                    crossed = True
+            return send, not send and crossed and not self._wanted
+
+    def _answered(self, keys: list, sims: list, chrf: list, edit: bool) -> bool:
+        """Store the worker's answer to ``keys`` ((key, similarity wanted)
+        pairs) and cross them off; whether to tell the analyser (an edit's
+        values, or nothing left to compute)."""
+        with self._book:
             if len(self._values) + len(keys) > self._limit:
                 self._values.clear()
-            for (k, w), s, c in zip(keys, answer["sims"], answer["chrf"]):
+            for (k, w), s, c in zip(keys, sims, chrf):
                 sim = (np.nan if s is None else s) if w else self._values.get(k, (None,))[0]
                 self._values[k] = (sim, np.nan if c is None else c)
                 if self._wanted.get(k) == w:
                     del self._wanted[k]
-            edit = self._pending_prio == 0
-            self._in_flight.release()
-            self._notify(edit or not self._wanted)
-        if self.error is None and self._proc is proc:
-            self._fail("the adequacy check is off: its worker process stopped")
+            return edit or not self._wanted
 
     def _fail(self, message: str) -> None:
         log.warning("%s", message)
@@ -311,10 +345,7 @@ def serve(stdin, stdout) -> None:
         local: dict = {}  # the other lines' embeddings: this request's only
         if texts:
             order = list(texts)
-            prepare = getattr(model._sp, "prepare", None)
-            if prepare is not None:  # the compact tokenizer matches them together
-                prepare(order)
-            for t, e in zip(order, np.asarray(model.encode(order), dtype=np.float32)):
+            for t, e in zip(order, embed(model, order)):
                 if t in sources:
                     cache[t] = e.copy()  # (a row of its own: a view would keep the whole batch)
                 else:

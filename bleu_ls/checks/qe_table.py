@@ -96,9 +96,9 @@ class RowFile:
                 return False
         return True
 
-    def close(self) -> None:
+    def close(self, _close=os.close) -> None:  # (bound here: at exit the module's globals may be gone)
         if getattr(self, "_fd", -1) >= 0:
-            os.close(self._fd)
+            _close(self._fd)
             self._fd = -1
 
     def __del__(self) -> None:

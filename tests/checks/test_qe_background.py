@@ -58,7 +58,7 @@ def test_values_arrive_later_and_equal_the_synchronous_ones(worker):
     want = Adequacy().line_values(SOURCES, LINES, REFS)
     assert got.waiting == 0
     assert np.array_equal(np.isnan(got.sims), np.isnan(want.sims)) and np.isnan(got.sims[2])  # "1234": no letters
-    np.testing.assert_allclose(got.sims[:2], want.sims[:2], atol=1e-6)  # float32 batches may differ in the last bits
+    np.testing.assert_array_equal(got.sims, want.sims)  # each text encoded alone: the same bits
     np.testing.assert_array_equal(got.chrf, want.chrf)  # the same chrF arithmetic
     assert got.sims[0] > got.sims[1]
 
@@ -149,7 +149,7 @@ def test_an_idle_worker_exits_and_the_next_line_starts_it_again(worker):
     got = worker.line_values(SOURCES, edited, REFS)
     want = Adequacy().line_values(SOURCES, edited, REFS)
     assert got.waiting == 0 and worker.error is None
-    np.testing.assert_allclose(got.sims[:2], want.sims[:2], atol=1e-6)
+    np.testing.assert_array_equal(got.sims, want.sims)
 
 
 @needs_qe
@@ -183,3 +183,138 @@ def test_a_worker_come_back_after_idle_keeps_every_value_it_gave(worker):
     want = Adequacy().line_values(SOURCES, edited, REFS)
     np.testing.assert_allclose(got.sims[3], want.sims[3], atol=1e-6)
     np.testing.assert_array_equal(got.chrf, want.chrf)
+
+
+# -- the order values arrive in changes nothing ----------------------------------------
+def _crafted_lines() -> tuple[list, list]:
+    from tests.e2e.test_server import crafted
+
+    hyp, _ref, src = crafted()
+    pairs = [(s, h + f" w{j % 7}") for j, (s, h) in enumerate(zip(src, hyp)) if s and h]
+    return [s for s, _ in pairs], [h for _, h in pairs]
+
+
+@needs_qe
+def test_a_similarity_is_the_same_bits_however_the_lines_are_batched(monkeypatch):
+    """The cause of the editor's adequacy list differing from ``check``'s: a
+    text's embedding depended on the other texts of its batch (the encoder's
+    matrix products round by the batch's shape), and the worker batches the
+    lines by request, in a hash order, where ``check`` takes them in line
+    order.  Now every way of cutting the same lines into requests, in any
+    order, gives the same similarity to the last bit, in ``check`` and in the
+    worker process alike."""
+    import io
+    import json as _json
+    import random
+
+    from bleu_ls.checks import qe
+    from bleu_ls.checks.qe_background import serve
+
+    sources, lines = _crafted_lines()
+    monkeypatch.setattr(qe, "_SIMILARITY", {})
+    whole = Adequacy().similarities(sources, lines)
+    assert np.isfinite(whole).sum() > 20
+    # check: the lines in pieces of other sizes, from the last piece to the first
+    monkeypatch.setattr(qe, "_SIMILARITY", {})
+    a = Adequacy()
+    pieces = np.full(len(lines), np.nan)
+    for lo in reversed(range(0, len(lines), 7)):
+        pieces[lo : lo + 7] = a.similarities(sources[lo : lo + 7], lines[lo : lo + 7])
+    np.testing.assert_array_equal(pieces, whole)
+    # the worker: requests of 1 to 40 lines, shuffled
+    order = list(range(len(lines)))
+    random.Random(5).shuffle(order)
+    requests, cuts = [], random.Random(6)
+    while order:
+        size = cuts.randint(1, 40)
+        requests.append(order[:size])
+        order = order[size:]
+    stdin = io.StringIO("".join(_json.dumps({"items": [[sources[i], lines[i]] for i in part]}) + "\n" for part in requests))
+    stdout = io.StringIO()
+    serve(stdin, stdout)
+    answers = [_json.loads(x) for x in stdout.getvalue().splitlines() if "sims" in x]
+    worker = np.full(len(lines), np.nan)
+    for part, answer in zip(requests, answers, strict=True):
+        worker[part] = [np.nan if v is None else v for v in answer["sims"]]
+    np.testing.assert_array_equal(worker, whole)
+
+
+class _FakeWorker:
+    """The worker process's side, played by the test: each queued request is
+    taken as the send loop takes it and answered at once (similarity 0.5,
+    chrF 50), so the order of lookups and answers is the test's to choose."""
+
+    def __init__(self, bg: BackgroundAdequacy) -> None:
+        self.bg = bg
+        self.done: list = []
+        bg._ensure_started = lambda: None  # no process
+
+    def drain(self) -> None:
+        bg = self.bg
+        while not bg._queue.empty():
+            prio, _seq, keys = bg._queue.get()
+            send, done = bg._take(keys)
+            if send:
+                done = bg._answered(send, [0.5 if w else None for _k, w in send], [50.0] * len(send), prio == 0)
+            self.done.append(done)
+
+
+def test_an_answer_stored_between_a_lookup_and_the_ask_leaves_nothing_wanted():
+    """The reader thread stores a line's value just after the analyser looked
+    it up and found nothing: the line is not asked for again (it would stay
+    wanted with no answer to come, the worker would never again say it is
+    done, and the editor would keep the findings of a pass that lacked it)."""
+    bg = BackgroundAdequacy()
+    fake = _FakeWorker(bg)
+    first = bg.line_values(SOURCES, LINES, REFS)
+    assert first.waiting == 4 and bg.busy
+    # the requests are sent (in flight), then the analyser looks again, and the
+    # answer to line 1 lands between its lookup of line 1 and its asking
+    prio, _seq, keys = bg._queue.get()
+    send, _ = bg._take(keys)
+    key1 = (SOURCES[1], LINES[1], REFS[0][1])
+
+    class Racing(dict):
+        def get(self, key, default=None):
+            found = super().get(key, default)
+            if key == key1 and found is None and not bg._book.locked():
+                bg._answered(send, [0.5 if w else None for _k, w in send], [50.0] * len(send), prio == 0)
+            return found
+
+    bg._values = Racing(bg._values)
+    again = bg.line_values(SOURCES, LINES, REFS)
+    assert again.waiting >= 1  # line 1 was looked up before its value came
+    fake.drain()
+    assert not bg.busy, bg._wanted
+    now = bg.line_values(SOURCES, LINES, REFS)
+    assert now.waiting == 0 and not np.isnan(now.chrf).any()
+
+
+def test_the_last_answer_says_done_whatever_order_the_lookups_and_answers_take():
+    """Every interleaving of an analyser's lookups with the worker's answers
+    (the answer landing after each possible lookup) ends with nothing wanted
+    and one answer that says done."""
+    for land_after in range(len(LINES) + 1):
+        bg = BackgroundAdequacy()
+        fake = _FakeWorker(bg)
+        bg.line_values(SOURCES, LINES, REFS)
+        prio, _seq, keys = bg._queue.get()
+        send, _ = bg._take(keys)
+        seen = [0]
+
+        class Racing(dict):
+            def get(self, key, default=None):
+                found = super().get(key, default)
+                if bg._book.locked():  # (the asking side's own re-check)
+                    return found
+                seen[0] += 1
+                if seen[0] == land_after:
+                    fake.done.append(bg._answered(send, [0.5 if w else None for _k, w in send], [50.0] * len(send), prio == 0))
+                return found
+
+        bg._values = Racing(bg._values)
+        bg.line_values(SOURCES, LINES, REFS)
+        if land_after == 0 or land_after > len(LINES):
+            fake.done.append(bg._answered(send, [0.5 if w else None for _k, w in send], [50.0] * len(send), prio == 0))
+        fake.drain()
+        assert not bg.busy and fake.done and fake.done[-1], (land_after, bg._wanted, fake.done)
