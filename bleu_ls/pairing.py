@@ -253,12 +253,22 @@ def _convention_spec(hyp: Path) -> Optional[PairSpec]:
     while f(f"ref{k}").is_file():
         refs.append(f(f"ref{k}"))
         k += 1
-    source: Optional[Path] = None
-    if f("src").is_file():
-        source = f("src")
-    elif ext and (folder / f"{name}.src").is_file():
-        source = folder / f"{name}.src"
-    elif ext:
+    return PairSpec(hyp, refs, _convention_source(hyp), {}, "convention")
+
+
+def _convention_source(hyp: Path) -> Optional[Path]:
+    """``NAME.src[.X]`` beside ``NAME.hyp[.X]`` (or the one ``NAME.src.Y``), when it exists."""
+    parts = convention_parts(hyp)
+    if parts is None:
+        return None
+    name, _marker, ext = parts
+    folder = hyp.parent
+    tail = f".{ext}" if ext else ""
+    if (folder / f"{name}.src{tail}").is_file():
+        return folder / f"{name}.src{tail}"
+    if ext and (folder / f"{name}.src").is_file():
+        return folder / f"{name}.src"
+    if ext:
         prefix = f"{name}.src."
         try:
             cands = sorted(
@@ -267,8 +277,8 @@ def _convention_spec(hyp: Path) -> Optional[PairSpec]:
         except OSError:
             cands = []
         if len(cands) == 1:
-            source = cands[0]
-    return PairSpec(hyp, refs, source, {}, "convention")
+            return cands[0]
+    return None
 
 
 # --------------------------------------------------------------------------
@@ -292,6 +302,24 @@ def find_pair(hyp: Path, settings: Settings, root: Optional[Path]) -> Optional[P
     if settings.conventions:
         return _convention_spec(hyp)
     return None
+
+
+def find_source(hyp: Path, settings: Settings, root: Optional[Path]) -> Optional[Path]:
+    """The source file of ``hyp`` when nothing pairs it with a reference: the
+    first matching rule's ``source`` (a rule that names a source and no
+    reference is one way to say it), else ``NAME.src`` beside ``NAME.hyp``;
+    only a file that exists."""
+    hyp = Path(hyp)
+    root = Path(root) if root is not None else None
+    for rule in settings.pairs:
+        if not rule.source:
+            continue
+        groups = _match_rule(rule, hyp, root)
+        if groups is not None:
+            text = _substitute(rule.source, hyp, root, groups)
+            cands = _expand(text, root, hyp) if text is not None else []
+            return cands[0] if cands and cands[0].is_file() else None
+    return _convention_source(hyp) if settings.conventions else None
 
 
 def find_draft(hyp: Path, settings: Settings, root: Optional[Path]) -> Optional[Path]:

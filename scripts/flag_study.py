@@ -37,6 +37,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bleu_ls.analysis import CODES, Analyzer  # noqa: E402
+from bleu_ls.analysis.unreferenced import Unreferenced  # noqa: E402
 from bleu_ls.engine import PairModel, build_metrics, read_lines  # noqa: E402
 from bleu_ls.settings import Settings  # noqa: E402
 
@@ -48,6 +49,10 @@ MAJOR = -5.0
 LENGTH_EDGES = (5, 10, 15, 20, 30, 40)
 #: the listed share the defaults must stay under, in each language pair
 MAX_LISTED = 0.10
+#: False (``--no-reference``): every rule runs as ``bleu-ls check`` runs it on a
+#: file with its source and no reference (the rules that need one stay silent;
+#: ``adequacy`` ranks by similarity to the source alone)
+REFERENCE = True
 
 
 @dataclass
@@ -170,7 +175,7 @@ def rated_folders(root: Path = DATA_ROOT) -> list[Path]:
 # --------------------------------------------------------------------------
 def analyzer_masks(settings: Settings, system: System) -> dict[str, np.ndarray]:
     """{code: flagged lines} as ``bleu-ls check`` finds them with ``settings``."""
-    model = PairModel(build_metrics(settings), system.hypothesis, [system.reference])
+    model = _model(settings, system)
     n = len(system.hypothesis)
     masks: dict[str, np.ndarray] = {}
     for f in Analyzer(settings).analyse(model, system.source):
@@ -179,6 +184,12 @@ def analyzer_masks(settings: Settings, system: System) -> dict[str, np.ndarray]:
         for i in lines:
             m[i] = True
     return masks
+
+
+def _model(settings: Settings, system: System):
+    if REFERENCE:
+        return PairModel(build_metrics(settings), system.hypothesis, [system.reference])
+    return Unreferenced(build_metrics(settings), system.hypothesis)
 
 
 #: what counts as flagged in the shipped union: a finding listed in the
@@ -190,7 +201,7 @@ LISTED = ("error", "warning", "information")
 def listed_masks(settings: Settings, system: System) -> tuple[np.ndarray, np.ndarray, dict[str, np.ndarray]]:
     """(lines with a listed finding (see LISTED), lines with a ``low-score``
     finding whatever its severity, {code: lines with its finding}) under ``settings``."""
-    model = PairModel(build_metrics(settings), system.hypothesis, [system.reference])
+    model = _model(settings, system)
     n = len(system.hypothesis)
     mask = np.zeros(n, dtype=bool)
     by_code: dict[str, np.ndarray] = {}
@@ -661,7 +672,11 @@ def main(argv=None) -> int:
     ap.add_argument("--per-system", action="store_true", help="also print the shipped defaults per system")
     ap.add_argument("--boot", type=int, default=2000, help="bootstrap resamples (default 2000)")
     ap.add_argument("--no-loto", action="store_true", help="leave out the leave-one-talk-out estimates")
+    ap.add_argument("--no-reference", action="store_true",
+                    help="run the rules as on a file checked without its reference (source only)")
     args = ap.parse_args(argv)
+    global REFERENCE
+    REFERENCE = not args.no_reference
     folders = [Path(d) for d in args.data] or rated_folders()
     for data in folders:
         if not (data / "ref.txt").is_file() or not (data / "src.txt").is_file() or not any(data.glob("*.mqm.tsv")):

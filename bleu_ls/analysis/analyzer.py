@@ -305,7 +305,7 @@ class Analyzer:
         return True
 
     def _active(self, ctx: LineContext, rule: Rule) -> Any:
-        if not (ctx.n or rule.file_level):
+        if not (ctx.n or rule.file_level) or (rule.needs_reference and not ctx.refs):
             return None
         return ctx.check(rule.code)
 

@@ -145,6 +145,8 @@ class LineContext:
     def lengths(self) -> tuple[Optional[np.ndarray], Optional[np.ndarray]]:
         """(hypothesis tokens, closest reference tokens) per line, or (None, None)."""
         metrics, d = self.metrics, self.settings.diagnostics
+        if not self.refs:  # a file checked without a reference
+            return None, None
         if "bleu" in metrics:
             stats = self.model.stats_array("bleu")  # BLEU rows: hyp_len, ref_len, …
             return stats[:, 0], stats[:, 1]

@@ -28,24 +28,31 @@ class Rule(NamedTuple):
     #: "line" rules: what every line's verdict depends on besides the line
     #: (when it changes, the rule reports on every line again)
     params: Optional[Callable[[LineContext, Any], Any]] = None
+    #: reads the reference (scores, its lengths, its lines): not run on a file
+    #: checked without one (a PO, XLIFF, TMX or subtitle file alone, or a
+    #: line file with its source only)
+    needs_reference: bool = False
 
 
 RULES: tuple[Rule, ...] = (
     Rule("empty-hypothesis", text_rules.empty_hypothesis, kind=LINE),
     Rule("repetition", text_rules.repetition, kind=LINE),
     Rule("untranslated", text_rules.untranslated, kind=LINE),
-    Rule("low-score", score_rules.low_score, kind=LINE),
-    Rule("outlier", score_rules.outlier, kind=DELTA),
-    Rule("length-ratio", length_rules.length_ratio, kind=LINE, params=length_rules.length_params),
-    Rule("line-count-mismatch", file_rules.line_count_mismatch, file_level=True),
+    Rule("low-score", score_rules.low_score, kind=LINE, needs_reference=True),
+    Rule("outlier", score_rules.outlier, kind=DELTA, needs_reference=True),
+    Rule("length-ratio", length_rules.length_ratio, kind=LINE, params=length_rules.length_params, needs_reference=True),
+    Rule("line-count-mismatch", file_rules.line_count_mismatch, file_level=True, needs_reference=True),
     Rule("number-mismatch", source_rules.number_mismatch, kind=LINE),
     Rule("markup-mismatch", source_rules.markup_mismatch, kind=LINE),
     Rule("unbalanced", source_rules.unbalanced, kind=LINE),
     Rule("end-punctuation", source_rules.end_punctuation, kind=LINE),
     Rule("wrong-language", source_rules.wrong_language, kind=LINE, params=source_rules.language_params),
-    Rule("misaligned", source_rules.misaligned),
+    Rule("misaligned", source_rules.misaligned, needs_reference=True),
     Rule("adequacy", qe_rules.adequacy),
 )
+
+#: The codes that need a reference (the rest run on a file checked alone).
+REFERENCE_CODES: tuple[str, ...] = tuple(r.code for r in RULES if r.needs_reference)
 
 #: Rules that rank a line against the whole document: while the server holds
 #: them (``Analyzer.hold_ranks``, set while the user types) they are not run

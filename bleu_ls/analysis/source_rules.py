@@ -100,13 +100,24 @@ def _expected_language(ctx: LineContext, c, lid: LanguageIdentifier) -> Optional
                 step = max(1, ctx.n // LANGUAGE_SAMPLE)  # document_language's sample, without copying the lines
                 got = lid.document_language(ref[0 : ctx.n : step])
                 memo["expected"] = (ref, key, got)
+        elif not got:
+            # no reference: the language the file declares for its targets (PO Language,
+            # XLIFF target-language / trgLang), else the one most of its own lines are in
+            declared = ctx.names.get("target_language")
+            if declared:
+                got = declared.replace("_", "-").split("-")[0].lower() or None
+            else:
+                step = max(1, ctx.n // LANGUAGE_SAMPLE)
+                got = lid.document_language(ctx.hyp[0 : ctx.n : step])
         ctx.__dict__["_expected_language"] = got
     return got
 
 
 def wrong_language(ctx: LineContext, c) -> Iterator[Finding]:
     """Lines confidently in another language than the document's (the
-    setting's ``language``, else the language most reference lines are in)."""
+    setting's ``language``, else the language most reference lines are in;
+    with no reference, the language the file declares, else the one most of
+    its own lines are in)."""
     lid = ctx.analyzer.language_identifier(c.min_letters)
     if not lid.load():
         yield Finding(0, "wrong-language", "information", f"{lid.error[0].upper()}{lid.error[1:]}.")

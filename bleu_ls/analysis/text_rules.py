@@ -112,7 +112,7 @@ def repetition(ctx: LineContext, c) -> Iterator[Finding]:
         start, end = phrase_span(ctx.hyp[i], gram, True)
         phrase = first_occurrence(ctx.hyp[i], gram) or " ".join(gram)  # as written in the line
         data = {"phrase": phrase, "count": run, "referenceCount": ref_count}
-        yield Finding(i, "repetition", c.severity, wording.repetition(phrase, run, ref_count), start, end, data)
+        yield Finding(i, "repetition", c.severity, wording.repetition(phrase, run, ref_count, bool(refs)), start, end, data)
 
 
 def untranslated(ctx: LineContext, c) -> Iterator[Finding]:

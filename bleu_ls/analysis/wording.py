@@ -38,9 +38,14 @@ EMPTY_HYPOTHESIS = "This line is empty but the reference has a translation here.
 UNTRANSLATED = "This line is the same as the source line: it looks untranslated."
 
 
-def repetition(phrase: str, run: int, ref_count: int) -> str:
-    where = "and not in the reference" if ref_count == 0 else f"but occurs only {times(ref_count)} in the reference"
-    return f"\u201c{phrase}\u201d repeats {run} times in a row here {where}: the output may be looping."
+def repetition(phrase: str, run: int, ref_count: int, has_reference: bool = True) -> str:
+    if not has_reference:
+        where = ""
+    elif ref_count == 0:
+        where = " and not in the reference"
+    else:
+        where = f" but occurs only {times(ref_count)} in the reference"
+    return f"\u201c{phrase}\u201d repeats {run} times in a row here{where}: the output may be looping."
 
 
 # -- file-level -----------------------------------------------------------------

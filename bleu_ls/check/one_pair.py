@@ -6,11 +6,16 @@ from __future__ import annotations
 
 import dataclasses
 from pathlib import Path
-from typing import Optional
+from typing import Any, Optional, Sequence
+
+import numpy as np
 
 from ..analysis import Analyzer, unpaired_findings
+from ..analysis.unreferenced import Unreferenced
 from ..engine import InputError, PairModel, TokenizerUnavailable, build_metrics, read_lines
-from ..pairing import PairSpec, find_pair
+from ..engine.ter import UNITS, TerMetric
+from ..engine.ter_batch import ter_alignments
+from ..pairing import PairSpec, find_pair, find_source
 from ..workspace_config import CONFIG_NAME
 from ..ignore import RELATIVE, IgnoreStore, find_store_root
 from ..pairstep import pair_names, pair_settings
@@ -30,8 +35,7 @@ def check_pair(hyp: Path, settings: Settings, root: Optional[Path], report: Repo
     shown = display(hyp)
     spec = find_pair(hyp, settings, root)
     if spec is None:
-        findings = unpaired_findings(hyp.name, settings, command_title=None)
-        report.emit(shown, findings, None, {"hypothesis": shown, "references": [], "paired": False})
+        _check_alone(hyp, settings, root, report)
         return
     for m in spec.missing():
         what = "is a folder, not a file" if m.is_dir() else "not found"
@@ -71,21 +75,55 @@ def check_pair(hyp: Path, settings: Settings, root: Optional[Path], report: Repo
     report.emit(shown, findings, info, info)
 
 
-def _check_segments(hyp: Path, spec: PairSpec, settings: Settings, metrics, docs, report: Report) -> None:
-    """A pair of segment files (PO, XLIFF…): the segments paired by key are scored and
-    checked as lines, the file's own sources used, findings placed at the targets in the file."""
+def _check_alone(hyp: Path, settings: Settings, root: Optional[Path], report: Report) -> None:
+    """A file with no reference: every check that does not need one (the rule
+    table's rows without ``needs_reference``; a segment file's own format
+    checks), against the file's own sources (PO, XLIFF, TMX) or the line
+    file's ``NAME.src``; the ``unpaired`` line says what would add scores."""
+    shown = display(hyp)
+    unpaired = unpaired_findings(hyp.name, settings, command_title=None)
+    info: dict = {"hypothesis": shown, "references": [], "paired": False}
+    try:
+        metrics = build_metrics(settings)  # (their tokenizer only: nothing is scored)
+        docs = read_documents([str(hyp)], keep_problems=(PO,))
+        source_path = find_source(hyp, settings, root) if docs is None else None
+        hyp_lines = read_lines(str(hyp)) if docs is None and source_path is not None else None
+    except (InputError, TokenizerUnavailable, ValueError) as exc:
+        report.error(str(exc))
+        return
+    if docs is not None:
+        _check_segments(hyp, None, settings, metrics, docs, report, unpaired)
+        return
+    source = _source_lines(PairSpec(hyp, [], source_path, {}, "convention"), report) if source_path else None
+    if hyp_lines is None or source is None:  # nothing to check a line file against
+        report.emit(shown, unpaired, None, info)
+        return
+    model = Unreferenced(metrics, hyp_lines)
+    findings = unpaired + Analyzer(settings).analyse(model, source, {"hypothesis": hyp.name, "references": [], "source": source_path.name})
+    findings = _unignored(hyp, hyp_lines, findings, report)
+    info.update({"source": display(source_path), "lines": len(hyp_lines)})
+    report.emit(shown, findings, info, info)
+
+
+def _check_segments(hyp: Path, spec: Optional[PairSpec], settings: Settings, metrics, docs, report: Report,
+                    unpaired: Sequence[Finding] = ()) -> None:
+    """Segment files (PO, XLIFF…): the segments paired by key are scored and checked as
+    lines, the file's own sources used, findings placed at the targets in the file.  With no
+    ``spec`` (no reference), the file alone: its non-empty targets checked, nothing scored."""
     shown = display(hyp)
     doc = docs[0]
     al = align(doc, docs[1:])
-    rows = segment_rows(doc, docs[1:], [display(r) for r in spec.references], al)
     segs = [doc.segments[i] for i in al.rows]
-    model = PairModel.from_lines(metrics, al.hyp_texts, al.texts)
+    model: Any = PairModel.from_lines(metrics, al.hyp_texts, al.texts) if spec is not None else Unreferenced(metrics, al.hyp_texts)
     source = [s.source or "" for s in segs] if segs and all(s.source is not None for s in segs) else None
-    findings = Analyzer(settings).analyse(model, source, pair_names(hyp, spec))
+    names = pair_names(hyp, spec)
+    if spec is None:
+        names["target_language"] = doc.target_lang
+    findings = Analyzer(settings).analyse(model, source, names)
     if doc.format == PO:
         findings = _without_placeholder_markup(findings, segs)
     text = doc.text
-    placed = [_place(f, segs, text) for f in findings]
+    placed = [*unpaired, *(_place(f, segs, text) for f in findings)]  # (unpaired: the file's first line)
     if text is not None:
         # the rule table's `untranslated` already says what `target-same-as-source` would
         said = {segs[f.line].key for f in findings if f.code == "untranslated" and 0 <= f.line < len(segs)}
@@ -95,16 +133,38 @@ def _check_segments(hyp: Path, spec: PairSpec, settings: Settings, metrics, docs
             placed.sort(key=lambda f: (f.line, f.start_col))
     file_lines = text.split("\n") if text is not None else []
     placed = _unignored(hyp, file_lines, placed, report)
-    info = _pair_info(shown, spec, model)
-    info["segments"] = {"scored": len(segs), **rows.unpaired_json()}
+    if spec is not None:
+        rows = segment_rows(doc, docs[1:], [display(r) for r in spec.references], al)
+        info = _pair_info(shown, spec, model)
+        info["segments"] = {"scored": len(segs), **rows.unpaired_json()}
+        for sentence in rows.text_lines():
+            report.warn(f"{shown}: {sentence}")
+    else:
+        info = {"hypothesis": shown, "references": [], "paired": False, "source": None,
+                "segments": {"checked": len(segs), "empty": len(doc.segments) - len(segs)}}
+        effort = _draft_effort(doc.segments)
+        if effort is not None:
+            info["effort"] = effort
     info["lines"] = len(segs)
     if doc.format == PO:
         from ..segments.po_checks import counts
 
         info["segments"].update(counts(doc))
-    for sentence in rows.text_lines():
-        report.warn(f"{shown}: {sentence}")
     report.emit(shown, placed, info, info)
+
+
+def _draft_effort(segments) -> Optional[dict]:
+    """HTER of the file's own MT drafts (an XLIFF ``alt-trans`` of MT origin…) against
+    the targets: sacrebleu's case-sensitive TER, the draft as hypothesis; None without drafts."""
+    pairs = [(s.draft, s.target) for s in segments if s.draft and s.target]
+    if not pairs:
+        return None
+    metric = TerMetric(case_sensitive=True)
+    results = ter_alignments(metric, [d for d, _ in pairs], [[t for _, t in pairs]])
+    rows = np.array([[r.edits, r.ref_len * UNITS, 1] for r in results], dtype=np.int64).reshape(len(results), 3)
+    corpus = metric.corpus_from_rows(rows)
+    return {"metric": "HTER", "score": corpus.score, "segments": len(pairs),
+            "edited": sum(1 for d, t in pairs if d.rstrip() != t.rstrip()), "signature": metric.signature(1)}
 
 
 def _without_placeholder_markup(findings: list, segs) -> list:

@@ -86,6 +86,8 @@ def _finding_record(f: Finding) -> dict[str, Any]:
 
 
 def _summary_line(shown: str, summary: dict) -> str:
+    if not summary.get("paired", True):
+        return _alone_line(shown, summary)
     parts = []
     for c in summary["corpus"].values():
         value = "n/a" if c["score"] is None else f"{c['score']:.2f}"
@@ -96,3 +98,15 @@ def _summary_line(shown: str, summary: dict) -> str:
     parts.extend(c["signature"] for c in summary["corpus"].values())
     refs = ", ".join(summary["references"])
     return f"{shown}: " + " \u00b7 ".join(parts) + f"  (against {refs})\n"
+
+
+def _alone_line(shown: str, summary: dict) -> str:
+    """A file checked without a reference: what was checked, and against what."""
+    n = summary["lines"]
+    unit = "segment" if "segments" in summary else "line"
+    parts = [f"{n:,} {unit}{'s' if n != 1 else ''} checked"]
+    effort = summary.get("effort")
+    if effort is not None:
+        parts.append(f"HTER {effort['score']:.2f} against the file's MT drafts ({effort['segments']:,} segments)")
+    against = f"against {summary['source']}" if summary.get("source") else "against the file's own sources"
+    return f"{shown}: " + " \u00b7 ".join(parts) + f"  ({against}; no reference, so no scores)\n"
