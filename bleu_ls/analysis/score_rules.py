@@ -20,7 +20,7 @@ from .ranking import SortedLines
 
 def low_score(ctx: LineContext, c) -> Iterator[Finding]:
     """Lines (in the rule's span) whose BLEU (chrF) is under its threshold."""
-    metrics, model = ctx.metrics, ctx.model
+    metrics = ctx.metrics
     thresholds = {"bleu": c.bleu_threshold, "chrf": c.chrf_threshold}
     lo, hi = ctx.span
     masks, vals_of = {}, {}

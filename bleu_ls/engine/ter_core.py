@@ -91,7 +91,7 @@ class _Band:
             cur[0] = prev[0] + 1
             j = 1
         left = cur[j - 1]
-        for j in range(j, hi):
+        for j in range(j, hi):  # noqa: B020 (the range is made once, from the start found above)
             c = prev[j - 1] if ref[j - 1] == word else prev[j - 1] + 1
             d = prev[j] + 1
             if d < c:
@@ -142,7 +142,7 @@ class _Band:
         Rows are kept by the words they depend on (``words[i:]``); rows
         below ``down_to`` are left out (``None``).
         """
-        n, n_ref, ref, bounds, memo = len(words), self.n_ref, self.ref, self.bounds, self._tails
+        n, memo = len(words), self._tails
         nxt = self.last
         out = [nxt]
         for i in range(n - 1, max(down_to, 1) - 1, -1):
