@@ -154,7 +154,7 @@ class _Band:
                     memo[key] = row
             out.append(row)
             nxt = row
-        out.extend([None] * max(down_to, 1))
+        out.extend([None] * max(down_to, 1))  # type: ignore[list-item]  # (rows no caller reads)
         out.reverse()
         return out
 
@@ -349,6 +349,7 @@ def _best_shift(band: _Band, hyp: list[int], ref: Sequence[int], positions, chec
         key = (pre - cost, length, -start_h, -idx)
         if best is None or key > best:
             best = key
+    assert best is not None  # cands is not empty
     gain, length, start_h, idx = best[0], best[1], -best[2], -best[3]
     return gain, _moved(hyp, start_h, length, idx), checked
 
