@@ -17,7 +17,6 @@ import pstats
 import signal
 import sys
 import time
-from pathlib import Path
 
 from . import segments_open
 from .run import PY, ROOT

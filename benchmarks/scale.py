@@ -364,7 +364,7 @@ def ter_edit_to_hint(n: int, edits: int, floor: bool = False, seed: int = 5, ter
             heavy += sizes[-1] > CHEAP_WORDS
             t_edit = c.notify("textDocument/didChange", {"textDocument": {"uri": uri, "version": v},
                               "contentChanges": [{"range": _range(i, i + 1), "text": lines[i] + "\n"}]})
-            for k in range(10_000):
+            for k in range(10_000):  # noqa: B007 (k, read after the loop, counts the polls)
                 msg = c.answer(c.request_async("textDocument/inlayHint", {"textDocument": doc, "range": _range(w0, w0 + 60)}), 120)
                 got = [h["label"] for h in msg.get("result") or [] if h["position"]["line"] == i]
                 if floor or (got and (want in got[0] or not ter_on)):

@@ -12,7 +12,6 @@ from __future__ import annotations
 import random
 import statistics
 import sys
-import time
 from pathlib import Path
 from typing import Any
 

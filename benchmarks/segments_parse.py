@@ -70,7 +70,7 @@ def _tt(store: str) -> Callable[[Path], int]:
         n = 0
         for u in units:  # each unit's source and target text made, as bleu-ls makes them
             if not u.isheader():
-                u.source, u.target
+                _ = u.source, u.target
                 n += 1
         return n
 

@@ -5,8 +5,9 @@ vocabulary (reference: the same ids, other words).  No client and no pipe: the
 server's own work only.  Run: ``python -m benchmarks.segments_xliff [N] [EDITS]``.
 """
 import sys
-import random, time, statistics
-from pathlib import Path
+import random
+import time
+import statistics
 from types import SimpleNamespace
 from lsprotocol import types
 from bleu_ls.settings import Settings
@@ -23,17 +24,23 @@ def main(n: int = 100_000, edits: int = 60) -> None:
     ws.mkdir(parents=True, exist_ok=True)
     hyp = ws / "big.hyp.xlf"
     if not hyp.exists():
-        hyp.write_text(xlf(n, 1)); (ws / "big.ref.xlf").write_text(xlf(n, 2))
+        hyp.write_text(xlf(n, 1))
+        (ws / "big.ref.xlf").write_text(xlf(n, 2))
     text = hyp.read_text()
     m = SimpleNamespace(settings=Settings(), encoding="utf-16", pull_diagnostics=True, root_for=lambda p: ws, client=None)
     sd = SegmentDocs(m)
-    t = time.perf_counter(); sd.open(hyp.as_uri(), text, 1); t_open = time.perf_counter() - t
+    t = time.perf_counter()
+    sd.open(hyp.as_uri(), text, 1)
+    t_open = time.perf_counter() - t
     sp = sd.docs[hyp.as_uri()]
-    rng = random.Random(3); lat = []
-    for k in range(edits):
-        i = min(n - 1, n // 2 + rng.randrange(1000)); a, b = sp.index.target_span(i)
+    rng = random.Random(3)
+    lat = []
+    for _ in range(edits):
+        i = min(n - 1, n // 2 + rng.randrange(1000))
+        a, b = sp.index.target_span(i)
         t = time.perf_counter()
-        sd._apply(sp, b, b, " mot"); sp.serial += 1
+        sd._apply(sp, b, b, " mot")
+        sp.serial += 1
         sd.diagnostics(hyp.as_uri())
         line = sp.index.line_of(b)
         sd.hints(types.InlayHintParams(text_document=types.TextDocumentIdentifier(uri=hyp.as_uri()), range=types.Range(start=types.Position(line=line - 30, character=0), end=types.Position(line=line + 30, character=0))))

@@ -116,7 +116,7 @@ def render(results: dict[str, Any], args, out, rows: Optional[SegmentRows] = Non
         out.write("\n")
         return
     width = max(len(args.baseline), len(args.hypothesis), 8)
-    for key, (name, sig, b, s) in results.items():
+    for name, sig, b, s in results.values():
         out.write(f"{name}  {sig}\n")
         out.write(f"  baseline  {args.baseline:<{width}}  {_fmt_est(b)}\n")
         delta = s.score - b.score

@@ -255,7 +255,7 @@ class Settings:
                     f"diagnostics.{_camel(f.name)}.severity must be one of "
                     f"{', '.join(SEVERITIES)}, not {v.severity!r}"
                 )
-                v.severity = f.default_factory().severity  # type: ignore[misc]
+                v.severity = f.default_factory().severity  # type: ignore[operator]
         for code, (attr, least) in FORMAT_LIMITS.items():
             row = getattr(d, code.replace("-", "_"))
             value = getattr(row, attr)

@@ -8,6 +8,7 @@ the settings object and the editors spell them.
 from __future__ import annotations
 
 import re
+import sys
 from pathlib import Path
 from typing import Any, Optional
 
@@ -28,14 +29,12 @@ def _camel_keys(obj: Any) -> Any:
 
 
 def _toml_loads():
-    try:
-        import tomllib  # Python 3.11+
+    if sys.version_info >= (3, 11):
+        import tomllib
 
         return tomllib.loads, tomllib.TOMLDecodeError
-    except ModuleNotFoundError:
-        pass
     try:
-        import tomli  # type: ignore[import-not-found]
+        import tomli
 
         return tomli.loads, tomli.TOMLDecodeError
     except ModuleNotFoundError:
@@ -72,7 +71,7 @@ def load_workspace_config(root: Path) -> tuple[dict, list[str]]:
         text = text[1:]
     try:
         doc = loads(text)
-    except decode_error as exc:  # type: ignore[misc]
+    except decode_error as exc:
         msg = str(exc)
         lineno = getattr(exc, "lineno", None)
         if lineno and f"line {lineno}" not in msg:

@@ -91,7 +91,7 @@ def main() -> None:
     rows = []
     prof = cProfile.Profile() if args.profile else None
     rid = view.rid
-    for v in range(args.edits):
+    for _ in range(args.edits):
         i = w0 + rng.randrange(min(60, n - w0 - 1))
         lines[i] = _mutate(lines[i], rng)
         if prof:

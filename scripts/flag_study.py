@@ -703,7 +703,7 @@ def main(argv=None) -> int:
         if extra:
             print("\n" + "\n".join(extra))
     if args.per_system:
-        for ci, c in enumerate(study.corpora):
+        for c in study.corpora:
             print(f"\n{c.pair}, per system, {SHIPPED}: length-adjusted lift")
             for s, lift in zip(c.systems, study.results[SHIPPED][c.pair]["sys_lifts"]):
                 print(f"  {s.name}: {lift:.2f}")

@@ -87,14 +87,14 @@ async def replay(args) -> None:
             prof.enable()
         c0, t0 = cpu(), wall()
         manager.change(params)
-        c1, t1 = cpu(), wall()
+        c1, _t1 = cpu(), wall()
         for _ in range(TURNS):
             await asyncio.sleep(0)
-        c2, t2 = cpu(), wall()
+        c2, _t2 = cpu(), wall()
         await wait_for_heavy_lines(manager, hp)
-        c3, t3 = cpu(), wall()
+        c3, _t3 = cpu(), wall()
         hints = inlay_hints_encoded(manager, hp)
-        c4, t4 = cpu(), wall()
+        c4, _t4 = cpu(), wall()
         if isinstance(hints, Encoded):  # as the server's protocol sends it
             body = '{"jsonrpc":"2.0","id":' + json.dumps(v) + ',"result":' + hints.json + "}"
         else:

@@ -153,7 +153,10 @@ def test_check_honours_the_ignore_file(tmp_path, monkeypatch):
     write(tmp_path / "out" / "d.ref", REF)
     cfg = tmp_path / "low.toml"  # low-score is off by default (the hint shows the score)
     cfg.write_text("[diagnostics.low_score]\nenabled = true\n", encoding="utf-8")
-    check = lambda *a: check_with("--config", str(cfg), *a)
+
+    def check(*a):
+        return check_with("--config", str(cfg), *a)
+
     rc, out, err = check(str(hyp))
     before = codes(out)
     assert ("low-score" in {c for _, c in before}) and any(c == "empty-hypothesis" for _, c in before)

@@ -19,7 +19,10 @@ pytestmark = pytest.mark.skipif(DATA is None, reason="WMT21 data (../shared/data
 
 def _pair(n):
     folder = build(n)
-    read = lambda name: (folder / name).read_text(encoding="utf-8").split("\n")[:n]
+
+    def read(name):
+        return (folder / name).read_text(encoding="utf-8").split("\n")[:n]
+
     return read("big.hyp"), read("big.ref"), read("big.src")
 
 
@@ -41,7 +44,7 @@ def test_held_ranks_move_only_the_edited_line_then_catch_up(with_source):
     a = Analyzer(settings)
     before = _keyed(a.analyse(model, src))
     assert any(code in RANKED for _l, code, _m in before)
-    line = next(l for l, code, _m in before if code in RANKED)  # a ranked line, edited
+    line = next(ln for ln, code, _m in before if code in RANKED)  # a ranked line, edited
     words = hyp[line].split()
     a.hold_ranks = True
     for j in range(6):

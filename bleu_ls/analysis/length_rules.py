@@ -18,7 +18,7 @@ def length_ratio(ctx: LineContext, c) -> Iterator[Finding]:
     source, which of the two is out of line with it (against the document's
     length scale: :func:`length_params`)."""
     hl, rl = ctx.lengths
-    if hl is None:
+    if hl is None or rl is None:  # (both or neither)
         return
     lo, hi = ctx.span
     hlf = hl[lo:hi].astype(float)
@@ -40,7 +40,7 @@ def length_params(ctx: LineContext, c) -> Optional[float]:
     """What every line's ``length-ratio`` verdict depends on besides the line:
     with a source, the document's target/source token ratio (None without)."""
     hl, rl = ctx.lengths
-    if hl is None or ctx.source is None:
+    if hl is None or rl is None or ctx.source is None:
         return None
     return _source_lengths(ctx, hl, rl)[1]
 

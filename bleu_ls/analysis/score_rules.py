@@ -8,7 +8,7 @@ where something moved.
 from __future__ import annotations
 
 import math
-from typing import Iterator, NamedTuple, Optional
+from typing import Any, Iterator, NamedTuple, Optional
 
 import numpy as np
 
@@ -20,7 +20,7 @@ from .ranking import SortedLines
 
 def low_score(ctx: LineContext, c) -> Iterator[Finding]:
     """Lines (in the rule's span) whose BLEU (chrF) is under its threshold."""
-    metrics, model = ctx.metrics, ctx.model
+    metrics = ctx.metrics
     thresholds = {"bleu": c.bleu_threshold, "chrf": c.chrf_threshold}
     lo, hi = ctx.span
     masks, vals_of = {}, {}
@@ -156,6 +156,20 @@ class OutlierTrack:
     the lines whose score lies between the old and the new cut can change
     verdict; both are found in O(log n) from the sorted scores.
     """
+
+    # set by ``build``
+    sig: tuple
+    rule: str
+    value: float
+    min_tokens: int
+    v: np.ndarray  # every line's score
+    r: np.ndarray  # and its ranked score (NaN: not ranked)
+    all: SortedLines
+    ranked: SortedLines
+    cut: Optional[tuple[float, bool]]
+    mask: np.ndarray
+    med: float
+    by_line: dict[int, Any]
 
     def __init__(self) -> None:
         self.seen: int = -1

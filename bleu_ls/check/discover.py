@@ -13,7 +13,6 @@ import tempfile
 from pathlib import Path
 from typing import Optional
 
-from .. import pairing
 from ..engine import InputError
 from ..pairing import is_hypothesis_like
 from ..workspace_config import CONFIG_NAME, find_workspace_root, load_workspace_config

@@ -107,12 +107,12 @@ class CompactTokenizer:
         results = []
         for text in [texts] if single else list(texts):
             ids = self._encode_one(text)
-            if out_type != int:
+            if out_type is not int:
                 ids = [self._piece(i) if i < self._n else "<unk>" for i in ids]
             if add_bos:
-                ids = [self._bos_id if out_type == int else "<s>"] + ids
+                ids = [self._bos_id if out_type is int else "<s>"] + ids
             if add_eos:
-                ids = ids + [self._eos_id if out_type == int else "</s>"]
+                ids = ids + [self._eos_id if out_type is int else "</s>"]
             results.append(ids)
         return results[0] if single else results
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from typing import Optional, Sequence
+from typing import Optional, Sequence, cast
 
 import numpy as np
 
@@ -78,8 +78,8 @@ def match_counts(hyp: Sequence[str], refs: Sequence[Sequence[str]], max_order: i
 
 
 def compute_bleu(
-    correct: Sequence[int],
-    total: Sequence[int],
+    correct: Sequence[float] | np.ndarray,
+    total: Sequence[float] | np.ndarray,
     sys_len: int,
     ref_len: int,
     smooth_method: str,
@@ -105,8 +105,8 @@ def compute_bleu(
     eff_order = max_order
     for n in range(1, max_order + 1):
         if smooth_method == "add-k" and n > 1:
-            correct[n - 1] += smooth_value
-            total[n - 1] += smooth_value
+            correct[n - 1] += cast(float, smooth_value)  # (add-k has a value)
+            total[n - 1] += cast(float, smooth_value)
         if total[n - 1] == 0:
             break
         if effective_order:
@@ -116,7 +116,7 @@ def compute_bleu(
                 smooth_mteval *= 2
                 precisions[n - 1] = 100.0 / (smooth_mteval * total[n - 1])
             elif smooth_method == "floor":
-                precisions[n - 1] = 100.0 * smooth_value / total[n - 1]
+                precisions[n - 1] = 100.0 * cast(float, smooth_value) / total[n - 1]  # (so has floor)
         else:
             precisions[n - 1] = 100.0 * correct[n - 1] / total[n - 1]
 

@@ -119,7 +119,7 @@ class LazyLines:
         return i >= 0 and self._scan_to(i)
 
 
-def _blocks(data: bytes, start: int, chunk: int) -> Iterator[tuple[int, int]]:
+def _blocks(data: bytes | bytearray, start: int, chunk: int) -> Iterator[tuple[int, int]]:
     """[a, b) blocks of about ``chunk`` bytes, each but the last ending just
     after a ``\\n`` (so no line break, no UTF-8 character straddles two)."""
     n = len(data)

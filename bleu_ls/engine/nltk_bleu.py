@@ -28,7 +28,7 @@ import math
 import sys
 from collections import Counter
 from fractions import Fraction
-from typing import Optional, Sequence
+from typing import Optional, Sequence, cast
 
 import numpy as np
 
@@ -127,6 +127,7 @@ class NltkBleuMetric(Metric):
         totals = [int(x) for x in totals]
         hyp_lengths, ref_lengths = totals[0], totals[1]
         nums, dens = totals[2 : 2 + n], totals[2 + n : 2 + 2 * n]
+        bp: float
         if hyp_lengths > ref_lengths:
             bp = 1
         elif hyp_lengths == 0:
@@ -154,7 +155,8 @@ class NltkBleuMetric(Metric):
                 if p.numerator == 0:
                     break
                 kept.append(p)
-            s = (w * math.log(p.value) for w, p in zip(self.weights, kept))
+            # (a kept precision has a match, so a denominator and a value)
+            s = (w * math.log(cast(Fraction, p.value)) for w, p in zip(self.weights, kept))
             raw = bp * math.exp(math.fsum(s))
             result.score = 100 * raw
             result.extra["nltk"] = raw

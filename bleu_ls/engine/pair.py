@@ -181,7 +181,7 @@ class PairModel(HeavyLines):
         if not len(stale):
             return 0
         if len(stale) == end - start:
-            stale = slice(start, end)  # every line: copy the block
+            stale = slice(start, end)  # type: ignore[assignment]  # every line: copy the block
         for key, (stats, scores) in result.items():
             rows = stats[stale]
             self._stats[key][stale] = rows

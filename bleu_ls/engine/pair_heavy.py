@@ -5,10 +5,11 @@ kept apart to keep each module short; it reads the model's rows."""
 
 from __future__ import annotations
 
-from typing import Mapping, Optional, Sequence
+from typing import TYPE_CHECKING, Mapping, Optional, Sequence
 
 import numpy as np
 
+from .base import Metric
 from .pair_parts import LineJob
 
 
@@ -17,6 +18,25 @@ class HeavyLines:
 
     long_line_bytes: Optional[int]
     defer_slow: bool
+    # the model's lines and rows, as PairModel keeps them
+    metrics: dict[str, Metric]
+    hyp: list[str]
+    refs: list[list[str]]
+    version: int
+    _fresh: np.ndarray
+    _stats: dict[str, np.ndarray]
+    _scores: dict[str, np.ndarray]
+    _totals: dict[str, np.ndarray]
+
+    if TYPE_CHECKING:
+
+        @property
+        def n_hyp(self) -> int: ...
+
+        @property
+        def n_paired(self) -> int: ...
+
+        def ref_lines(self, i: int) -> list[str]: ...
 
     def _over_cap(self, text: str) -> bool:
         cap = self.long_line_bytes

@@ -28,7 +28,7 @@ from __future__ import annotations
 import os
 import statistics
 from dataclasses import dataclass
-from typing import Iterator, Optional, Sequence
+from typing import Iterator, Optional, Sequence, cast
 
 import numpy as np
 
@@ -193,7 +193,7 @@ def resample_score(metric: Metric, row: np.ndarray):
             metric.smooth, metric.smooth_value, False, n,
         )[0]
     if isinstance(metric, ChrfMetric):
-        return metric.f_score(row)
+        return metric.f_score(cast(Sequence[int], row))  # (an array row: its numbers are read alike)
     return metric.corpus_score([int(x) for x in row]).score
 
 
@@ -221,7 +221,8 @@ def _score(metric: Metric, stats: np.ndarray) -> float:
         return from_rows(stats).score
     totals = [int(x) if float(x).is_integer() else float(x) for x in np.asarray(stats).sum(0)]
     last = [int(x) for x in stats[-1]] if len(stats) else None
-    return metric.corpus_score(totals, last).score
+    # (TER's totals hold float reference lengths, as sacrebleu's do; a corpus score is a number)
+    return cast(float, metric.corpus_score(cast(Sequence[int], totals), last).score)
 
 
 def _check(stats: np.ndarray, metric: Metric) -> np.ndarray:

@@ -91,7 +91,7 @@ class _Band:
             cur[0] = prev[0] + 1
             j = 1
         left = cur[j - 1]
-        for j in range(j, hi):
+        for j in range(j, hi):  # noqa: B020 (the range is made once, from the start found above)
             c = prev[j - 1] if ref[j - 1] == word else prev[j - 1] + 1
             d = prev[j] + 1
             if d < c:
@@ -142,7 +142,7 @@ class _Band:
         Rows are kept by the words they depend on (``words[i:]``); rows
         below ``down_to`` are left out (``None``).
         """
-        n, n_ref, ref, bounds, memo = len(words), self.n_ref, self.ref, self.bounds, self._tails
+        n, memo = len(words), self._tails
         nxt = self.last
         out = [nxt]
         for i in range(n - 1, max(down_to, 1) - 1, -1):
@@ -154,7 +154,7 @@ class _Band:
                     memo[key] = row
             out.append(row)
             nxt = row
-        out.extend([None] * max(down_to, 1))
+        out.extend([None] * max(down_to, 1))  # type: ignore[list-item]  # (rows no caller reads)
         out.reverse()
         return out
 
@@ -349,6 +349,7 @@ def _best_shift(band: _Band, hyp: list[int], ref: Sequence[int], positions, chec
         key = (pre - cost, length, -start_h, -idx)
         if best is None or key > best:
             best = key
+    assert best is not None  # cands is not empty
     gain, length, start_h, idx = best[0], best[1], -best[2], -best[3]
     return gain, _moved(hyp, start_h, length, idx), checked
 

@@ -26,7 +26,7 @@ class InputError(Exception):
 _LSP_BREAK = re.compile(r"\r\n|\r|\n")
 
 
-def split_lsp_lines(text: str, seen: Optional[dict] = None) -> list[str]:
+def split_lsp_lines(text: str, seen: Optional[dict[str, str]] = None) -> list[str]:
     """Lines as LSP counts them; a final line break adds no line.  Equal
     lines are one string object (see :func:`split_shared`; ``seen``: the
     lines met so far, to share them across calls).
@@ -84,7 +84,7 @@ def split_file_lines(text: str) -> list[str]:
     return [line.rstrip() for line in lines]
 
 
-def not_utf8(data: bytes, start: int, name: str) -> InputError:
+def not_utf8(data: bytes | bytearray, start: int, name: str) -> InputError:
     """The error for the first byte of ``data`` at ``start`` that is not UTF-8."""
     line = data.count(b"\n", 0, start) + 1
     col = start - (data.rfind(b"\n", 0, start) + 1)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from functools import lru_cache
 from importlib import import_module
 from itertools import chain
-from typing import Callable
+from typing import Any, Callable
 
 _TOKENIZERS = {
     "none": ("tokenizer_none", "NoneTokenizer", None),
@@ -187,10 +187,11 @@ def forget_words() -> int:
     # whole lines each (functools.lru_cache on the class's __call__)
     for name in _TOKENIZERS:
         if name in _MADE:
-            held = getattr(type(_MADE[name]).__call__, "cache_info", None)
+            call: Any = type(_MADE[name]).__call__
+            held = getattr(call, "cache_info", None)
             if held is not None:
                 dropped += held().currsize
-                type(_MADE[name]).__call__.cache_clear()
+                call.cache_clear()
     for forget in _ALSO_FORGET:
         dropped += forget()
     return dropped

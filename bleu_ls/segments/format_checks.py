@@ -73,7 +73,7 @@ def findings_for(doc: SegmentDocument, settings: Any, said: frozenset = frozense
 
         raw = problem_findings(doc, given)
     else:
-        from .xml_checks import check_document  # type: ignore[no-redef]
+        from .xml_checks import check_document
     raw += [f for k, fs in check_document(doc, given).items() for f in fs
             if not (f.code == "target-same-as-source" and k in said)]
     return [f for f in raw if sev.get(f.code, f.severity) is not None]

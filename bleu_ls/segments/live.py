@@ -31,7 +31,6 @@ from __future__ import annotations
 import re
 from typing import Callable, Optional
 
-import numpy as np
 
 from .live_offsets import Change, OffsetIndex, shift_segment
 from .model import SRT, VTT, Problem, Segment, SegmentDocument

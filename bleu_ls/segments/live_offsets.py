@@ -21,7 +21,7 @@ import numpy as np
 
 from .live_arrays import Shifted
 from .live_text import ChunkText
-from .model import InlineCode, Problem, Run, Segment, SegmentDocument
+from .model import InlineCode, Problem, Segment, SegmentDocument
 
 
 @dataclass(frozen=True)

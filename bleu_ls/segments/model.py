@@ -334,7 +334,7 @@ class Segment:
     def __eq__(self, other: object) -> bool:
         if other.__class__ is not self.__class__:
             return NotImplemented
-        return self._view() == other._view()  # type: ignore[attr-defined]
+        return self._view() == other._view()
 
     __hash__ = None  # type: ignore[assignment]
 

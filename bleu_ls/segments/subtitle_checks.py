@@ -116,7 +116,7 @@ def shown_lines(doc_format: str, seg: Segment, text: Optional[str] = None) -> li
     vtt = doc_format == VTT
     out = []
     offset = seg.target_span[0]
-    for raw in seg.extra.get("text_lines", ()):  # type: ignore[union-attr]
+    for raw in seg.extra.get("text_lines", ()):  # type: ignore[attr-defined]
         shown, _runs = line_text(offset, raw, vtt)
         if shown:
             out.append((shown, (offset, offset + len(raw))))

@@ -127,7 +127,6 @@ def _narrow(text, doc, i, j, start, old_end, new_end, delta, removed) -> Optiona
     """The edited range itself, widened to the units it cuts into: read when nothing but units and
     text between them was removed (``removed`` tells, when the edit reaches outside a unit)."""
     segs = doc.segments
-    n = len(segs)
     spans = []
     for s in segs[i:j]:
         if not spans or spans[-1] != _uspan(s):

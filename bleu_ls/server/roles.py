@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import asyncio
 from pathlib import Path
-from typing import Any, Optional, Protocol, Sequence
+from typing import Any, Mapping, Optional, Protocol, Sequence
 
 import numpy as np
 
@@ -83,7 +83,6 @@ class ManagerRole(Protocol):
 
     client: Any
     docs: dict[str, Any]  # by URI: documents.document.LineDocument
-    pairs: dict[str, PairRole]
     manual_pairs: dict[Path, PairSpec]
     analyzers: dict[str, Any]  # by URI: analysis.Analyzer
     settings: Settings
@@ -93,6 +92,11 @@ class ManagerRole(Protocol):
     publisher: Any  # views.publish.Publisher
     drafts: DraftStore
     adequacy: Any  # checks.qe_background.BackgroundAdequacy
+
+    @property
+    def pairs(self) -> Mapping[str, PairRole]:
+        """The pairs by URI (helpers read it; the manager's own dict of its Pairs)."""
+        ...
 
     @property
     def pull_diagnostics(self) -> bool: ...

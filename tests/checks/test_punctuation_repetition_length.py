@@ -49,7 +49,7 @@ def test_repetition_is_case_insensitive_against_the_reference():
 def test_repetition_never_reports_a_phrase_starting_with_punctuation():
     hyp = "Ja , ja , ja , ja , ja".split()
     issue = check_repetition(hyp, [["Ja", "."]])
-    assert issue is not None and not issue.data["phrase"][0] in ",."
+    assert issue is not None and issue.data["phrase"][0] not in ",."
 
 
 def test_repetition_true_and_false_positives():

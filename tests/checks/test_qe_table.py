@@ -6,7 +6,6 @@ import os
 from types import SimpleNamespace
 
 import numpy as np
-import pytest
 
 from bleu_ls.checks.qe_table import RowFile, map_table
 

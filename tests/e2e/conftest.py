@@ -9,7 +9,6 @@ import time
 from pathlib import Path
 from typing import Any, Optional
 
-import pytest
 import pytest_asyncio
 from lsprotocol import types
 from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities

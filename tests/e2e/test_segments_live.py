@@ -73,7 +73,7 @@ async def test_hints_at_the_end_of_each_cue_equal_sacrebleu(sub_session):
     hints = await eventually(lambda: s.hints(uri), timeout=5)
     ends = _ends(text)
     assert len(hints) == len(HYP) == len(ends)
-    for h, (a, b, lines), (ref_a, ref_b, ref_lines), (line, last) in zip(hints, HYP, REF, ends):
+    for h, (_a, _b, lines), (_ref_a, _ref_b, ref_lines), (line, last) in zip(hints, HYP, REF, ends):
         assert h.label == label(shown(lines), shown(ref_lines))
         assert (h.position.line, h.position.character) == (line, units(last, s.encoding))
 

@@ -8,7 +8,7 @@ from hypothesis import given, settings, strategies as st
 from sacrebleu.metrics import BLEU
 
 from bleu_ls.engine import BleuMetric, PairModel
-from tests.strategies import pair, sentence
+from tests.strategies import pair
 
 SMOOTHS = [("none", None), ("floor", None), ("floor", 0.3), ("add-k", None), ("add-k", 2), ("exp", None)]
 TOKENIZERS = ["13a", "none", "intl", "zh", "char"]

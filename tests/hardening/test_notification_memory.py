@@ -13,7 +13,6 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
-from lsprotocol import types
 
 from bleu_ls.server.server import create_server
 

@@ -7,7 +7,6 @@ document) still gets its answer, with the scores sacrebleu gives.
 
 from __future__ import annotations
 
-import json
 import time
 from pathlib import Path
 

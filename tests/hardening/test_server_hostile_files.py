@@ -149,7 +149,7 @@ def test_reference_broken_while_paired_then_fixed(tmp_path: Path, case: str) -> 
 def test_reference_missing_from_the_start_then_created(tmp_path: Path) -> None:
     c, uri = start(tmp_path)
     try:
-        push = c.wait_notification("textDocument/publishDiagnostics", lambda p: p["uri"] == uri)
+        c.wait_notification("textDocument/publishDiagnostics", lambda p: p["uri"] == uri)
         # an unpaired hypothesis: no scores, no crash, a word about it
         assert hints_now(c, uri) == []
         assert c.alive()

@@ -81,7 +81,7 @@ def test_po_scores_equal_sacrebleu_on_polib_segments(hyp, ref):
     assert len(scored) >= 3
     hyps = [h for _, _, h, _ in scored]
     refs = [rf for _, _, _, rf in scored]
-    for key, metric, sentence, corpus in (
+    for key, _metric, sentence, corpus in (
         ("bleu", sacrebleu.BLEU(), sacrebleu.sentence_bleu, sacrebleu.corpus_bleu),
         ("chrf", sacrebleu.CHRF(), sacrebleu.sentence_chrf, sacrebleu.corpus_chrf),
         ("ter", sacrebleu.TER(), sacrebleu.sentence_ter, sacrebleu.corpus_ter),
@@ -107,7 +107,7 @@ def test_allauth_pair_has_unpaired_and_empty_segments_named():
     assert all(x["file"] == str(ref) for x in u["references"])
     text = run("score", hyp, ref)
     assert text.returncode == 0
-    assert f"without a reference partner, not scored" in text.stdout
+    assert "without a reference partner, not scored" in text.stdout
     assert f"of {ref} without a hypothesis partner" in text.stdout
     assert "with an empty target on one side" in text.stdout
     first = json.loads(r.stdout)["lines"][0]

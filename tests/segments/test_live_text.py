@@ -63,7 +63,7 @@ def test_random_edits_equal_the_plain_string(text, script, read_between):
 def test_pieces_stay_bounded():
     t = ChunkText("x\n" * 200)
     plain = "x\n" * 200
-    for k in range(150):  # deletions leave no crumbs, a long paste is cut
+    for _ in range(150):  # deletions leave no crumbs, a long paste is cut
         t.replace(10, 12, "")
         plain = plain[:10] + plain[12:]
     t.replace(5, 5, "long paste\n" * 50)

@@ -98,7 +98,7 @@ def test_on_a_real_file_and_defaults():
     assert len(same) >= 46
     assert got <= set(CODES)
     text = (DATA / "xliff" / "algorea.fr.draft.xlf").read_text("utf-8")
-    for k, fs in found.items():
+    for fs in found.values():
         for f in fs:
             assert 0 <= f.span[0] <= f.span[1] <= len(text)
             assert f.severity == DEFAULT_SEVERITY[f.code]

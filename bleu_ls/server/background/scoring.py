@@ -229,11 +229,14 @@ class Scorer:
         def run():
             try:
                 return in_worker_processes(
-                    lambda: first_pass(snap.metrics, snap.hyp, snap.refs, workers=None, start_method="forkserver")
+                    # (snap is deleted below only after this call is awaited)
+                    lambda: first_pass(
+                        snap.metrics, snap.hyp, snap.refs, workers=None, start_method="forkserver"  # noqa: F821
+                    )
                 )
             except Exception:
                 log.warning("batch scoring in worker processes failed; scoring in this process", exc_info=True)
-                return first_pass(snap.metrics, snap.hyp, snap.refs, workers=1)
+                return first_pass(snap.metrics, snap.hyp, snap.refs, workers=1)  # noqa: F821
 
         try:
             result = await loop.run_in_executor(self._executor(), run)

@@ -15,6 +15,7 @@ async def outlive(task: "asyncio.Future") -> bool:
         return True
     except asyncio.CancelledError:
         me = asyncio.current_task()
-        if me is not None and me.cancelling():
+        # Task.cancelling is Python 3.11+: on 3.10 this line raises AttributeError
+        if me is not None and me.cancelling():  # type: ignore[attr-defined]
             raise  # this request was cancelled, not the task
         return False

@@ -28,7 +28,7 @@ from lsprotocol import types
 from ...postedit import changed_spans, unmatched_spans
 from ..documents.document import UTF8, UTF16
 from ..wire.protocol import Encoded
-from ..views.token_lines import Answer, TokenLines, delta_edit
+from ..views.token_lines import Answer, TokenLines
 
 if TYPE_CHECKING:
     from ..documents.document import LineDocument

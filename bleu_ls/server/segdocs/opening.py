@@ -124,7 +124,7 @@ def prefix_rows(sp: SegmentPair, settings: Settings) -> None:
 
 
 def _ms(seg, name: str) -> int:
-    return int(seg.extra[name])  # type: ignore[call-overload]
+    return int(seg.extra[name])
 
 
 def timed_prefix_rows(sp: SegmentPair) -> tuple[list[int], list[int], list[list[int]]]:

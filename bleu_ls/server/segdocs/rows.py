@@ -205,7 +205,6 @@ def repair(sp: SegmentPair, settings: Settings, a: int, b: int, count: int) -> N
     ref_segs = sp.ref.segments
     segs = sp.index.unshifted()
     d = count - (b - a)
-    n_rows = len(sp.row_hs)
     # the reference cues the new cues' time may reach
     lo_c, hi_c = max(0, a - 1), min(len(segs), a + count + 1)
     cands: list[int] = []

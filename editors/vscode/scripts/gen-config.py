@@ -17,7 +17,6 @@ import inspect
 import json
 import re
 import sys
-import typing
 from pathlib import Path
 from typing import Any, Union, get_args, get_origin, get_type_hints
 

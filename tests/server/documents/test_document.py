@@ -138,7 +138,7 @@ def test_edit_from_lsp_change_dict_lands_on_the_right_line():
 def test_cr_then_lf_join_into_one_break():
     d = LineDocument("a\rb")
     # delete "b"... then insert "\n" right after the "\r": one CRLF break, not two
-    sp = d.edit(1, 0, 1, 0, "\n")
+    d.edit(1, 0, 1, 0, "\n")
     assert d.text == "a\r\nb"
     assert d.engine_lines() == ["a", "b"]
 

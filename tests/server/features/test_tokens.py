@@ -203,7 +203,7 @@ async def test_a_line_inserted_since_the_draft_is_all_changed(tmp_path):
 def test_delta_edit_turns_the_old_answer_into_the_new_one():
     import random
 
-    from bleu_ls.server.features.tokens import delta_edit
+    from bleu_ls.server.views.token_lines import delta_edit
 
     rnd = random.Random(5)
     for _ in range(300):

@@ -15,7 +15,6 @@ import sacrebleu
 from lsprotocol import types
 from sacrebleu.metrics import TER
 
-from bleu_ls.server.pairs import opening
 from bleu_ls.server.views.render import corpus_record
 
 from .test_opening import WORDS, _expected, _hints, _manager, _pair_text
