@@ -95,7 +95,7 @@ def _check_alone(hyp: Path, settings: Settings, root: Optional[Path], report: Re
         _check_segments(hyp, None, settings, metrics, docs, report, unpaired)
         return
     source = _source_lines(PairSpec(hyp, [], source_path, {}, "convention"), report) if source_path else None
-    if hyp_lines is None or source is None:  # nothing to check a line file against
+    if hyp_lines is None or source is None or source_path is None:  # nothing to check a line file against
         report.emit(shown, unpaired, None, info)
         return
     model = Unreferenced(metrics, hyp_lines)

@@ -15,7 +15,11 @@ async def outlive(task: "asyncio.Future") -> bool:
         return True
     except asyncio.CancelledError:
         me = asyncio.current_task()
-        # Task.cancelling is Python 3.11+: on 3.10 this line raises AttributeError
-        if me is not None and me.cancelling():  # type: ignore[attr-defined]
-            raise  # this request was cancelled, not the task
+        cancelling = getattr(me, "cancelling", None)  # Python 3.11+
+        if cancelling is not None:
+            if cancelling():
+                raise  # this request was cancelled, not the task
+            return False
+        if not task.cancelled():  # 3.10: the task goes on, so the request was cancelled
+            raise
         return False
