@@ -11,7 +11,7 @@ from typing import Any, Optional, Sequence
 import numpy as np
 
 from ..analysis import Analyzer, unpaired_findings
-from ..analysis.unreferenced import Unreferenced
+from ..analysis.unreferenced import Unreferenced, segment_lines
 from ..engine import InputError, PairModel, TokenizerUnavailable, build_metrics, read_lines
 from ..engine.ter import UNITS, TerMetric
 from ..engine.ter_batch import ter_alignments
@@ -113,9 +113,15 @@ def _check_segments(hyp: Path, spec: Optional[PairSpec], settings: Settings, met
     shown = display(hyp)
     doc = docs[0]
     al = align(doc, docs[1:])
-    segs = [doc.segments[i] for i in al.rows]
-    model: Any = PairModel.from_lines(metrics, al.hyp_texts, al.texts) if spec is not None else Unreferenced(metrics, al.hyp_texts)
-    source = [s.source or "" for s in segs] if segs and all(s.source is not None for s in segs) else None
+    model: Any
+    if spec is not None:
+        segs = [doc.segments[i] for i in al.rows]
+        model = PairModel.from_lines(metrics, al.hyp_texts, al.texts)
+        source = [s.source or "" for s in segs] if segs and all(s.source is not None for s in segs) else None
+    else:  # every segment a line, as the server reads a file alone
+        segs = list(doc.segments)
+        hyp_lines, source = segment_lines(segs)
+        model = Unreferenced(metrics, hyp_lines)
     names = pair_names(hyp, spec)
     if spec is None:
         names["target_language"] = doc.target_lang
@@ -141,11 +147,11 @@ def _check_segments(hyp: Path, spec: Optional[PairSpec], settings: Settings, met
             report.warn(f"{shown}: {sentence}")
     else:
         info = {"hypothesis": shown, "references": [], "paired": False, "source": None,
-                "segments": {"checked": len(segs), "empty": len(doc.segments) - len(segs)}}
+                "segments": {"checked": len(al.rows), "empty": len(doc.segments) - len(al.rows)}}
         effort = _draft_effort(doc.segments)
         if effort is not None:
             info["effort"] = effort
-    info["lines"] = len(segs)
+    info["lines"] = len(al.rows)
     if doc.format == PO:
         from ..segments.po_checks import counts
 

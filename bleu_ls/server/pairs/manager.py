@@ -382,6 +382,7 @@ class PairManager:
                     self.publisher.schedule_push(pair)
                 self.publisher.pulled.follow(pair)  # (pulling editors: a refresh if they changed)
         self.publisher.schedule_refresh(("code_lens",))
+        self.segment_docs.adequacy_arrived()
 
     # -- after any change ----------------------------------------------------------
     def after_change(self, pair: Pair, external: bool) -> None:

@@ -16,7 +16,7 @@ with edits above it."""
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import Any, Collection, Optional
 
 import numpy as np
 
@@ -151,9 +151,12 @@ def recheck(sp: SegmentPair, a: int, b: int) -> None:
         ])
 
 
-def diagnostics_json(sp: SegmentPair, encoding: str) -> list[str]:
+def diagnostics_json(sp: SegmentPair, encoding: str, more: Optional[dict[int, list[SegFinding]]] = None,
+                     untranslated: Collection[int] = frozenset()) -> list[str]:
     """The document's diagnostics as JSON texts: the reading's problems first, then the
-    checks' findings in file order (at most :data:`DIAGNOSTIC_LIMIT`)."""
+    checks' findings in file order (at most :data:`DIAGNOSTIC_LIMIT`).  ``more``: the rule
+    table's findings per segment (a file with no reference, rules.py); ``untranslated``: the
+    segments it calls untranslated (no ``target-same-as-source`` beside it, as in ``check``)."""
     out: list[str] = []
     index = sp.index
     code = "timecode" if index.format in (SRT, VTT) else "malformed"
@@ -166,9 +169,16 @@ def diagnostics_json(sp: SegmentPair, encoding: str) -> list[str]:
         message = p.message[:1].upper() + p.message[1:] + "." if index.format == PO else p.message
         out.append(_RANGE % (a.line, a.character, b.line, b.character) + _tail(code, severity, message))
     qa = findings(sp)
-    for i in with_findings(sp):
+    segments = with_findings(sp)
+    if more:
+        segments = sorted(set(segments).union(more))
+    for i in segments:
         line0 = index.anchor_line(i)
-        for f in qa[i]:
+        own = qa[i] if i < len(qa) else _NONE
+        if i in untranslated:
+            own = [f for f in own if f.code != "target-same-as-source"]
+        extra = more.get(i) if more else None
+        for f in (own + extra if extra else own):
             if f.json is not None and f.json[0] == line0:  # its segment has not moved lines: as made
                 out.append(f.json[1])
             else:

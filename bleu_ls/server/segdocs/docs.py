@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from pathlib import Path
 from typing import Any, Callable, Optional
 
@@ -27,7 +28,7 @@ from lsprotocol import types
 from ...segments.model import PO
 from ..documents.files import path_key, uri_path
 from ..roles import ManagerRole
-from . import actions, answers, drafts, opening
+from . import actions, answers, drafts, opening, rules
 from .checks import after_edit, configure, diagnostics_json
 from .draft_tokens import tokens_data
 from .rows import pair, read_reference, repair
@@ -81,7 +82,7 @@ class SegmentDocs:
             sp = opening.open_prefix(uri, path, fmt, text, version, self.manager, others)
         if sp is None:
             sp = opening.full_pair(uri, path, fmt, text, version, self.manager, others)
-            drafts.bind(sp, getattr(self.manager, "drafts", None), self.manager.settings)
+            self._bind(sp)
         else:
             sp.loading = asyncio.ensure_future(self._finish(sp))
         self.docs[uri] = sp
@@ -107,9 +108,14 @@ class SegmentDocs:
                 break
         opening.install(sp, full)
         sp.loading = None
-        drafts.bind(sp, getattr(self.manager, "drafts", None), self.manager.settings)
+        self._bind(sp)
         self._changed(sp)
         self._refresh()
+
+    def _bind(self, sp: SegmentPair) -> None:
+        """The document's drafts and, with no reference, the rule table's checks."""
+        drafts.bind(sp, getattr(self.manager, "drafts", None), self.manager.settings)
+        rules.bind(sp, self.manager.settings, getattr(self.manager, "adequacy", None))
 
     def close(self, uri: str) -> None:
         sp = self.docs.pop(uri, None)
@@ -117,6 +123,8 @@ class SegmentDocs:
             return
         if sp.loading is not None:
             sp.loading.cancel()
+        if sp.rules is not None and sp.rules.rerank is not None:
+            sp.rules.rerank.cancel()
         if sp.push_task is not None:
             sp.push_task.cancel()
         if not self.manager.pull_diagnostics:
@@ -160,6 +168,8 @@ class SegmentDocs:
                 sp.model, sp.frozen = None, None
                 read_reference(sp, self.manager, self.docs.values())
                 pair(sp, self.manager.settings)
+                if (sp.ref is None) != (sp.rules is not None):  # a reference came or went
+                    rules.bind(sp, self.manager.settings, getattr(self.manager, "adequacy", None))
                 self._changed(sp)
                 self._refresh()
 
@@ -181,7 +191,7 @@ class SegmentDocs:
             configure(sp, self.manager.settings)
             read_reference(sp, self.manager, self.docs.values())
             pair(sp, self.manager.settings)
-            drafts.bind(sp, getattr(self.manager, "drafts", None), self.manager.settings)
+            self._bind(sp)
             self._changed(sp)
 
     # -- edits -------------------------------------------------------------------------
@@ -212,6 +222,9 @@ class SegmentDocs:
         else:
             before = lambda: moved(eager)  # noqa: E731
         after_edit(sp, change)
+        if sp.rules is not None:
+            rules.after_edit(sp, change, time.monotonic())
+            self._rerank_later(sp)
         if change.kind == "none":
             if change.problems_changed:
                 self._maybe_freeze(sp, before)
@@ -278,7 +291,9 @@ class SegmentDocs:
             return []
         if sp.diagnostics is not None and sp.diagnostics[0] == sp.serial:
             return sp.diagnostics[1]
-        out = diagnostics_json(sp, self.manager.encoding)
+        found = rules.findings(sp, time.monotonic(), lambda: self._rules_moved(sp))
+        untranslated = sp.rules.untranslated if sp.rules is not None else frozenset()
+        out = diagnostics_json(sp, self.manager.encoding, found, untranslated)
         if sp.diagnostics is None or sp.diagnostics[1] != out or not sp.diag_rid:
             sp.diag_rid = f"seg-{sp.serial}"
         sp.diagnostics = (sp.serial, out)
@@ -308,6 +323,49 @@ class SegmentDocs:
 
     def position(self, sp: SegmentPair, offset: int) -> types.Position:
         return position_at(sp, offset, self.manager.encoding)
+
+    # -- the rule table's findings arriving later --------------------------------------
+    def _rules_moved(self, sp: SegmentPair) -> None:
+        """A pass (a worker thread's, the ranks after a pause, adequacy values) may have
+        changed the rule findings: the diagnostics are made again, and a pulling editor asked."""
+        if self.docs.get(sp.uri) is not sp:
+            return
+        self._changed(sp)
+        if self.manager.pull_diagnostics:
+            try:
+                self.manager.publisher.schedule_refresh(("diagnostics",))
+            except Exception:  # no event loop (a test driving the documents)
+                pass
+
+    def _rerank_later(self, sp: SegmentPair) -> None:
+        """After an edit: once typing pauses, the ranked rules catch up (see rules.RERANK_IDLE)."""
+        r = sp.rules
+        if r is None or not _loop_running() or (r.rerank is not None and not r.rerank.done()):
+            return
+
+        async def wait() -> None:
+            while True:
+                left = r.typed_at + rules.RERANK_IDLE - time.monotonic()
+                if left <= 0:
+                    break
+                await asyncio.sleep(left + 0.005)
+            if r.analyzer.held and sp.rules is r:
+                r.stale = True
+                self._rules_moved(sp)
+
+        r.rerank = asyncio.ensure_future(wait())
+
+    def adequacy_arrived(self) -> None:
+        """Adequacy values came from the worker process: the documents that rank them look again."""
+        for sp in list(self.docs.values()):
+            r = sp.rules
+            if r is None or r.source is None or sp.loading is not None:
+                continue
+            if r.task is not None and not r.task.done():
+                continue  # its end looks again
+            r.stale = True
+            if rules.analyse(sp, time.monotonic()):
+                self._rules_moved(sp)
 
     def _changed(self, sp: SegmentPair) -> None:
         sp.serial += 1
