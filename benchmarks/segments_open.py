@@ -37,6 +37,18 @@ def po(n: int, seed: int) -> str:
     return "\n".join(out)
 
 
+def po_alone(n: int, seed: int) -> str:
+    """A catalogue to check without a reference: ``po``'s entries with the number kept in the
+    target, and one target in 50 left as its source (``untranslated``)."""
+    rng, ids = random.Random(seed), random.Random(0)
+    out = ['msgid ""\nmsgstr ""\n"Content-Type: text/plain; charset=UTF-8\\n"\n']
+    for i in range(n):
+        source = f'{" ".join(ids.choice(W) for _ in range(8))} {i}'
+        target = source if i % 50 == 7 else f'{" ".join(rng.choice(W) for _ in range(8))} {i}'
+        out.append(f'#: src/app.c:{i}\nmsgid "{source}"\nmsgstr "{target}"\n')
+    return "\n".join(out)
+
+
 def angular(n: int, seed: int) -> str:
     """The Angular-like XLIFF of ``scripts/xml_parse_throughput.py`` (inline codes, an entity, a note a unit)."""
     import importlib.util
@@ -47,22 +59,28 @@ def angular(n: int, seed: int) -> str:
     return mod.synthetic_xliff(n, seed)
 
 
-MAKERS = {"xlf": lambda n, s: xlf(n, s), "po": po, "srt": lambda n, s: srt(n, 120 * (s - 1), s),
+MAKERS = {"xlf": lambda n, s: xlf(n, s), "po": po, "po-alone": po_alone, "srt": lambda n, s: srt(n, 120 * (s - 1), s),
           "tmx": lambda n, s: memory(n, s, change=0.3), "xlf-codes": angular}
 #: where a target's text starts on its line, and a unit to paste after the line that ends one
-TARGET = {"xlf": "        <target>", "po": 'msgstr "', "srt": None, "tmx": TMX_TARGET,
+TARGET = {"xlf": "        <target>", "po": 'msgstr "', "po-alone": 'msgstr "', "srt": None, "tmx": TMX_TARGET,
           "xlf-codes": '    <target state="translated">'}
-UNIT_END = {"xlf": "      </trans-unit>", "po": None, "srt": None, "tmx": TU_END, "xlf-codes": "   </trans-unit>"}
+UNIT_END = {"xlf": "      </trans-unit>", "po": None, "po-alone": None, "srt": None, "tmx": TU_END, "xlf-codes": "   </trans-unit>"}
+
+
+#: ``FMT-alone``: the file with no reference beside it (no hints: the edit is timed to its diagnostics)
+ALONE = "-alone"
 
 
 def workspace(fmt: str, n: int) -> tuple[Path, Path, str]:
     ws = CACHE / f"segments-open-{fmt}-{n}"
     ws.mkdir(parents=True, exist_ok=True)
+    alone = fmt.endswith(ALONE)
     ext = fmt.split("-")[0]  # xlf-codes: an .xlf
     hyp = ws / f"big.hyp.{ext}"
     if not hyp.exists():
         hyp.write_text(MAKERS[fmt](n, 1), encoding="utf-8")
-        (ws / f"big.ref.{ext}").write_text(MAKERS[fmt](n, 2), encoding="utf-8")
+        if not alone:
+            (ws / f"big.ref.{ext}").write_text(MAKERS[fmt](n, 2), encoding="utf-8")
     return ws, hyp, hyp.read_text(encoding="utf-8")
 
 
@@ -111,6 +129,8 @@ def run(argv: list[str], fmt: str, ws: Path, path: Path, text: str, edits: int =
 
     c = RawClient(cwd=ROOT, argv=argv)
     out: dict[str, Any] = {}
+    alone = fmt.endswith(ALONE)
+    fmt = fmt.removesuffix(ALONE)
     try:
         c.initialize(ws, pull=True, configuration=True)
         uri = path.as_uri()
@@ -123,6 +143,13 @@ def run(argv: list[str], fmt: str, ws: Path, path: Path, text: str, edits: int =
             return out
         mid = text.count("\n") // 2
         while time.perf_counter() - t0 < 600:  # the whole read: hints in the middle of the file
+            if alone:  # no hints: the diagnostics of the whole file (the rule table's first pass done)
+                msg = c.answer(c.request_async("textDocument/diagnostic", {"textDocument": doc}), timeout=600)
+                if any(d.get("code") == "untranslated" for d in (msg.get("result") or {}).get("items", [])):
+                    out["whole"] = msg["_t"] - t0
+                    break
+                time.sleep(0.2)
+                continue
             msg = c.answer(c.request_async("textDocument/inlayHint", {"textDocument": doc, "range": _range(mid, mid + 60)}), timeout=600)
             if msg.get("result"):
                 out["whole"] = msg["_t"] - t0
@@ -142,9 +169,9 @@ def run(argv: list[str], fmt: str, ws: Path, path: Path, text: str, edits: int =
             t = c.notify("textDocument/didChange", {"textDocument": {"uri": uri, "version": k + 2}, "contentChanges": [change]})
             rid_d = c.request_async("textDocument/diagnostic", {"textDocument": doc})
             hint = c.answer(c.request_async("textDocument/inlayHint", {"textDocument": doc, "range": _range(line - 30, line + 30)}), timeout=600)
-            c.answer(rid_d, timeout=600)
-            (pasting if paste else typing).append(hint["_t"] - t)
-            if not hint.get("result"):
+            diags = c.answer(rid_d, timeout=600)
+            (pasting if paste else typing).append((diags if alone else hint)["_t"] - t)
+            if not alone and not hint.get("result"):
                 out["empty"] = out.get("empty", 0) + 1
         out["typing"], out["pasting"] = typing, pasting
         if hooks and "after_edits" in hooks:

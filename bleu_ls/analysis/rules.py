@@ -35,7 +35,7 @@ class Rule(NamedTuple):
 
 
 RULES: tuple[Rule, ...] = (
-    Rule("empty-hypothesis", text_rules.empty_hypothesis, kind=LINE),
+    Rule("empty-hypothesis", text_rules.empty_hypothesis, kind=LINE, needs_reference=True),
     Rule("repetition", text_rules.repetition, kind=LINE),
     Rule("untranslated", text_rules.untranslated, kind=LINE),
     Rule("low-score", score_rules.low_score, kind=LINE, needs_reference=True),

@@ -14,6 +14,7 @@ import time
 from pathlib import Path
 
 import pytest
+from lsprotocol import types
 
 from bleu_ls.check import main as check_main
 
@@ -86,5 +87,10 @@ async def test_an_edit_in_a_lone_catalogue_changes_its_findings_as_check_says(tm
         assert (at, "untranslated") in want and (at, "target-same-as-source") not in want
         got = await settled(s, uri, want, timeout=60)
         assert got == want, (sorted(want - got), sorted(got - want))
+        # the hover of the entry says it too
+        hover = await s.client.text_document_hover_async(types.HoverParams(
+            text_document=types.TextDocumentIdentifier(uri=uri), position=types.Position(line=at, character=10)))
+        text = hover.contents.value if hover is not None else ""
+        assert "`untranslated`" in text and "target-same-as-source" not in text, text
     finally:
         await _close(s)

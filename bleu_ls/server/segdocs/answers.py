@@ -72,7 +72,12 @@ def hover(sp: SegmentPair, params: types.HoverParams, hs: HintSettings) -> Optio
         head += f" · {_clock(int(seg.extra['start_ms']))} → {_clock(int(seg.extra['end_ms']))}"  # type: ignore[call-overload]
     parts = [head]
     qa = findings(sp)
-    parts.extend(f"- `{f.code}`: {f.message}" for f in (qa[i] if i < len(qa) else []))
+    rules = sp.rules  # a file with no reference: the rule table's findings too (rules.py)
+    said = rules is not None and i in rules.untranslated
+    parts.extend(f"- `{f.code}`: {f.message}" for f in (qa[i] if i < len(qa) else [])
+                 if not (said and f.code == "target-same-as-source"))
+    if rules is not None:
+        parts.extend(f"- `{f.code}`: {f.message}" for f in rules.found.get(i, ()))
     r = int(sp.row_of[i]) if i < len(sp.row_of) and sp.frozen is None else -1
     if r >= 0 and sp.model is not None and sp.ref is not None:
         h, refs = range(int(sp.row_hs[r]), int(sp.row_he[r])), sp.row_refs[r]
