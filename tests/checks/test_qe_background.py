@@ -318,3 +318,21 @@ def test_the_last_answer_says_done_whatever_order_the_lookups_and_answers_take()
             fake.done.append(bg._answered(send, [0.5 if w else None for _k, w in send], [50.0] * len(send), prio == 0))
         fake.drain()
         assert not bg.busy and fake.done and fake.done[-1], (land_after, bg._wanted, fake.done)
+
+
+@needs_qe
+def test_where_one_batch_shape_is_not_enough_each_text_is_encoded_alone(monkeypatch):
+    """The fixed batch shape is checked on the machine at hand; where it does
+    not hold, every text is encoded on its own (the same bits as ``encode``
+    of that text alone), in any batch."""
+    from bleu_ls.checks import qe
+
+    a = Adequacy()
+    assert a.load()
+    model = a._model
+    assert qe._fixed_shape_holds(model._model)  # on this machine, the fast way holds
+    monkeypatch.setattr(qe, "_fixed_shape_holds", lambda backend: False)
+    texts = [t for t in SOURCES + LINES if t]
+    got = qe.embed(model, texts)
+    for text, e in zip(texts, got):
+        np.testing.assert_array_equal(e, np.asarray(model.encode([text])[0], dtype=np.float32))
