@@ -14,14 +14,14 @@ import json
 import sys
 from typing import Any, Optional, Sequence
 
-from .engine import InputError, PairModel, TokenizerUnavailable, build_metrics, read_lines
-from .engine.batch import first_pass
+from ..engine import InputError, PairModel, TokenizerUnavailable, build_metrics, read_lines
+from ..engine.batch import first_pass
 from .output import Chunked
-from .engine.significance import Estimate, confidence, default_seed, paired_ar, paired_bs
+from ..engine.significance import Estimate, confidence, default_seed, paired_ar, paired_bs
 from .metric_args import UsageError, add_metric_arguments, settings_from_args
-from .segments.match import align
-from .segments.read import read_documents
-from .segments.rows import SegmentRows, segment_rows
+from ..segments.match import align
+from ..segments.read import read_documents
+from ..segments.rows import SegmentRows, segment_rows
 
 
 def _seed_text(seed: Optional[int]) -> str:

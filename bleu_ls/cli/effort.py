@@ -18,13 +18,13 @@ from typing import Any, Optional, Sequence
 
 import numpy as np
 
-from .engine import InputError, read_lines
-from .segments.match import align
-from .segments.read import read_documents
-from .segments.rows import SegmentRows, segment_rows
-from .engine.ter import UNITS, TerMetric
-from .engine.ter_batch import ter_alignments
-from .engine.ter_core import TerResult
+from ..engine import InputError, read_lines
+from ..segments.match import align
+from ..segments.read import read_documents
+from ..segments.rows import SegmentRows, segment_rows
+from ..engine.ter import UNITS, TerMetric
+from ..engine.ter_batch import ter_alignments
+from ..engine.ter_core import TerResult
 from .output import Chunked
 
 KINDS = ("insertions", "deletions", "substitutions", "shifts")

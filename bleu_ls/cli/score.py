@@ -15,12 +15,12 @@ import math
 import sys
 from typing import Any, Optional, Sequence
 
-from .engine import InputError, PairModel, Score, TokenizerUnavailable, build_metrics, read_lines
+from ..engine import InputError, PairModel, Score, TokenizerUnavailable, build_metrics, read_lines
 from .metric_args import UsageError, add_metric_arguments, settings_from_args
 from .output import Chunked
-from .segments.match import align
-from .segments.read import read_documents
-from .segments.rows import SegmentRows, segment_rows
+from ..segments.match import align
+from ..segments.read import read_documents
+from ..segments.rows import SegmentRows, segment_rows
 
 #: In the text report, lines in the weakest share of the document are marked.
 WEAKEST_SHARE = 0.10

@@ -26,7 +26,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         print(USAGE, end="")
         return 0 if args else 2
     if args[0] == "--version":
-        from . import __version__
+        from .. import __version__
 
         print(f"bleu-ls {__version__}")
         return 0
@@ -40,9 +40,9 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     elif command == "check":
         from .check import main as run
     elif command == "report":
-        from .report.cli import main as run
+        from .report import main as run
     elif command == "serve":
-        from .server.main import main as run
+        from ..server.main import main as run
     elif command == "health":
         from .health import main as run
     else:

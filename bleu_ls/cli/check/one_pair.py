@@ -10,22 +10,22 @@ from typing import Any, Optional, Sequence
 
 import numpy as np
 
-from ..analysis import Analyzer, unpaired_findings
-from ..analysis.unreferenced import Unreferenced
-from ..engine import InputError, PairModel, TokenizerUnavailable, build_metrics, read_lines
-from ..engine.ter import UNITS, TerMetric
-from ..engine.ter_batch import ter_alignments
-from ..pairing import PairSpec, find_pair, find_source
-from ..workspace_config import CONFIG_NAME
-from ..ignore import RELATIVE, IgnoreStore, find_store_root
-from ..pairstep import pair_names, pair_settings
-from ..analysis.findings import Finding
-from ..segments.format_checks import findings_for
-from ..segments.match import align
-from ..segments.model import PO, line_col
-from ..segments.read import read_documents
-from ..segments.rows import segment_rows
-from ..settings import Settings
+from ...analysis import Analyzer, unpaired_findings
+from ...analysis.unreferenced import Unreferenced
+from ...engine import InputError, PairModel, TokenizerUnavailable, build_metrics, read_lines
+from ...engine.ter import UNITS, TerMetric
+from ...engine.ter_batch import ter_alignments
+from ...pairing import PairSpec, find_pair, find_source
+from ...workspace_config import CONFIG_NAME
+from ...ignore import RELATIVE, IgnoreStore, find_store_root
+from ...pairstep import pair_names, pair_settings
+from ...analysis.findings import Finding
+from ...segments.format_checks import findings_for
+from ...segments.match import align
+from ...segments.model import PO, line_col
+from ...segments.read import read_documents
+from ...segments.rows import segment_rows
+from ...settings import Settings
 from .report import Report, display
 
 
@@ -147,7 +147,7 @@ def _check_segments(hyp: Path, spec: Optional[PairSpec], settings: Settings, met
             info["effort"] = effort
     info["lines"] = len(segs)
     if doc.format == PO:
-        from ..segments.po_checks import counts
+        from ...segments.po_checks import counts
 
         info["segments"].update(counts(doc))
     report.emit(shown, placed, info, info)
@@ -170,7 +170,7 @@ def _draft_effort(segments) -> Optional[dict]:
 def _without_placeholder_markup(findings: list, segs) -> list:
     """PO: the rule table's `markup-mismatch` left out where all it names are placeholders of the
     entry's format flag (`placeholders-missing`/`-extra` say it by the format's own rules)."""
-    from ..segments.po_placeholders import placeholders_own
+    from ...segments.po_placeholders import placeholders_own
 
     out = []
     for f in findings:

@@ -19,9 +19,9 @@ from ..segments.match import align
 from ..segments.read import read_documents
 from ..segments.rows import segment_rows
 from ..workspace_config import CONFIG_NAME, find_workspace_root, load_workspace_config
-from ..metric_args import UsageError, add_metric_arguments, settings_from_args
+from .metric_args import UsageError, add_metric_arguments, settings_from_args
 from ..settings import Settings
-from .inputs import Options, ReportInput, System
+from ..report.inputs import Options, ReportInput, System
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -184,7 +184,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         line_numbers=rows.lines if rows is not None else None,
         keys=rows.keys if rows is not None else None,
     )
-    from .render import render_report
+    from ..report.render import render_report
 
     html, _data = render_report(inp)
     if args.output == "-":
