@@ -37,7 +37,8 @@ COMMANDS: tuple[Command, ...] = (
             "what this installation can do (Python, optional tokenizers and models, settings)", ".health"),
 )
 
-#: the order of the names in the usage line (older than the listing's order; kept as it was printed)
+#: the usage line's first names, in the order it has always printed them; a command
+#: not named here follows them in the table's order
 USAGE_LINE_ORDER = ("score", "check", "compare", "effort", "report", "serve", "health")
 
 #: where the summaries start; a longer synopsis puts its summary on the next line
@@ -53,8 +54,9 @@ def usage() -> str:
             rows.append(f"{head:<{SUMMARY_COLUMN}}{c.summary}")
         else:
             rows.append(f"{head}\n{'':<{SUMMARY_COLUMN}}{c.summary}")
+    names = [*USAGE_LINE_ORDER, *(c.name for c in COMMANDS if c.name not in USAGE_LINE_ORDER)]
     return (
-        f"usage: bleu-ls {{{','.join(USAGE_LINE_ORDER)}}} ...\n\n"
+        f"usage: bleu-ls {{{','.join(names)}}} ...\n\n"
         + "\n".join(rows)
         + "\n\nRun 'bleu-ls COMMAND --help' for a command's options.\n"
     )

@@ -34,7 +34,22 @@ def test_usage_is_the_written_text() -> None:
 def test_every_command_once_in_the_usage_line() -> None:
     names = [c.name for c in COMMANDS]
     assert len(set(names)) == len(names)
-    assert sorted(USAGE_LINE_ORDER) == sorted(names)
+    assert set(USAGE_LINE_ORDER) <= set(names)  # no name of a command that is gone
+    line = usage().splitlines()[0]
+    assert line.startswith("usage: bleu-ls {") and line.endswith("} ...")
+    assert sorted(line[len("usage: bleu-ls {") : -len("} ...")].split(",")) == sorted(names)
+
+
+def test_a_new_row_is_in_the_usage(monkeypatch) -> None:
+    import bleu_ls.cli as cli
+
+    row = cli.Command("align", "HYP REF", "a command that does not exist", ".align")
+    monkeypatch.setattr(cli, "COMMANDS", (*COMMANDS[:2], row, *COMMANDS[2:]))
+    text = cli.usage()
+    assert text.startswith("usage: bleu-ls {score,check,compare,effort,report,serve,health,align} ...\n\n")
+    listed = [line.split()[0] for line in text.splitlines()[2:-2] if line.startswith("  ") and not line.startswith("   ")]
+    assert listed == ["score", "compare", "align", "effort", "check", "report", "serve", "health"]
+    assert "  align HYP REF             a command that does not exist\n" in text
 
 
 def test_no_arguments_prints_usage_and_fails(capsys) -> None:
