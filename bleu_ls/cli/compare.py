@@ -14,14 +14,13 @@ import json
 import sys
 from typing import Any, Optional, Sequence
 
-from ..engine import InputError, PairModel, TokenizerUnavailable, build_metrics, read_lines
+from ..engine import InputError, PairModel, TokenizerUnavailable, build_metrics
 from ..engine.batch import first_pass
 from .output import Chunked
 from ..engine.significance import Estimate, confidence, default_seed, paired_ar, paired_bs
+from .inputs import LineCounts, read_inputs
 from .metric_args import UsageError, add_metric_arguments, settings_from_args
-from ..segments.match import align
-from ..segments.read import read_documents
-from ..segments.rows import SegmentRows, segment_rows
+from ..segments.rows import SegmentRows
 
 
 def _seed_text(seed: Optional[int]) -> str:
@@ -75,12 +74,8 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
-def _refuse_counts(names: Sequence[str], files: Sequence[list[str]]) -> Optional[str]:
-    counts = [len(f) for f in files]
-    if len(set(counts)) <= 1:
-        return None
-    parts = [f"{name} has {len(f)} lines" for name, f in zip(names, files)]
-    return "line counts differ: " + ", ".join(parts) + "; every file must have one line per baseline line"
+#: what a file with another line count than the baseline is told
+LINE_COUNTS = LineCounts("every file must have one line per baseline line")
 
 
 def _fail(parser: Optional[argparse.ArgumentParser], message: str) -> int:
@@ -144,22 +139,12 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
             raise UsageError("no metric selected")
     except (UsageError, TokenizerUnavailable, ValueError) as exc:
         return _fail(parser, str(exc))
-    rows = None
-    try:
-        docs = read_documents([args.baseline, args.hypothesis, *args.references])
-        if docs is None:
-            base = read_lines(args.baseline)
-            hyp = read_lines(args.hypothesis)
-            refs = [read_lines(r) for r in args.references]
+    try:  # segments are paired by key with the baseline's
+        inputs = read_inputs([args.baseline, args.hypothesis, *args.references], LINE_COUNTS)
     except InputError as exc:
         return _fail(None, str(exc))
-    if docs is not None:  # segments paired by key with the baseline's
-        al = align(docs[0], docs[1:])
-        rows = segment_rows(docs[0], docs[1:], [args.hypothesis, *args.references], al)
-        base, hyp, refs = al.hyp_texts, al.texts[0], al.texts[1:]
-    problem = _refuse_counts([args.baseline, args.hypothesis, *args.references], [base, hyp, *refs])
-    if problem:
-        return _fail(None, problem)
+    rows = inputs.rows
+    base, hyp, *refs = inputs.texts
     if not base:
         what = "lines" if rows is None else "segments paired with the other files"
         return _fail(None, f"{args.baseline} has no {what} to compare")
