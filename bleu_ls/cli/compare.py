@@ -4,7 +4,7 @@ The paired test of sacrebleu 2.6 (``PairedTest``), bootstrap resampling
 (``--paired-bs``, the default: each system's mean and 95% interval and the
 p-value) or approximate randomization (``--paired-ar``: the p-value), with
 the same random numbers (seed 12345 or ``SACREBLEU_SEED``) and therefore the
-same numbers.  Also the corpus bootstrap of ``bleu-ls score --confidence``.
+same numbers.
 """
 
 from __future__ import annotations
@@ -14,31 +14,14 @@ import json
 import sys
 from typing import Any, Optional, Sequence
 
-from ..engine import InputError, PairModel, TokenizerUnavailable, build_metrics
+from ..engine import InputError, TokenizerUnavailable, build_metrics
 from ..engine.batch import first_pass
 from .output import Chunked
-from ..engine.significance import Estimate, confidence, default_seed, paired_ar, paired_bs
+from ..engine.significance import Estimate, default_seed, paired_ar, paired_bs
+from .confidence import signed
 from .inputs import LineCounts, read_inputs
 from .metric_args import UsageError, add_metric_arguments, settings_from_args
 from ..segments.rows import SegmentRows
-
-
-def _seed_text(seed: Optional[int]) -> str:
-    return str(seed).lower()
-
-
-def signed(signature: str, test: str, n: int, seed: Optional[int]) -> str:
-    """``signature`` with sacrebleu's test fields after ``nrefs`` (``bs:1000|seed:12345``)."""
-    head, _, rest = signature.partition("|")
-    return f"{head}|{test}:{n}|seed:{_seed_text(seed)}|{rest}"
-
-
-def corpus_confidence(model: PairModel, n: int) -> dict[str, Any]:
-    """Per metric key the corpus Estimate, and under "signature" the signature rewriter."""
-    seed = default_seed()
-    out: dict[str, Any] = {key: confidence(m, model.stats_array(key), n) for key, m in model.metrics.items()}
-    out["signature"] = lambda sig: signed(sig, "bs", n, seed)
-    return out
 
 
 def _record(est: Estimate, system: bool) -> dict[str, Any]:

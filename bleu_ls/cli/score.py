@@ -205,7 +205,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     model = PairModel.from_lines(metrics, hyp, refs)
     confidence = None
     if args.confidence and model.n_paired:
-        from .compare import corpus_confidence
+        from .confidence import corpus_confidence
 
         confidence = corpus_confidence(model, args.confidence_n)
     out = Chunked(sys.stdout)
