@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from bleu_ls.analysis import Finding
-from bleu_ls.check import main
+from bleu_ls.cli.check import main
 from bleu_ls.ignore import RELATIVE, IgnoreStore, find_store_root, line_hash
 
 LINES = ["the cat sat", "a dog ran", "the cat sat", ""]

@@ -1,5 +1,5 @@
 """The package's import graph: no cycles, the engine below the server,
-features apart from each other.
+features apart from each other, the CLI's commands apart from each other.
 
 Every import statement counts: those under ``if TYPE_CHECKING:`` and those
 inside functions too (a type-only import still means one module cannot be
@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import ast
 from pathlib import Path
+from typing import Optional, Sequence
 
 PACKAGE = "bleu_ls"
 ROOT = Path(__file__).resolve().parent.parent / PACKAGE
@@ -219,3 +220,75 @@ def test_server_rooms_import_downwards() -> None:
             if target.startswith(server) and SERVER_ROOMS.index(room(target)) > SERVER_ROOMS.index(room(name)):
                 upward.append(f"{name} -> {target}")
     assert not upward, "imports climbing to a higher room:\n" + "\n".join(sorted(upward))
+
+
+# -- the command line: a table of commands, one module each, none importing another
+
+CLI = f"{PACKAGE}.cli"
+
+#: the modules beside the commands that any command may import
+CLI_SHARED = ("inputs", "metric_args", "output", "confidence")
+
+
+def command_of(name: str, commands: Sequence[str]) -> Optional[str]:
+    """The command module ``name`` is (or lies inside), None for any other module."""
+    return next((c for c in commands if name == c or name.startswith(c + ".")), None)
+
+
+def command_crossings(graph: dict[str, set[str]], commands: Sequence[str]) -> list[str]:
+    """Every import of a command's module by a module outside that command (``a -> b``)."""
+    found = []
+    for name, targets in graph.items():
+        own = command_of(name, commands)
+        for target in targets:
+            other = command_of(target, commands)
+            if other is not None and other != own:
+                found.append(f"{name} -> {target}")
+    return sorted(found)
+
+
+def cli_commands() -> list[str]:
+    from bleu_ls.cli import COMMANDS  # the table itself (loading it loads no command)
+
+    return [CLI + c.module for c in COMMANDS]
+
+
+def test_crossing_finder_finds_commands_importing_commands() -> None:
+    commands = ["p.cli.a", "p.cli.b", "p.cli.c"]
+    graph = {
+        "p.cli.a": {"p.cli.b", "p.cli.shared", "p.engine"},
+        "p.cli.b": {"p.cli.shared"},
+        "p.cli.c": {"p.cli.c.x"},
+        "p.cli.c.x": {"p.cli.c.y", "p.cli.a.z"},
+        "p.cli.c.y": set(),
+        "p.cli.shared": {"p.cli.c"},
+        "p.cli.abc": {"p.cli.a"},
+    }
+    assert command_crossings(graph, commands) == [
+        "p.cli.a -> p.cli.b",
+        "p.cli.abc -> p.cli.a",
+        "p.cli.c.x -> p.cli.a.z",
+        "p.cli.shared -> p.cli.c",
+    ]
+
+
+def test_every_cli_module_is_a_command_or_shared() -> None:
+    top = {name[len(CLI) + 1 :].split(".")[0] for name in module_files() if name.startswith(CLI + ".")}
+    commands = {c[len(CLI) + 1 :] for c in cli_commands()}
+    assert top == commands | set(CLI_SHARED), f"neither a command of the table nor shared: {sorted(top - commands - set(CLI_SHARED))}"
+
+
+def test_commands_do_not_import_each_other() -> None:
+    found = command_crossings(import_graph(), cli_commands())
+    assert not found, "a command (or a shared module, or the table) imports a command:\n" + "\n".join(found)
+
+
+def test_nothing_below_the_cli_imports_it() -> None:
+    users = sorted(
+        f"{name} -> {target}"
+        for name, targets in import_graph().items()
+        if not (name == CLI or name.startswith(CLI + ".")) and name != f"{PACKAGE}.__main__"
+        for target in targets
+        if target == CLI or target.startswith(CLI + ".")
+    )
+    assert not users, "imports of the CLI from below it:\n" + "\n".join(users)

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 from lsprotocol import types
 
-from bleu_ls.check import main as check_main
+from bleu_ls.cli.check import main as check_main
 
 from .conftest import _close, _session
 

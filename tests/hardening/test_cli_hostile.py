@@ -19,7 +19,7 @@ import pytest
 import sacrebleu
 
 REPO = Path(__file__).resolve().parents[2]
-HAS_CHECK = importlib.util.find_spec("bleu_ls.check") is not None
+HAS_CHECK = importlib.util.find_spec("bleu_ls.cli.check") is not None
 
 
 def run(*args: str, user: str | None = None, timeout: float = 600) -> subprocess.CompletedProcess:
@@ -147,7 +147,7 @@ def test_check_missing_path_and_folder_of_garbage(tmp_path: Path) -> None:
 
 def test_score_unreadable_reference_in_process(hyp: Path, tmp_path: Path, monkeypatch, capsys) -> None:
     """Permission denied (root reads everything, so the refusal is simulated)."""
-    from bleu_ls import score
+    from bleu_ls.cli import score
 
     ref = tmp_path / "doc.ref"
     ref.write_text("a\nb\n", encoding="utf-8")

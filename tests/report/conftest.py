@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from bleu_ls.report.cli import main as report_main
+from bleu_ls.cli.report import main as report_main
 
 REPO = Path(__file__).resolve().parents[2]
 SAMPLES = REPO / "samples"

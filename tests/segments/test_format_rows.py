@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from bleu_ls.check import main
+from bleu_ls.cli.check import main
 from bleu_ls.diagnostics_settings import FORMAT_CODES, FORMAT_LIMITS
 from bleu_ls.segments import po_checks, subtitle_checks, xml_checks
 from bleu_ls.segments.format_checks import SETTING_OF, findings_for

@@ -15,7 +15,7 @@ from bleu_ls.segments.po_checks import (
 )
 from bleu_ls.segments.po_plural import single_valued_forms
 
-from .test_cli import run
+from ..cli.test_segments_po import run
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "formats" / "po"
 

@@ -22,7 +22,7 @@ from bleu_ls.segments.model import XLIFF1
 from bleu_ls.segments.xliff import read_xliff
 from bleu_ls.segments.xmlscan import decode_xml
 
-from .test_cli import run
+from ..cli.test_segments_po import run
 from .test_xliff_read import check_spans
 from .xml_oracle import X1, xliff1_units
 

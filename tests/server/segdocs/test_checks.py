@@ -25,7 +25,7 @@ from bleu_ls.server.segdocs.state import hint_offsets, visible_rows
 from bleu_ls.server.segdocs.docs import SegmentDocs
 from bleu_ls.settings import Settings
 
-from ...segments.test_cli import run
+from ...cli.test_segments_po import run
 
 DATA = Path(__file__).resolve().parents[2] / "data" / "formats"
 SEVERITY = {1: "error", 2: "warning", 3: "information", 4: "hint"}

@@ -25,7 +25,7 @@ OPTIONAL_TOKENIZERS = {"ja-mecab": "ja", "ko-mecab": "ko"}
 
 
 def _tokenizer(name: str, extra: str) -> dict:
-    from .engine.tokenizers import get_tokenizer
+    from ..engine.tokenizers import get_tokenizer
 
     try:
         get_tokenizer(name)
@@ -41,14 +41,14 @@ def _timed(load) -> dict:
 
 
 def _language_identifier() -> tuple[bool, Optional[str]]:
-    from .checks.language import LanguageIdentifier
+    from ..checks.language import LanguageIdentifier
 
     lid = LanguageIdentifier()
     return lid.load(), lid.error
 
 
 def _sentence_encoder() -> tuple[bool, Optional[str]]:
-    from .checks.qe import Adequacy
+    from ..checks.qe import Adequacy
 
     enc = Adequacy()
     return enc.load(), enc.error
@@ -57,8 +57,8 @@ def _sentence_encoder() -> tuple[bool, Optional[str]]:
 def _config(folder: Path, editor_settings: Any) -> dict:
     """The settings of ``folder``: the nearest bleu-ls.toml, then the editor's
     settings over it (as the server lays them), and every problem found."""
-    from .settings import Settings
-    from .workspace_config import CONFIG_NAME, find_workspace_root, load_workspace_config
+    from ..settings import Settings
+    from ..workspace_config import CONFIG_NAME, find_workspace_root, load_workspace_config
 
     problems: list[str] = []
     root = find_workspace_root(folder)
@@ -84,7 +84,7 @@ def _config(folder: Path, editor_settings: Any) -> dict:
 
 
 def collect(folder: Path, editor_settings: Any = None) -> dict:
-    from . import __version__
+    from .. import __version__
 
     tokenizers = {name: _tokenizer(name, extra) for name, extra in OPTIONAL_TOKENIZERS.items()}
     config = _config(folder, editor_settings)

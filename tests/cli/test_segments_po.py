@@ -277,7 +277,7 @@ def test_generated_pairs_score_as_sacrebleu(tmp_path, data):
     import contextlib
     import io
 
-    from bleu_ls.score import main as score_main
+    from bleu_ls.cli.score import main as score_main
 
     texts = st.lists(_WORDS, max_size=8).map("".join)
     n = data.draw(st.integers(1, 6))

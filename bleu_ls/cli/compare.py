@@ -4,7 +4,7 @@ The paired test of sacrebleu 2.6 (``PairedTest``), bootstrap resampling
 (``--paired-bs``, the default: each system's mean and 95% interval and the
 p-value) or approximate randomization (``--paired-ar``: the p-value), with
 the same random numbers (seed 12345 or ``SACREBLEU_SEED``) and therefore the
-same numbers.  Also the corpus bootstrap of ``bleu-ls score --confidence``.
+same numbers.
 """
 
 from __future__ import annotations
@@ -14,32 +14,14 @@ import json
 import sys
 from typing import Any, Optional, Sequence
 
-from .engine import InputError, PairModel, TokenizerUnavailable, build_metrics, read_lines
-from .engine.batch import first_pass
+from ..engine import InputError, TokenizerUnavailable, build_metrics
+from ..engine.batch import first_pass
 from .output import Chunked
-from .engine.significance import Estimate, confidence, default_seed, paired_ar, paired_bs
+from ..engine.significance import Estimate, default_seed, paired_ar, paired_bs
+from .confidence import signed
+from .inputs import LineCounts, read_inputs
 from .metric_args import UsageError, add_metric_arguments, settings_from_args
-from .segments.match import align
-from .segments.read import read_documents
-from .segments.rows import SegmentRows, segment_rows
-
-
-def _seed_text(seed: Optional[int]) -> str:
-    return str(seed).lower()
-
-
-def signed(signature: str, test: str, n: int, seed: Optional[int]) -> str:
-    """``signature`` with sacrebleu's test fields after ``nrefs`` (``bs:1000|seed:12345``)."""
-    head, _, rest = signature.partition("|")
-    return f"{head}|{test}:{n}|seed:{_seed_text(seed)}|{rest}"
-
-
-def corpus_confidence(model: PairModel, n: int) -> dict[str, Any]:
-    """Per metric key the corpus Estimate, and under "signature" the signature rewriter."""
-    seed = default_seed()
-    out: dict[str, Any] = {key: confidence(m, model.stats_array(key), n) for key, m in model.metrics.items()}
-    out["signature"] = lambda sig: signed(sig, "bs", n, seed)
-    return out
+from ..segments.rows import SegmentRows
 
 
 def _record(est: Estimate, system: bool) -> dict[str, Any]:
@@ -75,12 +57,8 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
-def _refuse_counts(names: Sequence[str], files: Sequence[list[str]]) -> Optional[str]:
-    counts = [len(f) for f in files]
-    if len(set(counts)) <= 1:
-        return None
-    parts = [f"{name} has {len(f)} lines" for name, f in zip(names, files)]
-    return "line counts differ: " + ", ".join(parts) + "; every file must have one line per baseline line"
+#: what a file with another line count than the baseline is told
+LINE_COUNTS = LineCounts("every file must have one line per baseline line")
 
 
 def _fail(parser: Optional[argparse.ArgumentParser], message: str) -> int:
@@ -144,22 +122,12 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
             raise UsageError("no metric selected")
     except (UsageError, TokenizerUnavailable, ValueError) as exc:
         return _fail(parser, str(exc))
-    rows = None
-    try:
-        docs = read_documents([args.baseline, args.hypothesis, *args.references])
-        if docs is None:
-            base = read_lines(args.baseline)
-            hyp = read_lines(args.hypothesis)
-            refs = [read_lines(r) for r in args.references]
+    try:  # segments are paired by key with the baseline's
+        inputs = read_inputs([args.baseline, args.hypothesis, *args.references], LINE_COUNTS)
     except InputError as exc:
         return _fail(None, str(exc))
-    if docs is not None:  # segments paired by key with the baseline's
-        al = align(docs[0], docs[1:])
-        rows = segment_rows(docs[0], docs[1:], [args.hypothesis, *args.references], al)
-        base, hyp, refs = al.hyp_texts, al.texts[0], al.texts[1:]
-    problem = _refuse_counts([args.baseline, args.hypothesis, *args.references], [base, hyp, *refs])
-    if problem:
-        return _fail(None, problem)
+    rows = inputs.rows
+    base, hyp, *refs = inputs.texts
     if not base:
         what = "lines" if rows is None else "segments paired with the other files"
         return _fail(None, f"{args.baseline} has no {what} to compare")

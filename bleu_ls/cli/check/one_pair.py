@@ -10,22 +10,20 @@ from typing import Any, Optional, Sequence
 
 import numpy as np
 
-from ..analysis import Analyzer, unpaired_findings
-from ..analysis.unreferenced import Unreferenced, segment_lines
-from ..engine import InputError, PairModel, TokenizerUnavailable, build_metrics, read_lines
-from ..engine.ter import UNITS, TerMetric
-from ..engine.ter_batch import ter_alignments
-from ..pairing import PairSpec, find_pair, find_source
-from ..workspace_config import CONFIG_NAME
-from ..ignore import RELATIVE, IgnoreStore, find_store_root
-from ..pairstep import pair_names, pair_settings
-from ..analysis.findings import Finding
-from ..segments.format_checks import findings_for
-from ..segments.match import align
-from ..segments.model import PO, line_col
-from ..segments.read import read_documents
-from ..segments.rows import segment_rows
-from ..settings import Settings
+from ...analysis import Analyzer, unpaired_findings
+from ...analysis.unreferenced import Unreferenced, segment_lines
+from ...engine import InputError, PairModel, TokenizerUnavailable, build_metrics, read_lines
+from ...engine.ter import UNITS, TerMetric
+from ...engine.ter_batch import ter_alignments
+from ...pairing import PairSpec, find_pair, find_source
+from ...workspace_config import CONFIG_NAME
+from ...ignore import RELATIVE, IgnoreStore, find_store_root
+from ...pairstep import pair_names, pair_settings
+from ...analysis.findings import Finding
+from ...segments.format_checks import findings_for
+from ...segments.model import PO, line_col
+from ...settings import Settings
+from ..inputs import Paired, read_inputs, read_segments
 from .report import Report, display
 
 
@@ -58,15 +56,16 @@ def check_pair(hyp: Path, settings: Settings, root: Optional[Path], report: Repo
         report.error("no metric selected")
         return
     try:
-        docs = read_documents([str(hyp), *map(str, spec.references)], keep_problems=(PO,))
-        if docs is None:
-            hyp_lines = read_lines(str(hyp))
-            model = PairModel.from_lines(metrics, hyp_lines, [read_lines(str(r)) for r in spec.references])
+        inputs = read_inputs([str(hyp), *map(str, spec.references)], names=[display(r) for r in spec.references],
+                             keep_problems=(PO,))
+        if inputs.segments is None:
+            hyp_lines, *ref_lines = inputs.texts
+            model = PairModel.from_lines(metrics, hyp_lines, ref_lines)
     except InputError as exc:
         report.error(str(exc))
         return
-    if docs is not None:
-        _check_segments(hyp, spec, settings, metrics, docs, report)
+    if inputs.segments is not None:
+        _check_segments(hyp, spec, settings, metrics, inputs.segments, report)
         return
     source = _source_lines(spec, report)
     findings = Analyzer(settings).analyse(model, source, pair_names(hyp, spec))
@@ -85,14 +84,14 @@ def _check_alone(hyp: Path, settings: Settings, root: Optional[Path], report: Re
     info: dict = {"hypothesis": shown, "references": [], "paired": False}
     try:
         metrics = build_metrics(settings)  # (their tokenizer only: nothing is scored)
-        docs = read_documents([str(hyp)], keep_problems=(PO,))
-        source_path = find_source(hyp, settings, root) if docs is None else None
-        hyp_lines = read_lines(str(hyp)) if docs is None and source_path is not None else None
+        paired = read_segments([str(hyp)], keep_problems=(PO,))
+        source_path = find_source(hyp, settings, root) if paired is None else None
+        hyp_lines = read_lines(str(hyp)) if paired is None and source_path is not None else None
     except (InputError, TokenizerUnavailable, ValueError) as exc:
         report.error(str(exc))
         return
-    if docs is not None:
-        _check_segments(hyp, None, settings, metrics, docs, report, unpaired)
+    if paired is not None:
+        _check_segments(hyp, None, settings, metrics, paired, report, unpaired)
         return
     source = _source_lines(PairSpec(hyp, [], source_path, {}, "convention"), report) if source_path else None
     if hyp_lines is None or source is None or source_path is None:  # nothing to check a line file against
@@ -105,14 +104,14 @@ def _check_alone(hyp: Path, settings: Settings, root: Optional[Path], report: Re
     report.emit(shown, findings, info, info)
 
 
-def _check_segments(hyp: Path, spec: Optional[PairSpec], settings: Settings, metrics, docs, report: Report,
+def _check_segments(hyp: Path, spec: Optional[PairSpec], settings: Settings, metrics, paired: Paired, report: Report,
                     unpaired: Sequence[Finding] = ()) -> None:
     """Segment files (PO, XLIFF…): the segments paired by key are scored and checked as
     lines, the file's own sources used, findings placed at the targets in the file.  With no
     ``spec`` (no reference), the file alone: its non-empty targets checked, nothing scored."""
     shown = display(hyp)
-    doc = docs[0]
-    al = align(doc, docs[1:])
+    doc = paired.docs[0]
+    al = paired.alignment
     model: Any
     if spec is not None:
         segs = [doc.segments[i] for i in al.rows]
@@ -140,7 +139,7 @@ def _check_segments(hyp: Path, spec: Optional[PairSpec], settings: Settings, met
     file_lines = text.split("\n") if text is not None else []
     placed = _unignored(hyp, file_lines, placed, report)
     if spec is not None:
-        rows = segment_rows(doc, docs[1:], [display(r) for r in spec.references], al)
+        rows = paired.rows
         info = _pair_info(shown, spec, model)
         info["segments"] = {"scored": len(segs), **rows.unpaired_json()}
         for sentence in rows.text_lines():
@@ -153,7 +152,7 @@ def _check_segments(hyp: Path, spec: Optional[PairSpec], settings: Settings, met
             info["effort"] = effort
     info["lines"] = len(al.rows)
     if doc.format == PO:
-        from ..segments.po_checks import counts
+        from ...segments.po_checks import counts
 
         info["segments"].update(counts(doc))
     report.emit(shown, placed, info, info)
@@ -176,7 +175,7 @@ def _draft_effort(segments) -> Optional[dict]:
 def _without_placeholder_markup(findings: list, segs) -> list:
     """PO: the rule table's `markup-mismatch` left out where all it names are placeholders of the
     entry's format flag (`placeholders-missing`/`-extra` say it by the format's own rules)."""
-    from ..segments.po_placeholders import placeholders_own
+    from ...segments.po_placeholders import placeholders_own
 
     out = []
     for f in findings:

@@ -12,7 +12,7 @@ from bleu_ls.report import Options, ReportInput, System, render_report
 from bleu_ls.engine import PairModel, build_metrics
 from bleu_ls.settings import Settings
 
-from .conftest import REPO, SAMPLES, data_of
+from ..report.conftest import REPO, SAMPLES, data_of
 
 NEWS = SAMPLES / "news.hyp"
 REF = SAMPLES / "news.ref"

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import sacrebleu
 
-from .test_cli import run
-from .test_subtitles import _shifted
+from .test_segments_po import run
+from ..segments.test_subtitles import _shifted
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "formats" / "subtitles"
 

@@ -18,16 +18,18 @@ from typing import Any, Optional, Sequence
 
 import numpy as np
 
-from .engine import InputError, read_lines
-from .segments.match import align
-from .segments.read import read_documents
-from .segments.rows import SegmentRows, segment_rows
-from .engine.ter import UNITS, TerMetric
-from .engine.ter_batch import ter_alignments
-from .engine.ter_core import TerResult
+from ..engine import InputError
+from ..segments.rows import SegmentRows
+from ..engine.ter import UNITS, TerMetric
+from ..engine.ter_batch import ter_alignments
+from ..engine.ter_core import TerResult
+from .inputs import LineCounts, read_inputs
 from .output import Chunked
 
 KINDS = ("insertions", "deletions", "substitutions", "shifts")
+
+#: what a post-edit with another line count than its draft is told
+LINE_COUNTS = LineCounts("the post-edit must have one line per draft line")
 
 
 def _tsv_cell(text: str) -> str:
@@ -122,26 +124,13 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
     args = build_parser().parse_args(argv)
-    rows = None
-    try:
-        docs = read_documents([args.draft, args.postedit])
-        if docs is None:
-            draft = read_lines(args.draft)
-            post = read_lines(args.postedit)
+    try:  # segments are paired by key
+        inputs = read_inputs([args.draft, args.postedit], LINE_COUNTS)
     except InputError as exc:
         print(f"bleu-ls effort: error: {exc}", file=sys.stderr)
         return 2
-    if docs is not None:  # segments paired by key
-        al = align(docs[0], docs[1:])
-        rows = segment_rows(docs[0], docs[1:], [args.postedit], al)
-        draft, post = al.hyp_texts, al.texts[0]
-    if len(draft) != len(post):
-        print(
-            f"bleu-ls effort: error: line counts differ: {args.draft} has {len(draft)} lines, "
-            f"{args.postedit} has {len(post)} lines; the post-edit must have one line per draft line",
-            file=sys.stderr,
-        )
-        return 2
+    rows = inputs.rows
+    draft, post = inputs.texts
     metric = TerMetric(
         normalized=args.ter_normalized,
         no_punct=args.ter_no_punct,

@@ -17,10 +17,10 @@ import pytest
 import sacrebleu
 
 from bleu_ls.analysis.rules import REFERENCE_CODES
-from bleu_ls.check import main
+from bleu_ls.cli.check import main
 from bleu_ls.segments.read import read_documents
 
-FORMATS = Path(__file__).resolve().parents[1] / "data" / "formats"
+FORMATS = Path(__file__).resolve().parents[2] / "data" / "formats"
 ALLAUTH = FORMATS / "po" / "allauth-de-2023-10-07.po"
 
 #: real files and the file that stands as their reference (a later revision, the

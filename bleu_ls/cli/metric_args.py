@@ -9,8 +9,8 @@ import argparse
 import dataclasses
 from typing import Optional, Sequence
 
-from .engine.bleu import SMOOTH_DEFAULTS
-from .settings import BLEU_SMOOTHING, METRICS, NLTK_SMOOTHING, PRESETS, TOKENIZERS, Settings
+from ..engine.bleu import SMOOTH_DEFAULTS
+from ..settings import BLEU_SMOOTHING, METRICS, NLTK_SMOOTHING, PRESETS, TOKENIZERS, Settings
 
 
 #: Flags whose value is the value of the BleuSettings / ChrfSettings field of the same name.

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from sacrebleu.metrics import TER
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 SAMPLES = ROOT / "samples"
 MQM = ROOT / ".." / "shared" / "data" / "wmt21-ted-mqm-en-de"
 

@@ -14,14 +14,17 @@ import sys
 from pathlib import Path
 from typing import Optional, Sequence
 
-from ..engine import InputError, PairModel, TokenizerUnavailable, build_metrics, read_lines
-from ..segments.match import align
-from ..segments.read import read_documents
-from ..segments.rows import segment_rows
+from ..engine import InputError, PairModel, TokenizerUnavailable, build_metrics
+from .inputs import LineCounts, read_line_files, read_segments
 from ..workspace_config import CONFIG_NAME, find_workspace_root, load_workspace_config
-from ..metric_args import UsageError, add_metric_arguments, settings_from_args
+from .metric_args import UsageError, add_metric_arguments, settings_from_args
 from ..settings import Settings
-from .inputs import Options, ReportInput, System
+from ..report.inputs import Options, ReportInput, System
+
+#: what line files of unequal length are told
+LINE_COUNTS = LineCounts(
+    "every file must have one line per segment", each="{name} has {n}", sentence="line counts differ ({counts}); {rule}"
+)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -103,34 +106,30 @@ def _read_segments(args: argparse.Namespace) -> Optional[tuple]:
     """Segment files (PO, XLIFF…): the rows every file shares, paired by key with the first
     hypothesis' segments; None for line files.  The source is the files' own."""
     paths = [*args.hypotheses, *args.ref, *([args.draft] if args.draft else [])]
-    docs = read_documents(paths)
-    if docs is None:
+    paired = read_segments(paths)
+    if paired is None:
         return None
     if args.src:
         raise InputError(f"{args.src}: segment files carry their own source; --src is for line files")
-    al = align(docs[0], docs[1:])
-    segs = [docs[0].segments[i] for i in al.rows]
+    segs = [paired.docs[0].segments[i] for i in paired.alignment.rows]
     n_h = len(args.hypotheses)
-    hyps = [al.hyp_texts, *al.texts[: n_h - 1]]
-    refs = al.texts[n_h - 1 : n_h - 1 + len(args.ref)]
-    draft = al.texts[-1] if args.draft else None
+    texts = paired.texts
+    hyps = texts[:n_h]
+    refs = texts[n_h : n_h + len(args.ref)]
+    draft = texts[-1] if args.draft else None
     src = [s.source or "" for s in segs] if segs and all(s.source is not None for s in segs) else None
-    rows = segment_rows(docs[0], docs[1:], paths[1:], al)
+    rows = paired.rows
     for sentence in rows.text_lines(other_role="matching"):
         print(f"bleu-ls report: {sentence}", file=sys.stderr)
     return hyps, refs, src, draft, rows
 
 
 def _read(args: argparse.Namespace) -> tuple[list, list, Optional[list], Optional[list]]:
-    hyps = [read_lines(h) for h in args.hypotheses]
-    refs = [read_lines(r) for r in args.ref]
-    src = read_lines(args.src) if args.src else None
-    draft = read_lines(args.draft) if args.draft else None
-    named = [(h, len(x)) for h, x in zip(args.hypotheses, hyps)] + [(r, len(x)) for r, x in zip(args.ref, refs)]
-    named += [(f, len(x)) for f, x in ((args.src, src), (args.draft, draft)) if x is not None]
-    if len({n for _, n in named}) > 1:
-        counts = ", ".join(f"{f} has {n}" for f, n in named)
-        raise InputError(f"line counts differ ({counts}); every file must have one line per segment")
+    texts = read_line_files([*args.hypotheses, *args.ref, *(f for f in (args.src, args.draft) if f)], LINE_COUNTS)
+    n_h, n_r = len(args.hypotheses), len(args.ref)
+    hyps, refs, rest = texts[:n_h], texts[n_h : n_h + n_r], texts[n_h + n_r :]
+    src = rest.pop(0) if args.src else None
+    draft = rest.pop(0) if args.draft else None
     return hyps, refs, src, draft
 
 
@@ -184,7 +183,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         line_numbers=rows.lines if rows is not None else None,
         keys=rows.keys if rows is not None else None,
     )
-    from .render import render_report
+    from ..report.render import render_report
 
     html, _data = render_report(inp)
     if args.output == "-":

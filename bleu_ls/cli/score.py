@@ -15,15 +15,17 @@ import math
 import sys
 from typing import Any, Optional, Sequence
 
-from .engine import InputError, PairModel, Score, TokenizerUnavailable, build_metrics, read_lines
+from ..engine import InputError, PairModel, Score, TokenizerUnavailable, build_metrics
+from .inputs import LineCounts, read_inputs
 from .metric_args import UsageError, add_metric_arguments, settings_from_args
 from .output import Chunked
-from .segments.match import align
-from .segments.read import read_documents
-from .segments.rows import SegmentRows, segment_rows
+from ..segments.rows import SegmentRows
 
 #: In the text report, lines in the weakest share of the document are marked.
 WEAKEST_SHARE = 0.10
+
+#: what a reference with another line count is told
+LINE_COUNTS = LineCounts("every reference must have one line per hypothesis line")
 
 
 # -- output -------------------------------------------------------------------
@@ -190,10 +192,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         metrics = build_metrics(settings)
         if not metrics:
             raise UsageError("no metric selected")
-        docs = read_documents([args.hypothesis, *args.references])
-        if docs is None:
-            hyp = read_lines(args.hypothesis)
-            refs = [read_lines(r) for r in args.references]
+        inputs = read_inputs([args.hypothesis, *args.references], LINE_COUNTS)
     except (UsageError, TokenizerUnavailable, ValueError) as exc:
         parser.print_usage(sys.stderr)
         print(f"bleu-ls score: error: {exc}", file=sys.stderr)
@@ -201,26 +200,12 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     except InputError as exc:
         print(f"bleu-ls score: error: {exc}", file=sys.stderr)
         return 2
-    rows = None
-    if docs is not None:
-        al = align(docs[0], docs[1:])
-        rows = segment_rows(docs[0], docs[1:], args.references, al)
-        hyp, refs = al.hyp_texts, al.texts
-    counts = [len(hyp)] + [len(r) for r in refs]
-    if len(set(counts)) > 1:
-        parts = [f"{args.hypothesis} has {len(hyp)} lines"] + [
-            f"{name} has {len(r)} lines" for name, r in zip(args.references, refs)
-        ]
-        print(
-            "bleu-ls score: error: line counts differ: " + ", ".join(parts)
-            + "; every reference must have one line per hypothesis line",
-            file=sys.stderr,
-        )
-        return 2
+    rows = inputs.rows
+    hyp, *refs = inputs.texts
     model = PairModel.from_lines(metrics, hyp, refs)
     confidence = None
     if args.confidence and model.n_paired:
-        from .compare import corpus_confidence
+        from .confidence import corpus_confidence
 
         confidence = corpus_confidence(model, args.confidence_n)
     out = Chunked(sys.stdout)

@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 import sacrebleu
 
-from bleu_ls.check import main
+from bleu_ls.cli.check import main
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[3]
 
 HYP = ["the cat sat on the mat", "a quick brown fox", "", "hello world again and again"]
 REF = ["the cat sat on the mat", "the quick brown fox jumps", "nothing here", "hello world"]

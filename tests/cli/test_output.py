@@ -7,7 +7,7 @@ import io
 import json
 import sys
 
-from bleu_ls import score
+from bleu_ls.cli import score
 
 
 class Counting(io.StringIO):

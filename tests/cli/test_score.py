@@ -10,10 +10,10 @@ from pathlib import Path
 import pytest
 import sacrebleu
 
-from bleu_ls.score import main
+from bleu_ls.cli.score import main
 from bleu_ls.settings import Settings
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 SAMPLES = ROOT / "samples"
 
 
@@ -209,7 +209,7 @@ def test_console_script_and_module_entry_points():
 
 
 def test_value_flags_set_the_settings_field_of_their_name():
-    from bleu_ls.score import build_parser, settings_from_args
+    from bleu_ls.cli.score import build_parser, settings_from_args
 
     argv = ["h", "r", "--tokenize", "char", "--smooth", "floor", "--smooth-value", "0.25", "--max-order", "3",
             "--char-order", "4", "--word-order", "2", "--beta", "1", "--lowercase", "--no-effective-order"]
@@ -225,7 +225,7 @@ def test_value_flags_set_the_settings_field_of_their_name():
 
 
 def test_help_names_the_settings_defaults():
-    from bleu_ls.score import build_parser
+    from bleu_ls.cli.score import build_parser
 
     d = Settings()
     text = " ".join(build_parser().format_help().split())

@@ -12,7 +12,7 @@ import pytest
 from sacrebleu.metrics import BLEU, CHRF, TER
 from sacrebleu.significance import PairedTest
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 SAMPLES = ROOT / "samples"
 MQM = ROOT / ".." / "shared" / "data" / "wmt21-ted-mqm-en-de"
 
