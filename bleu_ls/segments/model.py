@@ -398,7 +398,7 @@ class SegmentDocument:
     source_lang: Optional[str] = None
     target_lang: Optional[str] = None
     #: File-level facts (PO header fields such as ``Plural-Forms``, XLIFF version…).
-    header: Mapping[str, str] = field(default_factory=dict)
+    header: dict[str, str] = field(default_factory=dict)
     #: Malformed spots.  A reader that meets one keeps the segments read
     #: before it and reports the problem; it never raises on bad content.
     problems: list[Problem] = field(default_factory=list)
