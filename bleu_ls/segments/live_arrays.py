@@ -15,6 +15,8 @@ Plain numpy; imports nothing from the server.
 
 from __future__ import annotations
 
+from typing import Literal
+
 import numpy as np
 
 #: numbers per block (a power of two)
@@ -112,7 +114,7 @@ class Shifted:
             self._raw[full << SHIFT :] += self._block[full]
         self._block[:] = 0
 
-    def searchsorted(self, x: int, side: str = "left") -> int:
+    def searchsorted(self, x: int, side: Literal["left", "right"] = "left") -> int:
         """``np.searchsorted`` of the numbers (sorted, not decreasing)."""
         n = len(self._raw)
         if not n:

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
-from typing import Callable, Optional
+from typing import Callable, Literal, Optional
 
 import numpy as np
 
@@ -185,7 +185,7 @@ class OffsetIndex:
         last = self.line_of(end)
         return k if line <= max(last, self._anchor.get(k)) else None
 
-    def anchors_from(self, line: int, side: str = "left") -> int:
+    def anchors_from(self, line: int, side: Literal["left", "right"] = "left") -> int:
         """``np.searchsorted`` of the segments' anchor lines."""
         return self._anchor.searchsorted(line, side)
 

@@ -25,6 +25,7 @@ Plain Python (and numpy); imports nothing from the server.
 from __future__ import annotations
 
 import dataclasses
+from typing import cast
 
 import numpy as np
 
@@ -101,7 +102,7 @@ class _BoundaryReader(_Reader):
 def _raw_key(s: Segment) -> str:
     x = s.extra
     ctxt = x.get("msgctxt")
-    base = x.get("msgid", "") if ctxt is None else f"{ctxt}{CTXT_SEP}{x.get('msgid', '')}"
+    base = cast(str, x.get("msgid", "")) if ctxt is None else f"{ctxt}{CTXT_SEP}{x.get('msgid', '')}"
     i = x.get("plural_index")
     return base if i is None else f"{base}[{i}]"
 

@@ -116,7 +116,7 @@ def _root_tag(text: str, limit: int, tmx: bool = False) -> Optional[str]:
 
     m = (_TMX_ROOT if tmx else _ROOT).search(text, 0, limit)
     t = _TAG.match(text, m.start()) if m is not None else None
-    return text[m.start() : t.end()] if t is not None and t.end() <= limit else None
+    return text[m.start() : t.end()] if m is not None and t is not None and t.end() <= limit else None
 
 
 class XmlIndex(WholeIndex):
@@ -227,7 +227,7 @@ class XmlIndex(WholeIndex):
                     del counts[s.key]
                 counts[key] = counts.get(key, 0) + 1
                 # the segment with its new key (its packed positions shared: no dataclasses.replace, 100k times)
-                segs[k + shift] = new = s.with_key(key)
+                segs[k + shift] = s.with_key(key)
             last = max(sp.rekey) + 1
             return Change("structure", a, last, count + last - b, True, False, False, delta, line_delta)
         if a == 0 and self._segs:  # the root's tag is before the first unit: read again where it may have moved

@@ -127,6 +127,7 @@ def pair_documents(hyp: SegmentDocument, ref: SegmentDocument, fallback: Optiona
             return timed
     keyed = KEYED.get(hyp.format)
     by_key: dict[str, int] = {}
+    j: Optional[int]
     for j, s in enumerate(ref.segments):
         if keyed is None or keyed(s.key):
             by_key.setdefault(s.key, j)

@@ -21,9 +21,9 @@ from __future__ import annotations
 
 from array import array
 from bisect import bisect_right
-from dataclasses import dataclass, field
+from dataclasses import Field, dataclass, field
 from types import MappingProxyType
-from typing import Mapping, Optional, Sequence
+from typing import Any, ClassVar, Mapping, Optional, Sequence
 
 #: Format names, as readers report them and as ``Segment``s carry them.
 LINES = "lines"
@@ -188,6 +188,8 @@ class Segment:
     #: ``end_ms``, ``settings``, ``text_lines`` (the raw lines); TMX: ``tuid``).
     #: Read-only: a segment without facts shares one empty mapping.
     extra: Mapping[str, object]
+    #: Those of the dataclass it was (set below the class), so ``dataclasses.replace`` takes a segment.
+    __dataclass_fields__: ClassVar[dict[str, Field[Any]]]
 
     def __init__(self, key: str, target: str, target_span: tuple[int, int], line: int, source: Optional[str] = None,
                  draft: Optional[str] = None, state: Optional[str] = None, state_qualifier: Optional[str] = None,
@@ -225,7 +227,7 @@ class Segment:
         return s
 
     # --- positions, runs and codes, made when asked for ------------------------------------------
-    @property
+    @property  # type: ignore[no-redef]  # the field listed above, read through its compact form
     def target_span(self) -> tuple[int, int]:
         p = int_view(self._ints)
         return (p[0], p[1])
@@ -234,7 +236,7 @@ class Segment:
     def target_span(self, span: tuple[int, int]) -> None:
         self._ints, self._names = _pack(span, self.line, self.runs, self.target_codes, self.source_codes)
 
-    @property
+    @property  # type: ignore[no-redef]  # the field listed above, read through its compact form
     def line(self) -> int:
         return int_view(self._ints)[2]
 
@@ -381,7 +383,7 @@ class _SegmentFields:
 
 
 # ``dataclasses.replace``, ``fields`` and ``is_dataclass`` see the public fields (read through the properties)
-Segment.__dataclass_fields__ = _SegmentFields.__dataclass_fields__  # type: ignore[attr-defined]
+Segment.__dataclass_fields__ = _SegmentFields.__dataclass_fields__
 Segment.__dataclass_params__ = _SegmentFields.__dataclass_params__  # type: ignore[attr-defined]
 _FIELDS = tuple(_SegmentFields.__dataclass_fields__)
 
@@ -396,7 +398,7 @@ class SegmentDocument:
     source_lang: Optional[str] = None
     target_lang: Optional[str] = None
     #: File-level facts (PO header fields such as ``Plural-Forms``, XLIFF version…).
-    header: Mapping[str, str] = field(default_factory=dict)
+    header: dict[str, str] = field(default_factory=dict)
     #: Malformed spots.  A reader that meets one keeps the segments read
     #: before it and reports the problem; it never raises on bad content.
     problems: list[Problem] = field(default_factory=list)

@@ -23,7 +23,7 @@ from __future__ import annotations
 import codecs
 import re
 from dataclasses import dataclass, field
-from typing import Optional
+from typing import Callable, Optional, cast
 
 from .model import PO, InlineCode, Problem, Run, Segment, SegmentDocument
 
@@ -124,7 +124,7 @@ class _Reader:
         runs: list[Run] = []
         pos = into.length if into is not None else 0  # the length of the decoded text so far
         closed = False
-        plain = _PLAIN.match
+        plain = cast("Callable[[str, int], re.Match[str]]", _PLAIN.match)  # it matches anywhere (maybe empty)
         while True:
             j = plain(s, i).end()
             if j > i:
@@ -210,7 +210,7 @@ class _Reader:
         if len(_FLAGSETS) < 4096:  # one object per set of flags (most entries share one)
             flags = _FLAGSETS.setdefault(flags, flags)
         state_fuzzy = "fuzzy" in flags
-        common = {"msgid": msgid}
+        common: dict[str, object] = {"msgid": msgid}
         if ctxt is not None:
             common["msgctxt"] = ctxt
         if e.msgid_plural is not None:
@@ -276,6 +276,7 @@ class _Reader:
     # -- lines ----------------------------------------------------------------
     def run(self) -> SegmentDocument:
         text = self.text
+        starts: list[int]
         self.line_starts = starts = []
         add = starts.append
         line = self.line

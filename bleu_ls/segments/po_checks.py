@@ -37,7 +37,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from typing import Iterable, Optional
+from typing import Any, Iterable, Mapping, Optional, cast
 
 from .model import Segment, SegmentDocument
 from .po import PLACEHOLDER_FLAGS
@@ -97,7 +97,7 @@ def check_placeholders(seg: Segment, severity: Optional[dict] = None,
     flags = seg.flags
     if not any(f in PLACEHOLDER_FLAGS for f in flags) or not seg.target.strip():
         return []
-    extra = seg.extra
+    extra: Mapping[str, Any] = seg.extra
     idx = extra.get("plural_index")
     plural = extra.get("msgid_plural")
     if idx is not None and plural is not None:
@@ -173,7 +173,7 @@ def check_plurals(doc: SegmentDocument, severity: Optional[dict] = None) -> dict
             out.setdefault(last.key, []).append(SegmentFinding(
                 "plural-count", sev, f"The header says nplurals={n}; this entry lacks {names}.", _anchor(last)))
         for s in forms:
-            i = s.extra["plural_index"]
+            i = cast(int, s.extra["plural_index"])
             if i >= n:
                 out.setdefault(s.key, []).append(SegmentFinding(
                     "plural-count", sev, f"The header says nplurals={n}: there is no msgstr[{i}].", _anchor(s)))
@@ -191,7 +191,7 @@ def check_fuzzy(seg: Segment, severity: Optional[dict] = None) -> list[SegmentFi
 
 
 def _raw_source(seg: Segment) -> Optional[str]:
-    extra = seg.extra
+    extra: Mapping[str, Any] = seg.extra
     if extra.get("plural_index", 0) >= 1 and extra.get("msgid_plural") is not None:
         return extra["msgid_plural"]
     return extra.get("msgid", seg.source)
@@ -204,7 +204,7 @@ _BREAKS = {ord("\n"): _BREAK, ord("\r"): _BREAK}
 
 def check_newlines(seg: Segment, severity: Optional[dict] = None) -> list[SegmentFinding]:
     """The msgstr has another number of line breaks (``\\n``) than its source."""
-    src, tgt = _raw_source(seg), seg.extra.get("msgstr", seg.target)
+    src, tgt = _raw_source(seg), cast(str, seg.extra.get("msgstr", seg.target))
     if not src or not tgt:
         return []
     a, b = src.count("\n"), tgt.count("\n")
@@ -216,7 +216,7 @@ def check_newlines(seg: Segment, severity: Optional[dict] = None) -> list[Segmen
 
 def check_whitespace_po(seg: Segment, severity: Optional[dict] = None) -> list[SegmentFinding]:
     """Leading / trailing white space and double spaces (the XML checks' own), line breaks left to ``newlines``."""
-    src, tgt = _raw_source(seg), seg.extra.get("msgstr", seg.target)
+    src, tgt = _raw_source(seg), cast(str, seg.extra.get("msgstr", seg.target))
     if src is None:
         return []
     view = dataclasses.replace(seg, source=src.translate(_BREAKS), target=tgt.translate(_BREAKS))
@@ -240,7 +240,7 @@ def _accelerators(text: str, codes=()) -> dict[str, int]:
 
 def check_accelerators(seg: Segment, severity: Optional[dict] = None) -> list[SegmentFinding]:
     """The source has one accelerator marker (``&File``, ``_File``) and the target has none or several."""
-    src, tgt = _raw_source(seg), seg.extra.get("msgstr", seg.target)
+    src, tgt = _raw_source(seg), cast(str, seg.extra.get("msgstr", seg.target))
     if not src or not tgt.strip():
         return []
     cs, ct = _accelerators(src, seg.source_codes), _accelerators(tgt, seg.target_codes)

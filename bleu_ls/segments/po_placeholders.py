@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from typing import Iterable, Optional
+from typing import Iterable, Optional, cast
 
 from .model import Segment
 from .po import PLACEHOLDER_FLAGS
@@ -98,6 +98,6 @@ def placeholders_own(seg: Segment, items: Iterable[str]) -> bool:
         return False
     texts = {c.id for c in seg.target_codes} | {c.id for c in seg.source_codes}
     for name in ("msgid", "msgid_plural"):
-        texts.update(t for t, _ in find_placeholders(seg.extra.get(name) or "", flags))
+        texts.update(t for t, _ in find_placeholders(cast(str, seg.extra.get(name) or ""), flags))
     items = list(items)
     return bool(items) and all(i in texts for i in items)

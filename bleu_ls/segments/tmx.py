@@ -21,9 +21,9 @@ The language is ``xml:lang`` (TMX 1.4) or ``lang`` (TMX 1.1).  Scored text:
 from __future__ import annotations
 
 import sys
-from typing import Optional
+from typing import Any, Optional, cast
 
-from .model import TMX, InlineCode, Segment, SegmentDocument
+from .model import TMX, InlineCode, Problem, Segment, SegmentDocument
 from .xmlcontent import Content, ContentEvents, LineCounter
 from .xmlscan import NS_SEP, XML_NS, Scanner, end_read, problem_at, read_xml_bytes, run_reader
 
@@ -48,10 +48,10 @@ class _Reader(ContentEvents):
     def __init__(self, file: str, sc: Scanner):
         self.file = file
         self.sc = sc
-        self.stack: list[tuple[str, object]] = []
+        self.stack: list[tuple[str, Any]] = []
         self.active: list[Content] = []
         self.segments: list[Segment] = []
-        self.problems = []
+        self.problems: list[Problem] = []
         self.header: dict[str, str] = {}
         self.srclang: Optional[str] = None
         self.tu: Optional[dict] = None
@@ -64,7 +64,7 @@ class _Reader(ContentEvents):
     def start(self, name: str, attrs: dict) -> None:
         off = self.pos()
         local = name.rpartition(NS_SEP)[2]
-        action = None
+        action: Optional[tuple] = None
         if self.active:
             if local in CODE_CONTENT:
                 entries = []
@@ -129,14 +129,16 @@ class _Reader(ContentEvents):
             c, empty = action[1], action[2]
             c.finish(c.start if empty else off)
             self._deactivate(c)
+            assert self.tuv is not None  # a seg is read inside a tuv only
             self.tuv["seg"] = c
         elif kind == "note":
             c = action[1]
             self._deactivate(c)
             t = c.text().strip()
             if t:
-                (self.tuv or self.tu)["notes"].append(t)
+                cast(dict, self.tuv or self.tu)["notes"].append(t)  # a note is read inside a tu only
         elif kind == "tuv":
+            assert self.tu is not None  # a tuv is read inside a tu only
             self.tu["tuvs"].append(self.tuv)
             self.tuv = None
         elif kind == "tu":
@@ -144,6 +146,7 @@ class _Reader(ContentEvents):
 
     def _end_tu(self, off: int) -> None:
         tu, self.tu = self.tu, None
+        assert tu is not None  # called at the end of a tu
         tuvs = [v for v in tu["tuvs"] if v["seg"] is not None]
         if not tuvs:
             return
@@ -204,7 +207,7 @@ def read_tmx_text(text: str, path: str = "", max_segments: Optional[int] = None)
         format=TMX,
         segments=r.segments,
         source_lang=r.srclang if r.srclang and r.srclang != "*all*" else None,
-        target_lang=next(iter(langs)) if len(langs) == 1 else None,
+        target_lang=cast(str, next(iter(langs))) if len(langs) == 1 else None,
         header=dict(r.header),
         problems=list(r.problems),
         text=text,

@@ -28,7 +28,7 @@ the ``mrk``\\s of its source; a unit of one segment takes any ``ref``).
 from __future__ import annotations
 
 import re
-from typing import Optional
+from typing import Optional, cast
 
 from .model import XLIFF1, Segment, SegmentDocument
 from .xliff1 import Xliff1Structure
@@ -86,7 +86,7 @@ def state_edit(text: str, seg: Segment, value: str) -> Optional[tuple[int, int, 
     added before the tag's end; nothing else in the tag changes.  For the code action "mark as
     translated / final"; ``text`` is the text the segment was read from.
     """
-    span = seg.extra.get("state_tag") if seg.extra else None
+    span = cast("Optional[tuple[int, int]]", seg.extra.get("state_tag") if seg.extra else None)
     if not span:
         return None
     a, b = span

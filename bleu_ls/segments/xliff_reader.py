@@ -11,9 +11,9 @@ entry points in :mod:`.xliff`.
 from __future__ import annotations
 
 import sys
-from typing import Optional
+from typing import Any, Callable, Optional
 
-from .model import XLIFF1, XLIFF2, InlineCode, Segment, pack_ints, pack_names
+from .model import XLIFF1, XLIFF2, InlineCode, Problem, Segment, pack_ints, pack_names
 from .xml_facts import XmlFacts
 from .xmlcontent import Content, ContentEvents, LineCounter
 from .xmlscan import NS_SEP, Scanner, problem_at
@@ -88,6 +88,9 @@ class XliffHandler(ContentEvents):
     mixins (composed in :mod:`.xliff`).
     """
 
+    _start1: Callable[..., Any]
+    _start2: Callable[..., Any]
+
     def __init__(self, text: str, scanner: Scanner):
         self.file = text
         self.sc = scanner
@@ -95,14 +98,14 @@ class XliffHandler(ContentEvents):
         self.fmt: Optional[str] = None
         self.segments: list[Segment] = []
         self.keys: dict[str, int] = {}
-        self.problems = []
+        self.problems: list[Problem] = []
         self.header: dict[str, str] = {}
         self.source_lang: Optional[str] = None
         self.target_lang: Optional[str] = None
         self.file_key = ""
         self.unit: Optional[XliffUnit] = None
         #: element stack: (local, action or None)
-        self.stack: list[tuple[str, object]] = []
+        self.stack: list[tuple[str, Any]] = []
         #: Contents receiving character data
         self.active: list[Content] = []
         self.line = LineCounter(text)
@@ -242,7 +245,7 @@ class XliffHandler(ContentEvents):
     def _seg_mrk_ok(self) -> bool:
         u = self.unit
         return u is not None and self.alt is None and self.note is None and bool(self.active) and (
-            self._in("seg-source") or (self._in("target") and u.segsrc_order)
+            self._in("seg-source") or (self._in("target") and bool(u.segsrc_order))
         )
 
     def _in(self, local: str) -> bool:

@@ -31,7 +31,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from dataclasses import dataclass
-from typing import Iterable, Optional
+from typing import Iterable, Optional, cast
 
 from .model import XLIFF1, XLIFF2, InlineCode, Segment, SegmentDocument
 
@@ -129,7 +129,7 @@ def check_codes(seg: Segment, severity: Optional[dict] = None) -> list[SegmentFi
         names = ", ".join(_describe(i) for i in sorted(missing.elements()))
         out.append(SegmentFinding("codes-missing", sev["codes-missing"], f"The target lacks the source's {names}.", _target_anchor(seg)))
     if extra:
-        seen = Counter()
+        seen: Counter[tuple[str, str]] = Counter()
         for c in codes:
             i = _ident(c)
             seen[i] += 1
@@ -283,7 +283,7 @@ def _line_breaks(raw: str) -> int:
 def check_newlines(seg: Segment, text: str, severity: Optional[dict] = None) -> list[SegmentFinding]:
     """The target has another number of line breaks than its source (both read in the file's text,
     where the scored text has folded them to spaces).  Only where both are in this file and not empty."""
-    src_span = seg.extra.get("source_span")
+    src_span = cast("Optional[tuple[int, int]]", seg.extra.get("source_span"))
     if not src_span or not seg.target.strip() or not (seg.source or "").strip():
         return []
     a = _line_breaks(text[src_span[0] : src_span[1]])

@@ -28,6 +28,8 @@ class XmlFacts(Mapping):
                  duplicate: Optional[int] = None, key: Optional[str] = None) -> None:
         self.original = original
         # the unit id not held twice: None where ``key`` (the segment's) is ``original/unit-id``
+        self._uid: Optional[str]
+        self._key: Optional[str]
         if key is not None and original and len(key) == len(original) + 1 + len(unit_id) and key.endswith(unit_id) \
                 and key.startswith(original) and key[len(original)] == "/":
             self._uid, self._key = None, key

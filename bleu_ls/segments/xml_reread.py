@@ -26,7 +26,7 @@ import dataclasses
 import re
 from bisect import bisect_left, bisect_right
 from dataclasses import dataclass
-from typing import Optional
+from typing import Any, Optional, cast
 
 from .model import TMX, XLIFF1, XLIFF2, InlineCode, Run, Segment, SegmentDocument
 from .tmx import _Reader as _TmxReader, read_tmx_text
@@ -127,7 +127,7 @@ def _narrow(text, doc, i, j, start, old_end, new_end, delta, removed) -> Optiona
     """The edited range itself, widened to the units it cuts into: read when nothing but units and
     text between them was removed (``removed`` tells, when the edit reaches outside a unit)."""
     segs = doc.segments
-    spans = []
+    spans: list[tuple[int, int]] = []
     for s in segs[i:j]:
         if not spans or spans[-1] != _uspan(s):
             spans.append(_uspan(s))
@@ -193,7 +193,7 @@ def _read(text: str, doc: SegmentDocument, i: int, j: int, a: int, b: int, delta
     r.file_key = originals.pop() or ""
     if i > 0:  # lines counted from the unit before (untouched: its offset and line are the same)
         r.line = LineCounter(text)
-        r.line.off, r.line.line = _uspan(segs[i - 1])[0], segs[i - 1].extra["unit_line"]
+        r.line.off, r.line.line = _uspan(segs[i - 1])[0], cast(int, segs[i - 1].extra["unit_line"])
     problem = sc.run(r)
     if problem is not None or r.bad or r.problems or r.fmt != doc.format:
         return None
@@ -204,7 +204,7 @@ def _read(text: str, doc: SegmentDocument, i: int, j: int, a: int, b: int, delta
         return None
     line_delta = 0
     if j < n:
-        line_delta = r.line(_uspan(segs[j])[0] + delta) - segs[j].extra["unit_line"]
+        line_delta = r.line(_uspan(segs[j])[0] + delta) - cast(int, segs[j].extra["unit_line"])
     return Splice(i, j, new, delta, line_delta, (a, b))
 
 
@@ -273,7 +273,7 @@ def _read_tmx(text: str, doc: SegmentDocument, i: int, j: int, a: int, b: int, d
     r.srclang = doc.header.get("srclang")
     r.n_tu = before or 0
     if i > 0:  # lines counted from the tu before (untouched: its offset and line are the same)
-        r.line.off, r.line.line = _uspan(segs[i - 1])[0], segs[i - 1].extra["unit_line"]
+        r.line.off, r.line.line = _uspan(segs[i - 1])[0], cast(int, segs[i - 1].extra["unit_line"])
     problem = sc.run(r)
     if problem is not None or r.bad or r.problems or r.tu is not None:
         return None
@@ -291,7 +291,7 @@ def _read_tmx(text: str, doc: SegmentDocument, i: int, j: int, a: int, b: int, d
         added = set()
     if moved and hasattr(segs, "hash_keys") and segs.hash_keys() == sum(s.key.startswith("#") for s in segs[i:j]):
         moved = 0  # no key starting with "#" outside the region: none to move, none that looks like a place
-        if any(segs.has_key(k) for k in added):
+        if any(cast(Any, segs).has_key(k) for k in added):  # a live index (hash_keys) has has_key
             return None
         added = set()
     if moved or added:
@@ -303,7 +303,7 @@ def _read_tmx(text: str, doc: SegmentDocument, i: int, j: int, a: int, b: int, d
             if i <= k < j:
                 continue
             s = plain[k]
-            tuid = s.extra.get("tuid")
+            tuid = cast("Optional[str]", s.extra.get("tuid"))
             if moved and tuid is None and k >= j:
                 p = _place(s)
                 if p is None:
@@ -314,7 +314,7 @@ def _read_tmx(text: str, doc: SegmentDocument, i: int, j: int, a: int, b: int, d
                 return None
     line_delta = 0
     if j < n:
-        line_delta = r.line(_uspan(segs[j])[0] + delta) - segs[j].extra["unit_line"]
+        line_delta = r.line(_uspan(segs[j])[0] + delta) - cast(int, segs[j].extra["unit_line"])
     return Splice(i, j, new, delta, line_delta, (a, b), rekey)
 
 
@@ -328,7 +328,7 @@ def shift_segment(s: Segment, delta: int, line_delta: int) -> Segment:
     def span(p):
         return None if p is None else (p[0] + delta, p[1] + delta)
 
-    extra = dict(s.extra)
+    extra: dict[str, Any] = dict(s.extra)
     for k in ("source_span", "unit_span", "state_tag"):
         if k in extra:
             extra[k] = span(extra[k])

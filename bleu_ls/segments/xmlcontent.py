@@ -15,9 +15,10 @@ character data and inline codes between a start tag and its end tag (as
 
 from __future__ import annotations
 
-from typing import Optional
+from typing import Callable, Optional
 
 from .model import InlineCode, Run
+from .xmlscan import Scanner
 
 
 class Content:
@@ -146,6 +147,8 @@ class ContentEvents:
     while one is open, so that every piece comes with its own offset."""
 
     active: list[Content]
+    sc: Scanner
+    pos: Callable[[], int]
 
     def _activate(self, c: Content) -> None:
         if not self.active:

@@ -46,7 +46,7 @@ _TAG = re.compile(r"""<[^\s/>]+(?:\s+[^\s=/>]+\s*=\s*(?:"[^"]*"|'[^']*'))*\s*(/?
 
 
 class Handler(Protocol):
-    pos: object
+    pos: Callable[[], int]
 
     def start(self, name: str, attrs: dict) -> None: ...
 
@@ -112,7 +112,7 @@ class Scanner:
         of a large document inside its root element's start tag."""
         self.text = text
         fed = text
-        self._region = None
+        self._region: Optional[tuple[int, int, int]] = None
         if region is not None:
             a, b, before, after = region
             fed = before + text[a:b] + after
@@ -124,7 +124,7 @@ class Scanner:
         self._lc = 0  # its char offset
         self.problem: Optional[Problem] = None
         self.stopped = False
-        self._parser = None
+        self._parser: Optional[expat.XMLParserType] = None
 
     # --- offsets -----------------------------------------------------------
     def char_offset(self, b: int) -> int:
@@ -138,6 +138,7 @@ class Scanner:
         return self._lc
 
     def pos(self) -> int:
+        assert self._parser is not None  # only called during run()
         b = self._parser.CurrentByteIndex
         if self._region is not None:
             return self._map(self.char_offset(b))
@@ -153,6 +154,7 @@ class Scanner:
         return self.char_offset(b)
 
     def _map(self, c: int) -> int:
+        assert self._region is not None  # only called with a region
         a, lead, n = self._region
         return a + max(0, min(c - lead, n))
 
@@ -302,7 +304,7 @@ def sniff_xml(head: str) -> Optional[str]:
     return None
 
 
-def run_reader(sc: "Scanner", reader, text: str, max_segments: Optional[int], stop: type, what: str) -> Optional[Problem]:
+def run_reader(sc: "Scanner", reader, text: str, max_segments: Optional[int], stop: type[BaseException], what: str) -> Optional[Problem]:
     """Run ``reader`` over ``sc`` (the XLIFF and TMX readers' shared loop): the
     scanner's problem, none when ``reader`` raised ``stop`` (it had read enough),
     or one sentence for a bug of the reader (the segments read so far kept).
@@ -325,6 +327,7 @@ def end_read(doc: SegmentDocument, sc: Scanner, problem: Optional[Problem], path
     if problem is not None:
         doc.problems.append(problem)
     elif missing_root is not None and not doc.problems:
+        assert doc.text is not None  # the XML readers keep it
         doc.problems.append(problem_at(doc.text, 0, missing_root))
     if sc.stopped:
         doc.header["partial"] = "true"

@@ -17,7 +17,7 @@ of the open document (:meth:`~bleu_ls.server.segdocs.docs.SegmentDocs.code_actio
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from lsprotocol import types
 
@@ -65,7 +65,7 @@ def actions_for(uri: str, diagnostics: list[types.Diagnostic]) -> list[types.Cod
             key = (kind, code) if kind == "off" else (kind, line, code if kind == "code" else None)
             action = seen.get(key)
             if action is not None:
-                action.diagnostics.append(d)
+                cast("list[types.Diagnostic]", action.diagnostics).append(d)  # the list made below
                 continue
             args: list[Any] = [uri, kind, line] + ([code] if kind in ("code", "off") else [])
             action = types.CodeAction(

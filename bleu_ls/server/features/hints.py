@@ -90,6 +90,7 @@ async def wait_for_heavy_lines(manager: "PairManager", params: types.InlayHintPa
     model = pair.model if pair is not None and pair.preview is None else None
     if model is None:
         return False
+    assert pair is not None  # the model is the pair's
     start = max(0, params.range.start.line)
     end = min(params.range.end.line + 1, model.n_paired)
     if start >= end:

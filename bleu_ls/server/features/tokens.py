@@ -248,7 +248,7 @@ class Tokens:
         await self.manager.wait_opened(uri)  # a large document: built in the background first
         pair, doc = self.manager.pair_for(uri), self.manager.docs.get(uri)
         setup = self._setup(pair, doc) if pair is not None and doc is not None else None
-        if setup is not None and len(pair.token_lines.missing_from(0, COLD_LINES + 1)) > COLD_LINES:
+        if setup is not None and pair is not None and len(pair.token_lines.missing_from(0, COLD_LINES + 1)) > COLD_LINES:
             task = self.filling.get(uri)
             if task is None or task.done():
                 self.filling[uri] = asyncio.ensure_future(self._fill_in_background(uri))

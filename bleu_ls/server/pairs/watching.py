@@ -18,7 +18,7 @@ import logging
 import os
 import uuid
 from pathlib import Path
-from typing import Callable, Iterable, Optional
+from typing import Callable, Iterable, Optional, Union
 
 from lsprotocol import types
 
@@ -83,7 +83,7 @@ class FileWatcher:
         out = []
         for p in sorted(self.paths):
             if self.relative_patterns:
-                pattern: object = types.RelativePattern(
+                pattern: Union[str, types.RelativePattern] = types.RelativePattern(
                     base_uri=p.parent.as_uri(), pattern=p.name
                 )
             else:

@@ -134,6 +134,7 @@ async def _scored(sp: SegmentPair) -> None:
     model = sp.model
     left = model.stale_count() if model is not None else 0
     while left and model is sp.model:
+        assert model is not None  # left is 0 without one
         now = model.refresh(max_lines=REFRESH_SLICE)
         if now >= left:  # nothing counted (rows left for a worker): stop
             return
