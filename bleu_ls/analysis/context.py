@@ -145,8 +145,8 @@ class LineContext:
     def lengths(self) -> tuple[Optional[np.ndarray], Optional[np.ndarray]]:
         """(hypothesis tokens, closest reference tokens) per line, or (None, None)."""
         metrics, d = self.metrics, self.settings.diagnostics
-        if "bleu" in metrics:
-            stats = self.model.stats_array("bleu")  # BLEU rows: hyp_len, ref_len, …
+        if (key := next((k for k, m in metrics.items() if m.ngram_precisions), None)) is not None:
+            stats = self.model.stats_array(key)  # BLEU rows: hyp_len, ref_len, …
             return stats[:, 0], stats[:, 1]
         if d.length_ratio.enabled or d.outlier.enabled:
             return self.analyzer.token_counts(self.hyp, self.refs, self.n)
