@@ -92,14 +92,14 @@ def render_text(model: PairModel, out, confidence: Optional[dict] = None, rows: 
     width = max(4, len(str(model.n_paired if rows is None else max(rows.lines, default=0))))
     head = f"{'line':>{width}}  " + "  ".join(f"{model.metrics[k].name:>7}" for k in keys)
     # the metrics with columns of their own after the scores (BLEU: BP, lengths)
-    extra = [k for k in keys if model.metrics[k].text_columns()]
-    head += "".join(model.metrics[k].text_columns() for k in extra)
+    extra = [(k, model.metrics[k].text_cells) for k in keys if model.metrics[k].text_columns()]
+    head += "".join(model.metrics[k].text_columns() for k, _ in extra)
     out.write(head + "  hypothesis\n")
     for i in range(model.n_paired):
         cells = "  ".join(f"{_fmt(values[k][i]):>7}" for k in keys)
         row = f"{i + 1 if rows is None else rows.lines[i]:>{width}}  {cells}"
-        for k in extra:
-            row += model.metrics[k].text_cells(model.line_score(k, i))
+        for k, text_cells in extra:
+            row += text_cells(model.line_score(k, i))
         text = model.hyp[i]
         if len(text) > 60:
             text = text[:57] + "..."
@@ -125,10 +125,11 @@ def render_tsv(model: PairModel, out, confidence: Optional[dict] = None, rows: O
     for m in metrics.values():
         cols += m.tsv_columns()
     out.write("\t".join(cols) + "\n")
+    cells = [(k, m.tsv_cells) for k, m in metrics.items()]
     for i in range(model.n_paired):
         row = [str(i + 1)] if rows is None else [str(rows.lines[i]), _tsv_cell(rows.keys[i])]
-        for k, m in metrics.items():
-            row += m.tsv_cells(model.line_score(k, i))
+        for k, tsv_cells in cells:
+            row += tsv_cells(model.line_score(k, i))
         out.write("\t".join(row) + "\n")
     row = ["corpus"] if rows is None else ["corpus", ""]
     for k, m in metrics.items():

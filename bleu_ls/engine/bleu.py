@@ -155,8 +155,10 @@ class BleuFamily(Metric):
         return [self.key, "bp", "sys_len", "ref_len"] + [f"p{j}" for j in range(1, n + 1)]
 
     def tsv_cells(self, score: Score) -> list[str]:
-        cells = [repr(score.score) if score.score is not None else "nan"]
-        return cells + [repr(score.bp), str(score.sys_len), str(score.ref_len)] + [repr(p) for p in score.precisions]
+        return [
+            repr(score.score) if score.score is not None else "nan",
+            repr(score.bp), str(score.sys_len), str(score.ref_len), *map(repr, score.precisions),
+        ]
 
 
 class BleuSection(Protocol):
