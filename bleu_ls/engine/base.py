@@ -106,7 +106,7 @@ class Metric:
     word_tokens: bool = True
 
     @classmethod
-    def from_section(cls, section: Any) -> "Metric":
+    def from_section(cls, section: Any) -> Metric:
         """The metric its settings section describes (a dataclass of
         ``settings.py``, or anything with the same fields: see the
         section protocol in the metric's module)."""

@@ -166,10 +166,10 @@ class BleuSection(Protocol):
 
     preset: str
     tokenize: str
-    smooth: Optional[str]
-    smooth_value: Optional[float]
+    smooth: str | None
+    smooth_value: float | None
     max_order: int
-    weights: Optional[list[float]]
+    weights: list[float] | None
     lowercase: bool
     effective_order: bool
 
@@ -203,7 +203,7 @@ class BleuMetric(BleuFamily):
         self.width = 2 + 2 * max_order
 
     @classmethod
-    def from_section(cls, section: BleuSection) -> "BleuMetric":
+    def from_section(cls, section: BleuSection) -> BleuMetric:
         return cls(
             tokenize=section.tokenize,
             smooth=section.smooth or DEFAULT_SMOOTH,

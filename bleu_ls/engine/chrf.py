@@ -62,7 +62,7 @@ class ChrfMetric(Metric):
         self.name = f"chrF{beta}" + "+" * word_order
 
     @classmethod
-    def from_section(cls, section: ChrfSection) -> "ChrfMetric":
+    def from_section(cls, section: ChrfSection) -> ChrfMetric:
         return cls(
             char_order=section.char_order,
             word_order=section.word_order,

@@ -109,7 +109,7 @@ class NltkBleuMetric(BleuFamily):
         self.width = 2 + 2 * self.n + 2
 
     @classmethod
-    def from_section(cls, section: BleuSection) -> "NltkBleuMetric":
+    def from_section(cls, section: BleuSection) -> NltkBleuMetric:
         """``nltk-3.2`` is NLTK 3.2's default; uniform weights over ``max_order`` unless given."""
         return cls(
             weights=section.weights or [1.0 / section.max_order] * section.max_order,

@@ -80,7 +80,7 @@ class TerMetric(Metric):
         )
 
     @classmethod
-    def from_section(cls, section: TerSection) -> "TerMetric":
+    def from_section(cls, section: TerSection) -> TerMetric:
         return cls(
             normalized=section.normalized,
             no_punct=section.no_punct,
