@@ -18,6 +18,7 @@ from typing import Any, Optional, Union, get_args, get_origin, get_type_hints
 
 from .engine import bleu as _bleu, nltk_bleu as _nltk
 from .engine.chrf import ChrfMetric
+from .engine.table import KEYS, TABLE
 from .engine.tokenizers import NAMES as TOKENIZERS
 from .diagnostics_settings import (  # noqa: F401  (part of the settings' public names)
     CheckSettings,
@@ -37,11 +38,12 @@ from .diagnostics_settings import (  # noqa: F401  (part of the settings' public
 #: BLEU smoothing under the sacrebleu preset / under the NLTK presets (the engine's names).
 BLEU_SMOOTHING: tuple[str, ...] = _bleu.SMOOTHING
 NLTK_SMOOTHING: tuple[str, ...] = _nltk.SMOOTHING
-PRESETS = ("sacrebleu", "nltk", "nltk-3.2")
-#: The metric keys, in display order.
-METRICS = ("bleu", "chrf", "ter")
+#: BLEU's presets, the default first (the engine's: sacrebleu, then NLTK's).
+PRESETS: tuple[str, ...] = _bleu.BleuMetric.presets + _nltk.NltkBleuMetric.presets
+#: The metric keys, in display order (the engine's table; each is a section below).
+METRICS: tuple[str, ...] = KEYS
 #: The metrics the outlier rule can rank lines by (higher is better).
-OUTLIER_METRICS = ("bleu", "chrf")
+OUTLIER_METRICS: tuple[str, ...] = tuple(row.key for row in TABLE if row.higher_is_better)
 #: Diagnostic severities, most severe first (LSP's DiagnosticSeverity 1..4).
 SEVERITIES = ("error", "warning", "information", "hint")
 #: Severity name -> rank (1: most severe), as LSP numbers them.

@@ -190,6 +190,20 @@ def test_engine_knows_nothing_of_the_server() -> None:
         assert not {t for t in graph[name] if t.startswith(f"{PACKAGE}.server")}, name
 
 
+def test_engine_imports_only_the_engine() -> None:
+    """The engine is the bottom layer: it imports no other module of the
+    package (settings reach it duck-typed, through ``engine.table.build_metrics``)."""
+    engine = f"{PACKAGE}.engine"
+    upward = [
+        f"{name} -> {target}"
+        for name, targets in import_graph().items()
+        if name == engine or name.startswith(engine + ".")
+        for target in targets
+        if not (target == engine or target.startswith(engine + "."))
+    ]
+    assert not upward, "the engine imports from above it:\n" + "\n".join(sorted(upward))
+
+
 def test_features_do_not_import_each_other() -> None:
     features = f"{PACKAGE}.server.features"
     for name, targets in import_graph().items():

@@ -233,7 +233,7 @@ class Analyzer:
         """What the per-line memos depend on (they are dropped when it changes)."""
         s = self.settings
         metrics = model.metrics
-        tok_metric = metrics.get("bleu") or metrics.get("chrf")
+        tok_metric = next((m for m in metrics.values() if m.word_tokens), None)
         sig = None if tok_metric is None else tok_metric.signature(1)
         return (repr(s.diagnostics.repetition), s.bleu.lowercase, sig, s.max_line_bytes)
 
@@ -242,7 +242,7 @@ class Analyzer:
         s = self.settings
         d = s.diagnostics
         metrics = model.metrics
-        tok_metric = metrics.get("bleu") or metrics.get("chrf")
+        tok_metric = next((m for m in metrics.values() if m.word_tokens), None)
         self.tokens = tok_metric.tokens if tok_metric is not None else str.split
         text_key = self._text_key_of(model)
         if text_key != self._text_key:

@@ -147,8 +147,8 @@ class LineContext:
         metrics, d = self.metrics, self.settings.diagnostics
         if not self.refs:  # a file checked without a reference
             return None, None
-        if "bleu" in metrics:
-            stats = self.model.stats_array("bleu")  # BLEU rows: hyp_len, ref_len, …
+        if (key := next((k for k, m in metrics.items() if m.ngram_precisions), None)) is not None:
+            stats = self.model.stats_array(key)  # BLEU rows: hyp_len, ref_len, …
             return stats[:, 0], stats[:, 1]
         if d.length_ratio.enabled or d.outlier.enabled:
             return self.analyzer.token_counts(self.hyp, self.refs, self.n)

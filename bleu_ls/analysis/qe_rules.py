@@ -33,6 +33,7 @@ from typing import Callable, Iterator, Optional
 import numpy as np
 
 from ..checks import has_letter
+from ..engine.chrf import ChrfMetric
 from .context import LineContext
 from .findings import Finding
 
@@ -108,8 +109,8 @@ def adequacy(ctx: LineContext, c) -> Iterator[Finding]:
     hyp = ctx.hyp
     chrf = None
     if refs:
-        if "chrf" in ctx.metrics:
-            chrf = np.asarray(ctx.model.values("chrf"), dtype=float)
+        if ChrfMetric.key in ctx.metrics:  # the pair's own chrF, when it scores one
+            chrf = np.asarray(ctx.model.values(ChrfMetric.key), dtype=float)
         else:  # chrF alone first: it decides which lines need a similarity
             values = qe.line_values(source, hyp, refs, np.zeros(n, dtype=bool))
             if qe.error:

@@ -57,6 +57,7 @@ def _sentence_encoder() -> tuple[bool, Optional[str]]:
 def _config(folder: Path, editor_settings: Any) -> dict:
     """The settings of ``folder``: the nearest bleu-ls.toml, then the editor's
     settings over it (as the server lays them), and every problem found."""
+    from ..engine.table import TABLE
     from ..settings import Settings
     from ..workspace_config import CONFIG_NAME, find_workspace_root, load_workspace_config
 
@@ -73,7 +74,9 @@ def _config(folder: Path, editor_settings: Any) -> dict:
     if layer not in (None, {}):
         settings = settings.merged(layer, problems)
     problems += [f"setting {p}" for p in settings.validate()]
-    metrics = ["BLEU"] + [m for m, s in (("chrF", settings.chrf), ("TER", settings.ter)) if s.enabled]
+    # the first metric of the table is listed whatever its section says (as
+    # before the table: the server scores it when no metric is switched on)
+    metrics = [row.short for row in TABLE if row is TABLE[0] or getattr(settings, row.section).enabled]
     return {
         "file": str(root / CONFIG_NAME) if root is not None else None,
         "editorSettings": layer not in (None, {}),

@@ -10,6 +10,7 @@ import dataclasses
 from typing import Optional, Sequence
 
 from ..engine.bleu import SMOOTH_DEFAULTS
+from ..engine.table import TABLE
 from ..settings import BLEU_SMOOTHING, METRICS, NLTK_SMOOTHING, PRESETS, TOKENIZERS, Settings
 
 
@@ -36,7 +37,7 @@ def add_metric_arguments(parser: argparse.ArgumentParser) -> None:
     d = Settings()
     b, c = d.bleu, d.chrf
     nltk_default = dataclasses.replace(b, preset=PRESETS[1]).resolved_smooth()
-    enabled = [key for key in METRICS if getattr(d, key).enabled]
+    enabled = [row.key for row in TABLE if getattr(d, row.section).enabled]
     g = parser.add_argument_group("metric")
     g.add_argument(
         "--metric", "-m", nargs="+", choices=METRICS, default=None,
@@ -93,12 +94,11 @@ def _weights(values: Sequence[str]) -> list[float]:
 def settings_from_args(args: argparse.Namespace, base: Optional[Settings] = None) -> Settings:
     """``base`` (default settings, or a bleu-ls.toml's) with the given flags laid over it."""
     s = dataclasses.replace(base) if base is not None else Settings()
+    if args.metric is not None:  # each metric's section (a copy) on or off
+        for row in TABLE:
+            setattr(s, row.section, dataclasses.replace(getattr(s, row.section), enabled=row.key in args.metric))
     bleu = dataclasses.replace(s.bleu)
     chrf = dataclasses.replace(s.chrf)
-    if args.metric is not None:
-        bleu.enabled = "bleu" in args.metric
-        chrf.enabled = "chrf" in args.metric
-        s.ter = dataclasses.replace(s.ter, enabled="ter" in args.metric)
     for flag in ("normalized", "no_punct", "asian_support", "case_sensitive"):
         if getattr(args, f"ter_{flag}", None):
             s.ter = dataclasses.replace(s.ter, **{flag: True})

@@ -15,7 +15,7 @@ import math
 import sys
 from typing import Any, Optional, Sequence
 
-from ..engine import InputError, PairModel, Score, TokenizerUnavailable, build_metrics
+from ..engine import InputError, Metric, PairModel, Score, TokenizerUnavailable, build_metrics
 from .inputs import LineCounts, read_inputs
 from .metric_args import UsageError, add_metric_arguments, settings_from_args
 from .output import Chunked
@@ -29,14 +29,13 @@ LINE_COUNTS = LineCounts("every reference must have one line per hypothesis line
 
 
 # -- output -------------------------------------------------------------------
-def _line_record(i: int, score: Score, rows: Optional["SegmentRows"] = None) -> dict[str, Any]:
-    """One line of the JSON report: BLEU lines carry the breakdown, chrF lines the score.
+def _line_record(metric: Metric, i: int, score: Score, rows: Optional["SegmentRows"] = None) -> dict[str, Any]:
+    """One line of the JSON report: where it is, then the metric's record of it
+    (BLEU's breakdown, chrF's score alone…: ``Metric.line_record``).
 
     Segment files (``rows``): the segment's key and the line of its target start."""
     where = {"line": i + 1} if rows is None else rows.record(i)
-    if score.metric.startswith("chrF"):
-        return {**where, "score": score.score}
-    return {**where, **score.as_dict()}
+    return {**where, **metric.line_record(score)}
 
 
 def metric_report(
@@ -49,7 +48,7 @@ def metric_report(
     if confidence:
         est, signature = confidence[key], confidence["signature"](signature)
         corpus.update(mean=est.mean, ci=est.ci)
-    lines = [_line_record(i, model.line_score(key, i), rows) for i in range(model.n_paired)]
+    lines = [_line_record(metric, i, model.line_score(key, i), rows) for i in range(model.n_paired)]
     report = {
         "metric": metric.name,
         "signature": signature,
@@ -68,18 +67,12 @@ def _fmt(x: Optional[float], digits: int = 2) -> str:
     return f"{x:.{digits}f}"
 
 
-def corpus_line(name: str, score: Score, signature: str, est: Any = None) -> str:
+def corpus_line(metric: Metric, score: Score, signature: str, est: Any = None) -> str:
+    """The sacrebleu-style corpus line of one metric (``Metric.text_line``)."""
     value = _fmt(score.score)
     if est is not None and est.mean is not None:
         value += f" (μ = {est.mean:.2f} ± {est.ci:.2f})"
-    if name.startswith("chrF") or name == "TER":
-        return f"{name} = {value}  {signature}"
-    prec = "/".join(f"{p:.1f}" for p in score.precisions)
-    ratio = score.sys_len / score.ref_len if score.ref_len else 0
-    return (
-        f"{name} = {value} {prec} (BP = {score.bp:.3f} ratio = {ratio:.3f} "
-        f"hyp_len = {score.sys_len} ref_len = {score.ref_len})  {signature}"
-    )
+    return metric.text_line(score, value, signature)
 
 
 def _weakest(values: list[Optional[float]]) -> set[int]:
@@ -95,20 +88,20 @@ def render_text(model: PairModel, out, confidence: Optional[dict] = None, rows: 
     keys = list(model.metrics)
     values = {k: [model.line_value(k, i) for i in range(model.n_paired)] for k in keys}
     first = values[keys[0]]
-    if not getattr(model.metrics[keys[0]], "higher_is_better", True):  # TER: more is worse
+    if not model.metrics[keys[0]].higher_is_better:  # an error rate (TER): more is worse
         first = [None if v is None else -v for v in first]
     weakest = _weakest(first)
     width = max(4, len(str(model.n_paired if rows is None else max(rows.lines, default=0))))
     head = f"{'line':>{width}}  " + "  ".join(f"{model.metrics[k].name:>7}" for k in keys)
-    if "bleu" in keys:
-        head += f"  {'BP':>5}  {'hyp/ref':>9}"
+    # the metrics with columns of their own after the scores (BLEU: BP, lengths)
+    extra = [(k, model.metrics[k].text_cells) for k in keys if model.metrics[k].text_columns()]
+    head += "".join(model.metrics[k].text_columns() for k, _ in extra)
     out.write(head + "  hypothesis\n")
     for i in range(model.n_paired):
         cells = "  ".join(f"{_fmt(values[k][i]):>7}" for k in keys)
         row = f"{i + 1 if rows is None else rows.lines[i]:>{width}}  {cells}"
-        if "bleu" in keys:
-            s = model.line_score("bleu", i)
-            row += f"  {s.bp:5.3f}  {f'{s.sys_len}/{s.ref_len}':>9}"
+        for k, text_cells in extra:
+            row += text_cells(model.line_score(k, i))
         text = model.hyp[i]
         if len(text) > 60:
             text = text[:57] + "..."
@@ -125,33 +118,24 @@ def render_text(model: PairModel, out, confidence: Optional[dict] = None, rows: 
         signature, est = m.signature(model.n_refs), None
         if confidence:
             signature, est = confidence["signature"](signature), confidence[k]
-        out.write(corpus_line(m.name, model.corpus(k), signature, est) + "\n")
+        out.write(corpus_line(m, model.corpus(k), signature, est) + "\n")
 
 
 def render_tsv(model: PairModel, out, confidence: Optional[dict] = None, rows: Optional["SegmentRows"] = None) -> None:
-    keys = list(model.metrics)
+    metrics = model.metrics
     cols = ["line"] if rows is None else ["line", "key"]
-    for k in keys:
-        cols.append(k)
-        if k == "bleu":
-            n = len(model.metrics[k].sentence_score([0] * model.metrics[k].width).precisions)
-            cols += ["bp", "sys_len", "ref_len"] + [f"p{j}" for j in range(1, n + 1)]
+    for m in metrics.values():
+        cols += m.tsv_columns()
     out.write("\t".join(cols) + "\n")
-
-    def cells(s: Score, key: str) -> list[str]:
-        row = [repr(s.score) if s.score is not None else "nan"]
-        if key == "bleu":
-            row += [repr(s.bp), str(s.sys_len), str(s.ref_len)] + [repr(p) for p in s.precisions]
-        return row
-
+    cells = [(k, m.tsv_cells) for k, m in metrics.items()]
     for i in range(model.n_paired):
         row = [str(i + 1)] if rows is None else [str(rows.lines[i]), _tsv_cell(rows.keys[i])]
-        for k in keys:
-            row += cells(model.line_score(k, i), k)
+        for k, tsv_cells in cells:
+            row += tsv_cells(model.line_score(k, i))
         out.write("\t".join(row) + "\n")
     row = ["corpus"] if rows is None else ["corpus", ""]
-    for k in keys:
-        row += cells(model.corpus(k), k)
+    for k, m in metrics.items():
+        row += m.tsv_cells(model.corpus(k))
     out.write("\t".join(row) + "\n")
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from typing import Optional, Sequence, cast
+from typing import Optional, Protocol, Sequence, cast
 
 import numpy as np
 
@@ -125,11 +125,59 @@ def compute_bleu(
     return score, precisions, bp
 
 
-class BleuMetric(Metric):
-    """sacrebleu's BLEU: per-line with effective order, corpus without."""
+class BleuFamily(Metric):
+    """BLEU however it is computed (sacrebleu's here, the NLTK presets in
+    nltk_bleu.py): one table row, one key, one settings section, and the
+    n-gram breakdown in its records and reports."""
 
     key = "bleu"
+    section = "bleu"
+    short = "BLEU"
     name = "BLEU"
+    ngram_precisions = True
+
+    def text_line(self, score: Score, value: str, signature: str) -> str:
+        prec = "/".join(f"{p:.1f}" for p in score.precisions)
+        ratio = score.sys_len / score.ref_len if score.ref_len else 0
+        return (
+            f"{self.name} = {value} {prec} (BP = {score.bp:.3f} ratio = {ratio:.3f} "
+            f"hyp_len = {score.sys_len} ref_len = {score.ref_len})  {signature}"
+        )
+
+    def text_columns(self) -> str:
+        return f"  {'BP':>5}  {'hyp/ref':>9}"
+
+    def text_cells(self, score: Score) -> str:
+        return f"  {score.bp:5.3f}  {f'{score.sys_len}/{score.ref_len}':>9}"
+
+    def tsv_columns(self) -> list[str]:
+        n = len(self.sentence_score([0] * self.width).precisions)
+        return [self.key, "bp", "sys_len", "ref_len"] + [f"p{j}" for j in range(1, n + 1)]
+
+    def tsv_cells(self, score: Score) -> list[str]:
+        return [
+            repr(score.score) if score.score is not None else "nan",
+            repr(score.bp), str(score.sys_len), str(score.ref_len), *map(repr, score.precisions),
+        ]
+
+
+class BleuSection(Protocol):
+    """What BLEU reads of its settings section (``settings.BleuSettings``)."""
+
+    preset: str
+    tokenize: str
+    smooth: str | None
+    smooth_value: float | None
+    max_order: int
+    weights: list[float] | None
+    lowercase: bool
+    effective_order: bool
+
+
+class BleuMetric(BleuFamily):
+    """sacrebleu's BLEU: per-line with effective order, corpus without."""
+
+    presets = ("sacrebleu",)
 
     def __init__(
         self,
@@ -153,6 +201,17 @@ class BleuMetric(Metric):
         self.lowercase = lowercase
         self.effective_order = effective_order
         self.width = 2 + 2 * max_order
+
+    @classmethod
+    def from_section(cls, section: BleuSection) -> BleuMetric:
+        return cls(
+            tokenize=section.tokenize,
+            smooth=section.smooth or DEFAULT_SMOOTH,
+            smooth_value=section.smooth_value,
+            max_order=section.max_order,
+            lowercase=section.lowercase,
+            effective_order=section.effective_order,
+        )
 
     # -- statistics ----------------------------------------------------------
     def tokens(self, line: str) -> list[str]:
@@ -188,6 +247,7 @@ class BleuMetric(Metric):
             bp=bp,
             sys_len=stats[0],
             ref_len=stats[1],
+            ngram=True,
         )
 
     def batch_stats(self, hyp: Sequence[str], refs: Sequence[Sequence[str]]) -> np.ndarray:
@@ -202,6 +262,13 @@ class BleuMetric(Metric):
         for i, r in enumerate(stats.tolist()):
             out[i] = compute_bleu(r[2 : 2 + n], r[2 + n : 2 + 2 * n], r[0], r[1], sm, sv, eff, n)[0]
         return out
+
+    def resample_score(self, row):
+        n = self.max_order
+        return compute_bleu(
+            row[2 : 2 + n], row[2 + n :], int(row[0]), int(row[1]),
+            self.smooth, self.smooth_value, False, n,
+        )[0]
 
     def sentence_score(self, stats: Sequence[int]) -> Score:
         return self._score(stats, self.effective_order)

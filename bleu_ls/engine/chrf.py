@@ -8,7 +8,7 @@ reference with the best F score (the first one on ties), as sacrebleu keeps.
 from __future__ import annotations
 
 from collections import Counter
-from typing import Optional, Sequence
+from typing import Optional, Protocol, Sequence
 
 import numpy as np
 
@@ -24,8 +24,23 @@ def _word_ngrams(words: list[str], n: int) -> Counter:
     return Counter([" ".join(words[i : i + n]) for i in range(len(words) - n + 1)])
 
 
+class ChrfSection(Protocol):
+    """What chrF reads of its settings section (``settings.ChrfSettings``)."""
+
+    char_order: int
+    word_order: int
+    beta: int
+    lowercase: bool
+    whitespace: bool
+    eps_smoothing: bool
+
+
 class ChrfMetric(Metric):
+    """sacrebleu's CHRF; chrF++ with word n-grams (``word_order``)."""
+
     key = "chrf"
+    section = "chrf"
+    short = "chrF"
 
     def __init__(
         self,
@@ -45,6 +60,17 @@ class ChrfMetric(Metric):
         self.eps_smoothing = eps_smoothing
         self.width = 3 * self.order
         self.name = f"chrF{beta}" + "+" * word_order
+
+    @classmethod
+    def from_section(cls, section: ChrfSection) -> ChrfMetric:
+        return cls(
+            char_order=section.char_order,
+            word_order=section.word_order,
+            beta=section.beta,
+            lowercase=section.lowercase,
+            whitespace=section.whitespace,
+            eps_smoothing=section.eps_smoothing,
+        )
 
     def tokens(self, line: str) -> list[str]:
         return split_punctuation(line.lower() if self.lowercase else line)
@@ -141,8 +167,15 @@ class ChrfMetric(Metric):
             out[i] = f(r)
         return out
 
+    def resample_score(self, row):
+        return self.f_score(row)
+
     def sentence_score(self, stats: Sequence[int]) -> Score:
         return self._score(stats)
+
+    def line_record(self, score: Score) -> dict:
+        """A line's JSON record: the score alone (its counts are in the corpus record)."""
+        return {"score": score.score}
 
     def corpus_score(self, totals: Sequence[int], last: Optional[Sequence[int]] = None) -> Score:
         return self._score(totals)

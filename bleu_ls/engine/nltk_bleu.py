@@ -32,8 +32,8 @@ from typing import Optional, Sequence, cast
 
 import numpy as np
 
-from .base import Metric, Score
-from .bleu import closest_ref_len, ngram_counter
+from .base import Score
+from .bleu import BleuFamily, BleuSection, closest_ref_len, ngram_counter
 
 #: NLTK's SmoothingFunction methods 0..7, by name.
 SMOOTHING = tuple(f"nltk-method{i}" for i in range(8))
@@ -41,6 +41,8 @@ SMOOTHING = tuple(f"nltk-method{i}" for i in range(8))
 DEFAULT_SMOOTH = SMOOTHING[0]
 
 NLTK_VERSION = "3.10"
+#: The preset of NLTK 3.2.2-3.2.5's default (precisions stop at the first order without a match).
+LEGACY_PRESET = "nltk-3.2"
 
 
 def modified_precision(hyp: Sequence[str], refs: Sequence[Sequence[str]], n: int) -> tuple[int, int]:
@@ -75,9 +77,13 @@ def _val(p):
     return p.value if isinstance(p, _P) else p
 
 
-class NltkBleuMetric(Metric):
-    key = "bleu"
-    name = "BLEU"
+class NltkBleuMetric(BleuFamily):
+    """BLEU as NLTK computes it: the presets of BLEU's settings section
+    other than sacrebleu's, in the same table row (one key, one section)."""
+
+    presets = ("nltk", LEGACY_PRESET)
+    #: sacrebleu's bootstrap is defined for sacrebleu's metrics only
+    bootstrap = False
 
     def __init__(
         self,
@@ -101,6 +107,16 @@ class NltkBleuMetric(Metric):
         self.legacy = legacy
         self.epsilon, self.alpha, self.k = epsilon, alpha, k
         self.width = 2 + 2 * self.n + 2
+
+    @classmethod
+    def from_section(cls, section: BleuSection) -> NltkBleuMetric:
+        """``nltk-3.2`` is NLTK 3.2's default; uniform weights over ``max_order`` unless given."""
+        return cls(
+            weights=section.weights or [1.0 / section.max_order] * section.max_order,
+            smooth=section.smooth or DEFAULT_SMOOTH,
+            lowercase=section.lowercase,
+            legacy=section.preset == LEGACY_PRESET,
+        )
 
     def tokens(self, line: str) -> list[str]:
         return (line.lower() if self.lowercase else line).split()
@@ -144,6 +160,7 @@ class NltkBleuMetric(Metric):
             bp=float(bp),
             sys_len=hyp_lengths,
             ref_len=ref_lengths,
+            ngram=True,
         )
         result.extra["nltk"] = 0
         if not n or nums[0] == 0:

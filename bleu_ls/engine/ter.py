@@ -20,7 +20,7 @@ order (``corpus_from_rows``), as sacrebleu does.
 
 from __future__ import annotations
 
-from typing import Optional, Sequence
+from typing import Optional, Protocol, Sequence
 
 import numpy as np
 
@@ -41,14 +41,26 @@ CHEAP_WORDS = 44
 _EXACT_REFS = (1, 2, 4)
 
 
+class TerSection(Protocol):
+    """What TER reads of its settings section (``settings.TerSettings``)."""
+
+    normalized: bool
+    no_punct: bool
+    asian_support: bool
+    case_sensitive: bool
+
+
 class TerMetric(Metric):
     """sacrebleu's TER: lowercased by default, tercom tokenization options."""
 
     key = "ter"
+    section = "ter"
+    short = "TER"
     name = "TER"
     width = 3
     #: higher is worse: a lower TER is the better translation
     higher_is_better = False
+    word_tokens = False
 
     def __init__(
         self,
@@ -65,6 +77,15 @@ class TerMetric(Metric):
         self.case_sensitive = case_sensitive
         self._tokenizer = TercomTokenizer(
             normalized=normalized, no_punct=no_punct, asian_support=asian_support, case_sensitive=case_sensitive
+        )
+
+    @classmethod
+    def from_section(cls, section: TerSection) -> TerMetric:
+        return cls(
+            normalized=section.normalized,
+            no_punct=section.no_punct,
+            asian_support=section.asian_support,
+            case_sensitive=section.case_sensitive,
         )
 
     # -- statistics ----------------------------------------------------------

@@ -35,9 +35,10 @@ class Builder:
         self.n = first.n_paired
         self.refs = first.refs
         self.values = {k: [m.values(k) for m in self.models] for k in self.metrics}
-        primary = self.metrics[self.key]
-        self.tokens = primary.tokens if "bleu" not in self.metrics else self.metrics["bleu"].tokens
-        self.max_order = getattr(self.metrics.get("bleu"), "max_order", 4) or 4
+        # lines are marked in BLEU's n-grams when it is scored, else in the first metric's tokens
+        ngram = next((m for m in self.metrics.values() if m.ngram_precisions), None)
+        self.tokens = (ngram or self.metrics[self.key]).tokens
+        self.max_order = getattr(ngram, "max_order", 4) or 4
         self.marker = LineMarker(self.tokens, self.max_order)
         self.notes: list[str] = []
         self.data: dict = {}
@@ -79,9 +80,9 @@ class Builder:
                 "name": m.name,
                 "signature": sig,
                 "line_signature": m.signature(n_refs, sentence=True),
-                "higher_is_better": scores.higher_is_better(m),
+                "higher_is_better": m.higher_is_better,
             }
-            if self.opt.bootstrap > 1 and scores.has_bootstrap(m):
+            if self.opt.bootstrap > 1 and m.bootstrap:
                 rec["bootstrap_signature"] = scores.bootstrap_signature(sig, self.opt.bootstrap, self.opt.seed)
             out.append(rec)
         return out
@@ -90,7 +91,7 @@ class Builder:
         opt = self.opt
         out = [{"name": s.name, "path": s.path, "corpus": {}, "histogram": {}} for s in self.inp.systems]
         for key, metric in self.metrics.items():
-            if opt.bootstrap > 1 and not scores.has_bootstrap(metric):
+            if opt.bootstrap > 1 and not metric.bootstrap:
                 self.notes.append(f"{metric.name} has no interval or paired test: sacrebleu's bootstrap "
                                   "is defined for sacrebleu's metrics, not for the NLTK presets.")
             recs = scores.corpus_section(self.models, key, opt.bootstrap, opt.seed)
@@ -149,7 +150,7 @@ class Builder:
 
     def _weakest(self) -> list[dict]:
         metric = self.metrics[self.key]
-        lowest = scores.higher_is_better(metric)
+        lowest = metric.higher_is_better
         out, views = [], []
         for s in range(len(self.models)):
             picked = scores.extreme_lines(self.values[self.key][s], self.opt.top_lines, lowest)
@@ -168,7 +169,7 @@ class Builder:
         k = max(1, self.opt.top_lines // 2)
         out, views = [], []
         for s in range(1, len(self.models)):
-            delta = scores.differences(base, self.values[self.key][s], scores.higher_is_better(metric))
+            delta = scores.differences(base, self.values[self.key][s], metric.higher_is_better)
             rec = {"baseline": 0, "system": s, "metric": self.key, **scores.win_loss(delta)}
             better = [i for i in scores.extreme_lines(delta, k, lowest=False) if delta[i] > 0]
             worse = [i for i in scores.extreme_lines(delta, k, lowest=True) if delta[i] < 0]

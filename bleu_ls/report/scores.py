@@ -11,15 +11,11 @@ from typing import Optional, Sequence
 
 import numpy as np
 
-from ..engine import Metric, NltkBleuMetric
+from ..engine import Metric
 from ..engine.significance import confidence, paired_bs
 
 HIST_STEP = 10
 HIST_BINS = 10  # the last bin takes everything from 90 up (an exact match is 100.00000000000004)
-
-
-def higher_is_better(metric: Metric) -> bool:
-    return getattr(metric, "higher_is_better", True)
 
 
 def clean(x) -> Optional[float]:
@@ -51,11 +47,6 @@ def bootstrap_signature(signature: str, n: int, seed: Optional[int]) -> str:
     return f"{first}|bs:{n}|seed:{seed_text(seed)}|{rest}"
 
 
-def has_bootstrap(metric: Metric) -> bool:
-    """sacrebleu's bootstrap is defined for sacrebleu's metrics; the NLTK presets get none."""
-    return not isinstance(metric, NltkBleuMetric)
-
-
 def corpus_section(models: Sequence, key: str, n_boot: int, seed: Optional[int]) -> list[dict]:
     """Per system: the corpus score with its breakdown, bootstrap mean ± ci, and the
     paired bootstrap p-value against the first system (sacrebleu's PairedTest "bs")."""
@@ -64,7 +55,7 @@ def corpus_section(models: Sequence, key: str, n_boot: int, seed: Optional[int])
     for rec in out:
         rec["score"] = clean(rec["score"])
         rec.update(mean=None, ci=None, p_value=None)
-    if n_boot <= 1 or models[0].n_paired == 0 or not has_bootstrap(metric):
+    if n_boot <= 1 or models[0].n_paired == 0 or not metric.bootstrap:  # sacrebleu's metrics only, not the NLTK presets
         return out
     stats = [m.stats_array(key) for m in models]
     if len(models) == 1:

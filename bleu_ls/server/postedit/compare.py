@@ -63,7 +63,7 @@ class OtherSystem:
 
 def key_metric(model: PairModel) -> Optional[str]:
     """The metric differences are told in: the first where higher is better."""
-    return next((k for k, m in model.metrics.items() if getattr(m, "higher_is_better", True)), None)
+    return next((k for k, m in model.metrics.items() if m.higher_is_better), None)
 
 
 def attach(manager: "PairManager", pair: "Pair", path: Path) -> OtherSystem:

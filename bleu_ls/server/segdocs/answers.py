@@ -115,10 +115,10 @@ async def lens(sp: SegmentPair) -> list[types.CodeLens]:
         title = f"bleu-ls: not scored: {sp.no_ref}"
     else:
         scores = []
-        for key in sp.model.metrics:
+        for key, metric in sp.model.metrics.items():
             score = sp.model.corpus(key)
             value = getattr(score, "score", score)
-            scores.append(f"{key.upper() if key != 'chrf' else 'chrF'} {value:.2f}{effort.paired_note(sp, key)}" if isinstance(value, float) and not math.isnan(value) else key)
+            scores.append(f"{metric.short} {value:.2f}{effort.paired_note(sp, key)}" if isinstance(value, float) and not math.isnan(value) else key)
         timed = sp.index.format in TIMED
         title = " · ".join(scores) + (f" · {len(sp.row_hs)} cue groups" if timed else f" · {len(sp.row_hs)} segments")
         if sp.unpaired_hyp or sp.unpaired_ref:

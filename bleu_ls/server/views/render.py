@@ -42,23 +42,16 @@ def fmt(x: Optional[float], digits: int = 2) -> str:
     return f"{x:.{digits}f}"
 
 
-_SHORT = {"bleu": "BLEU", "chrf": "chrF", "ter": "TER"}
-
-
-def short_name(key: str) -> str:
-    return _SHORT.get(key, key)
-
-
 # -- one line ----------------------------------------------------------------
 def label_for(model, i: int, hs: HintSettings) -> Optional[str]:
     """The inlay hint label of line ``i`` (the settings' templates)."""
     parts = []
-    for key in model.metrics:
+    for key, metric in model.metrics.items():
         value = model.line_value(key, i)
         template = getattr(hs, f"{key}_format", None) or _DEFAULT_HINTS.bleu_format
         default = getattr(_DEFAULT_HINTS, f"{key}_format")
         if value is None or (isinstance(value, float) and math.isnan(value)):
-            parts.append(f"{short_name(key)} n/a")
+            parts.append(f"{metric.short} n/a")
             continue
         try:
             parts.append(template.format(**{key: value}))
@@ -138,7 +131,7 @@ def breakdown_of(model, i: int) -> str:
         s = model.line_score(key, i)
         if s is None:
             continue
-        if key == "bleu":
+        if metric.ngram_precisions:
             prec = " / ".join(fmt(p, 1) for p in s.precisions)
             out.append(
                 f"**{metric.name} {fmt(s.score)}** — precisions {prec} · BP {fmt(s.bp, 3)} · "
@@ -176,7 +169,7 @@ def _score_parts(pair: "Pair", key: str, metric, s, i: int) -> list[str]:
     parts = [f"**{metric.name} {fmt(s.score)}**{delta}"]
     if s.error:
         parts.append(f"_{s.error}_")
-    if key == "bleu":
+    if metric.ngram_precisions:
         # a fenced block, not a Markdown table: aligned in every editor
         # (Neovim's hover shows tables as raw pipes)
         rows = ["n  matches  precision"]
@@ -243,7 +236,8 @@ def hover_text(pair: "Pair", i: int, findings: Optional[list] = None) -> Optiona
         parts.append(f"**Source:** {_quote(pair.source_lines[i])}")
     if effort:
         parts.append(effort)
-    metric = model.metrics.get("bleu") or next(iter(model.metrics.values()))
+    # the reference n-grams as BLEU counts them (else as the first metric does)
+    metric = next((m for m in model.metrics.values() if m.ngram_precisions), None) or next(iter(model.metrics.values()))
     missing = [] if long else [m for m in missing_ngrams(metric, model.hyp[i], refs) if not _punctuation(m)]
     if missing:
         shown = ", ".join(f"`{m}`" for m in missing[:MAX_MISSING])
@@ -312,9 +306,9 @@ def lens_title(pair: "Pair", flagged: Optional[int] = None) -> str:
     model = pair.model
     parts = []
     if model is not None:
-        for key in model.metrics:
+        for key, metric in model.metrics.items():
             s = model.corpus(key)
-            text = f"{short_name(key)} {s.score:.2f}" if s.score is not None else f"{short_name(key)} n/a"
+            text = f"{metric.short} {s.score:.2f}" if s.score is not None else f"{metric.short} n/a"
             parts.append(text + paired_note(pair, key))
         parts.append(f"{model.n_paired:,} lines")
         if flagged is not None:
