@@ -18,6 +18,15 @@ return {
   -- Answered for workspace/configuration (section "bleuLs") and sent as
   -- initializationOptions.  Keys are the server's camelCase settings.
   settings = { bleuLs = vim.empty_dict() },
+  -- Findings the server works out after a change (adequacy values from its worker, a
+  -- large file's first pass) reach a pulling editor through workspace/diagnostic/refresh;
+  -- Neovim 0.11 has no handler for it, so bleu_ls pulls the diagnostics again itself.
+  capabilities = { workspace = { diagnostics = { refreshSupport = true } } },
+  handlers = {
+    ['workspace/diagnostic/refresh'] = function(err, result, ctx)
+      return require('bleu_ls').diagnostic_refresh(err, result, ctx)
+    end,
+  },
   before_init = function(params, config)
     local s = config.settings and config.settings.bleuLs
     if s ~= nil then

@@ -226,6 +226,15 @@ local function pull_again(client)
   end
 end
 
+--- workspace/diagnostic/refresh from the server: the diagnostics of its buffers pulled again.
+function M.diagnostic_refresh(_, _, ctx)
+  local client = vim.lsp.get_client_by_id(ctx.client_id)
+  if client then
+    pull_again(client)
+  end
+  return vim.NIL
+end
+
 --- The quick fixes' command (ignore a check or a line, mark reviewed, turn
 --- a check off): run it on the server, then show the diagnostics it left.
 function M.ignore_command(command, ctx)
