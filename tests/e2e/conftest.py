@@ -288,8 +288,18 @@ async def _close(sess: Session) -> None:
         await client.stop()
 
 
+def _workspace_files(request, root: Path) -> None:
+    """``@pytest.mark.workspace_toml(TEXT)``: the workspace's bleu-ls.toml, written before
+    the server starts (a file written after start-up is read when the editor or the
+    server's poll reports it: a test that needs it at once must not race that)."""
+    marker = request.node.get_closest_marker("workspace_toml")
+    if marker is not None:
+        (root / "bleu-ls.toml").write_text(marker.args[0], encoding="utf-8")
+
+
 @pytest_asyncio.fixture(params=["vscode", "neovim"])
 async def session(request, tmp_path):
+    _workspace_files(request, tmp_path)
     sess = await _session(request.param, tmp_path)
     yield sess
     await _close(sess)
@@ -297,6 +307,7 @@ async def session(request, tmp_path):
 
 @pytest_asyncio.fixture(params=["vscode", "neovim", "push"])
 async def any_session(request, tmp_path):
+    _workspace_files(request, tmp_path)
     sess = await _session(request.param, tmp_path)
     yield sess
     await _close(sess)

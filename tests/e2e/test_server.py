@@ -65,9 +65,9 @@ def label_value(label: str, name: str = "BLEU") -> float:
     return float(m.group(1))
 
 
+@pytest.mark.workspace_toml(LOW_SCORE_ON)
 async def test_every_diagnostic_code(any_session):
     s = any_session
-    s.write("bleu-ls.toml", LOW_SCORE_ON)
     hyp, ref, src = crafted()
     s.write("d.ref", text(ref))
     s.write("d.src", text(src))
@@ -92,9 +92,9 @@ async def test_every_diagnostic_code(any_session):
     assert unpaired.range.start.line == 0 and "lonely.ref" in unpaired.message
 
 
+@pytest.mark.workspace_toml(LOW_SCORE_ON)
 async def test_one_did_change_changes_that_line_only(any_session):
     s = any_session
-    s.write("bleu-ls.toml", LOW_SCORE_ON)
     hyp, ref, src = crafted()
     hyp = hyp[:28]
     s.write("d.ref", text(ref[:28]))
@@ -245,9 +245,9 @@ async def test_push_diagnostics_debounced_newest_version(push_session):
     assert "empty-hypothesis" not in {d.code for d in diags}
 
 
+@pytest.mark.workspace_toml(LOW_SCORE_ON)
 async def test_settings_change_takes_effect(session):
     s = session
-    s.write("bleu-ls.toml", LOW_SCORE_ON)
     hyp, ref, _ = crafted()
     s.write("d.ref", text(ref))
     uri = s.open("d.hyp", text(hyp))
@@ -388,9 +388,9 @@ async def test_hover_and_lens_show_a_change_once_there_is_one(session):
     assert await eventually(hover_has_delta)
 
 
+@pytest.mark.workspace_toml(LOW_SCORE_ON)
 async def test_commands(session):
     s = session
-    s.write("bleu-ls.toml", LOW_SCORE_ON)
     hyp, ref, src = crafted()
     s.write("d.ref", text(ref))
     uri = s.open("d.hyp", text(hyp))
