@@ -32,19 +32,11 @@ from . import actions, answers, drafts, opening, rules
 from .checks import after_edit, configure, diagnostics_json
 from .draft_tokens import tokens_data
 from .rows import pair, read_reference, repair
-from .state import SegmentPair, hint_offsets, offset_at, position_at, segment_format
+from .state import SegmentPair, hint_offsets, loop_running, offset_at, position_at, segment_format
 
 log = logging.getLogger(__name__)
 
 PUSH_DELAY = 0.05
-
-
-def _loop_running() -> bool:
-    try:
-        asyncio.get_running_loop()
-        return True
-    except RuntimeError:
-        return False
 
 
 def _full_and_cut(*args: Any) -> SegmentPair:
@@ -78,7 +70,7 @@ class SegmentDocs:
         assert fmt is not None
         others = list(self.docs.values())
         sp = None
-        if opening.two_step(fmt, text) and _loop_running():  # a large file: its first segments now (opening.py)
+        if opening.two_step(fmt, text) and loop_running():  # a large file: its first segments now (opening.py)
             sp = opening.open_prefix(uri, path, fmt, text, version, self.manager, others)
         if sp is None:
             sp = opening.full_pair(uri, path, fmt, text, version, self.manager, others)
@@ -340,7 +332,7 @@ class SegmentDocs:
     def _rerank_later(self, sp: SegmentPair) -> None:
         """After an edit: once typing pauses, the ranked rules catch up (see rules.RERANK_IDLE)."""
         r = sp.rules
-        if r is None or not _loop_running() or (r.rerank is not None and not r.rerank.done()):
+        if r is None or not loop_running() or (r.rerank is not None and not r.rerank.done()):
             return
 
         async def wait() -> None:

@@ -28,7 +28,7 @@ from ...engine import build_metrics
 from ...segments.model import PO
 from ...segments.read import read_prefix
 from ..background import pools
-from .state import SegFinding, SegmentPair
+from .state import SegFinding, SegmentPair, loop_running
 
 log = logging.getLogger(__name__)
 
@@ -130,7 +130,7 @@ def findings(sp: SegmentPair, now: float, changed: Callable[[], None]) -> dict[i
         return r.found
     if r.task is not None and not r.task.done():
         return r.found
-    if r.analyzer.unanalysed(r.model) > THREAD_LINES and _loop_running():
+    if r.analyzer.unanalysed(r.model) > THREAD_LINES and loop_running():
         copy, source, names, analyzer = r.model.copy(), r.source, dict(r.names), r.analyzer
 
         def run() -> None:
@@ -206,10 +206,3 @@ def _placeholders_own(seg, f) -> bool:
     items = [*f.data.get("lost", ()), *f.data.get("added", ())]
     return bool(items) and placeholders_own(seg, items)
 
-
-def _loop_running() -> bool:
-    try:
-        asyncio.get_running_loop()
-        return True
-    except RuntimeError:
-        return False

@@ -24,6 +24,15 @@ EXTENSIONS = {ext: fmt for ext, fmt in READ_EXTENSIONS.items() if fmt != LINES}
 TIMED = (SRT, VTT)
 
 
+def loop_running() -> bool:
+    """Whether an event loop runs here (not in a test driving the documents, nor a thread)."""
+    try:
+        asyncio.get_running_loop()
+        return True
+    except RuntimeError:
+        return False
+
+
 def segment_format(path: Path) -> Optional[str]:
     """The segment format of a file, by its name; None for a line file."""
     return EXTENSIONS.get(Path(path).suffix.lower())
