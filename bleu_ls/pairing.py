@@ -231,13 +231,20 @@ def convention_parts(path: Union[str, Path]) -> Optional[tuple[str, str, Optiona
     return m.group("name"), m.group("marker"), m.group("ext")
 
 
-def _convention_spec(hyp: Path) -> Optional[PairSpec]:
+def _convention_names(hyp: Path) -> Optional[tuple[Path, str, Optional[str], str]]:
+    """(folder, NAME, extra suffix, ".X" or "") of ``NAME.hyp[.X]``, else None."""
     parts = convention_parts(hyp)
     if parts is None:
         return None
     name, _marker, ext = parts
-    folder = hyp.parent
-    tail = f".{ext}" if ext else ""
+    return hyp.parent, name, ext, f".{ext}" if ext else ""
+
+
+def _convention_spec(hyp: Path) -> Optional[PairSpec]:
+    names = _convention_names(hyp)
+    if names is None:
+        return None
+    folder, name, _ext, tail = names
 
     def f(kind: str) -> Path:
         return folder / f"{name}.{kind}{tail}"
@@ -258,12 +265,10 @@ def _convention_spec(hyp: Path) -> Optional[PairSpec]:
 
 def _convention_source(hyp: Path) -> Optional[Path]:
     """``NAME.src[.X]`` beside ``NAME.hyp[.X]`` (or the one ``NAME.src.Y``), when it exists."""
-    parts = convention_parts(hyp)
-    if parts is None:
+    names = _convention_names(hyp)
+    if names is None:
         return None
-    name, _marker, ext = parts
-    folder = hyp.parent
-    tail = f".{ext}" if ext else ""
+    folder, name, ext, tail = names
     if (folder / f"{name}.src{tail}").is_file():
         return folder / f"{name}.src{tail}"
     if ext and (folder / f"{name}.src").is_file():

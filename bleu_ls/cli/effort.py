@@ -16,12 +16,10 @@ import json
 import sys
 from typing import Any, Optional, Sequence
 
-import numpy as np
-
 from ..engine import InputError
 from ..segments.rows import SegmentRows
-from ..engine.ter import UNITS, TerMetric
-from ..engine.ter_batch import ter_alignments
+from ..engine.ter import TerMetric
+from ..engine.ter_batch import corpus_of_alignments, ter_alignments
 from ..engine.ter_core import TerResult
 from .inputs import LineCounts, read_inputs
 from .output import Chunked
@@ -58,8 +56,7 @@ def effort_report(
     lines = [_line(i, d, p, r) for i, (d, p, r) in enumerate(zip(draft, post, results))]
     if segments is not None:
         lines = [{**segments.record(i), **{k: v for k, v in rec.items() if k != "line"}} for i, rec in enumerate(lines)]
-    rows = np.array([[r.edits, r.ref_len * UNITS, 1] for r in results], dtype=np.int64).reshape(len(results), 3)
-    corpus = metric.corpus_from_rows(rows)
+    corpus = corpus_of_alignments(metric, results)
     edited = sum(1 for rec in lines if rec["edited"])
     return {
         "metric": "HTER",

@@ -15,7 +15,7 @@ from typing import Optional, Sequence
 import numpy as np
 
 from .batch import _blob, _unblob
-from .ter import TerMetric
+from .ter import UNITS, TerMetric
 from .ter_core import TerResult
 
 #: below this many lines a pool costs more than it saves
@@ -99,6 +99,13 @@ def ter_alignments(
     for part in _run(_align_part, metric, hyp, refs, workers, start_method):
         out.extend(part)
     return out
+
+
+def corpus_of_alignments(metric: TerMetric, results: Sequence[TerResult]):
+    """The corpus score of counted alignments (``ter_alignments``): their
+    statistics rows summed as sacrebleu sums them."""
+    rows = np.array([[r.edits, r.ref_len * UNITS, 1] for r in results], dtype=np.int64).reshape(len(results), 3)
+    return metric.corpus_from_rows(rows)
 
 
 def ter_alignment_rows(

@@ -8,13 +8,12 @@ import dataclasses
 from pathlib import Path
 from typing import Any, Optional, Sequence
 
-import numpy as np
 
 from ...analysis import Analyzer, unpaired_findings
 from ...analysis.unreferenced import Unreferenced, segment_lines
 from ...engine import InputError, PairModel, TokenizerUnavailable, build_metrics, read_lines
-from ...engine.ter import UNITS, TerMetric
-from ...engine.ter_batch import ter_alignments
+from ...engine.ter import TerMetric
+from ...engine.ter_batch import corpus_of_alignments, ter_alignments
 from ...pairing import PairSpec, find_pair, find_source
 from ...workspace_config import CONFIG_NAME
 from ...ignore import RELATIVE, IgnoreStore, find_store_root
@@ -166,8 +165,7 @@ def _draft_effort(segments) -> Optional[dict]:
         return None
     metric = TerMetric(case_sensitive=True)
     results = ter_alignments(metric, [d for d, _ in pairs], [[t for _, t in pairs]])
-    rows = np.array([[r.edits, r.ref_len * UNITS, 1] for r in results], dtype=np.int64).reshape(len(results), 3)
-    corpus = metric.corpus_from_rows(rows)
+    corpus = corpus_of_alignments(metric, results)
     return {"metric": "HTER", "score": corpus.score, "segments": len(pairs),
             "edited": sum(1 for d, t in pairs if d.rstrip() != t.rstrip()), "signature": metric.signature(1)}
 
