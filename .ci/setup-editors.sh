@@ -32,7 +32,7 @@ fi
 APT_PKGS=(chromium ripgrep tmux build-essential python3 python3-pip python3-venv pkg-config libkrb5-dev libx11-dev libxkbfile-dev libsecret-1-dev)
 # Emacs (tests/editors/test_emacs.py): Debian 12's Emacs 28 and its Eglot 1.9
 APT_PKGS+=(emacs-nox elpa-eglot)
-# gettext's msgfmt: the oracle of the PO placeholder checks (tests/segments/test_po_checks.py)
+# gettext's msgfmt: the oracle of the PO placeholder checks (tests/qa/formats/test_po_checks.py)
 APT_PKGS+=(gettext)
 MISSING=()
 for p in "${APT_PKGS[@]}"; do

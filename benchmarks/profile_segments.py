@@ -48,7 +48,7 @@ def in_process(fmt: str, edits: int) -> int:
     from lsprotocol import types
 
     from bleu_ls.server.segdocs.docs import SegmentDocs
-    from bleu_ls.settings import Settings
+    from bleu_ls.config.settings import Settings
 
     ws, path, text = segments_open.workspace(fmt, 100_000)
     manager = SimpleNamespace(settings=Settings(), encoding="utf-16", pull_diagnostics=True, root_for=lambda p: ws, client=None)

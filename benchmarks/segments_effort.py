@@ -25,7 +25,7 @@ from .segments_po_live import catalogue
 def _docs(root: Path):
     from bleu_ls.postedit import DraftStore
     from bleu_ls.server.segdocs.docs import SegmentDocs
-    from bleu_ls.settings import Settings
+    from bleu_ls.config.settings import Settings
 
     manager = SimpleNamespace(settings=Settings(), encoding="utf-16", pull_diagnostics=True, root_for=lambda p: root,
                               client=None, drafts=DraftStore(root / "cache"))

@@ -50,7 +50,7 @@ def _file(ext: str, n: int) -> Path:
 
 
 def _bleu_ls(path: Path) -> int:
-    from bleu_ls.segments.read import read_document
+    from bleu_ls.formats.read import read_document
 
     return len(read_document(str(path)).segments)
 

@@ -58,12 +58,12 @@ def _edits(index, rng: random.Random, k: int):
 
 
 def main(n: int = 100_000, edits: int = 200) -> None:
-    from bleu_ls.segments.format_checks import severities
-    from bleu_ls.segments.live_checks import LiveChecks
-    from bleu_ls.segments.live_po import PoIndex
-    from bleu_ls.segments.live_whole import WholeIndex
-    from bleu_ls.segments.model import PO
-    from bleu_ls.settings import Settings
+    from bleu_ls.qa.formats.format_checks import severities
+    from bleu_ls.qa.formats.live_checks import LiveChecks
+    from bleu_ls.formats.live.po import PoIndex
+    from bleu_ls.formats.live.whole import WholeIndex
+    from bleu_ls.formats.model import PO
+    from bleu_ls.config.settings import Settings
 
     text = catalogue(n, 1)
     print(f"catalogue: {n} entries, {len(text) / 1e6:.1f} MB, {text.count(chr(10))} lines")

@@ -53,8 +53,8 @@ def _typing(index, rng: random.Random, k: int):
 
 
 def main(n: int = 100_000, edits: int = 200) -> None:
-    from bleu_ls.segments.live_whole import WholeIndex, XmlIndex
-    from bleu_ls.segments.model import TMX
+    from bleu_ls.formats.live.whole import WholeIndex, XmlIndex
+    from bleu_ls.formats.model import TMX
 
     for tuids in (True, False):
         text = memory(n, 1, tuids=tuids)
@@ -84,7 +84,7 @@ def main(n: int = 100_000, edits: int = 200) -> None:
     # the server's whole edit, with a reference to score against
     from bleu_ls.server.segdocs.checks import findings
     from bleu_ls.server.segdocs.docs import SegmentDocs
-    from bleu_ls.settings import Settings
+    from bleu_ls.config.settings import Settings
 
     text = memory(n, 1)
     ws = CACHE / f"segments-tmx-{n}"

@@ -10,7 +10,7 @@ import time
 import statistics
 from types import SimpleNamespace
 from lsprotocol import types
-from bleu_ls.settings import Settings
+from bleu_ls.config.settings import Settings
 from bleu_ls.server.segdocs.docs import SegmentDocs
 
 from .corpus import CACHE

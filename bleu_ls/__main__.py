@@ -1,3 +1,3 @@
-from bleu_ls.cli import main
+from .cli import main
 
 raise SystemExit(main())

@@ -32,17 +32,17 @@ def main() -> None:
     args = ap.parse_args()
 
     from benchmarks.run import _mutate, workspace
-    from bleu_ls.analysis import Analyzer
+    from bleu_ls.qa.analysis import Analyzer
     from bleu_ls.engine import PairModel, build_metrics
-    from bleu_ls.ignore import IgnoreStore
+    from bleu_ls.qa.ignore import IgnoreStore
     from bleu_ls.server.views.diaglines import DiagnosticLines
     from bleu_ls.server.documents.document import LineDocument
     from bleu_ls.server.pairs.state import Pair
-    from bleu_ls.settings import Settings
+    from bleu_ls.config.settings import Settings
 
     rule_time: dict = {}
     if args.rules:
-        from bleu_ls.analysis import analyzer as amod, incremental
+        from bleu_ls.qa.analysis import analyzer as amod, incremental
 
         def timed(name, fn):
             def run(*a, **k):

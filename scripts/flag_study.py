@@ -36,10 +36,10 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bleu_ls.analysis import CODES, Analyzer  # noqa: E402
-from bleu_ls.analysis.unreferenced import Unreferenced  # noqa: E402
+from bleu_ls.qa.analysis import CODES, Analyzer  # noqa: E402
+from bleu_ls.qa.analysis.unreferenced import Unreferenced  # noqa: E402
 from bleu_ls.engine import PairModel, build_metrics, read_lines  # noqa: E402
-from bleu_ls.settings import Settings  # noqa: E402
+from bleu_ls.config.settings import Settings  # noqa: E402
 
 #: the rated folders sit beside the project (BLEU_LS_SHARED_DATA names another place)
 DATA_ROOT = Path(os.environ.get("BLEU_LS_SHARED_DATA") or Path(__file__).resolve().parents[1] / ".." / "shared" / "data")
@@ -510,7 +510,7 @@ def short(option: Sequence[str]) -> str:
 def similarity_rows(system: System) -> dict[str, np.ndarray]:
     """The encoder's source/line similarity alone, bottom p% of each document
     (the ``adequacy`` code ranks it together with chrF): what it adds by itself."""
-    from bleu_ls.checks.qe import low_similarity
+    from bleu_ls.qa.adequacy.qe import low_similarity
 
     sims = adequacy(system)
     if sims is None:
@@ -523,7 +523,7 @@ _ADEQUACY: dict = {}
 
 def adequacy(system: System) -> Optional[np.ndarray]:
     """Source/line similarities with the qe extra, or None when it is absent."""
-    from bleu_ls.checks.qe import Adequacy
+    from bleu_ls.qa.adequacy.qe import Adequacy
 
     model = _ADEQUACY.setdefault("model", Adequacy(threads=1))
     sims = model.similarities(system.source, system.hypothesis)

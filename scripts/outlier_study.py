@@ -26,9 +26,9 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bleu_ls.analysis import outlier_mask, outlier_select  # noqa: E402
+from bleu_ls.qa.analysis import outlier_mask, outlier_select  # noqa: E402
 from bleu_ls.engine import BleuMetric, ChrfMetric, PairModel, read_lines  # noqa: E402
-from bleu_ls.settings import OutlierSettings  # noqa: E402
+from bleu_ls.config.settings import OutlierSettings  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from flag_study import MAJOR, load_mqm  # noqa: E402  (the yardstick for every code)
@@ -63,7 +63,7 @@ def rank_pct(x: np.ndarray) -> np.ndarray:
 
 
 def setting(metric: str, rule: str, value: float, min_tokens: int):
-    """A candidate exactly as the shipped rule runs it (bleu_ls.analysis.outlier_select)."""
+    """A candidate exactly as the shipped rule runs it (bleu_ls.qa.analysis.outlier_select)."""
     o = OutlierSettings(rule=rule, value=value, metric=metric, min_tokens=min_tokens)
 
     def fn(b, f, rl):

@@ -15,7 +15,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from bleu_ls.segments.po import read_po
+from bleu_ls.formats.po import read_po
 
 ROOT = Path(__file__).resolve().parents[1]
 SEED = ROOT / "tests" / "data" / "formats" / "po" / "allauth-de-2023-11-03.po"
@@ -39,7 +39,7 @@ def main() -> None:
     print(f"catalogue: {len(text.encode()) / 1e6:.1f} MB")
     best = min(_timed(lambda: read_po(text)) for _ in range(args.repeat))
     doc = read_po(text)
-    print(f"bleu_ls.segments.po.read_po  {best:6.2f} s  {len(doc.segments):,} segments (positions and runs kept)")
+    print(f"bleu_ls.formats.po.read_po  {best:6.2f} s  {len(doc.segments):,} segments (positions and runs kept)")
     try:
         import polib
     except ImportError:

@@ -1,6 +1,6 @@
 """Where the first analysis of a large document with a source paired spends its time.
 
-Builds the 100,000-line document of tests/test_analysis.py (four TED en-de
+Builds the 100,000-line document of tests/qa/analysis/test_analysis.py (four TED en-de
 systems repeated, lines made unique by a counter, the source paired), runs
 the default rules (but adequacy) once under cProfile and prints the CPU time and the top
 functions.  ``--no-profile`` prints only the CPU time (no profiler overhead).
@@ -19,9 +19,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bleu_ls.analysis import Analyzer  # noqa: E402
+from bleu_ls.qa.analysis import Analyzer  # noqa: E402
 from bleu_ls.engine import PairModel, build_metrics, read_lines  # noqa: E402
-from bleu_ls.settings import Settings  # noqa: E402
+from bleu_ls.config.settings import Settings  # noqa: E402
 
 MQM = Path(__file__).resolve().parents[1] / ".." / "shared" / "data" / "wmt21-ted-mqm-en-de"
 

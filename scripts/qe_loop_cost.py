@@ -99,10 +99,10 @@ def lag() -> None:
 
 
 def edit(sizes: list[int], edits: int = 20) -> None:
-    from bleu_ls.analysis import Analyzer
-    from bleu_ls.checks.qe_background import BackgroundAdequacy
+    from bleu_ls.qa.analysis import Analyzer
+    from bleu_ls.qa.adequacy.qe_background import BackgroundAdequacy
     from bleu_ls.engine import PairModel, build_metrics
-    from bleu_ls.settings import Settings
+    from bleu_ls.config.settings import Settings
 
     src = (DATA / "src.txt").read_text(encoding="utf-8").splitlines()
     ref = (DATA / "ref.txt").read_text(encoding="utf-8").splitlines()

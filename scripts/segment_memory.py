@@ -62,8 +62,8 @@ def step(name: str, ws: Path, trace: bool) -> dict:
     from types import SimpleNamespace
 
     from bleu_ls.server.segdocs.docs import SegmentDocs
-    from bleu_ls.segments.xliff import read_xliff_text
-    from bleu_ls.settings import Settings
+    from bleu_ls.formats.xliff import read_xliff_text
+    from bleu_ls.config.settings import Settings
 
     from bleu_ls.server.background import memory
 

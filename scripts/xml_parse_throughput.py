@@ -49,7 +49,7 @@ def main() -> None:
     ap.add_argument("--units", type=int, default=100_000)
     ap.add_argument("--repeat", type=int, default=3)
     a = ap.parse_args()
-    from bleu_ls.segments.xliff import read_xliff, read_xliff_text
+    from bleu_ls.formats.xliff import read_xliff, read_xliff_text
 
     text = synthetic_xliff(a.units)
     data = text.encode("utf-8")

@@ -27,8 +27,8 @@ def main() -> None:
     ap.add_argument("--units", type=int, default=100_000)
     ap.add_argument("--edits", type=int, default=200)
     a = ap.parse_args()
-    from bleu_ls.segments.xliff import read_xliff_text
-    from bleu_ls.segments.xml_reread import apply_splice, reread_region
+    from bleu_ls.formats.xliff import read_xliff_text
+    from bleu_ls.formats.live.xml_reread import apply_splice, reread_region
 
     text = synthetic_xliff(a.units)
     t0 = time.perf_counter()

@@ -21,7 +21,7 @@ from ..engine.significance import Estimate, default_seed, paired_ar, paired_bs
 from .confidence import signed
 from .inputs import LineCounts, read_inputs
 from .metric_args import UsageError, add_metric_arguments, settings_from_args
-from ..segments.rows import SegmentRows
+from ..formats.rows import SegmentRows
 
 
 def _record(est: Estimate, system: bool) -> dict[str, Any]:

@@ -17,7 +17,7 @@ import sys
 from typing import Any, Optional, Sequence
 
 from ..engine import InputError
-from ..segments.rows import SegmentRows
+from ..formats.rows import SegmentRows
 from ..engine.ter import TerMetric
 from ..engine.ter_batch import corpus_of_alignments, ter_alignments
 from ..engine.ter_core import TerResult

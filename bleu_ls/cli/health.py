@@ -41,14 +41,14 @@ def _timed(load) -> dict:
 
 
 def _language_identifier() -> tuple[bool, Optional[str]]:
-    from ..checks.language import LanguageIdentifier
+    from ..qa.text.language import LanguageIdentifier
 
     lid = LanguageIdentifier()
     return lid.load(), lid.error
 
 
 def _sentence_encoder() -> tuple[bool, Optional[str]]:
-    from ..checks.qe import Adequacy
+    from ..qa.adequacy.qe import Adequacy
 
     enc = Adequacy()
     return enc.load(), enc.error
@@ -58,8 +58,8 @@ def _config(folder: Path, editor_settings: Any) -> dict:
     """The settings of ``folder``: the nearest bleu-ls.toml, then the editor's
     settings over it (as the server lays them), and every problem found."""
     from ..engine.table import TABLE
-    from ..settings import Settings
-    from ..workspace_config import CONFIG_NAME, find_workspace_root, load_workspace_config
+    from ..config.settings import Settings
+    from ..config.workspace import CONFIG_NAME, find_workspace_root, load_workspace_config
 
     problems: list[str] = []
     root = find_workspace_root(folder)

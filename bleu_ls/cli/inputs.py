@@ -4,9 +4,9 @@ refuse files whose line counts differ.
 Line files are read as sacrebleu's command line reads them
 (:func:`bleu_ls.engine.read_lines`).  When the files hold segments (gettext
 PO, XLIFF, TMX, subtitles) they are read into documents
-(:func:`bleu_ls.segments.read.read_documents`), every other file's segments
-are paired by key with the first file's (:func:`bleu_ls.segments.match.align`)
-and each row is then a segment (:func:`bleu_ls.segments.rows.segment_rows`:
+(:func:`bleu_ls.formats.read.read_documents`), every other file's segments
+are paired by key with the first file's (:func:`bleu_ls.formats.match.align`)
+and each row is then a segment (:func:`bleu_ls.formats.rows.segment_rows`:
 its key, its line, what was left unpaired).  Bad input raises
 :class:`~bleu_ls.engine.InputError` with one sentence; each command prints it
 after its own ``bleu-ls COMMAND: error:``.
@@ -18,10 +18,10 @@ from dataclasses import dataclass
 from typing import Optional, Sequence
 
 from ..engine import InputError, read_lines
-from ..segments.match import Alignment, align
-from ..segments.model import SegmentDocument
-from ..segments.read import read_documents
-from ..segments.rows import SegmentRows, segment_rows
+from ..formats.match import Alignment, align
+from ..formats.model import SegmentDocument
+from ..formats.read import read_documents
+from ..formats.rows import SegmentRows, segment_rows
 
 
 @dataclass(frozen=True)
@@ -80,7 +80,7 @@ def read_segments(
     """The files as segment documents paired by key, or None when every one is a line file
     (then only their first bytes were read).  ``names``: the other files as the rows name them
     (default: their paths); ``keep_problems``: formats whose problems in the first file stay in
-    its document (see :func:`~bleu_ls.segments.read.read_documents`)."""
+    its document (see :func:`~bleu_ls.formats.read.read_documents`)."""
     docs = read_documents(paths, keep_problems)
     if docs is None:
         return None

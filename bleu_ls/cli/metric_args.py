@@ -11,7 +11,7 @@ from typing import Optional, Sequence
 
 from ..engine.bleu import SMOOTH_DEFAULTS
 from ..engine.table import TABLE
-from ..settings import BLEU_SMOOTHING, METRICS, NLTK_SMOOTHING, PRESETS, TOKENIZERS, Settings
+from ..config.settings import BLEU_SMOOTHING, METRICS, NLTK_SMOOTHING, PRESETS, TOKENIZERS, Settings
 
 
 #: Flags whose value is the value of the BleuSettings / ChrfSettings field of the same name.

@@ -16,9 +16,9 @@ from typing import Optional, Sequence
 
 from ..engine import InputError, PairModel, TokenizerUnavailable, build_metrics
 from .inputs import LineCounts, read_line_files, read_segments
-from ..workspace_config import CONFIG_NAME, find_workspace_root, load_workspace_config
+from ..config.workspace import CONFIG_NAME, find_workspace_root, load_workspace_config
 from .metric_args import UsageError, add_metric_arguments, settings_from_args
-from ..settings import Settings
+from ..config.settings import Settings
 from ..report.inputs import Options, ReportInput, System
 
 #: what line files of unequal length are told

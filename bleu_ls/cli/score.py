@@ -19,7 +19,7 @@ from ..engine import InputError, Metric, PairModel, Score, TokenizerUnavailable,
 from .inputs import LineCounts, read_inputs
 from .metric_args import UsageError, add_metric_arguments, settings_from_args
 from .output import Chunked
-from ..segments.rows import SegmentRows
+from ..formats.rows import SegmentRows
 
 #: In the text report, lines in the weakest share of the document are marked.
 WEAKEST_SHARE = 0.10

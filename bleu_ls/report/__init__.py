@@ -3,7 +3,7 @@
 Plain Python over scored pairs (:class:`~bleu_ls.engine.PairModel`), so the
 command line and the language server render the same report::
 
-    from bleu_ls.report import ReportInput, System, render_report
+    from . import ReportInput, System, render_report
     html, data = render_report(ReportInput([System("A", model_a), System("B", model_b)], ["ref.txt"]))
 """
 

@@ -9,7 +9,7 @@ import datetime
 import numpy as np
 
 from .. import __version__
-from ..analysis import Analyzer
+from ..qa.analysis import Analyzer
 from . import charts, scores
 from .inputs import ReportInput
 from .ngrams import gained, most_missed, tally

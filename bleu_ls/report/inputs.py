@@ -6,13 +6,13 @@ from dataclasses import dataclass, field
 from typing import Optional
 
 from ..engine import PairModel
-from ..settings import Settings
+from ..config.settings import Settings
 
 
 @dataclass
 class System:
     """One system's scored pair.  ``findings``: diagnostics the caller already
-    has (the server's); None runs :class:`bleu_ls.analysis.Analyzer`."""
+    has (the server's); None runs :class:`bleu_ls.qa.analysis.Analyzer`."""
 
     name: str
     model: PairModel

@@ -19,9 +19,9 @@ from typing import Any, Mapping, Optional, Protocol, Sequence
 import numpy as np
 
 from ..engine import PairModel
-from ..pairing import PairSpec
+from ..config.pairing import PairSpec
 from ..postedit import DraftStore, DraftTrack
-from ..settings import Settings
+from ..config.settings import Settings
 
 
 class PairRole(Protocol):

@@ -20,7 +20,7 @@ from pygls.lsp.server import LanguageServer
 
 from .. import __version__
 from ..engine import build_metrics
-from ..workspace_config import CONFIG_NAME
+from ..config.workspace import CONFIG_NAME
 from .pairs.config import SECTION
 from .documents.document import LineDocument
 from .features import actions, commands, diagnostics, hints, hover, lens, tokens

@@ -10,7 +10,7 @@ import pytest
 
 from bleu_ls.report import Options, ReportInput, System, render_report
 from bleu_ls.engine import PairModel, build_metrics
-from bleu_ls.settings import Settings
+from bleu_ls.config.settings import Settings
 
 from ..report.conftest import REPO, SAMPLES, data_of
 
@@ -128,7 +128,7 @@ def test_sampling_is_said_in_the_report():
 
 def test_server_style_input_with_findings_given():
     """The server passes its own findings: they are counted, not recomputed."""
-    from bleu_ls.analysis import Finding
+    from bleu_ls.qa.analysis import Finding
 
     hyp, ref = ["a b c", "x y z"], ["a b c", "a b c"]
     model = PairModel.from_lines(build_metrics(Settings()), hyp, [ref])

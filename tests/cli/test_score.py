@@ -11,7 +11,7 @@ import pytest
 import sacrebleu
 
 from bleu_ls.cli.score import main
-from bleu_ls.settings import Settings
+from bleu_ls.config.settings import Settings
 
 ROOT = Path(__file__).resolve().parents[2]
 SAMPLES = ROOT / "samples"

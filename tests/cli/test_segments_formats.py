@@ -9,7 +9,7 @@ from pathlib import Path
 import sacrebleu
 
 from .test_segments_po import run
-from ..segments.test_subtitles import _shifted
+from ..formats.test_subtitles import _shifted
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "formats" / "subtitles"
 

@@ -8,7 +8,7 @@ import json
 
 from lsprotocol import types
 
-from bleu_ls.ignore import RELATIVE, line_hash
+from bleu_ls.qa.ignore import RELATIVE, line_hash
 
 import pytest
 

@@ -9,7 +9,7 @@ import polib
 import pytest
 from lsprotocol import types
 
-from bleu_ls.segments.read import parse
+from bleu_ls.formats.read import parse
 
 from .conftest import eventually
 

@@ -233,8 +233,8 @@ DATA = Path(__file__).resolve().parents[1] / "data" / "formats"
     ],
 )
 async def test_po_and_xliff_hints_at_each_target_equal_sacrebleu(sub_session, hyp_file, ref_file, name):
-    from bleu_ls.segments.match import pair_documents
-    from bleu_ls.segments.read import read_document
+    from bleu_ls.formats.match import pair_documents
+    from bleu_ls.formats.read import read_document
 
     s = sub_session
     hyp_text = (DATA / hyp_file).read_text(encoding="utf-8")

@@ -14,7 +14,7 @@ import pytest
 import sacrebleu
 from lsprotocol import types
 
-from bleu_ls.analysis import CODES
+from bleu_ls.qa.analysis import CODES
 
 from .conftest import _close, _session, eventually, units
 from .test_source_checks import CODES_HERE

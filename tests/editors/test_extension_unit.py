@@ -10,7 +10,7 @@ import sys
 
 import pytest
 
-from bleu_ls.settings import Settings
+from bleu_ls.config.settings import Settings
 
 from .conftest import EDITORS, missing
 

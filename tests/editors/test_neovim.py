@@ -370,7 +370,7 @@ def test_neovim_large_pair_edit_in_the_middle(nvim: str, tmp_path: Path) -> None
 def test_neovim_code_action_ignores_a_line(nvim: str, workspace: Path, tmp_path: Path) -> None:
     """vim.lsp.buf.code_action (filtered, applied) on the first flagged line:
     its diagnostics go, the others stay, .bleu-ls/ignore.json has the entry."""
-    from bleu_ls.ignore import RELATIVE, line_hash
+    from bleu_ls.qa.ignore import RELATIVE, line_hash
 
     hyp_path = workspace / "news.hyp"
     (tmp_path / "init.lua").write_text(INIT_011.format(path=str(EDITORS / "neovim")), encoding="utf-8")

@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 import sacrebleu
 
-from bleu_ls.settings import Settings
+from bleu_ls.config.settings import Settings
 
 from .conftest import (
     ARTIFACTS,

@@ -11,7 +11,7 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 
 from bleu_ls.engine import BleuMetric, ChrfMetric, NltkBleuMetric, PairModel, build_metrics, common_splice
 from bleu_ls.engine.batch import first_pass
-from bleu_ls.settings import Settings
+from bleu_ls.config.settings import Settings
 from tests.strategies import sentence
 
 

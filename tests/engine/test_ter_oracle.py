@@ -12,7 +12,7 @@ from sacrebleu.metrics.lib_ter import translation_edit_rate
 
 from bleu_ls.engine import PairModel, TerMetric, build_metrics
 from bleu_ls.engine.ter_core import ter_edits
-from bleu_ls.settings import Settings
+from bleu_ls.config.settings import Settings
 from tests.engine.test_pair_model import assert_matches_scratch
 from tests.strategies import pair, sentence, word_lists
 

@@ -39,11 +39,11 @@ from hypothesis import HealthCheck, settings, strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
 from sacrebleu.metrics import BLEU, CHRF, TER
 
-from bleu_ls.analysis import Analyzer, analyse
+from bleu_ls.qa.analysis import Analyzer, analyse
 from bleu_ls.engine import PairModel, build_metrics
 from bleu_ls.engine.ter import TerMetric
 from bleu_ls.postedit import DraftTrack
-from bleu_ls.settings import HintSettings, Settings
+from bleu_ls.config.settings import HintSettings, Settings
 
 document = pytest.importorskip("bleu_ls.server.documents.document", reason="the server's line model has not landed")
 LineDocument = document.LineDocument

@@ -133,7 +133,7 @@ def test_lower_is_better_metric_ter_equals_sacrebleu(monkeypatch):
 
     from bleu_ls.engine import PairModel, build_metrics
     from bleu_ls.report import Options, ReportInput, System, render_report
-    from bleu_ls.settings import Settings
+    from bleu_ls.config.settings import Settings
 
     monkeypatch.delenv("SACREBLEU_SEED", raising=False)
     settings = Settings()

@@ -28,9 +28,9 @@ from typing import Optional, Sequence
 
 from ...engine import InputError
 from ..output import Chunked
-from ...workspace_config import CONFIG_NAME
+from ...config.workspace import CONFIG_NAME
 from ..metric_args import UsageError, add_metric_arguments, settings_from_args  # the shared metric flags
-from ...settings import SEVERITIES, Settings
+from ...config.settings import SEVERITIES, Settings
 from .discover import Discovery
 from .one_pair import check_pair
 from .report import Report

@@ -14,10 +14,10 @@ from pathlib import Path
 from typing import Optional
 
 from ...engine import InputError
-from ...pairing import is_hypothesis_like
-from ...workspace_config import CONFIG_NAME, find_workspace_root, load_workspace_config
+from ...config.pairing import is_hypothesis_like
+from ...config.workspace import CONFIG_NAME, find_workspace_root, load_workspace_config
 from ..metric_args import settings_from_args
-from ...settings import Settings
+from ...config.settings import Settings
 from .report import Report
 
 SKIP_DIRS = {".git", ".hg", ".svn", "node_modules", "__pycache__", ".venv", "venv", ".tox", ".mypy_cache"}

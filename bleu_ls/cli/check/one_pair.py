@@ -1,5 +1,5 @@
 """``bleu-ls check``: check one hypothesis file — pair it, lay the pair's
-options over the settings (:mod:`bleu_ls.pairstep`, as the server does),
+options over the settings (:mod:`bleu_ls.config.pair_options`, as the server does),
 score it, run the rules."""
 
 from __future__ import annotations
@@ -9,19 +9,19 @@ from pathlib import Path
 from typing import Any, Optional, Sequence
 
 
-from ...analysis import Analyzer, unpaired_findings
-from ...analysis.unreferenced import Unreferenced, segment_lines
+from ...qa.analysis import Analyzer, unpaired_findings
+from ...qa.analysis.unreferenced import Unreferenced, segment_lines
 from ...engine import InputError, PairModel, TokenizerUnavailable, build_metrics, read_lines
 from ...engine.ter import TerMetric
 from ...engine.ter_batch import corpus_of_alignments, ter_alignments
-from ...pairing import PairSpec, find_pair, find_source
-from ...workspace_config import CONFIG_NAME
-from ...ignore import RELATIVE, IgnoreStore, find_store_root
-from ...pairstep import pair_names, pair_settings
-from ...analysis.findings import Finding
-from ...segments.format_checks import findings_for
-from ...segments.model import PO, line_col
-from ...settings import Settings
+from ...config.pairing import PairSpec, find_pair, find_source
+from ...config.workspace import CONFIG_NAME
+from ...qa.ignore import RELATIVE, IgnoreStore, find_store_root
+from ...config.pair_options import pair_names, pair_settings
+from ...qa.findings import Finding
+from ...qa.formats.format_checks import findings_for
+from ...formats.model import PO, line_col
+from ...config.settings import Settings
 from ..inputs import Paired, read_inputs, read_segments
 from .report import Report, display
 
@@ -151,7 +151,7 @@ def _check_segments(hyp: Path, spec: Optional[PairSpec], settings: Settings, met
             info["effort"] = effort
     info["lines"] = len(al.rows)
     if doc.format == PO:
-        from ...segments.po_checks import counts
+        from ...qa.formats.po_checks import counts
 
         info["segments"].update(counts(doc))
     report.emit(shown, placed, info, info)
@@ -173,7 +173,7 @@ def _draft_effort(segments) -> Optional[dict]:
 def _without_placeholder_markup(findings: list, segs) -> list:
     """PO: the rule table's `markup-mismatch` left out where all it names are placeholders of the
     entry's format flag (`placeholders-missing`/`-extra` say it by the format's own rules)."""
-    from ...segments.po_placeholders import placeholders_own
+    from ...formats.po_placeholders import placeholders_own
 
     out = []
     for f in findings:
@@ -186,7 +186,7 @@ def _without_placeholder_markup(findings: list, segs) -> list:
 
 
 def _format_findings(doc, text: str, settings: Settings, said: frozenset = frozenset()) -> list[Finding]:
-    """The checks of the file's own format (:func:`bleu_ls.segments.format_checks.findings_for`:
+    """The checks of the file's own format (:func:`bleu_ls.qa.formats.format_checks.findings_for`:
     subtitles' reading speed, line length, timing; XLIFF and TMX inline codes, states, empty or
     unchanged targets, white space; PO placeholders, plural forms, fuzzy, a malformed entry as
     `po-syntax`), each code as its ``diagnostics.<code>`` row says, placed at line and column.

@@ -8,7 +8,7 @@ import os
 from pathlib import Path
 from typing import Any, Optional
 
-from ...analysis import Finding, at_or_above
+from ...qa.analysis import Finding, at_or_above
 
 
 def display(p: Path) -> str:

@@ -8,7 +8,7 @@ range, quick fixes that run ``bleuLs.ignore``:
                    then send the diagnostics again
 
 Running the command is the only time the server writes the file (see
-:mod:`bleu_ls.ignore` for its shape).
+:mod:`bleu_ls.qa.ignore` for its shape).
 
 In a segment file (PO, XLIFF) the actions are the unit's state instead: "Mark
 as translated" / "Mark as final" (XLIFF), "Remove fuzzy" (PO), each an edit
@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 from lsprotocol import types
 
-from ...ignore import IGNORABLE, RELATIVE
+from ...qa.ignore import IGNORABLE, RELATIVE
 from ..views.render import SOURCE
 
 if TYPE_CHECKING:

@@ -14,8 +14,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Optional
 
 from ...engine import InputError, PairModel
-from ...pairing import PairSpec, find_pair, is_hypothesis_like, path_allowed
-from ...pairstep import metrics_or_defaults, pair_settings
+from ...config.pairing import PairSpec, find_pair, is_hypothesis_like, path_allowed
+from ...config.pair_options import metrics_or_defaults, pair_settings
 from ..postedit import drafts
 from ..documents.files import path_key, read_lines_from
 

@@ -3,15 +3,15 @@ defaults, ``bleu-ls.toml`` at the workspace root, ``initializationOptions``
 (either the settings object itself or ``{"bleuLs": {...}}``), the ``bleuLs``
 section of ``workspace/configuration``.  Pair rules (``pairs``) from every
 layer are kept, the client's first.  A pair's own ``options`` lay over the
-result for that pair (:mod:`bleu_ls.pairstep`)."""
+result for that pair (:mod:`bleu_ls.config.pair_options`)."""
 
 from __future__ import annotations
 
 from pathlib import Path
 from typing import Any, Optional
 
-from ...workspace_config import load_workspace_config
-from ...settings import Settings
+from ...config.workspace import load_workspace_config
+from ...config.settings import Settings
 
 SECTION = "bleuLs"
 

@@ -21,11 +21,11 @@ from typing import Any, Optional
 
 from lsprotocol import types
 
-from ...analysis import Analyzer
-from ...checks.qe_background import BackgroundAdequacy
-from ...pairing import PairSpec
-from ...workspace_config import CONFIG_NAME
-from ...settings import Settings
+from ...qa.analysis import Analyzer
+from ...qa.adequacy.qe_background import BackgroundAdequacy
+from ...config.pairing import PairSpec
+from ...config.workspace import CONFIG_NAME
+from ...config.settings import Settings
 from ...postedit import DraftStore
 from . import binding, opening
 from ..postedit import drafts

@@ -14,9 +14,9 @@ from typing import Any, Optional, Sequence
 import numpy as np
 
 from ...engine import PairModel
-from ...pairing import PairSpec
+from ...config.pairing import PairSpec
 from ...postedit import DraftTrack
-from ...settings import Settings
+from ...config.settings import Settings
 from ..postedit.compare import OtherSystem
 from ..postedit.effort import EffortRows
 from ..views.token_lines import TokenLines

@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any, Optional
 
 import numpy as np
 
-from ...analysis import Finding
+from ...qa.analysis import Finding
 from ...engine import PairModel
 from ...engine.significance import paired_bs
 from ..background import pools

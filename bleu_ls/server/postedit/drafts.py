@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Generator, Optional
 from ...engine import InputError
 from ...engine.lazytext import run
 from ...engine.ter import TerMetric
-from ...pairing import find_draft, path_allowed
+from ...config.pairing import find_draft, path_allowed
 from ...postedit import DraftTrack
 from .effort import BATCH_LINES, PAUSE_SECONDS, EffortRows
 from ..documents.files import path_key, read_lines_from

@@ -5,9 +5,9 @@ target, the checks and their diagnostics, the hover, lens and state actions.
 
 A document is claimed by its file name (never by the editor's languageId) and
 paired with its reference of the same format by the pairing rules and
-conventions of :mod:`bleu_ls.pairing` (``NAME.hyp.srt`` with ``NAME.ref.srt``,
+conventions of :mod:`bleu_ls.config.pairing` (``NAME.hyp.srt`` with ``NAME.ref.srt``,
 a ``[[pairs]]`` rule).  Subtitles pair by time
-(:func:`~bleu_ls.segments.subtitles.match_by_time`): each group of hypothesis
+(:func:`~bleu_ls.formats.subtitles.match_by_time`): each group of hypothesis
 cues and the reference cues covering the same time is one row of a
 :class:`~bleu_ls.engine.PairModel` (its texts joined by a space), and the
 row's hint sits at the end of the group's last cue's text.

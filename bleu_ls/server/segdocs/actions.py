@@ -8,8 +8,8 @@ from typing import Any, Optional
 
 from lsprotocol import types
 
-from ...segments.states import TITLES, needs_review, state_edits
-from ...segments.states import actions as state_actions
+from ...formats.states import TITLES, needs_review, state_edits
+from ...formats.states import actions as state_actions
 from .checks import findings
 from .state import SegmentPair, offset_at, position_at, range_of
 
@@ -64,7 +64,7 @@ def code_actions(sp: SegmentPair, uri: str, rng: types.Range, encoding: str) -> 
 
 def next_review(sp: SegmentPair, line: int, character: int, direction: str, encoding: str) -> Optional[dict[str, Any]]:
     """The start of the target of the next (previous) segment that needs review
-    (:func:`~bleu_ls.segments.states.needs_review`) or has a finding, wrapping; None when none does."""
+    (:func:`~bleu_ls.formats.states.needs_review`) or has a finding, wrapping; None when none does."""
     index = sp.index
     offset = offset_at(sp, line, character, encoding)
     qa = findings(sp)

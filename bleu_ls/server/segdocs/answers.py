@@ -12,10 +12,10 @@ from typing import Any, Optional
 import numpy as np
 from lsprotocol import types
 
-from ...settings import HintSettings
+from ...config.settings import HintSettings
 from ..views.render import label_for
 from . import drafts, effort
-from ...segments.rows import show_key
+from ...formats.rows import show_key
 from .checks import findings
 from .state import TIMED, SegmentPair, position_at, visible_rows
 

@@ -1,12 +1,12 @@
 """The checks of a segment document and the diagnostics they make.
 
-The checks and their rows are the CLI's (:func:`~bleu_ls.segments.format_checks.findings_for`,
+The checks and their rows are the CLI's (:func:`~bleu_ls.qa.formats.format_checks.findings_for`,
 each code on/off and its severity as its ``diagnostics.<code>`` row says, the
 subtitle limits the rows' parameters), counted on first need.  After an edit:
 
 * subtitles: the checks of the cues the edit touched (and the cue after them:
   gaps and overlaps look at the cue above);
-* PO, XLIFF, TMX: :class:`~bleu_ls.segments.live_checks.LiveChecks` counts
+* PO, XLIFF, TMX: :class:`~bleu_ls.qa.formats.live_checks.LiveChecks` counts
   again the touched segments' own checks, their plural entries and their
   "same source" groups (a source → segments map), nothing else.
 
@@ -20,10 +20,10 @@ from typing import Any, Collection, Optional
 
 import numpy as np
 
-from ...segments.format_checks import limits_of, severities
-from ...segments.live_checks import LiveChecks
-from ...segments.model import PO, SRT, VTT, SegmentDocument
-from ...segments.subtitle_checks import check_cues
+from ...qa.formats.format_checks import limits_of, severities
+from ...qa.formats.live_checks import LiveChecks
+from ...formats.model import PO, SRT, VTT, SegmentDocument
+from ...qa.formats.subtitle_checks import check_cues
 from ..background import heap
 from ..views.render import SOURCE
 from .state import TIMED, SegFinding, SegmentPair, position_at
@@ -33,7 +33,7 @@ DIAGNOSTIC_LIMIT = 1000
 
 
 def configure(sp: SegmentPair, settings: Any) -> None:
-    """Take the checks' rows from ``settings`` (a :class:`~bleu_ls.settings.Settings`); the
+    """Take the checks' rows from ``settings`` (a :class:`~bleu_ls.config.settings.Settings`); the
     findings are counted again on next need."""
     d = settings.diagnostics
     sp.qa_rows = (severities(d), limits_of(d))
@@ -66,7 +66,7 @@ def _put(sp: SegmentPair, i: int, found: list[SegFinding]) -> None:
 
 def _rows(sp: SegmentPair) -> tuple:
     if sp.qa_rows is None:
-        from ...settings import Settings
+        from ...config.settings import Settings
 
         configure(sp, Settings())
     assert sp.qa_rows is not None
@@ -104,7 +104,7 @@ def _all_checks(sp: SegmentPair) -> None:
 
 
 def after_edit(sp: SegmentPair, change) -> None:
-    """The findings of what ``change`` (the index's :class:`~bleu_ls.segments.live_offsets.Change`) touched."""
+    """The findings of what ``change`` (the index's :class:`~bleu_ls.formats.live.offsets.Change`) touched."""
     if sp.qa is None:
         return  # all counted on first need
     if change.kind == "none":  # no segment changed (a PO header edit may change their findings)

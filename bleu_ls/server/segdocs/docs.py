@@ -25,7 +25,7 @@ from typing import Any, Callable, Optional
 import numpy as np
 from lsprotocol import types
 
-from ...segments.model import PO
+from ...formats.model import PO
 from ..documents.files import path_key, uri_path
 from ..roles import ManagerRole
 from . import actions, answers, drafts, opening, rules

@@ -2,7 +2,7 @@
 its draft (the line files' ``bleuChanged`` token type and legend).
 
 A changed word of the scored text is mapped back to the file through the
-segment's runs (:class:`~bleu_ls.segments.model.Run`): one token per piece of
+segment's runs (:class:`~bleu_ls.formats.model.Run`): one token per piece of
 the word the file spells on one line, never over an inline code's tag or a
 PO string's quotes, never outside the target's span.  The pieces are kept per
 segment key with the draft and the target's text in the file they were made
@@ -18,7 +18,7 @@ from typing import Optional
 import numpy as np
 
 from ...postedit import changed_spans
-from ...segments.model import Segment
+from ...formats.model import Segment
 from ..documents.document import to_units
 from .drafts import SegDrafts, draft_of, spliced
 from .state import SegmentPair

@@ -36,9 +36,9 @@ import numpy as np
 
 from ...engine.ter import UNITS, TerMetric
 from ...postedit import DraftStore
-from ...segments.model import PO, XLIFF1, Segment
-from ...segments.xliff1 import MT_QUALIFIERS
-from ...settings import HintSettings, Settings
+from ...formats.model import PO, XLIFF1, Segment
+from ...formats.xliff1 import MT_QUALIFIERS
+from ...config.settings import HintSettings, Settings
 from ..views.effort_render import diff_markdown
 from .state import SegmentPair
 

@@ -34,8 +34,8 @@ from ...engine import PairModel
 from ...engine.ter import UNITS
 from ..background import pools
 from ..postedit.paired import bootstrap_record
-from ...segments.model import PO, Segment
-from ...settings import HintSettings
+from ...formats.model import PO, Segment
+from ...config.settings import HintSettings
 from .drafts import COUNTED, NO_PART, STALE, TOO_LONG, SegDrafts, draft_of, effort, hint_part, may_have_draft, spliced
 from .state import SegmentPair, position_at
 

@@ -2,7 +2,7 @@
 
 A PO, XLIFF, TMX, SRT or WebVTT file of :data:`LARGE_CHARS` characters or
 more, opened while the event loop runs, is first read in part: its first
-:data:`PREFIX_SEGMENTS` segments (:func:`~bleu_ls.segments.read.read_prefix`,
+:data:`PREFIX_SEGMENTS` segments (:func:`~bleu_ls.formats.read.read_prefix`,
 each exactly as the full read gives it) and the first
 :data:`REF_PREFIX_SEGMENTS` of its reference, paired **by key only** (the full
 pairing takes the key partner first, and keys are unique on both sides, so
@@ -29,14 +29,14 @@ from typing import Iterable, Optional
 import numpy as np
 
 from ...engine import PairModel, build_metrics
-from ...segments.live import READERS, LiveIndex
-from ...segments.live_po import PoIndex
-from ...segments.live_whole import WholeIndex, XmlIndex
-from ...segments.match import pair_documents
-from ...segments.model import PO, TMX, XLIFF1, XLIFF2, SegmentDocument
-from ...segments.read import PREFIX_FORMATS, read_prefix
-from ...segments.subtitles import estimate_offset
-from ...settings import Settings
+from ...formats.live.index import READERS, LiveIndex
+from ...formats.live.po import PoIndex
+from ...formats.live.whole import WholeIndex, XmlIndex
+from ...formats.match import pair_documents
+from ...formats.model import PO, TMX, XLIFF1, XLIFF2, SegmentDocument
+from ...formats.read import PREFIX_FORMATS, read_prefix
+from ...formats.subtitles import estimate_offset
+from ...config.settings import Settings
 from ..background import heap
 from ..roles import ManagerRole
 from .checks import configure, findings

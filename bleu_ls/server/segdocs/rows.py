@@ -14,20 +14,20 @@ import numpy as np
 
 from ...engine import PairModel, build_metrics
 from ...engine.text import InputError, read_text
-from ...pairing import find_pair, path_allowed
-from ...segments.live import READERS, LiveIndex
-from ...segments.match import pair_documents
-from ...segments.model import Segment, SegmentDocument
-from ...segments.read import decode_file, family, read_document, read_prefix
-from ...segments.subtitles import estimate_offset, match_by_time
-from ...settings import Settings
+from ...config.pairing import find_pair, path_allowed
+from ...formats.live.index import READERS, LiveIndex
+from ...formats.match import pair_documents
+from ...formats.model import Segment, SegmentDocument
+from ...formats.read import decode_file, family, read_document, read_prefix
+from ...formats.subtitles import estimate_offset, match_by_time
+from ...config.settings import Settings
 from ..roles import ManagerRole
 from .state import TIMED, SegmentPair, segment_format
 
 
 def read_reference(sp: SegmentPair, manager: ManagerRole, open_docs: Iterable[SegmentPair], prefix: Optional[int] = None) -> None:
     """Find the reference of ``sp`` (the pairing rules) and read it (from its open document when there is one);
-    with ``prefix``, about that many of its first segments only (:func:`~bleu_ls.segments.read.read_prefix`;
+    with ``prefix``, about that many of its first segments only (:func:`~bleu_ls.formats.read.read_prefix`;
     ``sp.ref`` None and ``sp.no_ref`` None when they cannot be read alone)."""
     sp.ref, sp.ref_path = None, None
     root = manager.root_for(sp.path)

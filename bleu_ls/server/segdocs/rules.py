@@ -4,8 +4,8 @@ punctuation, wrong language, untranslated targets, ``adequacy`` against the
 file's own sources), beside the format checks of :mod:`.checks`.
 
 Kept per document (:class:`SegRules`, ``sp.rules``): the file's lines as
-``check`` reads a file alone (:func:`~bleu_ls.analysis.unreferenced.segment_lines`:
-one line per segment), an :class:`~bleu_ls.analysis.Analyzer` over them and
+``check`` reads a file alone (:func:`~bleu_ls.qa.analysis.unreferenced.segment_lines`:
+one line per segment), an :class:`~bleu_ls.qa.analysis.Analyzer` over them and
 the findings per segment.  An edit splices the segments it touched into the
 lines (their edit log tells the analyser which lines to work out again); the
 rules that rank a line against the document (``adequacy``) hold their findings
@@ -22,11 +22,11 @@ import math
 from dataclasses import dataclass, field
 from typing import Any, Callable, Optional
 
-from ...analysis import Analyzer
-from ...analysis.unreferenced import Unreferenced, segment_lines
+from ...qa.analysis import Analyzer
+from ...qa.analysis.unreferenced import Unreferenced, segment_lines
 from ...engine import build_metrics
-from ...segments.model import PO
-from ...segments.read import read_prefix
+from ...formats.model import PO
+from ...formats.read import read_prefix
 from ..background import pools
 from .state import SegFinding, SegmentPair, loop_running
 
@@ -201,7 +201,7 @@ def _segment_findings(sp: SegmentPair, i: int, found) -> list[SegFinding]:
 
 
 def _placeholders_own(seg, f) -> bool:
-    from ...segments.po_placeholders import placeholders_own
+    from ...formats.po_placeholders import placeholders_own
 
     items = [*f.data.get("lost", ()), *f.data.get("added", ())]
     return bool(items) and placeholders_own(seg, items)

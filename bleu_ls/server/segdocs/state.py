@@ -13,9 +13,9 @@ import numpy as np
 from lsprotocol import types
 
 from ...engine import PairModel
-from ...segments.live import LiveIndex
-from ...segments.model import LINES, PO, SRT, VTT, SegmentDocument
-from ...segments.read import EXTENSIONS as READ_EXTENSIONS
+from ...formats.live.index import LiveIndex
+from ...formats.model import LINES, PO, SRT, VTT, SegmentDocument
+from ...formats.read import EXTENSIONS as READ_EXTENSIONS
 from ..documents.document import from_units, to_units
 
 #: file name suffix -> segment format (PO, XLIFF, TMX, SRT, WebVTT)
@@ -91,7 +91,7 @@ class SegmentPair:
     #: per hypothesis segment: 1 where ``qa`` has findings (the diagnostics walk these only)
     qa_has: Optional[np.ndarray] = None
     #: the settings' rows for the checks (format_checks.severities, subtitle limits), and the
-    #: PO/XLIFF/TMX checks kept in step with the index (segments/live_checks.py)
+    #: PO/XLIFF/TMX checks kept in step with the index (qa/formats/live_checks.py)
     qa_rows: Optional[tuple] = None
     live_qa: Optional[object] = None
     #: the rows' hint offsets while the text is malformed (None: well-formed, read from the index)

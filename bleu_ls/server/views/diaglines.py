@@ -1,6 +1,6 @@
 """A pair's diagnostics kept per line, for replies that cost the edit.
 
-The analyser (:class:`bleu_ls.analysis.Analyzer`) keeps its findings by
+The analyser (:class:`bleu_ls.qa.analysis.Analyzer`) keeps its findings by
 line and says which lines a pass changed; here each line's findings are
 filtered by the ignore store and encoded as LSP JSON once, and kept until
 that line's findings change.  A pull reply joins the kept texts (C speed);
@@ -42,11 +42,11 @@ from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, Optional
 
 from lsprotocol import types
 
-from ...analysis import Finding
+from ...qa.analysis import Finding
 from .render import SEVERITY, SOURCE, to_diagnostic
 
 if TYPE_CHECKING:
-    from ...ignore import IgnoreStore
+    from ...qa.ignore import IgnoreStore
     from ..documents.document import LineDocument
     from ..roles import PairRole as Pair  # what it uses of a pair
 

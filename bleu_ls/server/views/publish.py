@@ -2,7 +2,7 @@
 clients without pull support, and refresh requests (inlay hints, code
 lenses, pulled diagnostics) after a change the editor cannot see.
 
-Also the diagnostics themselves: :mod:`bleu_ls.analysis` findings of a pair
+Also the diagnostics themselves: :mod:`bleu_ls.qa.analysis` findings of a pair
 as LSP objects, cached by the pair's state.  They are kept per line
 (:mod:`.diaglines`): after an edit only the lines whose findings changed
 are filtered and encoded again, and the ``resultId`` changes only when a
@@ -27,9 +27,9 @@ from typing import TYPE_CHECKING, Optional
 from lsprotocol import types
 from lsprotocol.converters import get_converter
 
-from ...analysis import Analyzer, Finding, internal_error, problem_findings, unpaired_findings
-from ...ignore import IgnoreStore, find_store_root
-from ...pairstep import pair_names
+from ...qa.analysis import Analyzer, Finding, internal_error, problem_findings, unpaired_findings
+from ...qa.ignore import IgnoreStore, find_store_root
+from ...config.pair_options import pair_names
 from ..background import pools, heap, memory
 from ..postedit import compare
 from .diaglines import DiagnosticLines

@@ -14,8 +14,8 @@ from typing import TYPE_CHECKING, Any, Optional
 
 from lsprotocol import types
 
-from ...analysis import Finding
-from ...settings import HintSettings
+from ...qa.analysis import Finding
+from ...config.settings import HintSettings
 from ..postedit import compare
 from .effort_render import effort_hover, effort_lens, effort_record, effort_tooltip, paired_note, tests_for
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Generate ``contributes.configuration`` of the VS Code extension.
 
-Every server setting comes from ``bleu_ls.settings.Settings`` (its defaults,
+Every server setting comes from ``bleu_ls.config.settings.Settings`` (its defaults,
 types and ``#:`` comments), so package.json never drifts from the server.
 Run from the repository root::
 

@@ -16,9 +16,9 @@ import polib
 import pytest
 import sacrebleu
 
-from bleu_ls.analysis.rules import REFERENCE_CODES
+from bleu_ls.qa.rules import REFERENCE_CODES
 from bleu_ls.cli.check import main
-from bleu_ls.segments.read import read_documents
+from bleu_ls.formats.read import read_documents
 
 FORMATS = Path(__file__).resolve().parents[2] / "data" / "formats"
 ALLAUTH = FORMATS / "po" / "allauth-de-2023-10-07.po"
@@ -104,8 +104,8 @@ def test_a_file_alone_gets_every_check_that_needs_no_reference(tmp_path, monkeyp
 
 def _scored_target_lines(hyp: Path, ref: Path) -> set:
     """1-based lines of the targets the pair scores (paired by key, both targets non-empty)."""
-    from bleu_ls.segments.match import align
-    from bleu_ls.segments.model import line_col
+    from bleu_ls.formats.match import align
+    from bleu_ls.formats.model import line_col
 
     docs = read_documents([str(hyp), str(ref)])
     assert docs is not None

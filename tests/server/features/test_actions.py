@@ -38,7 +38,7 @@ def test_one_workspace_switch_for_a_code_on_several_lines():
 
 
 def test_the_comparison_diagnostic_can_be_ignored_too():
-    from bleu_ls.ignore import IGNORABLE
+    from bleu_ls.qa.ignore import IGNORABLE
     from bleu_ls.server.postedit import compare
 
     assert compare.CODE in IGNORABLE

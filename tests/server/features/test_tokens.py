@@ -173,7 +173,7 @@ def test_the_server_offers_full_and_range_with_its_legend():
 
 
 def test_highlight_settings_parse_and_a_wrong_type_is_one_sentence():
-    from bleu_ls.settings import Settings
+    from bleu_ls.config.settings import Settings
 
     problems: list[str] = []
     s = Settings.from_dict({"highlights": {"unmatched": False, "changed": "yes"}}, problems)

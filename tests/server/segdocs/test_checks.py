@@ -16,14 +16,14 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bleu_ls.diagnostics_settings import FORMAT_CODES
-from bleu_ls.segments.format_checks import findings_for, severities
-from bleu_ls.segments.live_checks import LiveChecks
-from bleu_ls.segments.read import parse
+from bleu_ls.config.diagnostics import FORMAT_CODES
+from bleu_ls.qa.formats.format_checks import findings_for, severities
+from bleu_ls.qa.formats.live_checks import LiveChecks
+from bleu_ls.formats.read import parse
 from bleu_ls.server.segdocs.checks import diagnostics_json, findings
 from bleu_ls.server.segdocs.state import hint_offsets, visible_rows
 from bleu_ls.server.segdocs.docs import SegmentDocs
-from bleu_ls.settings import Settings
+from bleu_ls.config.settings import Settings
 
 from ...cli.test_segments_po import run
 
@@ -163,8 +163,8 @@ def _same_answers(sp) -> None:
 def test_live_checks_count_what_findings_for_counts_on_every_real_file():
     for fmt_file in ("po/allauth-de-2023-10-07.po", "po/allauth-ru-2025-03-27.po", "xliff/algorea.fr.draft.xlf", "tmx/sample.tmx"):
         text = (DATA / fmt_file).read_text(encoding="utf-8")
-        from bleu_ls.segments.live import LiveIndex
-        from bleu_ls.segments.read import EXTENSIONS
+        from bleu_ls.formats.live.index import LiveIndex
+        from bleu_ls.formats.read import EXTENSIONS
 
         fmt = EXTENSIONS[Path(fmt_file).suffix]
         index = LiveIndex(fmt, text, reader=lambda t: parse(fmt, b"", "buffer", text=t))

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from bleu_ls.server.segdocs.docs import SegmentDocs
 from bleu_ls.server.segdocs.rows import pair
-from bleu_ls.settings import Settings
+from bleu_ls.config.settings import Settings
 
 WORDS = ["the", "cat", "sat", "on", "a", "mat", "dog", "ran"]
 

@@ -19,7 +19,7 @@ from sacrebleu.metrics import TER
 
 from bleu_ls.postedit import DraftStore
 from bleu_ls.server.segdocs.docs import SegmentDocs
-from bleu_ls.settings import Settings
+from bleu_ls.config.settings import Settings
 
 DATA = Path(__file__).resolve().parents[2] / "data" / "formats"
 PO_HYP = DATA / "po" / "phonenumber-fr-2024.po"

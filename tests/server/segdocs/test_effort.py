@@ -20,7 +20,7 @@ from sacrebleu.metrics import TER
 from bleu_ls.postedit import DraftStore
 from bleu_ls.server.segdocs import drafts, effort
 from bleu_ls.server.segdocs.docs import SegmentDocs
-from bleu_ls.settings import Settings
+from bleu_ls.config.settings import Settings
 
 DATA = Path(__file__).resolve().parents[2] / "data" / "formats"
 PO_HYP = DATA / "po" / "allauth-de-2023-10-07.po"

@@ -15,7 +15,7 @@ from lsprotocol import types
 
 from bleu_ls.server.segdocs import opening
 from bleu_ls.server.segdocs.docs import SegmentDocs
-from bleu_ls.settings import Settings
+from bleu_ls.config.settings import Settings
 
 WORDS = "the cat sat on a mat dog ran fast and slow we will meet at noon".split()
 

@@ -16,7 +16,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from bleu_ls.server.segdocs import opening
-from bleu_ls.segments.subtitles import estimate_offset, read_srt
+from bleu_ls.formats.subtitles import estimate_offset, read_srt
 
 from .test_opening import _docs, _hints, _state
 

@@ -14,7 +14,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from bleu_ls.server.segdocs.docs import SegmentDocs
-from bleu_ls.settings import Settings
+from bleu_ls.config.settings import Settings
 
 SOURCES = ["Open the file", "Delete 3 items", "The cat sat on the mat.", "Save (all) changes?", "Hello world",
            "You have 12 new messages.", "Close the window", "Print the page!"]

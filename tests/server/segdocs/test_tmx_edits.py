@@ -11,7 +11,7 @@ from lsprotocol import types
 
 from bleu_ls.server.segdocs import opening
 
-from ...segments.test_tmx_live import _tmx
+from ...formats.live.test_tmx_live import _tmx
 from .test_opening import _docs, _state
 
 

@@ -12,15 +12,15 @@ from pathlib import Path
 from hypothesis import HealthCheck, example, given, settings as hsettings, strategies as st
 from pygls.protocol import default_converter
 
-from bleu_ls.analysis import Analyzer, Finding, analyse, problem_findings
+from bleu_ls.qa.analysis import Analyzer, Finding, analyse, problem_findings
 from bleu_ls.engine import PairModel, build_metrics
-from bleu_ls.ignore import IgnoreStore
+from bleu_ls.qa.ignore import IgnoreStore
 from bleu_ls.server.views import diaglines
 from bleu_ls.server.views.diaglines import DiagnosticLines, encode_diagnostic
 from bleu_ls.server.documents.document import LineDocument
 from bleu_ls.server.views.render import to_diagnostic
 from bleu_ls.server.pairs.state import Pair
-from bleu_ls.settings import Settings
+from bleu_ls.config.settings import Settings
 
 CONVERTER = default_converter()
 WORDS = ["the", "cat", "sat", "on", "mat", "a", "dog", "Zürich", "东京", "😀", "3", "(", "tab\there"]

@@ -1,0 +1,244 @@
+"""What makes a pass after an edit cost the edit: which lines changed since
+the previous pass, and the findings kept per line between passes.
+
+Rules come in three kinds (``Rule.kind`` in :mod:`.analyzer`):
+
+``line``   a line's findings depend on that line's text (hypothesis,
+           references, source) and score only, plus document-wide
+           ``params`` when the rule has them: after an edit the rule reports
+           on the changed lines only (``LineContext.scope``), every other
+           line keeps its Finding objects; when its params change it reports
+           on every line again.
+``doc``    recomputed on every pass (cheap: vectorised, or few findings);
+           compared with the previous pass's to find what moved.
+``delta``  keeps its own state and says which lines it changed (``outlier``).
+
+What changed since the previous pass is read from the model's edit log
+(``PairModel.edits``: no copy of the lines is kept, nothing is diffed but
+a source list that was replaced).  A pass whose inputs changed in many places (settings, metrics, another
+model, a reference reloaded, a line inserted near the top: the pairing of
+every later line changes) is a full pass, as before: every rule on every
+line, then drop-shifted and the sort, so a full pass is the plain
+definition the incremental one is checked against (tests/qa/analysis/test_analysis.py).
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_left, insort
+from itertools import chain
+from operator import is_
+from typing import Iterable, NamedTuple, Optional
+
+import numpy as np
+
+from ...engine import common_splice
+from ..findings import CODES, ORDER, Finding
+from .source_rules import LINE_PAIR_CODES, drop_shifted
+
+LINE, DOC, DELTA = "line", "doc", "delta"
+
+#: A pass whose changed lines are more than this share of the document is a full pass.
+FULL_SHARE = 0.5
+
+
+class Seen(NamedTuple):
+    """What a pass read, enough to learn from the model's edit log what
+    changed before the next one (no copy of the lines is kept)."""
+
+    #: what every line depends on besides its text (model, metrics, settings)
+    key: tuple
+    #: the model's version
+    version: int
+    #: paired lines, hypothesis lines, each reference's lines
+    n: int
+    n_hyp: int
+    n_refs: tuple
+    #: the source lines as given (a new list when they change: the server's
+    #: is a new list after every edit of the source or reload) and their number
+    source: Optional[list]
+    n_source: int
+    #: the pass's number
+    pass_no: int
+
+
+def compose(splices: Iterable[tuple[int, int, int]]) -> Optional[tuple[int, int, int]]:
+    """Several splices (start, end, lines put in), applied one after the
+    other, as one: (start, old end, new end) bounding every changed line."""
+    out = None
+    for s, e, m in splices:
+        d = m - (e - s)
+        if out is None:
+            out = (s, e, s + m)
+            continue
+        start, end_old, end_new = out
+        out = (min(start, s), end_old + max(0, e - end_new), max(end_new, e) + d)
+    return out
+
+
+def changes(old: Optional[Seen], new: Seen, model, source: Optional[list]) -> tuple[Optional[tuple[int, int]], Optional[tuple]]:
+    """The paired lines [lo, hi) whose text (or pairing) may differ since the
+    pass ``old`` ((0, 0) when none; None when every line must be looked at
+    again), and how the paired hypothesis lines differ (start, old end, new
+    lines), from the model's edit log."""
+    if old is None or old.key != new.key or len(old.n_refs) != len(new.n_refs) or (old.source is None) != (source is None):
+        return None, None
+    edits = model.edits.since(old.version)
+    if edits is None or model.version < old.version:
+        return None, None
+    by_target: dict = {}
+    for _v, k, s, e, m in edits:
+        by_target.setdefault(k, []).append((s, e, m))
+    spans = {k: compose(v) for k, v in by_target.items()}
+    lengths = [(None, old.n_hyp, new.n_hyp), *((k, a, b) for k, (a, b) in enumerate(zip(old.n_refs, new.n_refs)))]
+    for k, a, b in lengths:  # the log accounts for every line count (else the lists were changed behind it)
+        span = spans.get(k)
+        if a + (0 if span is None else span[2] - span[1]) != b:
+            return None, None
+    if source is not None and source is not old.source:
+        start, end_old, lines = common_splice(old.source, source)
+        if start != end_old or lines:
+            spans["source"] = (start, end_old, start + len(lines))
+        lengths.append(("source", old.n_source, len(source)))
+    elif source is not None and len(source) != old.n_source:
+        return None, None  # the same list, changed in place
+    n_old, n_new = old.n, new.n
+    far = max(n_old, n_new)
+    lo, hi = (min(n_old, n_new), far) if n_old != n_new else (n_new, 0)
+    for k, a, b in lengths:
+        span = spans.get(k)
+        if span is None or span[0] >= far:
+            continue
+        lo = min(lo, span[0])
+        # a line count that changes re-pairs every later line
+        hi = max(hi, min(span[1], far) if a == b else far)
+    hyp = spans.get(None)
+    start = min(n_old, n_new, hyp[0] if hyp is not None else far)
+    if hyp is not None and old.n_hyp == new.n_hyp and n_old == n_new:
+        end_old = max(start, min(hyp[1], n_old))
+        hyp_splice = (start, end_old, model.hyp[start:end_old])
+    else:
+        hyp_splice = (start, n_old, model.hyp[start:n_new])
+    if lo >= hi:
+        return (0, 0), hyp_splice
+    return (lo, hi), hyp_splice
+
+
+def kept(store: dict, name: str, n: int, passes: int, scope: Optional[tuple[int, int]], compute) -> np.ndarray:
+    """A per-line array (lines on the last axis) kept in ``store`` from pass
+    to pass: ``compute(lo, hi)`` gives the values of lines [lo, hi); after an
+    edit (``scope``: the lines changed since pass ``passes - 1``) only those
+    are computed again."""
+    got = store.get(name)
+    if got is not None and got[0] == passes - 1 and scope is not None and got[1].shape[-1] == n:
+        arr = got[1]
+        lo, hi = max(0, scope[0]), min(n, scope[1])
+        if lo < hi:
+            arr[..., lo:hi] = compute(lo, hi)
+    elif got is not None and got[0] == passes and got[1].shape[-1] == n:
+        arr = got[1]
+    else:
+        arr = compute(0, n)
+    store[name] = (passes, arr)
+    return arr
+
+
+def group(findings: Iterable[Finding]) -> dict:
+    """Findings by line, each line's in the order given."""
+    out: dict = {}
+    for f in findings:
+        got = out.get(f.line)
+        if got is None:
+            out[f.line] = [f]
+        else:
+            got.append(f)
+    return out
+
+
+def drop_range(d: dict, lo: int, hi: int) -> None:
+    """Remove the keys in [lo, hi) from ``d``."""
+    if hi - lo <= len(d):
+        for i in range(lo, hi):
+            d.pop(i, None)
+    else:
+        for i in [k for k in d if lo <= k < hi]:
+            del d[i]
+
+
+def diff_into(old: Optional[dict], new: dict, changed: set) -> None:
+    """Add to ``changed`` the lines whose findings differ between two groupings."""
+    old = old or {}
+    for i, fs in new.items():
+        if old.get(i) != fs:
+            changed.add(i)
+    changed.update(i for i in old if i not in new)
+
+
+def spans_of(by_line: Optional[dict]) -> list:
+    """The (start, end) of every misaligned stretch."""
+    if not by_line:
+        return []
+    return [(f.data["start"], f.data["end"]) for fs in by_line.values() for f in fs]
+
+
+class FindingStore:
+    """Every rule's findings by line, and the pass's findings by line (sorted
+    lines, drop-shifted applied), kept between passes."""
+
+    def __init__(self) -> None:
+        #: code -> {line: [Finding, ...]}
+        self.by_code: dict[str, dict] = {}
+        #: line -> the line's findings in the order they are listed
+        self.final: dict[int, list] = {}
+        #: the lines of ``final``, sorted
+        self.lines: list[int] = []
+        self.spans: list = []
+
+    def findings(self) -> list[Finding]:
+        final = self.final
+        return list(chain.from_iterable(map(final.__getitem__, self.lines)))
+
+    def full(self, results: list[tuple[str, list]]) -> list[Finding]:
+        """A full pass: ``results`` is (code, findings) in rule order."""
+        findings = [f for _code, fs in results for f in fs]
+        findings = drop_shifted(findings)
+        findings.sort(key=lambda f: (f.line, ORDER[f.code]))
+        self.by_code = {code: group(fs) for code, fs in results}
+        self.final = group(findings)
+        self.lines = list(self.final)
+        self.spans = spans_of(self.by_code.get("misaligned"))
+        return findings
+
+    def settle(self, changed: set, scope: tuple[int, int]) -> set:
+        """After an incremental pass: rebuild the lines in ``changed`` and in
+        ``scope``; returns the lines whose findings may differ."""
+        spans = spans_of(self.by_code.get("misaligned"))
+        if spans != self.spans:
+            for a, b in chain(self.spans, spans):
+                changed.update(range(a, b + 1))
+            self.spans = spans
+        changed.update(range(*scope))
+        lo, hi = scope
+        dicts = [self.by_code[c] for c in CODES if c in self.by_code]
+        final, lines = self.final, self.lines
+        out = set()
+        for i in changed:
+            lst: list = []
+            for d in dicts:
+                fs = d.get(i)
+                if fs:
+                    lst.extend(fs)
+            if lst and spans and any(a <= i <= b for a, b in spans):
+                lst = [f for f in lst if f.code not in LINE_PAIR_CODES]
+            old = final.get(i)
+            if lst:
+                if old is None:
+                    insort(lines, i)
+                elif len(old) == len(lst) and all(map(is_, old, lst)) and not lo <= i < hi:
+                    continue  # (an edited line's findings may be the same, their range not: its text changed)
+                final[i] = lst
+                out.add(i)
+            elif old is not None:
+                del final[i]
+                del lines[bisect_left(lines, i)]
+                out.add(i)
+        return out

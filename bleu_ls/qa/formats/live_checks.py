@@ -1,0 +1,267 @@
+"""The QA checks of a PO, XLIFF or TMX document kept in step with its live index.
+
+:class:`LiveChecks` holds what :func:`~.format_checks.findings_for` gives for
+the index's text (the same codes, severities and messages), split the way
+edits need it:
+
+* each segment's own checks (placeholders, inline codes, white space, empty
+  or copied target, states…), kept per segment and counted again only for
+  the segments an edit touched;
+* a PO plural entry's form count (``plural-count``), counted again for the
+  run of plural entries around the touched segments (the whole catalogue
+  only where the header has no ``nplurals``: then ``plural-header`` names the
+  first plural entry);
+* the same source translated differently (``inconsistent-translation``): a
+  map from each source (PO: with its msgctxt and plural form) to the
+  segments that translate it, so an edit counts again the groups of the
+  segments it touched — the old source's and the new one's — and no other.
+
+A finding's span is relative to its segment's target start (it moves with
+the segment).  The reader's problems (``po-syntax``) are not here: they
+belong to no segment.  A header edit (a PO's Plural-Forms) or keys changed
+outside the edit count everything again.
+
+Plain Python; imports the segment checks, nothing of the server.
+"""
+
+from __future__ import annotations
+
+from typing import Optional
+
+from ...formats.model import PO, SegmentDocument
+from .xml_checks import DEFAULT_SEVERITY as XML_SEVERITY
+from .xml_checks import SegmentFinding
+
+Rel = SegmentFinding  # a finding whose span is relative to its segment's target start
+#: structural edits noted before the key -> index map is made again
+MOVES = 256
+
+
+#: the findings of a segment that has none: one list for all of them (never added to: ``at`` adds by ``+``)
+_NONE: list = []
+
+
+def _norm(s: str) -> str:
+    t = " ".join(s.split())
+    return s if t == s else t  # the text itself where it is normal already (kept per segment: no copy)
+
+
+class LiveChecks:
+    """The format checks of one live index (``index``: a :class:`~.live.LiveIndex`)."""
+
+    def __init__(self, fmt: str, severity: dict[str, Optional[str]], said: frozenset = frozenset()) -> None:
+        self.format = fmt
+        #: code -> severity (None: off), as :func:`~.format_checks.severities` gives
+        self.sev = severity
+        self.given = {c: s for c, s in severity.items() if s is not None}
+        self.said = said
+        self.on = bool(self.given)
+
+    # -- the whole document -----------------------------------------------------------
+    def full(self, index) -> None:
+        """Count every check on every segment of ``index``."""
+        segs = index.segments()
+        self.header = dict(index.header)
+        self._header_facts()
+        self.keys = [s.key for s in segs]
+        self.plural = [("plural_index" in s.extra) for s in segs]
+        text = index.buf if hasattr(index, "buf") else index.text  # slices only: no copy of the whole text
+        self.own = [self._own(s, text) for s in segs]
+        self.plur: dict[str, list[Rel]] = {}
+        self.incon: dict[str, list[Rel]] = {}
+        self.gkey: list[Optional[object]] = []
+        #: group -> keys of its segments (a list: most groups have one segment, a set weighs 216 bytes)
+        self.groups: dict[object, list[str]] = {}
+        for s in segs:
+            g = self._group_of(s)
+            self.gkey.append(g)
+            if g is not None:
+                self.groups.setdefault(g, []).append(s.key)
+        self._index_keys()
+        #: a key twice (a file read with problems): the maps by key cannot tell them apart, count all again
+        self.twice = len(self._pos) != len(self.keys)
+        if self.format == PO and any(self.plural):
+            self._plurals(index, 0, len(segs))
+        for g, members in self.groups.items():
+            if len(members) > 1:
+                self._group(index, g)
+
+    def _header_facts(self) -> None:
+        if self.format == PO:
+            from ...formats.po_plural import nplurals, single_valued_forms
+
+            self.single = single_valued_forms(self.header)
+            self.nplurals = nplurals(self.header)
+
+    # -- one segment --------------------------------------------------------------------
+    def _own(self, seg, text: str) -> list[Rel]:
+        if not self.on:
+            return []
+        if self.format == PO:
+            from .po_checks import check_segment
+
+            found = check_segment(seg, self.given, self.single)
+        else:
+            from .xml_checks import check_newlines
+            from .xml_checks import check_segment as xml_segment
+
+            found = xml_segment(seg, self.format, self.given) + check_newlines(seg, text, self.given)
+        return self._rel(seg, found)
+
+    def _rel(self, seg, found) -> list[Rel]:
+        base = seg.target_span[0]
+        out = []
+        for f in found:
+            if f.code == "target-same-as-source" and seg.key in self.said:
+                continue
+            if self.sev.get(f.code, f.severity) is None:
+                continue
+            out.append(Rel(f.code, f.severity, f.message, (f.span[0] - base, f.span[1] - base)))
+        return out or _NONE
+
+    def _group_of(self, s) -> Optional[object]:
+        """The inconsistency group of a segment (None: it translates nothing): its source, white space
+        collapsed (PO: with its msgctxt and plural form)."""
+        if not (s.source and s.source.strip() and s.target.strip()):
+            return None
+        src = _norm(s.source)
+        if self.format == PO:
+            return (s.extra.get("msgctxt"), s.extra.get("plural_index"), src)
+        return src
+
+    # -- what an edit changed ---------------------------------------------------------------
+    def update(self, index, change) -> set[int]:
+        """Count again what ``change`` (a :class:`~.live_offsets.Change` of ``index``) touched;
+        the indexes of the segments outside ``[change.start, change.start + change.count)``
+        whose findings changed too."""
+        if change.keys_changed or self.twice or index.header != self.header:  # a header edit may leave every segment as it was
+            self.full(index)
+            return set(range(len(index)))
+        if change.kind == "none":
+            return set()
+        a = change.start
+        if change.kind == "text":
+            b, count = a + 1, 1
+        else:
+            b, count = change.end, change.count
+        old_keys = self.keys[a:b]
+        old_groups = [g for g in self.gkey[a:b] if g is not None]
+        for k, g in zip(old_keys, self.gkey[a:b]):
+            if g is not None and k in self.groups[g]:
+                self.groups[g].remove(k)
+            self.plur.pop(k, None)
+            self.incon.pop(k, None)
+        fresh = [index.segment(i) for i in range(a, a + count)]
+        text = index.buf if hasattr(index, "buf") else index.text
+        self.keys[a:b] = [s.key for s in fresh]
+        self.plural[a:b] = [("plural_index" in s.extra) for s in fresh]
+        self.own[a:b] = [self._own(s, text) for s in fresh]
+        got = [self._group_of(s) for s in fresh]
+        self.gkey[a:b] = got
+        for k in old_keys:
+            self._pos.pop(k, None)
+        if count != b - a:  # the keys after the edit move: said once, applied when one is looked up
+            self._moves.append((b, count - (b - a)))
+        stamp = len(self._moves)
+        for i, k in enumerate(self.keys[a : a + count], a):
+            self._pos[k] = (i, stamp)
+        if len(self._pos) != len(self.keys):
+            self.full(index)  # the edit made a key twice
+            return set(range(len(index)))
+        for s, g in zip(fresh, got):
+            if g is not None:
+                self.groups.setdefault(g, []).append(s.key)
+        touched: set[int] = set()
+        if self.format == PO and (any(self.plural[max(0, a - 1) : a + count + 1]) or
+                                  self.nplurals is None and any(self.plural)):
+            touched |= self._plurals(index, a, a + count)
+        for g in {*old_groups, *(g for g in got if g is not None)}:
+            touched |= self._group(index, g)
+        return {i for i in touched if not a <= i < a + count}
+
+    # -- the document-wide checks -----------------------------------------------------------
+    def _index_keys(self) -> None:
+        """Key -> (its segment's index, the moves made before it was noted)."""
+        self._pos: dict[str, tuple[int, int]] = {k: (i, 0) for i, k in enumerate(self.keys)}
+        #: (first old index moved, by how much): the structural edits since (a paste moves every
+        #: segment after it; the map is not made again for it)
+        self._moves: list[tuple[int, int]] = []
+
+    def _where(self, key: str) -> int:
+        if len(self._moves) > MOVES:
+            self._index_keys()
+        i, stamp = self._pos[key]
+        for at, d in self._moves[stamp:]:
+            if i >= at:
+                i += d
+        if not (0 <= i < len(self.keys)) or self.keys[i] != key:  # (never expected) the map made again
+            self._index_keys()
+            i = self._pos[key][0]
+        return i
+
+    def _plurals(self, index, a: int, b: int) -> set[int]:
+        """The plural checks of the run of plural segments around [a, b) (all of them without nplurals)."""
+        from .po_checks import check_plurals
+
+        n = len(self.keys)
+        if self.nplurals is None:
+            lo, hi = 0, n
+        else:
+            lo, hi = a, b
+            while lo > 0 and self.plural[lo - 1]:
+                lo -= 1
+            while hi < n and self.plural[hi]:
+                hi += 1
+        segs = [index.segment(i) for i in range(lo, hi)] if self.nplurals is not None or not self.on else [
+            index.segment(i) for i in range(n) if self.plural[i]]
+        changed: set[int] = set()
+        for s in segs:
+            if self.plur.pop(s.key, None) is not None:
+                changed.add(self._where(s.key))
+        if not self.on:
+            return changed
+        found = check_plurals(SegmentDocument(PO, segs, header=self.header), self.given)
+        for s in segs:
+            rel = self._rel(s, found.get(s.key, ()))
+            if rel:
+                self.plur[s.key] = rel
+                changed.add(self._where(s.key))
+        return changed
+
+    def _group(self, index, g: object) -> set[int]:
+        """The inconsistency findings of the segments translating source ``g``."""
+        members = self.groups.get(g)
+        changed: set[int] = set()
+        if not members:
+            self.groups.pop(g, None)
+            return changed
+        where = sorted(self._where(k) for k in members)
+        for i in where:
+            if self.incon.pop(self.keys[i], None) is not None:
+                changed.add(i)
+        if len(where) < 2 or not self.on:
+            return changed
+        # the targets, white space collapsed, of a group's segments (made here: not kept for every segment)
+        norm = {i: _norm(index.segment(i).target) for i in where}
+        if len(set(norm.values())) < 2:
+            return changed
+        sev = self.given.get("inconsistent-translation", XML_SEVERITY["inconsistent-translation"])
+        if self.sev.get("inconsistent-translation", sev) is None:
+            return changed
+        for i in where:
+            others = [self.keys[j] for j in where if j != i and norm[j] != norm[i]]
+            msg = f"The same source is translated differently in {', '.join(others[:3])}{'…' if len(others) > 3 else ''}."
+            a, b = index.target_span(i)
+            self.incon[self.keys[i]] = [Rel("inconsistent-translation", sev, msg, (0, b - a))]
+            changed.add(i)
+        return changed
+
+    # -- reading ---------------------------------------------------------------------------
+    def at(self, i: int) -> list[Rel]:
+        """Segment ``i``'s findings (spans relative to its target start), in :func:`findings_for`'s order."""
+        k = self.keys[i]
+        out = self.own[i]
+        more = self.plur.get(k), self.incon.get(k)
+        if more[0] or more[1]:
+            out = out + (more[0] or []) + (more[1] or [])
+        return out
