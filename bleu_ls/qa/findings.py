@@ -1,54 +1,47 @@
-"""The finding record and the codes it can carry."""
+"""The finding record and the codes it can carry.
+
+:class:`Finding` is the one record every reader, check and rule makes
+(:mod:`bleu_ls.formats.finding`, re-exported here).  The codes are the rows of
+the rule table (:mod:`bleu_ls.qa.rules`); :data:`CODES`, :data:`SETTING_OF`
+and :data:`ORDER` are derived from it, on first use: the table's rule modules
+import this module for :class:`Finding`.
+"""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Optional
+from typing import TYPE_CHECKING, Any
 
 from ..config.settings import SEVERITY_RANK
+from ..formats.finding import NO_DATA, Finding
 
-#: The codes of the rule table, in the order findings on one line are listed.
-#: Each can be switched off and given a severity (``diagnostics.<code>``).
-CODES = (
-    "low-score",
-    "outlier",
-    "empty-hypothesis",
-    "untranslated",
-    "length-ratio",
-    "repetition",
-    "line-count-mismatch",
-    "unpaired",
-    "number-mismatch",
-    "markup-mismatch",
-    "unbalanced",
-    "end-punctuation",
-    "wrong-language",
-    "misaligned",
-    "adequacy",
-)
-#: settings.diagnostics attribute per code
-SETTING_OF = {code: code.replace("-", "_") for code in CODES}
-#: Codes outside the settings: a reference or source that cannot be used,
-#: settings that could not be read.
+if TYPE_CHECKING:
+    from .rules import CODES, ORDER, SETTING_OF
+
+__all__ = ["CODES", "INTERNAL", "NO_DATA", "ORDER", "REFERENCE_ERROR", "SETTINGS_PROBLEM", "SETTING_OF", "Finding",
+           "at_or_above"]
+
+#: Codes outside the settings (rows of the table said always): a reference or source
+#: that cannot be used, settings that could not be read.
 REFERENCE_ERROR = "reference-error"
 SETTINGS_PROBLEM = "settings"
 #: A rule failed (a bug): said on line 1.
 INTERNAL = "internal"
-ORDER = {code: i for i, code in enumerate(CODES)}
+
+#: derived from the rule table (bleu_ls/qa/rules.py)
+_DERIVED = ("CODES", "SETTING_OF", "ORDER")
 
 
-@dataclass
-class Finding:
-    """One diagnostic: 0-based line, columns in code points."""
+def __getattr__(name: str) -> Any:
+    """:data:`CODES` (the line files' switchable codes, in the order findings on one
+    line are listed), :data:`SETTING_OF` (their settings attributes) and :data:`ORDER`
+    (code -> its place), from the rule table."""
+    if name in _DERIVED:
+        from . import rules
 
-    line: int
-    code: str
-    severity: str
-    message: str
-    start_col: int = 0
-    #: None = to the end of the line
-    end_col: Optional[int] = None
-    data: dict = field(default_factory=dict)
+        value = getattr(rules, name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def at_or_above(severity: str, threshold: str) -> bool:

@@ -15,7 +15,8 @@ from typing import Any, Callable, NamedTuple, Optional, Protocol, Sequence
 
 import numpy as np
 
-from ..findings import SETTING_OF, Finding
+from .. import findings
+from ..findings import Finding
 
 
 class AnalyzerRole(Protocol):
@@ -95,7 +96,7 @@ class LineContext:
     def check(self, code: str) -> Any:
         """The settings of ``code`` when it is switched on, else None."""
         d = self.settings.diagnostics
-        c = getattr(d, SETTING_OF[code])
+        c = getattr(d, findings.SETTING_OF[code])
         return c if (d.enabled and c.enabled) else None
 
     def previous(self, key: tuple) -> Optional[Finding]:
@@ -189,7 +190,7 @@ class LineContext:
 
 
 class SourceIssues(NamedTuple):
-    #: per line: ((code, Issue), ...)
+    #: per line: ((code, Finding), ...)
     values: list
     #: lines (in the rule's span) with at least one issue
     special: list

@@ -35,8 +35,6 @@ from ...engine import common_splice
 from ..findings import CODES, ORDER, Finding
 from .source_rules import LINE_PAIR_CODES, drop_shifted
 
-LINE, DOC, DELTA = "line", "doc", "delta"
-
 #: A pass whose changed lines are more than this share of the document is a full pass.
 FULL_SHARE = 0.5
 

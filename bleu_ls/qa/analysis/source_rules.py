@@ -14,7 +14,7 @@ from __future__ import annotations
 from itertools import compress, count
 from typing import Iterator, Optional
 
-from ..text import Issue, alignment, markup, numbers, punctuation
+from ..text import alignment, markup, numbers, punctuation
 from ..text.language import LanguageIdentifier, check_language
 from .context import LineContext
 from ..findings import Finding
@@ -30,7 +30,7 @@ LINE_CHECKS = {
 LANGUAGE_SAMPLE = 200
 
 
-def line_issues(key: tuple) -> tuple[tuple[str, Issue], ...]:
+def line_issues(key: tuple) -> tuple[tuple[str, Finding], ...]:
     """Every per-line source check on (line, source, *references)."""
     hyp, src, *refs = key
     if src is None:
@@ -43,8 +43,8 @@ def line_issues(key: tuple) -> tuple[tuple[str, Issue], ...]:
     return tuple(out)
 
 
-def _finding(line: int, code: str, severity: str, issue: Issue) -> Finding:
-    return Finding(line, code, severity, issue.message, issue.start, issue.end, dict(issue.data))
+def _finding(line: int, code: str, severity: str, issue: Finding) -> Finding:
+    return Finding(code, severity, issue.message, line=line, start_col=issue.start, end_col=issue.end, data=dict(issue.data))
 
 
 def _line_rule(code: str):
@@ -120,7 +120,7 @@ def wrong_language(ctx: LineContext, c) -> Iterator[Finding]:
     its own lines are in)."""
     lid = ctx.analyzer.language_identifier(c.min_letters)
     if not lid.load():
-        yield Finding(0, "wrong-language", "information", f"{lid.error[0].upper()}{lid.error[1:]}.")
+        yield Finding("wrong-language", "information", f"{lid.error[0].upper()}{lid.error[1:]}.", line=0)
         return
     expected = _expected_language(ctx, c, lid)
     if not expected:
@@ -143,7 +143,7 @@ def misaligned(ctx: LineContext, c) -> Iterator[Finding]:
     lean = ctx.analyzer.leanings(ctx.hyp, ctx.refs[0], ctx.n)
     for st in sparse_stretches(lean, c.min_run, ctx.analyzer.marked("lean")):
         issue = st.issue()
-        yield Finding(st.start, "misaligned", c.severity, issue.message, 0, None, dict(issue.data))
+        yield Finding("misaligned", c.severity, issue.message, line=st.start, data=dict(issue.data))
 
 
 def sparse_stretches(lean_of_line: list, min_run: int = 3, leaning: Optional[list] = None, max_gap: int = 3) -> list:
