@@ -3,7 +3,7 @@ severity and its thresholds.  Part of :class:`bleu_ls.config.settings.Settings`;
 the defaults were chosen by measurement (docs/diagnostics.md); those of the
 checks of a file's own format (PO, XLIFF, TMX, subtitles) follow the QA tools
 and the style guide named beside each (docs/formats.md, docs/formats-xml.md).
-Which codes there are is the rule table's business (bleu_ls/qa/rules.py): each
+Which codes there are is the rule table's business (``qa/rules.py``): each
 of its rows with a setting has its attribute here (``code`` with ``_`` for ``-``)."""
 
 from __future__ import annotations

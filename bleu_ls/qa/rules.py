@@ -73,6 +73,8 @@ class Rule(NamedTuple):
     setting: Optional[str] = ""
     #: ranks a line against the whole document (see :data:`RANKED`)
     ranked: bool = False
+    #: compares line i with source or reference line i (see :data:`LINE_PAIR_CODES`)
+    line_pair: bool = False
 
     @property
     def attribute(self) -> Optional[str]:
@@ -92,21 +94,23 @@ def _always(code: str, by: str = LINES) -> Rule:
 
 TABLE: tuple[Rule, ...] = (
     # -- line files: the analyser's rules (bleu_ls/qa/analysis/), in the order a line's findings are listed
-    Rule("low-score", score_rules.low_score, kind=LINE, needs_reference=True),
-    Rule("outlier", score_rules.outlier, kind=DELTA, needs_reference=True, ranked=True),
+    Rule("low-score", score_rules.low_score, kind=LINE, needs_reference=True, line_pair=True),
+    Rule("outlier", score_rules.outlier, kind=DELTA, needs_reference=True, ranked=True, line_pair=True),
     Rule("empty-hypothesis", text_rules.empty_hypothesis, kind=LINE, needs_reference=True),
-    Rule("untranslated", text_rules.untranslated, kind=LINE),
-    Rule("length-ratio", length_rules.length_ratio, kind=LINE, params=length_rules.length_params, needs_reference=True),
+    Rule("untranslated", text_rules.untranslated, kind=LINE, line_pair=True),
+    Rule("length-ratio", length_rules.length_ratio, kind=LINE, params=length_rules.length_params, needs_reference=True,
+         line_pair=True),
     Rule("repetition", text_rules.repetition, kind=LINE),
     Rule("line-count-mismatch", file_rules.line_count_mismatch, file_level=True, needs_reference=True),
     Rule("unpaired"),  # said by the pairing: a hypothesis-like file with no reference (file_rules.unpaired_findings)
-    Rule("number-mismatch", source_rules.number_mismatch, kind=LINE),
-    Rule("markup-mismatch", source_rules.markup_mismatch, kind=LINE),
-    Rule("unbalanced", source_rules.unbalanced, kind=LINE),
-    Rule("end-punctuation", source_rules.end_punctuation, kind=LINE),
+    # the per-line source checks (source_rules.LINE_CHECKS, all four computed together per line)
+    Rule("number-mismatch", source_rules.number_mismatch, kind=LINE, line_pair=True),
+    Rule("markup-mismatch", source_rules.markup_mismatch, kind=LINE, line_pair=True),
+    Rule("unbalanced", source_rules.unbalanced, kind=LINE, line_pair=True),
+    Rule("end-punctuation", source_rules.end_punctuation, kind=LINE, line_pair=True),
     Rule("wrong-language", source_rules.wrong_language, kind=LINE, params=source_rules.language_params),
     Rule("misaligned", source_rules.misaligned, needs_reference=True),
-    Rule("adequacy", qe_rules.adequacy, ranked=True),
+    Rule("adequacy", qe_rules.adequacy, ranked=True, line_pair=True),
     # -- line files, always said: a reference or source that cannot be used, settings that
     #    could not be read, a rule that failed (a bug: said on line 1)
     _always(REFERENCE_ERROR),
@@ -176,6 +180,10 @@ REFERENCE_CODES: tuple[str, ...] = tuple(r.code for r in RULES if r.needs_refere
 #: changed meanwhile.  One keystroke then changes the diagnostics of the line
 #: it changed only, not the lines at the margin of a ranking.
 RANKED: tuple[str, ...] = tuple(r.code for r in TABLE if r.ranked)
+
+#: Codes that compare line i with source or reference line i: meaningless inside a
+#: shifted stretch, where the ``misaligned`` finding says it once.
+LINE_PAIR_CODES: frozenset[str] = frozenset(r.code for r in TABLE if r.line_pair)
 
 #: The codes an entry of ``.bleu-ls/ignore.json`` can name: the switchable ones and the
 #: server's comparison with another system.

@@ -63,6 +63,8 @@ def test_the_analysers_rules_are_the_rows_with_a_check():
     assert rules.RULES == tuple(r for r in rules.TABLE if r.check is not None)
     assert all(rules.LINES in r.by for r in rules.RULES)
     assert set(rules.RANKED) == {"outlier", "adequacy"}
+    assert rules.LINE_PAIR_CODES == {"low-score", "outlier", "untranslated", "length-ratio", "adequacy",
+                                     "number-mismatch", "markup-mismatch", "unbalanced", "end-punctuation"}
     assert set(rules.REFERENCE_CODES) == {"empty-hypothesis", "low-score", "outlier", "length-ratio",
                                           "line-count-mismatch", "misaligned"}
 

@@ -19,13 +19,8 @@ from ..text.language import LanguageIdentifier, check_language
 from .context import LineContext
 from ..findings import Finding
 
-#: code -> check(source, line, references) of the per-line source checks
-LINE_CHECKS = {
-    "number-mismatch": numbers.check_numbers,
-    "markup-mismatch": markup.check_markup,
-    "unbalanced": punctuation.check_brackets,
-    "end-punctuation": punctuation.check_end_punctuation,
-}
+#: the per-line source checks: check(source, line, references) -> a finding of its own code, or None
+LINE_CHECKS = (numbers.check_numbers, markup.check_markup, punctuation.check_brackets, punctuation.check_end_punctuation)
 #: reference lines sampled to find the document's language
 LANGUAGE_SAMPLE = 200
 
@@ -36,10 +31,10 @@ def line_issues(key: tuple) -> tuple[tuple[str, Finding], ...]:
     if src is None:
         return ()
     out = []
-    for code, fn in LINE_CHECKS.items():
+    for fn in LINE_CHECKS:
         issue = fn(src, hyp, refs)
         if issue is not None:
-            out.append((code, issue))
+            out.append((issue.code, issue))
     return tuple(out)
 
 
@@ -160,21 +155,3 @@ def sparse_stretches(lean_of_line: list, min_run: int = 3, leaning: Optional[lis
             runs.append([i, i, d, 1])
     return [alignment.Stretch(a, b, d) for a, b, d, count_ in runs if count_ >= min_run]
 
-
-#: codes that compare line i with source or reference line i: meaningless
-#: inside a shifted stretch, where the misaligned finding says it once
-LINE_PAIR_CODES = frozenset(
-    ("low-score", "outlier", "untranslated", "length-ratio", "adequacy", *LINE_CHECKS)
-)
-
-
-def drop_shifted(findings: list[Finding]) -> list[Finding]:
-    """The findings without the line-pair ones inside misaligned stretches."""
-    spans = [(f.data["start"], f.data["end"]) for f in findings if f.code == "misaligned"]
-    if not spans:
-        return findings
-    return [
-        f
-        for f in findings
-        if f.code not in LINE_PAIR_CODES or not any(a <= f.line <= b for a, b in spans)
-    ]
