@@ -16,7 +16,7 @@ from bleu_ls.config.diagnostics import CheckSettings, DiagnosticsSettings, Subti
 from bleu_ls.config.settings import Settings
 from bleu_ls.formats.finding import Finding
 from bleu_ls.formats.read import parse, read_document
-from bleu_ls.qa import findings, rules
+from bleu_ls.qa import analysis, rules
 from bleu_ls.qa.formats import po_checks, subtitle_checks, xml_checks
 from bleu_ls.qa.formats.format_checks import findings_for
 
@@ -47,12 +47,12 @@ def test_one_row_per_code():
 
 
 def test_codes_are_the_tables_line_file_codes_with_a_setting():
-    assert findings.CODES == tuple(r.code for r in rules.TABLE if rules.LINES in r.by and r.setting is not None)
-    assert findings.CODES is rules.CODES
-    assert findings.ORDER == {c: i for i, c in enumerate(findings.CODES)}
-    assert findings.SETTING_OF == {c: c.replace("-", "_") for c in findings.CODES}
+    assert rules.CODES == tuple(r.code for r in rules.TABLE if rules.LINES in r.by and r.setting is not None)
+    assert analysis.CODES is rules.CODES
+    assert rules.ORDER == {c: i for i, c in enumerate(rules.CODES)}
+    assert rules.SETTING_OF == {c: c.replace("-", "_") for c in rules.CODES}
     # as the line files had them, in the order a line's findings are listed
-    assert findings.CODES == (
+    assert rules.CODES == (
         "low-score", "outlier", "empty-hypothesis", "untranslated", "length-ratio", "repetition",
         "line-count-mismatch", "unpaired", "number-mismatch", "markup-mismatch", "unbalanced", "end-punctuation",
         "wrong-language", "misaligned", "adequacy",

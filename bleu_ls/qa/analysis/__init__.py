@@ -39,8 +39,8 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from ...config.settings import SEVERITY_RANK
-    from ..findings import CODES, REFERENCE_ERROR, SETTING_OF, Finding, at_or_above
-    from ..rules import RULES, Rule
+    from ..findings import REFERENCE_ERROR, Finding, at_or_above
+    from ..rules import CODES, RULES, SETTING_OF, Rule
     from .analyzer import Analyzer, analyse
     from .context import LineContext
     from .file_rules import internal_error, line_count_findings, problem_findings, unpaired_findings
@@ -51,9 +51,8 @@ if TYPE_CHECKING:
 #: ``bleu_ls/qa/rules.py``, imports this package's rule modules, and the analyser runs the table).
 _WHERE = {
     "SEVERITY_RANK": "...config.settings",
-    "CODES": "..findings", "REFERENCE_ERROR": "..findings", "SETTING_OF": "..findings", "Finding": "..findings",
-    "at_or_above": "..findings",
-    "RULES": "..rules", "Rule": "..rules",
+    "REFERENCE_ERROR": "..findings", "Finding": "..findings", "at_or_above": "..findings",
+    "CODES": "..rules", "RULES": "..rules", "SETTING_OF": "..rules", "Rule": "..rules",
     "Analyzer": ".analyzer", "analyse": ".analyzer",
     "LineContext": ".context",
     "internal_error": ".file_rules", "line_count_findings": ".file_rules", "problem_findings": ".file_rules",

@@ -307,7 +307,7 @@ class Analyzer:
     def _active(self, ctx: LineContext, rule: Rule) -> Any:
         if not (ctx.n or rule.file_level) or (rule.needs_reference and not ctx.refs):
             return None
-        return ctx.check(rule.code)
+        return ctx.check(rule.attribute)
 
     def _full(self, ctx: LineContext) -> None:
         results = []

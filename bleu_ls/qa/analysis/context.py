@@ -15,7 +15,6 @@ from typing import Any, Callable, NamedTuple, Optional, Protocol, Sequence
 
 import numpy as np
 
-from .. import findings
 from ..findings import Finding
 
 
@@ -93,10 +92,11 @@ class LineContext:
         lo, hi = self.scope
         return max(0, lo), min(self.n, hi)
 
-    def check(self, code: str) -> Any:
-        """The settings of ``code`` when it is switched on, else None."""
+    def check(self, attribute: str) -> Any:
+        """The settings row ``diagnostics.<attribute>`` (a rule's: ``Rule.attribute``) when it
+        is switched on, else None."""
         d = self.settings.diagnostics
-        c = getattr(d, findings.SETTING_OF[code])
+        c = getattr(d, attribute)
         return c if (d.enabled and c.enabled) else None
 
     def previous(self, key: tuple) -> Optional[Finding]:

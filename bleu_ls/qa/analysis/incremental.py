@@ -32,8 +32,8 @@ from typing import Iterable, NamedTuple, Optional
 import numpy as np
 
 from ...engine import common_splice
-from ..findings import CODES, ORDER, Finding
-from ..rules import LINE_PAIR_CODES
+from ..findings import Finding
+from ..rules import CODES, LINE_PAIR_CODES, ORDER
 
 #: A pass whose changed lines are more than this share of the document is a full pass.
 FULL_SHARE = 0.5
