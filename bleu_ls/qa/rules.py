@@ -14,12 +14,15 @@ The rows are in the order findings on one line are listed.  Everything else
 that names codes is derived from here: :data:`CODES` (the line files'
 switchable codes), :data:`FORMAT_CODES`, the check modules' default
 severities, :data:`RULES` (what :class:`~.analysis.analyzer.Analyzer` runs),
-:data:`REFERENCE_CODES`, :data:`RANKED`, :data:`IGNORABLE`.
+:data:`REFERENCE_CODES`, :data:`RANKED`, :data:`LINE_PAIR_CODES`, :data:`IGNORABLE`
+(``tests/qa/test_rule_table.py`` checks that every code the source gives a finding
+is a row, and every row is said somewhere).
 
 A new check of a line file is one function in the module of its family
 (``analysis/*_rules.py``) and one row here with it as ``check``; a new check of
-a file's format is one function in ``qa/formats/`` and one row here, and its
-settings row in ``config/diagnostics.py``.
+a file's format is one function in ``qa/formats/`` and one row here ``by`` its
+format.  Either gets its settings row ``diagnostics.<code>`` (its default
+severity) in ``config/diagnostics.py``.
 
 A line-file rule is a function ``rule(ctx, check) -> findings`` of the shared
 :class:`~.analysis.context.LineContext` and its own settings (``diagnostics.<code>``).
