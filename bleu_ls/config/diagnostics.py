@@ -1,22 +1,32 @@
 """The diagnostics settings (``diagnostics.<code>``): each code on or off, its
 severity and its thresholds.  Part of :class:`bleu_ls.config.settings.Settings`;
 the defaults were chosen by measurement (docs/diagnostics.md); those of the
-checks of a file's own format (PO, XLIFF, TMX, subtitles) are the check
-modules' own, named after the QA tools and style guide they follow
-(docs/formats.md)."""
+checks of a file's own format (PO, XLIFF, TMX, subtitles) follow the QA tools
+and the style guide named beside each (docs/formats.md, docs/formats-xml.md).
+Which codes there are is the rule table's business (``qa/rules.py``): each
+of its rows with a setting has its attribute here (``code`` with ``_`` for ``-``)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import ClassVar, Optional, get_type_hints
 
-from ..qa.formats.po_checks import DEFAULT_SEVERITY as _PO_SEVERITY
-from ..qa.formats.subtitle_checks import CODES as _SUBTITLE_SEVERITY, SubtitleLimits as _Limits
-from ..qa.formats.xml_checks import DEFAULT_SEVERITY as _XML_SEVERITY
 
-#: The checks of a file's own format, code -> default severity: XLIFF/TMX, then
-#: those of PO only, then the subtitles'.  Each is a row ``diagnostics.<code>``.
-FORMAT_SEVERITY: dict[str, str] = {**_XML_SEVERITY, **_PO_SEVERITY, **_SUBTITLE_SEVERITY}
-FORMAT_CODES = tuple(FORMAT_SEVERITY)
+@dataclass(frozen=True)
+class SubtitleLimits:
+    """The limits of the subtitle checks (Netflix's Timed Text Style Guide: general
+    requirements, and the English (USA) guide for reading speed); the rows below
+    give them (``diagnostics.readingSpeed.maxCps``…)."""
+
+    max_chars_per_line: int = 42
+    max_lines: int = 2
+    max_cps: float = 20.0
+    min_duration_ms: int = 833
+    max_duration_ms: int = 7000
+    min_gap_ms: int = 83
+
+
+_Limits = SubtitleLimits
 
 
 @dataclass
@@ -25,6 +35,8 @@ class CheckSettings:
 
     enabled: bool = True
     severity: str = "warning"
+    #: a row with a limit: (its attribute, the smallest value allowed)
+    LIMIT: ClassVar[Optional[tuple[str, float]]] = None
 
 
 @dataclass
@@ -123,14 +135,15 @@ class AdequacySettings(CheckSettings):
     min_lines: int = 20
 
 
-def _format(code: str, cls: type = CheckSettings):
-    """The default row of a format check: on, the check module's severity
+def _format(severity: str, cls: type = CheckSettings):
+    """The default row of a check of a file's own format: on, with ``severity``
     (``cls``: the row's class, for the checks with a limit)."""
-    return field(default_factory=lambda: cls(severity=FORMAT_SEVERITY[code]))
+    return field(default_factory=lambda: cls(severity=severity))
 
 
 @dataclass
 class ReadingSpeedSettings(CheckSettings):
+    LIMIT = ("max_cps", 1)
     #: Subtitles: a cue showing more characters per second than this is flagged
     #: (Netflix Timed Text Style Guide, adult programmes: 20).
     max_cps: float = _Limits.max_cps
@@ -138,43 +151,37 @@ class ReadingSpeedSettings(CheckSettings):
 
 @dataclass
 class CharsPerLineSettings(CheckSettings):
+    LIMIT = ("max_chars", 1)
     #: Subtitles: a cue line longer than this many characters is flagged (Netflix: 42).
     max_chars: int = _Limits.max_chars_per_line
 
 
 @dataclass
 class LinesPerCueSettings(CheckSettings):
+    LIMIT = ("max_lines", 1)
     #: Subtitles: a cue with more lines than this is flagged (Netflix: 2).
     max_lines: int = _Limits.max_lines
 
 
 @dataclass
 class DurationShortSettings(CheckSettings):
+    LIMIT = ("min_ms", 0)
     #: Subtitles: a cue on screen for less than this many milliseconds is flagged (Netflix: 5/6 s).
     min_ms: int = _Limits.min_duration_ms
 
 
 @dataclass
 class DurationLongSettings(CheckSettings):
+    LIMIT = ("max_ms", 1)
     #: Subtitles: a cue on screen for more than this many milliseconds is flagged (Netflix: 7 s).
     max_ms: int = _Limits.max_duration_ms
 
 
 @dataclass
 class CueGapSettings(CheckSettings):
+    LIMIT = ("min_ms", 0)
     #: Subtitles: less time than this (milliseconds) between two cues is flagged (Netflix: 2 frames).
     min_ms: int = _Limits.min_gap_ms
-
-
-#: The parameter of each parameterised format row: (attribute, smallest allowed value).
-FORMAT_LIMITS: dict[str, tuple[str, float]] = {
-    "reading-speed": ("max_cps", 1),
-    "chars-per-line": ("max_chars", 1),
-    "lines-per-cue": ("max_lines", 1),
-    "duration-short": ("min_ms", 0),
-    "duration-long": ("max_ms", 1),
-    "cue-gap": ("min_ms", 0),
-}
 
 
 @dataclass
@@ -196,36 +203,44 @@ class DiagnosticsSettings:
     wrong_language: WrongLanguageSettings = field(default_factory=WrongLanguageSettings)
     misaligned: MisalignedSettings = field(default_factory=MisalignedSettings)
     adequacy: AdequacySettings = field(default_factory=AdequacySettings)
-    # the checks of a file's own format (qa/formats/format_checks.py; docs/formats.md)
-    codes_missing: CheckSettings = _format("codes-missing")
-    codes_extra: CheckSettings = _format("codes-extra")
-    codes_order: CheckSettings = _format("codes-order")
-    codes_malformed: CheckSettings = _format("codes-malformed")
-    state_undefined: CheckSettings = _format("state-undefined")
-    target_empty: CheckSettings = _format("target-empty")
-    target_same_as_source: CheckSettings = _format("target-same-as-source")
-    whitespace_leading: CheckSettings = _format("whitespace-leading")
-    whitespace_trailing: CheckSettings = _format("whitespace-trailing")
-    double_space: CheckSettings = _format("double-space")
-    inconsistent_translation: CheckSettings = _format("inconsistent-translation")
-    newlines: CheckSettings = _format("newlines")
-    po_syntax: CheckSettings = _format("po-syntax")
-    placeholders_missing: CheckSettings = _format("placeholders-missing")
-    placeholders_extra: CheckSettings = _format("placeholders-extra")
-    placeholders_order: CheckSettings = _format("placeholders-order")
-    plural_count: CheckSettings = _format("plural-count")
-    plural_header: CheckSettings = _format("plural-header")
-    fuzzy: CheckSettings = _format("fuzzy")
-    accelerator: CheckSettings = _format("accelerator")
-    timecode: CheckSettings = _format("timecode")
-    end_before_start: CheckSettings = _format("end-before-start")
-    cue_order: CheckSettings = _format("cue-order")
-    cue_overlap: CheckSettings = _format("cue-overlap")
-    reading_speed: ReadingSpeedSettings = _format("reading-speed", ReadingSpeedSettings)
-    chars_per_line: CharsPerLineSettings = _format("chars-per-line", CharsPerLineSettings)
-    lines_per_cue: LinesPerCueSettings = _format("lines-per-cue", LinesPerCueSettings)
-    duration_short: DurationShortSettings = _format("duration-short", DurationShortSettings)
-    duration_long: DurationLongSettings = _format("duration-long", DurationLongSettings)
-    cue_gap: CueGapSettings = _format("cue-gap", CueGapSettings)
+    # the checks of a file's own format (qa/formats/; docs/formats.md, docs/formats-xml.md):
+    # XLIFF and TMX (the first twelve; those from target_empty on run on PO entries too), PO, subtitles
+    codes_missing: CheckSettings = _format("error")
+    codes_extra: CheckSettings = _format("warning")
+    codes_order: CheckSettings = _format("information")
+    codes_malformed: CheckSettings = _format("error")
+    state_undefined: CheckSettings = _format("warning")
+    target_empty: CheckSettings = _format("information")
+    target_same_as_source: CheckSettings = _format("warning")
+    whitespace_leading: CheckSettings = _format("warning")
+    whitespace_trailing: CheckSettings = _format("warning")
+    double_space: CheckSettings = _format("information")
+    inconsistent_translation: CheckSettings = _format("warning")
+    newlines: CheckSettings = _format("warning")
+    po_syntax: CheckSettings = _format("error")
+    placeholders_missing: CheckSettings = _format("error")
+    placeholders_extra: CheckSettings = _format("error")
+    placeholders_order: CheckSettings = _format("error")
+    plural_count: CheckSettings = _format("error")
+    plural_header: CheckSettings = _format("warning")
+    fuzzy: CheckSettings = _format("information")
+    accelerator: CheckSettings = _format("warning")
+    timecode: CheckSettings = _format("error")
+    end_before_start: CheckSettings = _format("error")
+    cue_order: CheckSettings = _format("warning")
+    cue_overlap: CheckSettings = _format("warning")
+    reading_speed: ReadingSpeedSettings = _format("warning", ReadingSpeedSettings)
+    chars_per_line: CharsPerLineSettings = _format("warning", CharsPerLineSettings)
+    lines_per_cue: LinesPerCueSettings = _format("warning", LinesPerCueSettings)
+    duration_short: DurationShortSettings = _format("information", DurationShortSettings)
+    duration_long: DurationLongSettings = _format("information", DurationLongSettings)
+    cue_gap: CueGapSettings = _format("information", CueGapSettings)
     #: Push-diagnostics debounce for clients without pull diagnostics (ms).
     debounce_ms: int = 150
+
+
+#: The parameter of each row with a limit, by code: (attribute, smallest allowed value).
+FORMAT_LIMITS: dict[str, tuple[str, float]] = {
+    name.replace("_", "-"): kind.LIMIT for name, kind in get_type_hints(DiagnosticsSettings).items()
+    if getattr(kind, "LIMIT", None) is not None
+}

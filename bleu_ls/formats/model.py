@@ -25,6 +25,8 @@ from dataclasses import Field, dataclass, field
 from types import MappingProxyType
 from typing import Any, ClassVar, Mapping, Optional, Sequence
 
+from .finding import Finding
+
 #: Format names, as readers report them and as ``Segment``s carry them.
 LINES = "lines"
 PO = "po"
@@ -66,16 +68,6 @@ class InlineCode:
     id: str
     span: Optional[tuple[int, int]] = None
     closing: bool = False
-
-
-@dataclass(frozen=True, slots=True)
-class Problem:
-    """Something malformed in a file: one sentence, at a position of the decoded text."""
-
-    offset: int
-    line: int  # 0-based
-    column: int  # 0-based, in characters
-    message: str
 
 
 #: Separates the names of a segment's codes in their one string (no XML name or id, no PO
@@ -401,7 +393,7 @@ class SegmentDocument:
     header: dict[str, str] = field(default_factory=dict)
     #: Malformed spots.  A reader that meets one keeps the segments read
     #: before it and reports the problem; it never raises on bad content.
-    problems: list[Problem] = field(default_factory=list)
+    problems: list[Finding] = field(default_factory=list)
     #: The decoded text the offsets refer to, where the reader or ``read_document`` keeps it (else None).
     text: Optional[str] = None
 

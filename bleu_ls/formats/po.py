@@ -14,7 +14,7 @@ to the file, and a zero-length run marks each escape, so
 ``Segment.file_offset`` of a decoded character points at its backslash.
 
 Malformed input (an unterminated string, an unknown keyword, a msgstr
-without a msgid…) becomes a :class:`Problem`; reading goes on with the next
+without a msgid…) becomes a :func:`~bleu_ls.formats.finding.problem` (code ``po-syntax``); reading goes on with the next
 line.  Nothing here raises on bad content.
 """
 
@@ -25,7 +25,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Callable, Optional, cast
 
-from .model import PO, InlineCode, Problem, Run, Segment, SegmentDocument
+from .finding import PO_SYNTAX, Finding, problem
+from .model import PO, InlineCode, Run, Segment, SegmentDocument
 
 #: The separator gettext puts between a context and a msgid (in .mo files and keys).
 CTXT_SEP = "\x04"
@@ -96,7 +97,7 @@ class _Entry:
 class _Reader:
     def __init__(self, text: str) -> None:
         self.text = text
-        self.problems: list[Problem] = []
+        self.problems: list[Finding] = []
         self.segments: list[Segment] = []
         self.header: dict[str, str] = {}
         self.header_seen = False
@@ -107,7 +108,7 @@ class _Reader:
 
     # -- problems -------------------------------------------------------------
     def problem(self, line: int, line_start: int, col: int, message: str) -> None:
-        self.problems.append(Problem(line_start + col, line, col, message))
+        self.problems.append(problem(line_start + col, line, col, message, PO_SYNTAX))
 
     # -- strings --------------------------------------------------------------
     def string(self, line: int, start: int, s: str, col: int, into: Optional[_Str]) -> None:

@@ -16,7 +16,8 @@ import os
 from typing import Callable, Optional, Sequence
 
 from ..engine.text import InputError, decode_utf8, looks_binary, open_binary, read_error
-from .model import LINES, PO, SRT, TMX, VTT, XLIFF1, XLIFF2, Problem, SegmentDocument
+from .finding import Finding
+from .model import LINES, PO, SRT, TMX, VTT, XLIFF1, XLIFF2, SegmentDocument
 
 #: Extension (lower case, with the dot) -> format.  XLIFF 1.2 and 2.x share
 #: their extensions; the XLIFF reader tells them apart (see ``read_document``).
@@ -158,7 +159,7 @@ def read_document(path: str, fmt: Optional[str] = None) -> SegmentDocument:
     return parse(fmt, data, name)
 
 
-def problem_sentence(name: str, problem: Problem) -> str:
+def problem_sentence(name: str, problem: Finding) -> str:
     """``path:line:col: message`` (1-based line and column)."""
     return f"{name}:{problem.line + 1}:{problem.column + 1}: {problem.message}"
 

@@ -14,7 +14,7 @@ when it has one, else ``"#n"`` for the n-th cue (1-based).  A key seen before in
 the same file gets ``"~2"``, ``"~3"``… so keys stay unique.
 
 Nothing here raises on bad content: a block that is not a cue (a missing or
-malformed timing line) is a :class:`~bleu_ls.formats.model.Problem` and is
+malformed timing line) is a :func:`~bleu_ls.formats.finding.problem` (code ``timecode``) and is
 skipped; the cues around it are read.
 """
 
@@ -24,7 +24,8 @@ import html
 import re
 from typing import Iterator, Optional
 
-from .model import SRT, VTT, Problem, Run, Segment, SegmentDocument
+from .finding import TIMECODE, Finding, problem
+from .model import SRT, VTT, Run, Segment, SegmentDocument
 
 # SubRip: HH:MM:SS,mmm (a period is accepted for the comma, as players do).
 _SRT_TIME = r"(\d{1,3}):(\d{1,2}):(\d{1,2})[,.](\d{1,3})"
@@ -172,11 +173,11 @@ def _cue(
     return Segment(key=key, target=text, target_span=span, line=line, runs=runs, extra=extra)
 
 
-def _not_timing(ln: int, off: int, line: str, what: str) -> Problem:
+def _not_timing(ln: int, off: int, line: str, what: str) -> Finding:
     """The problem of a cue whose line ``ln`` (at ``off``) is not the timing line
     it should be (``what``: the form expected)."""
     col = len(line) - len(line.lstrip())
-    return Problem(off + col, ln, col, f"expected {what}, found {line.strip()[:40]!r}")
+    return problem(off + col, ln, col, f"expected {what}, found {line.strip()[:40]!r}", TIMECODE)
 
 
 def _line_end(text: str, off: int, line: str) -> int:
@@ -196,7 +197,7 @@ def read_srt(text: str, max_segments: Optional[int] = None) -> SegmentDocument:
     if text.startswith("\ufeff"):
         text = " " + text[1:]  # keep offsets: the BOM becomes a blank the reader ignores
     segments: list[Segment] = []
-    problems: list[Problem] = []
+    problems: list[Finding] = []
     keys = _Keys()
     ordinal = 0
     for block in _blocks(text):
@@ -226,7 +227,7 @@ def read_vtt(text: str, max_segments: Optional[int] = None) -> SegmentDocument:
     if text.startswith("\ufeff"):
         text = " " + text[1:]
     segments: list[Segment] = []
-    problems: list[Problem] = []
+    problems: list[Finding] = []
     keys = _Keys()
     header: dict[str, str] = {}
     ordinal = 0
@@ -237,7 +238,7 @@ def read_vtt(text: str, max_segments: Optional[int] = None) -> SegmentDocument:
             first_block = False
             sig = first.lstrip(" ")
             if not (sig == "WEBVTT" or sig.startswith("WEBVTT ") or sig.startswith("WEBVTT\t")):
-                problems.append(Problem(off0, ln0, 0, "a WebVTT file starts with the line WEBVTT"))
+                problems.append(problem(off0, ln0, 0, "a WebVTT file starts with the line WEBVTT", TIMECODE))
             else:
                 header["WEBVTT"] = sig[6:].strip()
                 continue

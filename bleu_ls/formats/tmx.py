@@ -23,7 +23,8 @@ from __future__ import annotations
 import sys
 from typing import Any, Optional, cast
 
-from .model import TMX, InlineCode, Problem, Segment, SegmentDocument
+from .finding import Finding
+from .model import TMX, InlineCode, Segment, SegmentDocument
 from .xmlcontent import Content, ContentEvents, LineCounter
 from .xmlscan import NS_SEP, XML_NS, Scanner, end_read, problem_at, read_xml_bytes, run_reader
 
@@ -51,7 +52,7 @@ class _Reader(ContentEvents):
         self.stack: list[tuple[str, Any]] = []
         self.active: list[Content] = []
         self.segments: list[Segment] = []
-        self.problems: list[Problem] = []
+        self.problems: list[Finding] = []
         self.header: dict[str, str] = {}
         self.srclang: Optional[str] = None
         self.tu: Optional[dict] = None

@@ -13,7 +13,8 @@ from __future__ import annotations
 import sys
 from typing import Any, Callable, Optional
 
-from .model import XLIFF1, XLIFF2, InlineCode, Problem, Segment, pack_ints, pack_names
+from .finding import Finding
+from .model import XLIFF1, XLIFF2, InlineCode, Segment, pack_ints, pack_names
 from .xml_facts import XmlFacts
 from .xmlcontent import Content, ContentEvents, LineCounter
 from .xmlscan import NS_SEP, Scanner, problem_at
@@ -98,7 +99,7 @@ class XliffHandler(ContentEvents):
         self.fmt: Optional[str] = None
         self.segments: list[Segment] = []
         self.keys: dict[str, int] = {}
-        self.problems: list[Problem] = []
+        self.problems: list[Finding] = []
         self.header: dict[str, str] = {}
         self.source_lang: Optional[str] = None
         self.target_lang: Optional[str] = None

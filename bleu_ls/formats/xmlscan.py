@@ -5,7 +5,7 @@ What it guarantees, whatever the file:
 * **Nothing is fetched or expanded.**  No DTD is read (parameter-entity
   parsing off, no external-entity handler), and a document that *declares*
   an entity (``<!ENTITY …>`` in its internal subset) is refused at that
-  declaration with one :class:`~bleu_ls.formats.model.Problem`: that covers
+  declaration with one :func:`~bleu_ls.formats.finding.problem`: that covers
   "billion laughs" (nested internal entities) and ``SYSTEM`` entities pointing
   at local files alike — the declaration is never used, nothing is read.  A
   reference to an entity the file does not define (``&nbsp;`` under an
@@ -16,7 +16,7 @@ What it guarantees, whatever the file:
   overridden, and expat's byte offsets (``CurrentByteIndex``) are mapped back
   to character offsets.
 * **Never an exception on content.**  Malformed XML stops the scan with one
-  Problem at the error's position; the events before it have been delivered.
+  problem at the error's position; the events before it have been delivered.
 
 The scanner calls a handler's ``start(name, attrs)``, ``end(name)`` and
 ``text(data)`` (expat's own callbacks, no wrapper: this is the hot path);
@@ -35,7 +35,8 @@ import re
 import xml.parsers.expat as expat
 from typing import Callable, Optional, Protocol
 
-from .model import Problem, SegmentDocument, line_col
+from .finding import Finding, problem
+from .model import SegmentDocument, line_col
 
 NS_SEP = "}"
 XML_NS = "http://www.w3.org/XML/1998/namespace"
@@ -122,7 +123,7 @@ class Scanner:
         self._utf8: bytes | bytearray = b""  # encoded in run(): whole, or piece by piece with ``stop``
         self._lb = 0  # last byte offset mapped
         self._lc = 0  # its char offset
-        self.problem: Optional[Problem] = None
+        self.problem: Optional[Finding] = None
         self.stopped = False
         self._parser: Optional[expat.XMLParserType] = None
 
@@ -182,7 +183,7 @@ class Scanner:
         return len(self.text) if e < 0 else e + 1
 
     # --- the scan ----------------------------------------------------------
-    def run(self, handler: Handler, stop: Optional[Callable[[], bool]] = None, chunk: int = 1 << 16) -> Optional[Problem]:
+    def run(self, handler: Handler, stop: Optional[Callable[[], bool]] = None, chunk: int = 1 << 16) -> Optional[Finding]:
         """Deliver every event to ``handler``; return the problem that stopped the scan, if any.
 
         With ``stop``, the text is fed in pieces of ``chunk`` characters and the scan
@@ -238,7 +239,7 @@ class Scanner:
             msg = expat.ErrorString(e.code) if e.code is not None else str(e)
             if msg.startswith("not well-formed (") and msg.endswith(")"):
                 msg = msg[len("not well-formed ("):-1]
-            self.problem = Problem(off, ln, col, f"The XML is not well-formed at line {ln + 1}, column {col + 1}: {msg}.")
+            self.problem = problem(off, ln, col, f"The XML is not well-formed at line {ln + 1}, column {col + 1}: {msg}.")
         except RecursionError:
             self.problem = self._problem(self.pos(), "The XML nests too deeply to be read.")
         finally:
@@ -246,10 +247,10 @@ class Scanner:
             p.StartElementHandler = p.EndElementHandler = p.CharacterDataHandler = None
         return self.problem
 
-    def _problem(self, off: int, message: str) -> Problem:
+    def _problem(self, off: int, message: str) -> Finding:
         off = min(off, len(self.text))
         ln, col = line_col(self.text, off)
-        return Problem(off, ln, col, message)
+        return problem(off, ln, col, message)
 
 
 def local_name(name: str) -> tuple[str, str]:
@@ -258,9 +259,9 @@ def local_name(name: str) -> tuple[str, str]:
     return ns, local
 
 
-def problem_at(text: str, offset: int, message: str) -> Problem:
+def problem_at(text: str, offset: int, message: str) -> Finding:
     ln, col = line_col(text, offset)
-    return Problem(offset, ln, col, message)
+    return problem(offset, ln, col, message)
 
 
 _ROOT = re.compile(r"<([A-Za-z_][\w.:-]*)([^>]*)>")
@@ -304,7 +305,7 @@ def sniff_xml(head: str) -> Optional[str]:
     return None
 
 
-def run_reader(sc: "Scanner", reader, text: str, max_segments: Optional[int], stop: type[BaseException], what: str) -> Optional[Problem]:
+def run_reader(sc: "Scanner", reader, text: str, max_segments: Optional[int], stop: type[BaseException], what: str) -> Optional[Finding]:
     """Run ``reader`` over ``sc`` (the XLIFF and TMX readers' shared loop): the
     scanner's problem, none when ``reader`` raised ``stop`` (it had read enough),
     or one sentence for a bug of the reader (the segments read so far kept).
@@ -318,7 +319,7 @@ def run_reader(sc: "Scanner", reader, text: str, max_segments: Optional[int], st
         return problem_at(text, 0, f"bleu-ls could not read this {what} file (an internal error: {type(e).__name__}: {e}).")
 
 
-def end_read(doc: SegmentDocument, sc: Scanner, problem: Optional[Problem], path: str, missing_root: Optional[str]) -> SegmentDocument:
+def end_read(doc: SegmentDocument, sc: Scanner, problem: Optional[Finding], path: str, missing_root: Optional[str]) -> SegmentDocument:
     """The end of an XLIFF or TMX read: the problem that stopped the scan, else
     ``missing_root`` (the sentence for a file whose root element never came,
     given when the read found none) unless something was said already; the

@@ -34,8 +34,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Iterable, Optional
 
-from .findings import CODES, Finding
-from ..config.diagnostics import FORMAT_CODES
+from .findings import Finding
+from .rules import IGNORABLE  # the codes an entry can name
 
 #: the folder and file, relative to the workspace root
 FOLDER = ".bleu-ls"
@@ -44,10 +44,6 @@ RELATIVE = f"{FOLDER}/{FILE_NAME}"
 #: what an entry can say
 KINDS = ("code", "line", "reviewed", "off")
 _LISTS = {"line": "lines", "reviewed": "reviewed"}
-#: the codes an entry can name: the rule table's (the checks of a file's own
-#: format among them) and the server's comparison with another system
-#: (``bleu_ls.server.postedit.compare.CODE``)
-IGNORABLE = (*CODES, *FORMAT_CODES, "worse-than-other")
 _REVISIONS = itertools.count(1)
 
 

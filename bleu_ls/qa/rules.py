@@ -1,29 +1,67 @@
-"""The rule table: one row per diagnostic code the analyser runs, and how it is run after an edit.
+"""The rule table: one row per diagnostic code, the only list of codes.
 
-A rule is a function ``rule(ctx, check) -> findings`` of the shared
-:class:`~.context.LineContext` and its own settings (``diagnostics.<code>``);
-a new check is one function in the module of its family and one row in
-:data:`RULES`.  :class:`~.analyzer.Analyzer` runs the table.
+Each row says who reports the code (``by``): the rules of a line file
+(:data:`LINES`: the analyser runs the row's ``check``; ``unpaired`` is said by
+the pairing), the checks of a segment file's own format (:data:`XML` for
+XLIFF and TMX, :data:`PO`, :data:`SUBTITLES`: :mod:`bleu_ls.qa.formats`; a code
+both the XML and the PO checks report is one row), a reader (``malformed``),
+the server's comparison with another system (:data:`COMPARE`).  A row with a
+``setting`` is switched on or off and given its severity by
+``diagnostics.<setting>`` (:mod:`bleu_ls.config.diagnostics`, where the
+defaults are); the others are always said.
+
+The rows are in the order findings on one line are listed.  Everything else
+that names codes is derived from here: :data:`CODES` (the line files'
+switchable codes), :data:`FORMAT_CODES`, the check modules' default
+severities, :data:`RULES` (what :class:`~.analysis.analyzer.Analyzer` runs),
+:data:`REFERENCE_CODES`, :data:`RANKED`, :data:`LINE_PAIR_CODES`, :data:`IGNORABLE`
+(``tests/qa/test_rule_table.py`` checks that every code the source gives a finding
+is a row, and every row is said somewhere).
+
+A new check of a line file is one function in the module of its family
+(``analysis/*_rules.py``) and one row here with it as ``check``; a new check of
+a file's format is one function in ``qa/formats/`` and one row here ``by`` its
+format.  Either gets its settings row ``diagnostics.<code>`` (its default
+severity) in ``config/diagnostics.py``.
+
+A line-file rule is a function ``rule(ctx, check) -> findings`` of the shared
+:class:`~.analysis.context.LineContext` and its own settings (``diagnostics.<code>``).
 """
 
 from __future__ import annotations
 
 from typing import Any, Callable, NamedTuple, Optional
 
+from ..config.diagnostics import DiagnosticsSettings
+from ..formats.finding import MALFORMED, PO_SYNTAX, TIMECODE
 from .analysis import file_rules, length_rules, qe_rules, score_rules, source_rules, text_rules
 from .analysis.context import LineContext
-from .analysis.incremental import DELTA, DOC, LINE
+from .findings import INTERNAL, REFERENCE_ERROR, SETTINGS_PROBLEM
+
+#: How a line-file rule is run after an edit (see :mod:`.analysis.incremental`): "line"
+#: rules report on the lines in ``ctx.scope``; "doc" rules on the whole document every
+#: pass; "delta" rules return (findings by line, changed lines).
+LINE, DOC, DELTA = "line", "doc", "delta"
+
+#: Who reports a code.
+LINES = "lines"
+XML = "xml"
+PO = "po"
+SUBTITLES = "subtitles"
+READER = "reader"
+COMPARE = "compare"
+#: the checks of a file's own format
+FORMAT_CHECKS = (XML, PO, SUBTITLES)
 
 
 class Rule(NamedTuple):
     code: str
-    #: the findings (Iterable[Finding]); a "delta" rule's (see ``kind``): (findings by line, changed lines)
-    check: Callable[[LineContext, Any], Any]
+    #: a line file's rule: the findings (Iterable[Finding]); a "delta" rule's (see ``kind``):
+    #: (findings by line, changed lines).  None: the findings are made elsewhere (``by``)
+    check: Optional[Callable[[LineContext, Any], Any]] = None
     #: also run on a pair with no paired line
     file_level: bool = False
-    #: how it is run after an edit (see :mod:`.incremental`): "line" rules
-    #: report on the lines in ``ctx.scope``; "doc" rules on the whole
-    #: document every pass; "delta" rules return (findings by line, changed lines)
+    #: how it is run after an edit: LINE, DOC or DELTA (above)
     kind: str = DOC
     #: "line" rules: what every line's verdict depends on besides the line
     #: (when it changes, the rule reports on every line again)
@@ -32,24 +70,107 @@ class Rule(NamedTuple):
     #: checked without one (a PO, XLIFF, TMX or subtitle file alone, or a
     #: line file with its source only)
     needs_reference: bool = False
+    #: who reports it (see the module's docstring)
+    by: tuple[str, ...] = (LINES,)
+    #: its settings row ``diagnostics.<setting>``; None: always said, not switchable
+    setting: Optional[str] = ""
+    #: ranks a line against the whole document (see :data:`RANKED`)
+    ranked: bool = False
+    #: compares line i with source or reference line i (see :data:`LINE_PAIR_CODES`)
+    line_pair: bool = False
+
+    @property
+    def attribute(self) -> Optional[str]:
+        """The settings attribute of the row (``diagnostics.<attribute>``), or None."""
+        if self.setting is None:
+            return None
+        return self.setting or self.code.replace("-", "_")
 
 
-RULES: tuple[Rule, ...] = (
+def _format(code: str, *by: str) -> Rule:
+    return Rule(code, by=by)
+
+
+def _always(code: str, by: str = LINES) -> Rule:
+    return Rule(code, by=(by,), setting=None)
+
+
+TABLE: tuple[Rule, ...] = (
+    # -- line files: the analyser's rules (bleu_ls/qa/analysis/), in the order a line's findings are listed
+    Rule("low-score", score_rules.low_score, kind=LINE, needs_reference=True, line_pair=True),
+    Rule("outlier", score_rules.outlier, kind=DELTA, needs_reference=True, ranked=True, line_pair=True),
     Rule("empty-hypothesis", text_rules.empty_hypothesis, kind=LINE, needs_reference=True),
+    Rule("untranslated", text_rules.untranslated, kind=LINE, line_pair=True),
+    Rule("length-ratio", length_rules.length_ratio, kind=LINE, params=length_rules.length_params, needs_reference=True,
+         line_pair=True),
     Rule("repetition", text_rules.repetition, kind=LINE),
-    Rule("untranslated", text_rules.untranslated, kind=LINE),
-    Rule("low-score", score_rules.low_score, kind=LINE, needs_reference=True),
-    Rule("outlier", score_rules.outlier, kind=DELTA, needs_reference=True),
-    Rule("length-ratio", length_rules.length_ratio, kind=LINE, params=length_rules.length_params, needs_reference=True),
     Rule("line-count-mismatch", file_rules.line_count_mismatch, file_level=True, needs_reference=True),
-    Rule("number-mismatch", source_rules.number_mismatch, kind=LINE),
-    Rule("markup-mismatch", source_rules.markup_mismatch, kind=LINE),
-    Rule("unbalanced", source_rules.unbalanced, kind=LINE),
-    Rule("end-punctuation", source_rules.end_punctuation, kind=LINE),
+    Rule("unpaired"),  # said by the pairing: a hypothesis-like file with no reference (file_rules.unpaired_findings)
+    # the per-line source checks (source_rules.LINE_CHECKS, all four computed together per line)
+    Rule("number-mismatch", source_rules.number_mismatch, kind=LINE, line_pair=True),
+    Rule("markup-mismatch", source_rules.markup_mismatch, kind=LINE, line_pair=True),
+    Rule("unbalanced", source_rules.unbalanced, kind=LINE, line_pair=True),
+    Rule("end-punctuation", source_rules.end_punctuation, kind=LINE, line_pair=True),
     Rule("wrong-language", source_rules.wrong_language, kind=LINE, params=source_rules.language_params),
     Rule("misaligned", source_rules.misaligned, needs_reference=True),
-    Rule("adequacy", qe_rules.adequacy),
+    Rule("adequacy", qe_rules.adequacy, ranked=True, line_pair=True),
+    # -- line files, always said: a reference or source that cannot be used, settings that
+    #    could not be read, a rule that failed (a bug: said on line 1)
+    _always(REFERENCE_ERROR),
+    _always(SETTINGS_PROBLEM),
+    _always(INTERNAL),
+    # -- the checks of a file's own format (bleu_ls/qa/formats/; docs/formats.md, docs/formats-xml.md)
+    _format("codes-missing", XML),
+    _format("codes-extra", XML),
+    _format("codes-order", XML),
+    _format("codes-malformed", XML),
+    _format("state-undefined", XML),
+    _format("target-empty", XML, PO),
+    _format("target-same-as-source", XML, PO),
+    _format("whitespace-leading", XML, PO),
+    _format("whitespace-trailing", XML, PO),
+    _format("double-space", XML, PO),
+    _format("inconsistent-translation", XML, PO),
+    _format("newlines", XML, PO),
+    _format(PO_SYNTAX, PO, READER),  # the PO reader's problems
+    _format("placeholders-missing", PO),
+    _format("placeholders-extra", PO),
+    _format("placeholders-order", PO),
+    _format("plural-count", PO),
+    _format("plural-header", PO),
+    _format("fuzzy", PO),
+    _format("accelerator", PO),
+    _format(TIMECODE, SUBTITLES, READER),  # the subtitle reader's problems
+    _format("end-before-start", SUBTITLES),
+    _format("cue-order", SUBTITLES),
+    _format("cue-overlap", SUBTITLES),
+    _format("reading-speed", SUBTITLES),
+    _format("chars-per-line", SUBTITLES),
+    _format("lines-per-cue", SUBTITLES),
+    _format("duration-short", SUBTITLES),
+    _format("duration-long", SUBTITLES),
+    _format("cue-gap", SUBTITLES),
+    # -- an XLIFF or TMX file that is not well-formed (the XML reader's problems)
+    _always(MALFORMED, READER),
+    # -- the server: a line at least ``compare.threshold`` below another system's (setting compare.severity)
+    Rule("worse-than-other", by=(COMPARE,), setting=None),
 )
+
+#: The rows the analyser runs (a line file's rules), in the table's order.
+RULES: tuple[Rule, ...] = tuple(r for r in TABLE if r.check is not None)
+
+#: The codes of a line file that the settings switch (``diagnostics.<code>``), in the
+#: order findings on one line are listed.
+CODES: tuple[str, ...] = tuple(r.code for r in TABLE if LINES in r.by and r.setting is not None)
+#: settings.diagnostics attribute per code of :data:`CODES`
+SETTING_OF: dict[str, str] = {r.code: r.attribute for r in TABLE if r.code in CODES}  # type: ignore[misc]
+ORDER: dict[str, int] = {code: i for i, code in enumerate(CODES)}
+
+#: The codes of the checks of a file's own format, each a settings row: XLIFF/TMX, then
+#: those of PO only, then the subtitles'.
+FORMAT_CODES: tuple[str, ...] = tuple(r.code for r in TABLE if set(r.by) & set(FORMAT_CHECKS))
+#: settings.diagnostics attribute per code of :data:`FORMAT_CODES`
+FORMAT_SETTING_OF: dict[str, str] = {r.code: r.attribute for r in TABLE if r.code in FORMAT_CODES}  # type: ignore[misc]
 
 #: The codes that need a reference (the rest run on a file checked alone).
 REFERENCE_CODES: tuple[str, ...] = tuple(r.code for r in RULES if r.needs_reference)
@@ -61,4 +182,26 @@ REFERENCE_CODES: tuple[str, ...] = tuple(r.code for r in RULES if r.needs_refere
 #: its own, and the first pass without the hold catches up on every line
 #: changed meanwhile.  One keystroke then changes the diagnostics of the line
 #: it changed only, not the lines at the margin of a ranking.
-RANKED = ("outlier", "adequacy")
+RANKED: tuple[str, ...] = tuple(r.code for r in TABLE if r.ranked)
+
+#: Codes that compare line i with source or reference line i: meaningless inside a
+#: shifted stretch, where the ``misaligned`` finding says it once.
+LINE_PAIR_CODES: frozenset[str] = frozenset(r.code for r in TABLE if r.line_pair)
+
+#: The codes an entry of ``.bleu-ls/ignore.json`` can name: the switchable ones and the
+#: server's comparison with another system.
+IGNORABLE: tuple[str, ...] = (*CODES, *FORMAT_CODES, *(r.code for r in TABLE if COMPARE in r.by))
+
+
+def default_severities(by: str) -> dict[str, str]:
+    """code -> its default severity (the settings' row) of the codes ``by`` reports, in the table's order."""
+    d = DiagnosticsSettings()
+    return {r.code: getattr(d, r.attribute).severity for r in TABLE if by in r.by and r.attribute}
+
+
+def row(code: str) -> Optional[Rule]:
+    """The row of ``code`` (None: no such code)."""
+    return _BY_CODE.get(code)
+
+
+_BY_CODE = {r.code: r for r in TABLE}

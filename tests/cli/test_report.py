@@ -132,7 +132,7 @@ def test_server_style_input_with_findings_given():
 
     hyp, ref = ["a b c", "x y z"], ["a b c", "a b c"]
     model = PairModel.from_lines(build_metrics(Settings()), hyp, [ref])
-    found = [Finding(1, "low-score", "warning", "low"), Finding(1, "outlier", "information", "odd")]
+    found = [Finding("low-score", "warning", "low", line=1), Finding("outlier", "information", "odd", line=1)]
     _, data = render_report(ReportInput([System("a", model, findings=found)], ["r"], options=Options(bootstrap=0)))
     flags = data["flags"]["systems"][0]
     assert flags["counts"] == {"low-score": 1, "outlier": 1}

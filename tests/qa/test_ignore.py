@@ -18,7 +18,7 @@ LINES = ["the cat sat", "a dog ran", "the cat sat", ""]
 
 
 def finding(line, code="low-score"):
-    return Finding(line, code, "warning", f"{code} on {line}")
+    return Finding(code, "warning", f"{code} on {line}", line=line)
 
 
 def text(i):

@@ -124,7 +124,7 @@ def test_mixed_scripts_never_crash_a_rule():
 def test_a_shifted_stretch_is_said_once_not_line_by_line():
     from pathlib import Path
 
-    from bleu_ls.qa.analysis.source_rules import LINE_PAIR_CODES
+    from bleu_ls.qa.rules import LINE_PAIR_CODES
 
     data = Path(__file__).resolve().parents[2] / ".." / "shared" / "data" / "wmt21-ted-mqm-en-de"
     if not (data / "ref.txt").is_file():

@@ -194,9 +194,11 @@ def _format_findings(doc, text: str, settings: Settings, said: frozenset = froze
     (no `target-same-as-source` for them)."""
     out = []
     for f in findings_for(doc, settings, said, text):
-        line, col = line_col(text, f.span[0])
-        end_line, end_col = line_col(text, f.span[1])
-        out.append(Finding(line, f.code, f.severity, f.message, col, end_col if end_line == line and end_col > col else None))
+        a, b = f.span or (0, 0)
+        line, col = line_col(text, a)
+        end_line, end_col = line_col(text, b)
+        out.append(Finding(f.code, f.severity, f.message, line=line, start_col=col,
+                           end_col=end_col if end_line == line and end_col > col else None))
     return out
 
 

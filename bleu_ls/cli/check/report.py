@@ -8,7 +8,7 @@ import os
 from pathlib import Path
 from typing import Any, Optional
 
-from ...qa.analysis import Finding, at_or_above
+from ...qa.findings import Finding, at_or_above
 
 
 def display(p: Path) -> str:
@@ -81,7 +81,7 @@ def _finding_record(f: Finding) -> dict[str, Any]:
         "severity": f.severity,
         "code": f.code,
         "message": f.message,
-        "data": f.data,
+        "data": dict(f.data),
     }
 
 

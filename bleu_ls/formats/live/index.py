@@ -33,7 +33,7 @@ from typing import Callable, Optional
 
 
 from .offsets import Change, OffsetIndex, shift_segment
-from ..model import SRT, VTT, Problem, Segment, SegmentDocument
+from ..model import SRT, VTT, Segment, SegmentDocument
 from ..subtitles import read_srt, read_vtt
 
 #: format -> reader of a decoded text (only the formats whose units are blank-line separated blocks)
@@ -155,7 +155,7 @@ class LiveIndex(OffsetIndex):
             base_c, base_l = ra, k
         fresh = [shift_segment(s, base_c, base_l) for s in doc.segments]
         new_problems = [
-            Problem(p.offset + base_c, p.line + base_l, p.column, p.message) for p in doc.problems
+            p.shifted(base_c, base_l) for p in doc.problems
         ]
         if k == 0 or head_free:
             self.header = dict(doc.header)
@@ -165,7 +165,7 @@ class LiveIndex(OffsetIndex):
         b = self.anchors_from(m, "right")
         old_problems = self.problems
         kept = [p for p in old_problems if p.line < k]
-        later = [Problem(p.offset + delta, p.line + line_delta, p.column, p.message) for p in old_problems if p.line > m]
+        later = [p.shifted(delta, line_delta) for p in old_problems if p.line > m]
         self.problems = kept + new_problems + later
         problems_changed = [p for p in old_problems if k <= p.line <= m] != new_problems or bool(later and delta)
 

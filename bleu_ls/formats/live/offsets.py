@@ -21,7 +21,8 @@ import numpy as np
 
 from .arrays import Shifted
 from .text import ChunkText
-from ..model import InlineCode, Problem, Segment, SegmentDocument
+from ..finding import Finding
+from ..model import InlineCode, Segment, SegmentDocument
 
 
 @dataclass(frozen=True)
@@ -112,7 +113,7 @@ class OffsetIndex:
         doc = self._read(text)
         self.doc_format = doc.format
         self.header = dict(doc.header)
-        self.problems: list[Problem] = list(doc.problems)
+        self.problems: list[Finding] = list(doc.problems)
         self._segs: list[Segment] = list(doc.segments)
         self._tstart, self._tend, self._anchor = (Shifted(a) for a in _spans(self._segs))
         self._dchar = Shifted(np.zeros(len(self._segs), np.int64))

@@ -32,7 +32,7 @@ import numpy as np
 from .index import LiveIndex
 from .arrays import Shifted
 from .offsets import Change, shift_segment
-from ..model import PO, Problem, Segment, SegmentDocument
+from ..model import PO, Segment, SegmentDocument
 from ..po import CTXT_SEP, _KEYWORD, _Reader
 
 #: how far a region may grow (boundaries) before the whole text is read instead
@@ -179,7 +179,7 @@ class PoIndex(LiveIndex):
         k, m_old, reader, doc, hdr = got
         base_c, base_l = text.line_start(k), k
         fresh = [shift_po(s, base_c, base_l) for s in doc.segments]
-        new_problems = [Problem(p.offset + base_c, p.line + base_l, p.column, p.message) for p in doc.problems]
+        new_problems = [p.shifted(base_c, base_l) for p in doc.problems]
         if hdr:
             self.header = dict(doc.header)
             self._header_line = reader.header_line + base_l
@@ -192,7 +192,7 @@ class PoIndex(LiveIndex):
         # problems
         old_problems = self.problems
         kept = [p for p in old_problems if p.line < k]
-        later = [Problem(p.offset + delta, p.line + line_delta, p.column, p.message) for p in old_problems if p.line >= m_old]
+        later = [p.shifted(delta, line_delta) for p in old_problems if p.line >= m_old]
         self.problems = kept + new_problems + later
         problems_changed = [p for p in old_problems if k <= p.line < m_old] != new_problems or bool(later and delta)
         # segments of the region: those whose anchor line is in [k, m_old)

@@ -34,14 +34,41 @@ lines after it (as their scores do).  The per-line text work (tokenizing,
 loops, normalising) is memoised by line content.
 """
 
-from ...config.settings import SEVERITY_RANK
-from .analyzer import Analyzer, analyse
-from .context import LineContext
-from .file_rules import internal_error, line_count_findings, problem_findings, unpaired_findings
-from ..findings import CODES, REFERENCE_ERROR, SETTING_OF, Finding, at_or_above
-from ..rules import RULES, Rule
-from .score_rules import outlier_mask, outlier_select
-from .text_rules import find_repetition, pick_repetition, tandem_runs
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from ...config.settings import SEVERITY_RANK
+    from ..findings import REFERENCE_ERROR, Finding, at_or_above
+    from ..rules import CODES, RULES, SETTING_OF, Rule
+    from .analyzer import Analyzer, analyse
+    from .context import LineContext
+    from .file_rules import internal_error, line_count_findings, problem_findings, unpaired_findings
+    from .score_rules import outlier_mask, outlier_select
+    from .text_rules import find_repetition, pick_repetition, tandem_runs
+
+#: Where each name of the package is (imported on first use: the rule table,
+#: ``bleu_ls/qa/rules.py``, imports this package's rule modules, and the analyser runs the table).
+_WHERE = {
+    "SEVERITY_RANK": "...config.settings",
+    "REFERENCE_ERROR": "..findings", "Finding": "..findings", "at_or_above": "..findings",
+    "CODES": "..rules", "RULES": "..rules", "SETTING_OF": "..rules", "Rule": "..rules",
+    "Analyzer": ".analyzer", "analyse": ".analyzer",
+    "LineContext": ".context",
+    "internal_error": ".file_rules", "line_count_findings": ".file_rules", "problem_findings": ".file_rules",
+    "unpaired_findings": ".file_rules",
+    "outlier_mask": ".score_rules", "outlier_select": ".score_rules",
+    "find_repetition": ".text_rules", "pick_repetition": ".text_rules", "tandem_runs": ".text_rules",
+}
+
+
+def __getattr__(name: str) -> Any:
+    where = _WHERE.get(name)
+    if where is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(where, __name__), name)
+    globals()[name] = value
+    return value
 
 __all__ = [
     "CODES",

@@ -19,9 +19,9 @@ from ...config.settings import Settings
 from . import length_rules, source_rules, text_rules
 from .context import LineContext
 from ..findings import Finding
-from .incremental import DELTA, FULL_SHARE, LINE, FindingStore, Seen, changes, diff_into, drop_range, group, kept
+from .incremental import FULL_SHARE, FindingStore, Seen, changes, diff_into, drop_range, group, kept
 from .memo import LineMemo, Splice, WindowValues
-from ..rules import RANKED, RULES, Rule
+from ..rules import DELTA, LINE, RANKED, RULES, Rule
 from ..text import alignment
 from ..text.language import LanguageIdentifier
 from ..adequacy.qe import Adequacy
@@ -119,7 +119,7 @@ class Analyzer:
         return model
 
     def source_issues(self, hyp: list, source: list, refs: list) -> list:
-        """Per line: the per-line source checks' issues ((code, Issue), ...)
+        """Per line: the per-line source checks' issues ((code, Finding), ...)
         (lines past the source's end: no source line to compare)."""
         ns = len(source)
         return self._by_window("source", (hyp, source, *refs), self.source_facts,
@@ -307,7 +307,7 @@ class Analyzer:
     def _active(self, ctx: LineContext, rule: Rule) -> Any:
         if not (ctx.n or rule.file_level) or (rule.needs_reference and not ctx.refs):
             return None
-        return ctx.check(rule.code)
+        return ctx.check(rule.attribute)
 
     def _full(self, ctx: LineContext) -> None:
         results = []

@@ -15,7 +15,7 @@ from typing import Any, Callable, NamedTuple, Optional, Protocol, Sequence
 
 import numpy as np
 
-from ..findings import SETTING_OF, Finding
+from ..findings import Finding
 
 
 class AnalyzerRole(Protocol):
@@ -92,10 +92,11 @@ class LineContext:
         lo, hi = self.scope
         return max(0, lo), min(self.n, hi)
 
-    def check(self, code: str) -> Any:
-        """The settings of ``code`` when it is switched on, else None."""
+    def check(self, attribute: str) -> Any:
+        """The settings row ``diagnostics.<attribute>`` (a rule's: ``Rule.attribute``) when it
+        is switched on, else None."""
         d = self.settings.diagnostics
-        c = getattr(d, SETTING_OF[code])
+        c = getattr(d, attribute)
         return c if (d.enabled and c.enabled) else None
 
     def previous(self, key: tuple) -> Optional[Finding]:
@@ -189,7 +190,7 @@ class LineContext:
 
 
 class SourceIssues(NamedTuple):
-    #: per line: ((code, Issue), ...)
+    #: per line: ((code, Finding), ...)
     values: list
     #: lines (in the rule's span) with at least one issue
     special: list

@@ -31,13 +31,11 @@ def line_count_findings(model, severity: str, names: Optional[dict] = None) -> l
         line = n_ref if n_hyp > n_ref else max(n_hyp - 1, 0)
         out.append(
             Finding(
-                line,
                 "line-count-mismatch",
                 severity,
                 wording.line_count(hyp_name, rname, n_hyp, n_ref),
-                0,
-                None,
-                {"hypothesisLines": n_hyp, "referenceLines": n_ref, "reference": k},
+                line=line,
+                data={"hypothesisLines": n_hyp, "referenceLines": n_ref, "reference": k},
             )
         )
     return out
@@ -60,17 +58,17 @@ def unpaired_findings(
     if parts is not None:
         name, _marker, ext = parts
         suggested = f"{name}.ref" + (f".{ext}" if ext else "")
-    return [Finding(0, "unpaired", c.severity, wording.unpaired(hyp_name, suggested, command_title), 0, None, {})]
+    return [Finding("unpaired", c.severity, wording.unpaired(hyp_name, suggested, command_title), line=0)]
 
 
 def problem_findings(reference_problems: Iterable[str], settings_problems: Iterable[str]) -> list[Finding]:
     """A reference/source that cannot be used (error), settings that could
     not be read (warning): on line 1."""
-    out = [Finding(0, REFERENCE_ERROR, "error", wording.reference_error(p), 0, None, {}) for p in reference_problems]
-    out += [Finding(0, SETTINGS_PROBLEM, "warning", p, 0, None, {}) for p in settings_problems]
+    out = [Finding(REFERENCE_ERROR, "error", wording.reference_error(p), line=0) for p in reference_problems]
+    out += [Finding(SETTINGS_PROBLEM, "warning", p, line=0) for p in settings_problems]
     return out
 
 
 def internal_error(exc: Exception) -> Finding:
     """A rule failed: said on line 1 instead of taking the server down."""
-    return Finding(0, INTERNAL, "error", wording.internal_error(exc), 0, None, {})
+    return Finding(INTERNAL, "error", wording.internal_error(exc), line=0)

@@ -32,10 +32,8 @@ from typing import Iterable, NamedTuple, Optional
 import numpy as np
 
 from ...engine import common_splice
-from ..findings import CODES, ORDER, Finding
-from .source_rules import LINE_PAIR_CODES, drop_shifted
-
-LINE, DOC, DELTA = "line", "doc", "delta"
+from ..findings import Finding
+from ..rules import CODES, LINE_PAIR_CODES, ORDER
 
 #: A pass whose changed lines are more than this share of the document is a full pass.
 FULL_SHARE = 0.5
@@ -178,6 +176,19 @@ def spans_of(by_line: Optional[dict]) -> list:
     if not by_line:
         return []
     return [(f.data["start"], f.data["end"]) for fs in by_line.values() for f in fs]
+
+
+def drop_shifted(findings: list[Finding]) -> list[Finding]:
+    """The findings without the line-pair ones (:data:`~bleu_ls.qa.rules.LINE_PAIR_CODES`)
+    inside misaligned stretches, where the misaligned finding says it once."""
+    spans = [(f.data["start"], f.data["end"]) for f in findings if f.code == "misaligned"]
+    if not spans:
+        return findings
+    return [
+        f
+        for f in findings
+        if f.code not in LINE_PAIR_CODES or not any(a <= f.line <= b for a, b in spans)
+    ]
 
 
 class FindingStore:

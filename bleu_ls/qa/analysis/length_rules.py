@@ -33,7 +33,7 @@ def length_ratio(ctx: LineContext, c) -> Iterator[Finding]:
     for i in idx:
         issue = length_issue(int(hl[i]), int(rl[i]), c.min_ratio, c.max_ratio, src_len(i), scale)
         if issue is not None:
-            yield Finding(i, "length-ratio", c.severity, issue.message, 0, None, issue.data)
+            yield Finding("length-ratio", c.severity, issue.message, line=i, data=issue.data)
 
 
 def length_params(ctx: LineContext, c) -> Optional[float]:

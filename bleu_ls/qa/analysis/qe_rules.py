@@ -150,20 +150,18 @@ def adequacy(ctx: LineContext, c) -> Iterator[Finding]:
         if f is None:
             tail = f", chrF {score:.1f}" if not np.isnan(score) else ""
             f = Finding(
-                i,
                 "adequacy",
                 c.severity,
                 f"Among the lines furthest from their source in meaning (similarity {sim:.2f}{tail}; median "
                 f"similarity {med:.2f} among {share}): something may be missing, added or mistranslated.",
-                0,
-                None,
-                {"similarity": sim, "median": med, "chrf": None if np.isnan(score) else score},
+                line=i,
+                data={"similarity": sim, "median": med, "chrf": None if np.isnan(score) else score},
             )
         yield keep(key, f)
 
 
 def _off(error: str) -> Finding:
-    return Finding(0, "adequacy", "information", f"{error[0].upper()}{error[1:]}.")
+    return Finding("adequacy", "information", f"{error[0].upper()}{error[1:]}.", line=0)
 
 
 def _eligible(ctx: LineContext, source: list, min_tokens: int) -> np.ndarray:

@@ -37,14 +37,14 @@ def low_score(ctx: LineContext, c) -> Iterator[Finding]:
         k = keys[0]
         name, thr = metrics[k].name, thresholds[k]
         for i, v in zip((idx + lo).tolist(), vals_of[k][idx].tolist()):
-            yield Finding(i, "low-score", c.severity, wording.low_score([(name, v, thr)]), 0, None, {k: v})
+            yield Finding("low-score", c.severity, wording.low_score([(name, v, thr)]), line=i, data={k: v})
         return
     cols = {k: np.where(masks[k], vals_of[k], np.nan)[idx].tolist() for k in masks}
     for j, i in enumerate((idx + lo).tolist()):
         vs = tuple(None if cols[k][j] != cols[k][j] else cols[k][j] for k in keys)
         under = [(metrics[k].name, v, thresholds[k]) for k, v in zip(keys, vs) if v is not None]
         data = {k: v for k, v in zip(keys, vs) if v is not None}
-        yield Finding(i, "low-score", c.severity, wording.low_score(under), 0, None, data)
+        yield Finding("low-score", c.severity, wording.low_score(under), line=i, data=data)
 
 
 class OutlierState(NamedTuple):
@@ -93,7 +93,7 @@ def outlier(ctx: LineContext, c) -> tuple[dict, Optional[list]]:
 
     def build(i: int, v: float, med: float) -> list:
         data = {"metric": key, "score": v, "median": med, "rule": c.rule}
-        return [Finding(i, "outlier", c.severity, wording.outlier(name, v, c.rule, c.value, med), 0, None, data)]
+        return [Finding("outlier", c.severity, wording.outlier(name, v, c.rule, c.value, med), line=i, data=data)]
 
     if c.rule in TRACKED:
         scope = ctx.pass_scope

@@ -14,37 +14,32 @@ from __future__ import annotations
 from itertools import compress, count
 from typing import Iterator, Optional
 
-from ..text import Issue, alignment, markup, numbers, punctuation
+from ..text import alignment, markup, numbers, punctuation
 from ..text.language import LanguageIdentifier, check_language
 from .context import LineContext
 from ..findings import Finding
 
-#: code -> check(source, line, references) of the per-line source checks
-LINE_CHECKS = {
-    "number-mismatch": numbers.check_numbers,
-    "markup-mismatch": markup.check_markup,
-    "unbalanced": punctuation.check_brackets,
-    "end-punctuation": punctuation.check_end_punctuation,
-}
+#: the per-line source checks: check(source, line, references) -> a finding of its own code, or None
+LINE_CHECKS = (numbers.check_numbers, markup.check_markup, punctuation.check_brackets, punctuation.check_end_punctuation)
 #: reference lines sampled to find the document's language
 LANGUAGE_SAMPLE = 200
 
 
-def line_issues(key: tuple) -> tuple[tuple[str, Issue], ...]:
+def line_issues(key: tuple) -> tuple[tuple[str, Finding], ...]:
     """Every per-line source check on (line, source, *references)."""
     hyp, src, *refs = key
     if src is None:
         return ()
     out = []
-    for code, fn in LINE_CHECKS.items():
+    for fn in LINE_CHECKS:
         issue = fn(src, hyp, refs)
         if issue is not None:
-            out.append((code, issue))
+            out.append((issue.code, issue))
     return tuple(out)
 
 
-def _finding(line: int, code: str, severity: str, issue: Issue) -> Finding:
-    return Finding(line, code, severity, issue.message, issue.start, issue.end, dict(issue.data))
+def _finding(line: int, code: str, severity: str, issue: Finding) -> Finding:
+    return Finding(code, severity, issue.message, line=line, start_col=issue.start, end_col=issue.end, data=dict(issue.data))
 
 
 def _line_rule(code: str):
@@ -120,7 +115,7 @@ def wrong_language(ctx: LineContext, c) -> Iterator[Finding]:
     its own lines are in)."""
     lid = ctx.analyzer.language_identifier(c.min_letters)
     if not lid.load():
-        yield Finding(0, "wrong-language", "information", f"{lid.error[0].upper()}{lid.error[1:]}.")
+        yield Finding("wrong-language", "information", f"{lid.error[0].upper()}{lid.error[1:]}.", line=0)
         return
     expected = _expected_language(ctx, c, lid)
     if not expected:
@@ -143,7 +138,7 @@ def misaligned(ctx: LineContext, c) -> Iterator[Finding]:
     lean = ctx.analyzer.leanings(ctx.hyp, ctx.refs[0], ctx.n)
     for st in sparse_stretches(lean, c.min_run, ctx.analyzer.marked("lean")):
         issue = st.issue()
-        yield Finding(st.start, "misaligned", c.severity, issue.message, 0, None, dict(issue.data))
+        yield Finding("misaligned", c.severity, issue.message, line=st.start, data=dict(issue.data))
 
 
 def sparse_stretches(lean_of_line: list, min_run: int = 3, leaning: Optional[list] = None, max_gap: int = 3) -> list:
@@ -160,21 +155,3 @@ def sparse_stretches(lean_of_line: list, min_run: int = 3, leaning: Optional[lis
             runs.append([i, i, d, 1])
     return [alignment.Stretch(a, b, d) for a, b, d, count_ in runs if count_ >= min_run]
 
-
-#: codes that compare line i with source or reference line i: meaningless
-#: inside a shifted stretch, where the misaligned finding says it once
-LINE_PAIR_CODES = frozenset(
-    ("low-score", "outlier", "untranslated", "length-ratio", "adequacy", *LINE_CHECKS)
-)
-
-
-def drop_shifted(findings: list[Finding]) -> list[Finding]:
-    """The findings without the line-pair ones inside misaligned stretches."""
-    spans = [(f.data["start"], f.data["end"]) for f in findings if f.code == "misaligned"]
-    if not spans:
-        return findings
-    return [
-        f
-        for f in findings
-        if f.code not in LINE_PAIR_CODES or not any(a <= f.line <= b for a, b in spans)
-    ]

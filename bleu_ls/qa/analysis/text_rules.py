@@ -81,7 +81,7 @@ def empty_hypothesis(ctx: LineContext, c) -> Iterator[Finding]:
     info, refs = ctx.info, ctx.refs
     for i in ctx.special:
         if info[i] is EMPTY and any(r[i].strip() for r in refs):
-            yield Finding(i, "empty-hypothesis", c.severity, wording.EMPTY_HYPOTHESIS)
+            yield Finding("empty-hypothesis", c.severity, wording.EMPTY_HYPOTHESIS, line=i)
 
 
 _UNSEEN = object()
@@ -112,7 +112,7 @@ def repetition(ctx: LineContext, c) -> Iterator[Finding]:
         start, end = phrase_span(ctx.hyp[i], gram, True)
         phrase = first_occurrence(ctx.hyp[i], gram) or " ".join(gram)  # as written in the line
         data = {"phrase": phrase, "count": run, "referenceCount": ref_count}
-        yield Finding(i, "repetition", c.severity, wording.repetition(phrase, run, ref_count, bool(refs)), start, end, data)
+        yield Finding("repetition", c.severity, wording.repetition(phrase, run, ref_count, bool(refs)), line=i, start_col=start, end_col=end, data=data)
 
 
 def untranslated(ctx: LineContext, c) -> Iterator[Finding]:
@@ -129,7 +129,7 @@ def untranslated(ctx: LineContext, c) -> Iterator[Finding]:
             continue
         if any(norm[r[i]] == h for r in ctx.refs):
             continue
-        yield Finding(i, "untranslated", c.severity, wording.UNTRANSLATED)
+        yield Finding("untranslated", c.severity, wording.UNTRANSLATED, line=i)
 
 
 #: phrases repeated back to back, case-folded: {phrase: longest run}

@@ -12,18 +12,14 @@ from __future__ import annotations
 
 from typing import Any, Optional
 
-from ...config.diagnostics import FORMAT_CODES, DiagnosticsSettings
+from ...config.diagnostics import DiagnosticsSettings, SubtitleLimits
 from ...formats.model import PO, SRT, TMX, VTT, XLIFF1, XLIFF2, SegmentDocument
-from .xml_checks import SegmentFinding
-
-#: settings.diagnostics attribute per format code
-SETTING_OF = {code: code.replace("-", "_") for code in FORMAT_CODES}
+from ..findings import Finding
+from ..rules import FORMAT_SETTING_OF as SETTING_OF  # settings.diagnostics attribute per format code
 
 
 def limits_of(d: DiagnosticsSettings):
     """The subtitle limits the rows give."""
-    from .subtitle_checks import SubtitleLimits
-
     return SubtitleLimits(
         max_chars_per_line=d.chars_per_line.max_chars,
         max_lines=d.lines_per_cue.max_lines,
@@ -44,7 +40,7 @@ def severities(d: DiagnosticsSettings) -> dict[str, Optional[str]]:
 
 
 def findings_for(doc: SegmentDocument, settings: Any, said: frozenset = frozenset(),
-                 text: Optional[str] = None) -> list[SegmentFinding]:
+                 text: Optional[str] = None) -> list[Finding]:
     """Every finding of ``doc``'s own format under ``settings`` (a
     :class:`~bleu_ls.config.settings.Settings`), in the modules' order.
 
@@ -60,14 +56,14 @@ def findings_for(doc: SegmentDocument, settings: Any, said: frozenset = frozense
         from .subtitle_checks import check_cues
 
         # the subtitle checks have no severity table of their own: the row's is set here
-        return [SegmentFinding(c.code, sev[c.code], c.message, c.span)  # type: ignore[arg-type]
+        return [Finding(c.code, sev[c.code], c.message, c.span)  # type: ignore[arg-type]
                 for c in check_cues(doc, limits_of(d), text=text) if sev.get(c.code)]
     if doc.format not in (XLIFF1, XLIFF2, TMX, PO):
         return []
     # the XML and PO checks take the severities (a PO plural form's missing placeholder
     # may still be said one step softer, where the plural formula cannot be read)
     given = {c: s for c, s in sev.items() if s is not None}
-    raw: list[SegmentFinding] = []
+    raw: list[Finding] = []
     if doc.format == PO:
         from .po_checks import check_document, problem_findings
 

@@ -30,9 +30,8 @@ from typing import Optional
 
 from ...formats.model import PO, SegmentDocument
 from .xml_checks import DEFAULT_SEVERITY as XML_SEVERITY
-from .xml_checks import SegmentFinding
+from ..findings import Finding
 
-Rel = SegmentFinding  # a finding whose span is relative to its segment's target start
 #: structural edits noted before the key -> index map is made again
 MOVES = 256
 
@@ -67,8 +66,8 @@ class LiveChecks:
         self.plural = [("plural_index" in s.extra) for s in segs]
         text = index.buf if hasattr(index, "buf") else index.text  # slices only: no copy of the whole text
         self.own = [self._own(s, text) for s in segs]
-        self.plur: dict[str, list[Rel]] = {}
-        self.incon: dict[str, list[Rel]] = {}
+        self.plur: dict[str, list[Finding]] = {}
+        self.incon: dict[str, list[Finding]] = {}
         self.gkey: list[Optional[object]] = []
         #: group -> keys of its segments (a list: most groups have one segment, a set weighs 216 bytes)
         self.groups: dict[object, list[str]] = {}
@@ -94,7 +93,7 @@ class LiveChecks:
             self.nplurals = nplurals(self.header)
 
     # -- one segment --------------------------------------------------------------------
-    def _own(self, seg, text: str) -> list[Rel]:
+    def _own(self, seg, text: str) -> list[Finding]:
         if not self.on:
             return []
         if self.format == PO:
@@ -108,7 +107,7 @@ class LiveChecks:
             found = xml_segment(seg, self.format, self.given) + check_newlines(seg, text, self.given)
         return self._rel(seg, found)
 
-    def _rel(self, seg, found) -> list[Rel]:
+    def _rel(self, seg, found) -> list[Finding]:
         base = seg.target_span[0]
         out = []
         for f in found:
@@ -116,7 +115,7 @@ class LiveChecks:
                 continue
             if self.sev.get(f.code, f.severity) is None:
                 continue
-            out.append(Rel(f.code, f.severity, f.message, (f.span[0] - base, f.span[1] - base)))
+            out.append(Finding(f.code, f.severity, f.message, (f.span[0] - base, f.span[1] - base)))
         return out or _NONE
 
     def _group_of(self, s) -> Optional[object]:
@@ -252,12 +251,12 @@ class LiveChecks:
             others = [self.keys[j] for j in where if j != i and norm[j] != norm[i]]
             msg = f"The same source is translated differently in {', '.join(others[:3])}{'…' if len(others) > 3 else ''}."
             a, b = index.target_span(i)
-            self.incon[self.keys[i]] = [Rel("inconsistent-translation", sev, msg, (0, b - a))]
+            self.incon[self.keys[i]] = [Finding("inconsistent-translation", sev, msg, (0, b - a))]
             changed.add(i)
         return changed
 
     # -- reading ---------------------------------------------------------------------------
-    def at(self, i: int) -> list[Rel]:
+    def at(self, i: int) -> list[Finding]:
         """Segment ``i``'s findings (spans relative to its target start), in :func:`findings_for`'s order."""
         k = self.keys[i]
         out = self.own[i]

@@ -1,6 +1,6 @@
 """QA checks on the entries of a gettext PO catalogue: plain functions over the segments.
 
-Each finding is a :class:`~bleu_ls.qa.formats.xml_checks.SegmentFinding` whose
+Each finding is a :class:`~bleu_ls.qa.findings.Finding` whose
 ``span`` is a pair of offsets in the decoded file text (inside the msgstr's
 strings).  The checks that do not depend on the format (empty target, target
 same as source, white space, inconsistent translations) are the XML checks'
@@ -43,27 +43,13 @@ from ...formats.model import Segment, SegmentDocument
 from ...formats.po import PLACEHOLDER_FLAGS
 from ...formats.po_placeholders import QT_PARTS, find_placeholders, parse_placeholders
 from ...formats.po_plural import nplurals, plural_entries, single_valued_forms
-from .xml_checks import (
-    SegmentFinding, check_empty, check_same_as_source, check_whitespace, inconsistent_translations,
-)
+from ..findings import Finding
+from ..rules import PO, default_severities
+from .xml_checks import check_empty, check_same_as_source, check_whitespace, inconsistent_translations
 
-DEFAULT_SEVERITY = {
-    "po-syntax": "error",
-    "placeholders-missing": "error",
-    "placeholders-extra": "error",
-    "placeholders-order": "error",
-    "plural-count": "error",
-    "plural-header": "warning",
-    "fuzzy": "information",
-    "target-empty": "information",
-    "target-same-as-source": "warning",
-    "whitespace-leading": "warning",
-    "whitespace-trailing": "warning",
-    "newlines": "warning",
-    "double-space": "information",
-    "accelerator": "warning",
-    "inconsistent-translation": "warning",
-}
+#: code -> default severity of the PO checks' codes (the rule table's rows ``by`` PO;
+#: the settings' severities, bleu_ls/config/diagnostics.py)
+DEFAULT_SEVERITY = default_severities(PO)
 CODES = tuple(DEFAULT_SEVERITY)
 
 
@@ -79,7 +65,7 @@ def _sev(severity: Optional[dict], code: str) -> str:
 
 
 def check_placeholders(seg: Segment, severity: Optional[dict] = None,
-                       single_forms: Optional[frozenset] = None) -> list[SegmentFinding]:
+                       single_forms: Optional[frozenset] = None) -> list[Finding]:
     """Placeholders of the entry's format flag missing from, or extra in, the msgstr; printf directives reordered.
 
     The msgstr is compared with the msgid; each form of a plural entry with the
@@ -109,18 +95,18 @@ def check_placeholders(seg: Segment, severity: Optional[dict] = None,
     tgt = parse_placeholders([(c.id, c.span) for c in seg.target_codes], flags)
     if not ref and not tgt:
         return []
-    out: list[SegmentFinding] = []
+    out: list[Finding] = []
     # unnumbered printf directives in another order: the same texts, other arguments
     if (sorted(p.text for p in tgt) == sorted(p.text for p in ref) and any(p.sequential for p in tgt)
             and [(p.arg, p.kind) for p in tgt] != [(p.arg, p.kind) for p in ref]):
         fix = "name them (%(name)s)" if "python-format" in flags else "number them (%1$s, %2$d)"
-        return [SegmentFinding(
+        return [Finding(
             "placeholders-order", _sev(severity, "placeholders-order"),
             "The target has the source's placeholders in another order; unnumbered ones take the "
             f"arguments in order: {fix} to reorder.", _anchor(seg))]
     if any(p.sequential for p in tgt) and any(p.arg[0] == "pos" and not p.sequential and not p.text.startswith("{")
                                               and not QT_PARTS.match(p.text) for p in tgt):
-        out.append(SegmentFinding("placeholders-order", _sev(severity, "placeholders-order"),
+        out.append(Finding("placeholders-order", _sev(severity, "placeholders-order"),
                                   "The target mixes numbered (%1$s) and unnumbered (%s) placeholders.", _anchor(seg)))
     have = {(p.arg, p.kind) for p in tgt}
     missing = []
@@ -134,21 +120,21 @@ def check_placeholders(seg: Segment, severity: Optional[dict] = None,
         if idx is not None and plural is not None and single_forms is None and sev == "error":
             sev = "warning"  # the formula is not known: the form may stand for one number only
         names = ", ".join(missing)
-        out.append(SegmentFinding("placeholders-missing", sev, f"The target lacks the source's {names}.", _anchor(seg)))
+        out.append(Finding("placeholders-missing", sev, f"The target lacks the source's {names}.", _anchor(seg)))
     ok = {(p.arg, p.kind) for p in allowed}
     for p in tgt:
         if (p.arg, p.kind) not in ok:
-            out.append(SegmentFinding("placeholders-extra", _sev(severity, "placeholders-extra"),
+            out.append(Finding("placeholders-extra", _sev(severity, "placeholders-extra"),
                                       f"The target has {p.text}, which the source does not have.", p.span or _anchor(seg)))
     return out
 
 
 # -- plural forms ----------------------------------------------------------------
 
-def check_plurals(doc: SegmentDocument, severity: Optional[dict] = None) -> dict[str, list[SegmentFinding]]:
+def check_plurals(doc: SegmentDocument, severity: Optional[dict] = None) -> dict[str, list[Finding]]:
     """Each plural entry's number of ``msgstr[n]`` against the header's ``nplurals``; plural entries without one."""
     entries = plural_entries(doc.segments)
-    out: dict[str, list[SegmentFinding]] = {}
+    out: dict[str, list[Finding]] = {}
     if not entries:
         return out
     n = nplurals(doc.header)
@@ -161,7 +147,7 @@ def check_plurals(doc: SegmentDocument, severity: Optional[dict] = None) -> dict
         else:
             msg = "The header's Plural-Forms names no nplurals."
         first = entries[0][0]
-        out[first.key] = [SegmentFinding("plural-header", _sev(severity, "plural-header"), msg, _anchor(first))]
+        out[first.key] = [Finding("plural-header", _sev(severity, "plural-header"), msg, _anchor(first))]
         return out
     sev = _sev(severity, "plural-count")
     for forms in entries:
@@ -170,22 +156,22 @@ def check_plurals(doc: SegmentDocument, severity: Optional[dict] = None) -> dict
         if lacking:
             last = forms[-1]
             names = ", ".join(f"msgstr[{i}]" for i in lacking)
-            out.setdefault(last.key, []).append(SegmentFinding(
+            out.setdefault(last.key, []).append(Finding(
                 "plural-count", sev, f"The header says nplurals={n}; this entry lacks {names}.", _anchor(last)))
         for s in forms:
             i = cast(int, s.extra["plural_index"])
             if i >= n:
-                out.setdefault(s.key, []).append(SegmentFinding(
+                out.setdefault(s.key, []).append(Finding(
                     "plural-count", sev, f"The header says nplurals={n}: there is no msgstr[{i}].", _anchor(s)))
     return out
 
 
 # -- per segment -------------------------------------------------------------------
 
-def check_fuzzy(seg: Segment, severity: Optional[dict] = None) -> list[SegmentFinding]:
+def check_fuzzy(seg: Segment, severity: Optional[dict] = None) -> list[Finding]:
     """A ``#, fuzzy`` entry: a draft that needs review (gettext does not use it until the flag is removed)."""
     if "fuzzy" in seg.flags:
-        return [SegmentFinding("fuzzy", _sev(severity, "fuzzy"), "Fuzzy: needs review (not used until the flag is removed).",
+        return [Finding("fuzzy", _sev(severity, "fuzzy"), "Fuzzy: needs review (not used until the flag is removed).",
                                _anchor(seg))]
     return []
 
@@ -202,7 +188,7 @@ _BREAK = "\x01"
 _BREAKS = {ord("\n"): _BREAK, ord("\r"): _BREAK}
 
 
-def check_newlines(seg: Segment, severity: Optional[dict] = None) -> list[SegmentFinding]:
+def check_newlines(seg: Segment, severity: Optional[dict] = None) -> list[Finding]:
     """The msgstr has another number of line breaks (``\\n``) than its source."""
     src, tgt = _raw_source(seg), cast(str, seg.extra.get("msgstr", seg.target))
     if not src or not tgt:
@@ -210,11 +196,11 @@ def check_newlines(seg: Segment, severity: Optional[dict] = None) -> list[Segmen
     a, b = src.count("\n"), tgt.count("\n")
     if a == b:
         return []
-    return [SegmentFinding("newlines", _sev(severity, "newlines"),
+    return [Finding("newlines", _sev(severity, "newlines"),
                            f"The target has {b} line break{'s' if b != 1 else ''} (\\n); the source has {a}.", _anchor(seg))]
 
 
-def check_whitespace_po(seg: Segment, severity: Optional[dict] = None) -> list[SegmentFinding]:
+def check_whitespace_po(seg: Segment, severity: Optional[dict] = None) -> list[Finding]:
     """Leading / trailing white space and double spaces (the XML checks' own), line breaks left to ``newlines``."""
     src, tgt = _raw_source(seg), cast(str, seg.extra.get("msgstr", seg.target))
     if src is None:
@@ -238,7 +224,7 @@ def _accelerators(text: str, codes=()) -> dict[str, int]:
     return counts
 
 
-def check_accelerators(seg: Segment, severity: Optional[dict] = None) -> list[SegmentFinding]:
+def check_accelerators(seg: Segment, severity: Optional[dict] = None) -> list[Finding]:
     """The source has one accelerator marker (``&File``, ``_File``) and the target has none or several."""
     src, tgt = _raw_source(seg), cast(str, seg.extra.get("msgstr", seg.target))
     if not src or not tgt.strip():
@@ -249,13 +235,13 @@ def check_accelerators(seg: Segment, severity: Optional[dict] = None) -> list[Se
         if n == 1 and ct.get(mark, 0) != 1:
             m = ct.get(mark, 0)
             said = "none" if m == 0 else str(m)
-            out.append(SegmentFinding("accelerator", _sev(severity, "accelerator"),
+            out.append(Finding("accelerator", _sev(severity, "accelerator"),
                                       f"The source has one accelerator key ({mark}); the target has {said}.", _anchor(seg)))
     return out
 
 
 def check_segment(seg: Segment, severity: Optional[dict] = None,
-                  single_forms: Optional[frozenset] = None) -> list[SegmentFinding]:
+                  single_forms: Optional[frozenset] = None) -> list[Finding]:
     """Every per-segment check, in the order of ``CODES`` (``single_forms``: see :func:`check_placeholders`)."""
     out = []
     out += check_placeholders(seg, severity, single_forms)
@@ -268,20 +254,20 @@ def check_segment(seg: Segment, severity: Optional[dict] = None,
     return out
 
 
-def inconsistent_in_context(segments: Iterable[Segment], severity: Optional[dict] = None) -> dict[str, list[SegmentFinding]]:
+def inconsistent_in_context(segments: Iterable[Segment], severity: Optional[dict] = None) -> dict[str, list[Finding]]:
     """The same source translated differently, among entries of the same msgctxt and the same plural form
     (a context is there to tell two translations apart; the forms of one plural entry differ by design)."""
     groups: dict[tuple, list[Segment]] = {}
     for s in segments:
         groups.setdefault((s.extra.get("msgctxt"), s.extra.get("plural_index")), []).append(s)
-    out: dict[str, list[SegmentFinding]] = {}
+    out: dict[str, list[Finding]] = {}
     for group in groups.values():
         for k, f in inconsistent_translations(group, severity).items():
             out.setdefault(k, []).extend(f)
     return out
 
 
-def problem_findings(doc: SegmentDocument, severity: Optional[dict] = None) -> list[SegmentFinding]:
+def problem_findings(doc: SegmentDocument, severity: Optional[dict] = None) -> list[Finding]:
     """The reader's problems (a quote left open, an unknown keyword…) as ``po-syntax`` findings, to the end of their line."""
     out = []
     text = doc.text
@@ -292,16 +278,16 @@ def problem_findings(doc: SegmentDocument, severity: Optional[dict] = None) -> l
             end = len(text) if nl < 0 else nl
             if end > p.offset and text[end - 1] == "\r":
                 end -= 1
-        out.append(SegmentFinding("po-syntax", _sev(severity, "po-syntax"), p.message[:1].upper() + p.message[1:] + ".",
+        out.append(Finding("po-syntax", _sev(severity, "po-syntax"), p.message[:1].upper() + p.message[1:] + ".",
                                   (p.offset, max(end, p.offset))))
     return out
 
 
-def check_document(doc: SegmentDocument, severity: Optional[dict] = None) -> dict[str, list[SegmentFinding]]:
+def check_document(doc: SegmentDocument, severity: Optional[dict] = None) -> dict[str, list[Finding]]:
     """Every check on every entry: findings by segment key (segments without findings left out).
 
     The reader's problems are not here (they belong to no segment): see :func:`problem_findings`."""
-    out: dict[str, list[SegmentFinding]] = {}
+    out: dict[str, list[Finding]] = {}
     single = single_valued_forms(doc.header)
     for s in doc.segments:
         f = check_segment(s, severity, single)

@@ -8,74 +8,52 @@ adult programmes, a cue on screen at least 5/6 of a second (833 ms) and at most
 counted on the cue's text as shown: markup removed, spaces and punctuation
 included, line breaks not.
 
-Each check is a code of its own, so a project can switch one off or change
-its limit (``SubtitleLimits``) without the others.
+Each check is a code of its own (a row of the rule table, ``bleu_ls/qa/rules.py``),
+so a project can switch one off or change its limit (``SubtitleLimits``, a part
+of the settings: ``bleu_ls/config/diagnostics.py``) without the others.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Optional
 
+from ...config.diagnostics import SubtitleLimits
+from ...formats.finding import TIMECODE
 from ...formats.model import Segment, SegmentDocument
 from ...formats.subtitles import VTT, line_text
+from ..findings import Finding
+from ..rules import SUBTITLES, default_severities
 
-#: code -> default severity
-CODES = {
-    "timecode": "error",  # a block whose timing line cannot be read
-    "end-before-start": "error",
-    "cue-order": "warning",  # a cue starting before the one above it
-    "cue-overlap": "warning",
-    "reading-speed": "warning",
-    "chars-per-line": "warning",
-    "lines-per-cue": "warning",
-    "duration-short": "information",
-    "duration-long": "information",
-    "cue-gap": "information",
-}
-
-
-@dataclass(frozen=True)
-class SubtitleLimits:
-    max_chars_per_line: int = 42
-    max_lines: int = 2
-    max_cps: float = 20.0
-    min_duration_ms: int = 833
-    max_duration_ms: int = 7000
-    min_gap_ms: int = 83
-
-
-@dataclass(frozen=True)
-class CueFinding:
-    """One finding on a cue: ``span`` is [start, end) in the decoded file text."""
-
-    key: Optional[str]
-    code: str
-    severity: str
-    message: str
-    span: tuple[int, int]
+#: code -> default severity (the rule table's rows ``by`` SUBTITLES: ``timecode``, a block
+#: whose timing line cannot be read; ``cue-order``, a cue starting before the one above it…)
+CODES = default_severities(SUBTITLES)
 
 
 def _seconds(ms: int) -> str:
     return f"{ms / 1000:.3f}".rstrip("0").rstrip(".") + " s"
 
 
-def check_cues(doc: SegmentDocument, limits: SubtitleLimits = SubtitleLimits(), text: Optional[str] = None) -> list[CueFinding]:
-    """Every finding on ``doc``'s cues, in file order.
+#: the limits of a project that changes none
+DEFAULT_LIMITS = SubtitleLimits()
+
+
+def check_cues(doc: SegmentDocument, limits: SubtitleLimits = DEFAULT_LIMITS, text: Optional[str] = None) -> list[Finding]:
+    """Every finding on ``doc``'s cues, in file order, each with its cue's ``key`` (None: the
+    reader's problems) and its ``span``, [start, end) in the decoded file text.
 
     ``text`` (the decoded file) lets the line spans step over CRLF line ends
     exactly; without it a line end is taken as one character.
     """
-    found: list[CueFinding] = []
+    found: list[Finding] = []
     for p in doc.problems:
-        found.append(CueFinding(None, "timecode", CODES["timecode"], p.message, (p.offset, p.offset)))
+        found.append(Finding(TIMECODE, CODES[TIMECODE], p.message, (p.offset, p.offset)))
     previous: Optional[Segment] = None
     for seg in doc.segments:
         start, end = int(seg.extra["start_ms"]), int(seg.extra["end_ms"])  # type: ignore[call-overload]
         span = seg.target_span if seg.target_span[1] > seg.target_span[0] else (seg.target_span[0], seg.target_span[0])
 
         def add(code: str, message: str, where: tuple[int, int] = span) -> None:
-            found.append(CueFinding(seg.key, code, CODES[code], message, where))
+            found.append(Finding(code, CODES[code], message, where, key=seg.key))
 
         duration = end - start
         if duration <= 0:

@@ -1,10 +1,11 @@
 """QA checks on the segments of XLIFF and TMX files: plain functions over a Segment.
 
-Each check returns :class:`SegmentFinding` records whose ``span`` is a pair of
+Each check returns :class:`~bleu_ls.qa.findings.Finding` records whose ``span`` is a pair of
 offsets in the decoded file text (the same offsets as ``Segment.target_span``);
 the integrator turns them into diagnostics (line/column through
-``model.line_col``) and rows of the rule table.  Defaults (``DEFAULT_SEVERITY``)
-and where each check comes from are in ``docs/formats-xml.md``:
+``model.line_col``).  Each code is a row of the rule table (``bleu_ls/qa/rules.py``),
+its default severity the settings' (``DEFAULT_SEVERITY``: ``bleu_ls/config/diagnostics.py``);
+where each check comes from is in ``docs/formats-xml.md``:
 
 =========================  ===========  ==================================================
 code                       default      compare with
@@ -23,43 +24,21 @@ code                       default      compare with
 ``newlines``               warning      pofilter ``newlines`` (line breaks in the file's text)
 =========================  ===========  ==================================================
 
-Plain Python; imports only the segment model.
+Plain Python; imports the segment model, the finding record and the rule table.
 """
 
 from __future__ import annotations
 
 import re
 from collections import Counter
-from dataclasses import dataclass
 from typing import Iterable, Optional, cast
 
 from ...formats.model import XLIFF1, XLIFF2, InlineCode, Segment, SegmentDocument
+from ..findings import Finding
+from ..rules import XML, default_severities
 
-
-@dataclass(frozen=True, slots=True)
-class SegmentFinding:
-    """One finding on a segment: ``span`` is [start, end) in the decoded file text."""
-
-    code: str
-    severity: str
-    message: str
-    span: tuple[int, int]
-
-
-DEFAULT_SEVERITY = {
-    "codes-missing": "error",
-    "codes-extra": "warning",
-    "codes-order": "information",
-    "codes-malformed": "error",
-    "state-undefined": "warning",
-    "target-empty": "information",
-    "target-same-as-source": "warning",
-    "whitespace-leading": "warning",
-    "whitespace-trailing": "warning",
-    "double-space": "information",
-    "inconsistent-translation": "warning",
-    "newlines": "warning",
-}
+#: code -> default severity of the XML checks' codes (the rule table's rows ``by`` XML)
+DEFAULT_SEVERITY = default_severities(XML)
 CODES = tuple(DEFAULT_SEVERITY)
 
 #: XLIFF 1.2 section 4.3 (state, state-qualifier); ``x-`` values are user-defined and allowed.
@@ -105,7 +84,7 @@ def _target_anchor(seg: Segment) -> tuple[int, int]:
     return seg.target_span
 
 
-def check_codes(seg: Segment, severity: Optional[dict] = None) -> list[SegmentFinding]:
+def check_codes(seg: Segment, severity: Optional[dict] = None) -> list[Finding]:
     """Inline codes missing, extra, out of order relative to the source; a target's paired codes misnested.
 
     Codes are compared by role (start / end / standalone) and id, so ``<g id="1">``
@@ -114,7 +93,7 @@ def check_codes(seg: Segment, severity: Optional[dict] = None) -> list[SegmentFi
     source to compare is not checked for missing codes).
     """
     sev = {**DEFAULT_SEVERITY, **(severity or {})}
-    out: list[SegmentFinding] = []
+    out: list[Finding] = []
     if seg.source is None:
         return out
     codes = seg.target_codes  # made on each read (model.Segment): once here
@@ -127,16 +106,16 @@ def check_codes(seg: Segment, severity: Optional[dict] = None) -> list[SegmentFi
     extra = ct - cs
     if missing:
         names = ", ".join(_describe(i) for i in sorted(missing.elements()))
-        out.append(SegmentFinding("codes-missing", sev["codes-missing"], f"The target lacks the source's {names}.", _target_anchor(seg)))
+        out.append(Finding("codes-missing", sev["codes-missing"], f"The target lacks the source's {names}.", _target_anchor(seg)))
     if extra:
         seen: Counter[tuple[str, str]] = Counter()
         for c in codes:
             i = _ident(c)
             seen[i] += 1
             if seen[i] > cs.get(i, 0) and c.span is not None:
-                out.append(SegmentFinding("codes-extra", sev["codes-extra"], f"The target has a {_describe(i)} the source does not have.", c.span))
+                out.append(Finding("codes-extra", sev["codes-extra"], f"The target has a {_describe(i)} the source does not have.", c.span))
     if not missing and not extra and src != tgt:
-        out.append(SegmentFinding("codes-order", sev["codes-order"], "The target has the source's inline codes in another order.", _target_anchor(seg)))
+        out.append(Finding("codes-order", sev["codes-order"], "The target has the source's inline codes in another order.", _target_anchor(seg)))
     # nesting of the target's paired codes
     opened: Counter = Counter()
     for c in codes:
@@ -145,18 +124,18 @@ def check_codes(seg: Segment, severity: Optional[dict] = None) -> list[SegmentFi
             opened[c.id] += 1
         elif role == "close":
             if opened[c.id] <= 0:
-                out.append(SegmentFinding("codes-malformed", sev["codes-malformed"], f"The end of paired code {c.id!r} comes before its start.", c.span or _target_anchor(seg)))
+                out.append(Finding("codes-malformed", sev["codes-malformed"], f"The end of paired code {c.id!r} comes before its start.", c.span or _target_anchor(seg)))
             else:
                 opened[c.id] -= 1
     src_closed = {i for r, i in src if r == "close"}
     for c in codes:
         if _role(c) == "open" and opened[c.id] > 0 and c.id in src_closed:
             opened[c.id] -= 1
-            out.append(SegmentFinding("codes-malformed", sev["codes-malformed"], f"The paired code {c.id!r} is started but never ended.", c.span or _target_anchor(seg)))
+            out.append(Finding("codes-malformed", sev["codes-malformed"], f"The paired code {c.id!r} is started but never ended.", c.span or _target_anchor(seg)))
     return out
 
 
-def check_state(seg: Segment, fmt: str, severity: Optional[dict] = None) -> list[SegmentFinding]:
+def check_state(seg: Segment, fmt: str, severity: Optional[dict] = None) -> list[Finding]:
     """An XLIFF state (or 1.2 state-qualifier / 2.x subState) the version does not define."""
     sev = DEFAULT_SEVERITY["state-undefined"] if not severity else severity.get("state-undefined", DEFAULT_SEVERITY["state-undefined"])
     out = []
@@ -164,36 +143,36 @@ def check_state(seg: Segment, fmt: str, severity: Optional[dict] = None) -> list
     span = seg.target_span
     if fmt == XLIFF1:
         if st is not None and st not in XLIFF1_STATES and not st.startswith("x-"):
-            out.append(SegmentFinding("state-undefined", sev, f"XLIFF 1.2 defines no state {st!r} (custom values start with 'x-').", span))
+            out.append(Finding("state-undefined", sev, f"XLIFF 1.2 defines no state {st!r} (custom values start with 'x-').", span))
         if sq is not None and sq not in XLIFF1_QUALIFIERS and not sq.startswith("x-"):
-            out.append(SegmentFinding("state-undefined", sev, f"XLIFF 1.2 defines no state-qualifier {sq!r} (custom values start with 'x-').", span))
+            out.append(Finding("state-undefined", sev, f"XLIFF 1.2 defines no state-qualifier {sq!r} (custom values start with 'x-').", span))
     elif fmt == XLIFF2:
         if st is not None and st not in XLIFF2_STATES:
-            out.append(SegmentFinding("state-undefined", sev, f"XLIFF 2 defines no state {st!r} (only {', '.join(XLIFF2_STATES)}).", span))
+            out.append(Finding("state-undefined", sev, f"XLIFF 2 defines no state {st!r} (only {', '.join(XLIFF2_STATES)}).", span))
         if sq is not None:
             if not _SUBSTATE.match(sq):
-                out.append(SegmentFinding("state-undefined", sev, f"An XLIFF 2 subState is 'prefix:value'; {sq!r} is not.", span))
+                out.append(Finding("state-undefined", sev, f"An XLIFF 2 subState is 'prefix:value'; {sq!r} is not.", span))
             elif st is None:
-                out.append(SegmentFinding("state-undefined", sev, "An XLIFF 2 subState needs a state beside it.", span))
+                out.append(Finding("state-undefined", sev, "An XLIFF 2 subState needs a state beside it.", span))
     return out
 
 
-def check_empty(seg: Segment, severity: Optional[dict] = None) -> list[SegmentFinding]:
+def check_empty(seg: Segment, severity: Optional[dict] = None) -> list[Finding]:
     """The target is empty where the source is not (information: a catalogue in progress has many)."""
     if seg.source and seg.source.strip() and not seg.target.strip():
         sev = (severity or {}).get("target-empty", DEFAULT_SEVERITY["target-empty"])
-        return [SegmentFinding("target-empty", sev, "The target is empty; the source is not.", seg.target_span)]
+        return [Finding("target-empty", sev, "The target is empty; the source is not.", seg.target_span)]
     return []
 
 
 _LETTER = re.compile(r"[^\W\d_]")
 
 
-def check_same_as_source(seg: Segment, severity: Optional[dict] = None) -> list[SegmentFinding]:
+def check_same_as_source(seg: Segment, severity: Optional[dict] = None) -> list[Finding]:
     """The target is the source, unchanged (only where the text has letters: numbers and codes stay as they are)."""
     if seg.source and seg.target and seg.target.strip() == seg.source.strip() and _LETTER.search(seg.target):
         sev = (severity or {}).get("target-same-as-source", DEFAULT_SEVERITY["target-same-as-source"])
-        return [SegmentFinding("target-same-as-source", sev, "The target is the same as the source.", seg.target_span)]
+        return [Finding("target-same-as-source", sev, "The target is the same as the source.", seg.target_span)]
     return []
 
 
@@ -205,9 +184,9 @@ def _trail(s: str) -> str:
     return s[len(s.rstrip()):]
 
 
-def check_whitespace(seg: Segment, severity: Optional[dict] = None) -> list[SegmentFinding]:
+def check_whitespace(seg: Segment, severity: Optional[dict] = None) -> list[Finding]:
     """Leading / trailing white space of the target differs from the source's; double spaces the source does not have."""
-    out: list[SegmentFinding] = []
+    out: list[Finding] = []
     src, tgt = seg.source, seg.target
     if src is None or not tgt.strip() or not src.strip():
         return out
@@ -215,17 +194,17 @@ def check_whitespace(seg: Segment, severity: Optional[dict] = None) -> list[Segm
     lt, ls = _lead(tgt), _lead(src)
     if lt != ls:
         a = seg.file_offset(0)
-        out.append(SegmentFinding("whitespace-leading", sev["whitespace-leading"],
+        out.append(Finding("whitespace-leading", sev["whitespace-leading"],
                                   f"The target starts with {_ws(lt)}; the source with {_ws(ls)}.", (a, seg.file_offset(len(lt)) if lt else a)))
     tt, ts = _trail(tgt), _trail(src)
     if tt != ts:
         b = seg.file_offset(len(tgt))
-        out.append(SegmentFinding("whitespace-trailing", sev["whitespace-trailing"],
+        out.append(Finding("whitespace-trailing", sev["whitespace-trailing"],
                                   f"The target ends with {_ws(tt)}; the source with {_ws(ts)}.", (seg.file_offset(len(tgt) - len(tt)) if tt else b, b)))
     if "  " in tgt.strip() and "  " not in src.strip():
         core_start = len(lt)
         i = tgt.find("  ", core_start)
-        out.append(SegmentFinding("double-space", sev["double-space"], "The target has a double space; the source has none.",
+        out.append(Finding("double-space", sev["double-space"], "The target has a double space; the source has none.",
                                   (seg.file_offset(i), seg.file_offset(i + 2))))
     return out
 
@@ -237,7 +216,7 @@ def _ws(s: str) -> str:
     return f"{n} white-space character{'s' if n > 1 else ''}"
 
 
-def check_segment(seg: Segment, fmt: str, severity: Optional[dict] = None) -> list[SegmentFinding]:
+def check_segment(seg: Segment, fmt: str, severity: Optional[dict] = None) -> list[Finding]:
     """Every per-segment check above, in the order of ``CODES``."""
     out = []
     out += check_codes(seg, severity)
@@ -248,7 +227,7 @@ def check_segment(seg: Segment, fmt: str, severity: Optional[dict] = None) -> li
     return out
 
 
-def inconsistent_translations(segments: Iterable[Segment], severity: Optional[dict] = None) -> dict[str, list[SegmentFinding]]:
+def inconsistent_translations(segments: Iterable[Segment], severity: Optional[dict] = None) -> dict[str, list[Finding]]:
     """The same source translated differently within the file (by key: one finding on each segment involved).
 
     Sources and targets are compared with white space collapsed; empty targets are not translations.
@@ -258,7 +237,7 @@ def inconsistent_translations(segments: Iterable[Segment], severity: Optional[di
     for s in segments:
         if s.source and s.source.strip() and s.target.strip():
             by_src.setdefault(" ".join(s.source.split()), []).append(s)
-    out: dict[str, list[SegmentFinding]] = {}
+    out: dict[str, list[Finding]] = {}
     for group in by_src.values():
         if len(group) < 2:
             continue
@@ -268,7 +247,7 @@ def inconsistent_translations(segments: Iterable[Segment], severity: Optional[di
         for s in group:
             others = [o.key for o in group if o is not s and " ".join(o.target.split()) != " ".join(s.target.split())]
             msg = f"The same source is translated differently in {', '.join(others[:3])}{'…' if len(others) > 3 else ''}."
-            out.setdefault(s.key, []).append(SegmentFinding("inconsistent-translation", sev, msg, s.target_span))
+            out.setdefault(s.key, []).append(Finding("inconsistent-translation", sev, msg, s.target_span))
     return out
 
 
@@ -280,7 +259,7 @@ def _line_breaks(raw: str) -> int:
     return len(_LINE_BREAK.findall(raw.replace("&#13;&#10;", "\n").replace("&#xD;&#xA;", "\n")))
 
 
-def check_newlines(seg: Segment, text: str, severity: Optional[dict] = None) -> list[SegmentFinding]:
+def check_newlines(seg: Segment, text: str, severity: Optional[dict] = None) -> list[Finding]:
     """The target has another number of line breaks than its source (both read in the file's text,
     where the scored text has folded them to spaces).  Only where both are in this file and not empty."""
     src_span = cast("Optional[tuple[int, int]]", seg.extra.get("source_span"))
@@ -291,13 +270,13 @@ def check_newlines(seg: Segment, text: str, severity: Optional[dict] = None) -> 
     if a == b:
         return []
     sev = (severity or {}).get("newlines", DEFAULT_SEVERITY["newlines"])
-    return [SegmentFinding("newlines", sev, f"The target has {b} line break{'s' if b != 1 else ''}; the source has {a}.",
+    return [Finding("newlines", sev, f"The target has {b} line break{'s' if b != 1 else ''}; the source has {a}.",
                            seg.target_span)]
 
 
-def check_document(doc: SegmentDocument, severity: Optional[dict] = None) -> dict[str, list[SegmentFinding]]:
+def check_document(doc: SegmentDocument, severity: Optional[dict] = None) -> dict[str, list[Finding]]:
     """Every check on every segment: findings by segment key (segments without findings left out)."""
-    out: dict[str, list[SegmentFinding]] = {}
+    out: dict[str, list[Finding]] = {}
     for s in doc.segments:
         f = check_segment(s, doc.format, severity)
         if doc.text is not None:

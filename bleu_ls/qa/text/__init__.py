@@ -1,10 +1,11 @@
 """Line checks that read the text: pure functions, no editor, no engine state.
 
 Each family lives in its own module and takes the source line, the
-hypothesis line and (where it helps) the reference lines, and returns an
-:class:`Issue` or ``None``.  The diagnostics rules turn issues into findings
-with a stable code and the user's severity; the checks themselves know
-nothing about codes, severities or settings objects.
+hypothesis line and (where it helps) the reference lines, and returns a
+:class:`~bleu_ls.qa.findings.Finding` (made by :func:`finding`: its code, a
+sentence, its columns, its data) or ``None``.  The diagnostics rules give it
+the line and the user's severity; the checks themselves know nothing about
+severities or settings objects.
 
 Modules: :mod:`.numbers` (digits lost or changed), :mod:`.markup`
 (placeholders, inline tags, URLs, e-mail addresses), :mod:`.punctuation`
@@ -16,20 +17,20 @@ of the length check) and :mod:`.qe` (reference-free adequacy, optional).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Any, Callable, Optional
 
+from ..findings import NO_DATA, Finding
 
-@dataclass
-class Issue:
-    """What a check found on one line: a sentence, the columns it covers
-    (code points; ``end`` None = to the end of the line) and machine-readable
-    details for the diagnostic's ``data``."""
+__all__ = ["Finding", "finding", "has_letter", "load_optional", "quoted"]
 
-    message: str
-    start: int = 0
-    end: Optional[int] = None
-    data: dict = field(default_factory=dict)
+
+def finding(code: str, message: str, start: int = 0, end: Optional[int] = None,
+            data: Optional[dict] = None) -> Finding:
+    """What a check found on one line: its code (a row of the rule table), a sentence, the
+    columns it covers (code points; ``end`` None = to the end of the line) and
+    machine-readable details for the diagnostic's ``data``.  No severity yet (the rule
+    gives the user's) and no line (the rule knows it)."""
+    return Finding(code, "", message, start_col=start, end_col=end, data=NO_DATA if data is None else data)
 
 
 def has_letter(text: str) -> bool:

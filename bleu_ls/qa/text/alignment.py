@@ -18,7 +18,7 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Optional, Sequence
 
-from . import Issue
+from . import Finding, finding
 
 _WORD_RE = re.compile(r"\w+")
 _WORDS_IN_ENGLISH = {1: "one", 2: "two"}
@@ -60,7 +60,7 @@ class Stretch:
     end: int
     shift: int
 
-    def issue(self) -> Issue:
+    def issue(self) -> Finding:
         n = abs(self.shift)
         by = _WORDS_IN_ENGLISH.get(n, str(n))
         cause = (
@@ -68,7 +68,8 @@ class Stretch:
             if self.shift > 0
             else "there seems to be an extra (or split) line at the start"
         )
-        return Issue(
+        return finding(
+            "misaligned",
             f"Lines {self.start + 1}\u2013{self.end + 1} look shifted by {by} against the reference: each "
             f"matches the reference line {n} {'below' if self.shift > 0 else 'above'} its own better; {cause}.",
             0,

@@ -19,7 +19,7 @@ import sys
 from collections import Counter
 from typing import Any, Iterable, Optional, Sequence
 
-from . import Issue, load_optional
+from . import Finding, finding, load_optional
 
 #: Lines with fewer letters than this are not judged (measured: see module doc).
 MIN_LETTERS = 10
@@ -164,7 +164,7 @@ def check_language(
     identifier: LanguageIdentifier,
     references: Sequence[str] = (),
     min_probability: float = MIN_PROBABILITY,
-) -> Optional[Issue]:
+) -> Optional[Finding]:
     """An issue when the line is confidently in another language than
     ``expected`` (the document's) and its reference is not in that language too."""
     if expected is None:
@@ -177,7 +177,8 @@ def check_language(
         r = identifier.identify(ref)
         if r is not None and same_language(r[0], lang):
             return None  # the reference keeps the foreign text too (a quotation)
-    return Issue(
+    return finding(
+        "wrong-language",
         f"This line looks {language_name(lang)} ({found[1]:.0%} sure), the document {language_name(expected)}.",
         0,
         None,

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Optional
 
-from . import Issue
+from . import Finding, finding
 
 
 def _num(x: float) -> str:
@@ -25,7 +25,7 @@ def length_issue(
     max_ratio: float,
     src_len: Optional[int] = None,
     src_scale: float = 1.0,
-) -> Optional[Issue]:
+) -> Optional[Finding]:
     """An issue when hyp_len / ref_len is outside [min_ratio, max_ratio].
 
     ``src_len`` (the source line's tokens) and ``src_scale`` (the document's
@@ -51,4 +51,4 @@ def length_issue(
         elif off_ref > 2 * off_hyp:
             text += "; this line's length is closer to the source's, so the reference may be the one that differs"
     data = {"hypothesisTokens": hyp_len, "referenceTokens": ref_len, "ratio": ratio, "shorter": shorter}
-    return Issue(text + ".", 0, None, data)
+    return finding("length-ratio", text + ".", 0, None, data)

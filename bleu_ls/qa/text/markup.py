@@ -14,7 +14,7 @@ import re
 from collections import Counter
 from typing import Optional, Sequence
 
-from . import Issue
+from . import Finding, finding
 
 _PATTERNS = (
     ("placeholder", r"\{\{\s*[\w.\-]+\s*\}\}"),
@@ -48,7 +48,7 @@ def find_markup(text: str) -> list[tuple[str, str, int, int]]:
     return out
 
 
-def check_markup(source: str, hypothesis: str, references: Sequence[str] = ()) -> Optional[Issue]:
+def check_markup(source: str, hypothesis: str, references: Sequence[str] = ()) -> Optional[Finding]:
     """An issue when the line loses or adds a placeholder, tag, URL or address."""
     src = find_markup(source)
     hyp = find_markup(hypothesis)
@@ -75,7 +75,7 @@ def check_markup(source: str, hypothesis: str, references: Sequence[str] = ()) -
     if added and not lost:
         first = next(x for x in hyp if (x[0], x[1]) in added)
         start, end = first[2], first[3]
-    return Issue("Compared with the source, this line has " + " and ".join(parts) + ".", start, end, data)
+    return finding("markup-mismatch", "Compared with the source, this line has " + " and ".join(parts) + ".", start, end, data)
 
 
 def _listing(items: Counter) -> str:

@@ -34,7 +34,7 @@ from decimal import Decimal, InvalidOperation
 from functools import lru_cache
 from typing import Optional, Sequence
 
-from . import Issue
+from . import Finding, finding
 from .markup import find_markup
 
 #: group separators: comma, full stop, apostrophes, no-break / narrow / thin spaces
@@ -271,7 +271,7 @@ def _in_refs(item, ref_numbers: list[list]) -> bool:
     return any(any(item[3] & r[3] for r in nums) for nums in ref_numbers)
 
 
-def check_numbers(source: str, hypothesis: str, references: Sequence[str] = ()) -> Optional[Issue]:
+def check_numbers(source: str, hypothesis: str, references: Sequence[str] = ()) -> Optional[Finding]:
     """An issue when the line loses, changes or adds a number against the source."""
     src = find_numbers(source)
     hyp = find_numbers(hypothesis)
@@ -289,14 +289,14 @@ def check_numbers(source: str, hypothesis: str, references: Sequence[str] = ()) 
     data = {"missing": [m[0] for m in missing], "added": [e[0] for e in extra]}
     if len(missing) == 1 and len(extra) == 1:
         e = extra[0]
-        return Issue(f"The source has {missing[0][0]} where this line has {e[0]}: a number may have changed.", e[1], e[2], data)
+        return finding("number-mismatch", f"The source has {missing[0][0]} where this line has {e[0]}: a number may have changed.", e[1], e[2], data)
     parts = []
     if missing:
         parts.append(f"{_listing(missing)} from the source {'is' if len(missing) == 1 else 'are'} missing here")
     if extra:
         parts.append(f"{_listing(extra)} {'is' if len(extra) == 1 else 'are'} not in the source")
     start, end = (extra[0][1], extra[0][2]) if len(extra) == 1 and not missing else (0, None)
-    return Issue("Numbers differ from the source: " + "; ".join(parts) + ".", start, end, data)
+    return finding("number-mismatch", "Numbers differ from the source: " + "; ".join(parts) + ".", start, end, data)
 
 
 def _listing(items: list) -> str:

@@ -21,7 +21,7 @@ import re
 
 from typing import Optional, Sequence
 
-from . import Issue
+from . import Finding, finding
 
 _PAIRS = ("()", "[]", "{}", "\uff08\uff09", "\u3010\u3011", "\u300c\u300d", "\u300e\u300f", "\u300a\u300b", "\u3008\u3009")
 _QUOTES = '"\u201c\u201d\u201e\u00ab\u00bb\u201f\u2033'
@@ -54,7 +54,7 @@ def bracket_balance(text: str) -> dict[str, int]:
     return out
 
 
-def check_brackets(source: str, hypothesis: str, references: Sequence[str] = ()) -> Optional[Issue]:
+def check_brackets(source: str, hypothesis: str, references: Sequence[str] = ()) -> Optional[Finding]:
     """An issue when a bracket pair or the double quotes are unbalanced in the
     line but balanced in the source (and in the reference, when there is one)."""
     got = bracket_balance(hypothesis)
@@ -74,7 +74,8 @@ def check_brackets(source: str, hypothesis: str, references: Sequence[str] = ())
         else:
             n = got[k]
             words.append(f"{abs(n)} unclosed {k[0]}" if n > 0 else f"{abs(n)} {k[1]} without its {k[0]}")
-    return Issue(
+    return finding(
+        "unbalanced",
         "Unbalanced here, balanced in the source: " + ", ".join(words) + ".",
         0,
         None,
@@ -92,7 +93,7 @@ def end_mark(text: str) -> Optional[str]:
     return _END.get(t[-1])
 
 
-def check_end_punctuation(source: str, hypothesis: str, references: Sequence[str] = ()) -> Optional[Issue]:
+def check_end_punctuation(source: str, hypothesis: str, references: Sequence[str] = ()) -> Optional[Finding]:
     """An issue when the line ends with a different mark (or none) than the source."""
     if not hypothesis.strip() or not source.strip():
         return None
@@ -102,7 +103,8 @@ def check_end_punctuation(source: str, hypothesis: str, references: Sequence[str
     if any(end_mark(r) == got for r in references):
         return None
     src_word, hyp_word = _mark_words(want), _mark_words(got)
-    return Issue(
+    return finding(
+        "end-punctuation",
         f"The source ends with {src_word}, this line with {hyp_word}.",
         0,
         None,

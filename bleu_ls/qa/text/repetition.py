@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Iterable, Optional, Sequence
 
-from . import Issue, quoted
+from . import Finding, finding, quoted
 
 Gram = tuple[str, ...]
 
@@ -81,7 +81,7 @@ def check_repetition(
     max_n: int = 4,
     min_count: int = 3,
     factor: float = 2.0,
-) -> Optional[Issue]:
+) -> Optional[Finding]:
     """An issue for the line's looping phrase (see :func:`pick`), else None."""
     best = pick(candidates(tokens, max_n, min_count), reference_tokens, factor)
     if best is None:
@@ -89,7 +89,8 @@ def check_repetition(
     gram, run, in_ref = best
     phrase = " ".join(gram)
     where = "and not in the reference" if in_ref == 0 else f"but {in_ref} times in the reference"
-    return Issue(
+    return finding(
+        "repetition",
         f"{quoted(phrase)} repeats {run} times in a row here {where}: the output may be looping.",
         0,
         None,

@@ -137,7 +137,7 @@ def findings(pair: "Pair") -> list[Finding]:
     for i in worse.tolist():
         a, b = float(mine[i]), float(theirs[i])
         msg = f"{name} {a:.1f} here, {b:.1f} in {other.name}: {b - a:.1f} points worse than the other system."
-        out.append(Finding(i, CODE, c.severity, msg, 0, None, {"mine": a, "other": b, "otherFile": str(other.path)}))
+        out.append(Finding(CODE, c.severity, msg, line=i, data={"mine": a, "other": b, "otherFile": str(other.path)}))
     return out
 
 

@@ -10,8 +10,10 @@ subtitle limits the rows' parameters), counted on first need.  After an edit:
   again the touched segments' own checks, their plural entries and their
   "same source" groups (a source → segments map), nothing else.
 
-A finding keeps its span relative to its segment's target start, so it moves
-with edits above it."""
+A finding (:class:`~bleu_ls.qa.findings.Finding`) is kept with its ``span``
+relative to its segment's target start, so it moves with edits above it; its
+diagnostic's JSON is kept in its ``cache`` (made again only when its segment
+moved lines)."""
 
 from __future__ import annotations
 
@@ -22,11 +24,13 @@ import numpy as np
 
 from ...qa.formats.format_checks import limits_of, severities
 from ...qa.formats.live_checks import LiveChecks
-from ...formats.model import PO, SRT, VTT, SegmentDocument
+from ...formats.finding import PO_SYNTAX
+from ...formats.model import SegmentDocument
+from ...qa.findings import Finding
 from ...qa.formats.subtitle_checks import check_cues
 from ..background import heap
 from ..views.render import SOURCE
-from .state import TIMED, SegFinding, SegmentPair, position_at
+from .state import TIMED, SegmentPair, position_at
 
 #: at most this many diagnostics per document (the first ones in file order; VS Code shows 1,000)
 DIAGNOSTIC_LIMIT = 1000
@@ -40,7 +44,7 @@ def configure(sp: SegmentPair, settings: Any) -> None:
     sp.qa, sp.qa_has, sp.live_qa, sp.diagnostics = None, None, None, None
 
 
-def findings(sp: SegmentPair) -> list[list[SegFinding]]:
+def findings(sp: SegmentPair) -> list[list[Finding]]:
     """Per hypothesis segment, its checks' findings (all counted on first need)."""
     if sp.qa is None:
         with heap.quiet(sp.index.line_count):
@@ -57,7 +61,7 @@ def with_findings(sp: SegmentPair) -> list[int]:
     return np.flatnonzero(sp.qa_has).tolist()
 
 
-def _put(sp: SegmentPair, i: int, found: list[SegFinding]) -> None:
+def _put(sp: SegmentPair, i: int, found: list[Finding]) -> None:
     assert sp.qa is not None
     sp.qa[i] = found
     if sp.qa_has is not None and i < len(sp.qa_has):
@@ -74,11 +78,11 @@ def _rows(sp: SegmentPair) -> tuple:
 
 
 #: the findings of a segment that has none: one list for all of them (a segment's list is replaced, never added to)
-_NONE: list[SegFinding] = []
+_NONE: list[Finding] = []
 
 
-def _own(found) -> list[SegFinding]:
-    return [SegFinding(f.code, f.severity, f.message, f.span) for f in found] if found else _NONE
+def _own(found) -> list[Finding]:
+    return [Finding(f.code, f.severity, f.message, f.span) for f in found] if found else _NONE
 
 
 def _all_checks(sp: SegmentPair) -> None:
@@ -100,7 +104,7 @@ def _all_checks(sp: SegmentPair) -> None:
         if i is None or not sev.get(f.code):
             continue
         base = segs[i].target_span[0]
-        sp.qa[i].append(SegFinding(f.code, sev[f.code], f.message, (f.span[0] - base, f.span[1] - base)))
+        sp.qa[i].append(Finding(f.code, sev[f.code], f.message, (f.span[0] - base, f.span[1] - base)))
 
 
 def after_edit(sp: SegmentPair, change) -> None:
@@ -145,13 +149,13 @@ def recheck(sp: SegmentPair, a: int, b: int) -> None:
         doc = SegmentDocument(format=index.format, segments=prev + [seg])
         base = seg.target_span[0]
         _put(sp, i, [
-            SegFinding(f.code, sev[f.code], f.message, (f.span[0] - base, f.span[1] - base))
+            Finding(f.code, sev[f.code], f.message, (f.span[0] - base, f.span[1] - base))
             for f in check_cues(doc, limits, text=index.buf)  # type: ignore[arg-type]
             if f.key == seg.key and sev.get(f.code)
         ])
 
 
-def diagnostics_json(sp: SegmentPair, encoding: str, more: Optional[dict[int, list[SegFinding]]] = None,
+def diagnostics_json(sp: SegmentPair, encoding: str, more: Optional[dict[int, list[Finding]]] = None,
                      untranslated: Collection[int] = frozenset()) -> list[str]:
     """The document's diagnostics as JSON texts: the reading's problems first, then the
     checks' findings in file order (at most :data:`DIAGNOSTIC_LIMIT`).  ``more``: the rule
@@ -159,15 +163,18 @@ def diagnostics_json(sp: SegmentPair, encoding: str, more: Optional[dict[int, li
     segments it calls untranslated (no ``target-same-as-source`` beside it, as in ``check``)."""
     out: list[str] = []
     index = sp.index
-    code = "timecode" if index.format in (SRT, VTT) else "malformed"
-    severity = "error"
-    if index.format == PO:  # the CLI's word for them: po-syntax, as its row says
-        code, severity = "po-syntax", _rows(sp)[0].get("po-syntax")
-    for p in index.problems if severity else ():
+    rows = _rows(sp)[0]
+    for p in index.problems:
+        # each problem's code is its reader's (malformed, timecode, po-syntax), an error; a PO
+        # catalogue's is said as the CLI says it (po_checks.problem_findings): as its row says
+        po = p.code == PO_SYNTAX
+        severity = rows.get(PO_SYNTAX) if po else p.severity
+        if not severity:
+            continue
         a = position_at(sp, p.offset, encoding)
         b = position_at(sp, index.line_end(p.line), encoding)
-        message = p.message[:1].upper() + p.message[1:] + "." if index.format == PO else p.message
-        out.append(_RANGE % (a.line, a.character, b.line, b.character) + _tail(code, severity, message))
+        message = p.message[:1].upper() + p.message[1:] + "." if po else p.message
+        out.append(_RANGE % (a.line, a.character, b.line, b.character) + _tail(p.code, severity, message))
     qa = findings(sp)
     segments = with_findings(sp)
     if more:
@@ -179,18 +186,23 @@ def diagnostics_json(sp: SegmentPair, encoding: str, more: Optional[dict[int, li
             own = [f for f in own if f.code != "target-same-as-source"]
         extra = more.get(i) if more else None
         for f in (own + extra if extra else own):
-            if f.json is not None and f.json[0] == line0:  # its segment has not moved lines: as made
-                out.append(f.json[1])
+            # cache: (the anchor line it was made at, its JSON, its (line, column, line, column) in
+            # the client's units with lines counted from the anchor line, the rest of its JSON)
+            made = f.cache
+            if made is not None and made[0] == line0:  # its segment has not moved lines: as made
+                out.append(made[1])
             else:
-                if f.rel_pos is None:  # counted once per finding: it moves with its cue
+                if made is None:  # counted once per finding: it moves with its segment
                     base = index.target_span(i)[0]
-                    a = position_at(sp, base + f.rel[0], encoding)
-                    b = position_at(sp, base + f.rel[1], encoding)
-                    f.rel_pos = (a.line - line0, a.character, b.line - line0, b.character)
-                    f.tail = _tail(f.code, f.severity, f.message)
-                l1, c1, l2, c2 = f.rel_pos
-                text = _RANGE % (line0 + l1, c1, line0 + l2, c2) + f.tail
-                f.json = (line0, text)
+                    rel = f.span or (0, 0)
+                    a = position_at(sp, base + rel[0], encoding)
+                    b = position_at(sp, base + rel[1], encoding)
+                    rel_pos, tail = (a.line - line0, a.character, b.line - line0, b.character), _tail(f.code, f.severity, f.message)
+                else:
+                    rel_pos, tail = made[2], made[3]
+                l1, c1, l2, c2 = rel_pos
+                text = _RANGE % (line0 + l1, c1, line0 + l2, c2) + tail
+                f.cache = (line0, text, rel_pos, tail)
                 out.append(text)
             if len(out) >= DIAGNOSTIC_LIMIT:
                 return out

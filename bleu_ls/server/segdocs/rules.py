@@ -28,7 +28,8 @@ from ...engine import build_metrics
 from ...formats.model import PO
 from ...formats.read import read_prefix
 from ..background import pools
-from .state import SegFinding, SegmentPair, loop_running
+from ...qa.findings import Finding
+from .state import SegmentPair, loop_running
 
 log = logging.getLogger(__name__)
 
@@ -45,7 +46,7 @@ class SegRules:
     analyzer: Analyzer
     names: dict
     #: segment -> its rule findings
-    found: dict[int, list[SegFinding]] = field(default_factory=dict)
+    found: dict[int, list[Finding]] = field(default_factory=dict)
     #: the segments whose target is the source (``untranslated``): no ``target-same-as-source`` beside it
     untranslated: set[int] = field(default_factory=set)
     #: the findings are not those of the current lines (a pass is due)
@@ -119,7 +120,7 @@ def typing(r: SegRules, now: float) -> bool:
 
 
 # -- the pass ------------------------------------------------------------------------------------
-def findings(sp: SegmentPair, now: float, changed: Callable[[], None]) -> dict[int, list[SegFinding]]:
+def findings(sp: SegmentPair, now: float, changed: Callable[[], None]) -> dict[int, list[Finding]]:
     """The rule findings per segment, brought up to date (a large first pass
     starts in a worker thread and ``changed`` is called when it is done: until
     then the last findings are answered)."""
@@ -183,7 +184,7 @@ def analyse(sp: SegmentPair, now: float) -> bool:
     return moved or whole
 
 
-def _segment_findings(sp: SegmentPair, i: int, found) -> list[SegFinding]:
+def _segment_findings(sp: SegmentPair, i: int, found) -> list[Finding]:
     """The analyser's findings of line ``i`` as findings of segment ``i`` (spans in the file)."""
     if not found or i >= len(sp.index):
         return []
@@ -196,7 +197,7 @@ def _segment_findings(sp: SegmentPair, i: int, found) -> list[SegFinding]:
         n = len(seg.target)
         a = seg.file_offset(min(f.start_col, n)) - base
         b = seg.file_offset(min(f.end_col, n)) - base if f.end_col is not None else seg.target_span[1] - base
-        out.append(SegFinding(f.code, f.severity, f.message, (a, max(a, b))))
+        out.append(Finding(f.code, f.severity, f.message, (a, max(a, b))))
     return out
 
 

@@ -14,6 +14,7 @@ from lsprotocol import types
 
 from ...engine import PairModel
 from ...formats.live.index import LiveIndex
+from ...formats.finding import Finding
 from ...formats.model import LINES, PO, SRT, VTT, SegmentDocument
 from ...formats.read import EXTENSIONS as READ_EXTENSIONS
 from ..documents.document import from_units, to_units
@@ -36,23 +37,6 @@ def loop_running() -> bool:
 def segment_format(path: Path) -> Optional[str]:
     """The segment format of a file, by its name; None for a line file."""
     return EXTENSIONS.get(Path(path).suffix.lower())
-
-
-@dataclass
-class SegFinding:
-    """A check's finding on one segment (kept with it: it moves with the segment's edits)."""
-
-    code: str
-    severity: str
-    message: str
-    #: span relative to the cue's target start (the cue's offsets move with edits)
-    rel: tuple[int, int]
-    #: (line, column, line, column) in the client's units, lines counted from the cue's
-    #: timing line, and the rest of its JSON: made on first need
-    rel_pos: Optional[tuple[int, int, int, int]] = None
-    tail: str = ""
-    #: (the anchor line it was made at, its JSON): made again only when its segment moved lines
-    json: Optional[tuple[int, str]] = None
 
 
 @dataclass
@@ -86,8 +70,10 @@ class SegmentPair:
     unpaired_hyp: int = 0
     unpaired_ref: int = 0
     #: per hypothesis segment: its checks' findings (None: not counted yet; the
-    #: first hints of a large file do not wait for them)
-    qa: Optional[list[list[SegFinding]]] = None
+    #: first hints of a large file do not wait for them), each kept with its ``span``
+    #: relative to the segment's target start (it moves with the segment's edits;
+    #: checks.diagnostics_json keeps its diagnostic's JSON in its ``cache``)
+    qa: Optional[list[list[Finding]]] = None
     #: per hypothesis segment: 1 where ``qa`` has findings (the diagnostics walk these only)
     qa_has: Optional[np.ndarray] = None
     #: the settings' rows for the checks (format_checks.severities, subtitle limits), and the

@@ -300,7 +300,7 @@ def test_settings_change_invalidates_cache():
 
 
 def test_finding_defaults():
-    f = Finding(3, "low-score", "warning", "m")
+    f = Finding("low-score", "warning", "m", line=3)
     assert f.start_col == 0 and f.end_col is None and f.data == {}
 
 
@@ -378,7 +378,7 @@ def test_a_rule_added_to_the_table_runs_in_analyse(monkeypatch):
     from bleu_ls.qa.analysis import Rule
 
     def every_line(ctx, c):
-        return [Finding(i, "untranslated", c.severity, "row added") for i in range(ctx.n)]
+        return [Finding("untranslated", c.severity, "row added", line=i) for i in range(ctx.n)]
 
     monkeypatch.setattr(analyzer_module, "RULES", (Rule("untranslated", every_line),))
     m = build_metrics(Settings())

@@ -11,7 +11,8 @@ from pathlib import Path
 import pytest
 
 from bleu_ls.cli.check import main
-from bleu_ls.config.diagnostics import FORMAT_CODES, FORMAT_LIMITS
+from bleu_ls.config.diagnostics import FORMAT_LIMITS
+from bleu_ls.qa.rules import FORMAT_CODES
 import bleu_ls.qa.formats.po_checks as po_checks
 import bleu_ls.qa.formats.subtitle_checks as subtitle_checks
 import bleu_ls.qa.formats.xml_checks as xml_checks

@@ -16,7 +16,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bleu_ls.config.diagnostics import FORMAT_CODES
+from bleu_ls.qa.rules import FORMAT_CODES
 from bleu_ls.qa.formats.format_checks import findings_for, severities
 from bleu_ls.qa.formats.live_checks import LiveChecks
 from bleu_ls.formats.read import parse
@@ -97,7 +97,7 @@ def _kept(sp) -> Counter:
     for i, found in enumerate(findings(sp)):
         base = sp.index.target_span(i)[0]
         for f in found:
-            out[(f.code, f.severity, f.message, (base + f.rel[0], base + f.rel[1]))] += 1
+            out[(f.code, f.severity, f.message, (base + f.span[0], base + f.span[1]))] += 1
     return out
 
 
@@ -148,7 +148,7 @@ def _same_answers(sp) -> None:
     got = diagnostics_json(sp, "utf-16")
     for found in sp.qa:
         for f in found:
-            f.json, f.rel_pos = None, None
+            f.cache = None
     sp.qa_has = None
     assert got == diagnostics_json(sp, "utf-16")
     if sp.frozen is None and len(sp.row_anchor):

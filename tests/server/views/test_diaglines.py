@@ -46,7 +46,7 @@ def protocol_json(doc, f: Finding) -> str:
 @hsettings(max_examples=200, deadline=None)
 def test_encoded_diagnostic_is_the_protocols_json(lines, line, start, width, severity, data, encoding):
     doc = LineDocument("\n".join(lines), encoding=encoding)
-    f = Finding(line, "low-score", severity, "m “é” \"q\"\n", start, None if width is None else start + width, data)
+    f = Finding("low-score", severity, "m “é” \"q\"\n", line=line, start_col=start, end_col=None if width is None else start + width, data=data)
     assert encode_diagnostic(doc, f) == protocol_json(doc, f)
     assert encode_diagnostic(None, f) == protocol_json(None, f)
 

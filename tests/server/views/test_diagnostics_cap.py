@@ -96,7 +96,7 @@ class FakeAnalyzer:
 
 
 def _findings(line: int, spec: list, version: int) -> list[Finding]:
-    return [Finding(line, f"code{k}", sev, f"line {line} #{j} v{version}", 0, None, None)
+    return [Finding(f"code{k}", sev, f"line {line} #{j} v{version}", line=line)
             for j, (sev, k) in enumerate(spec)]
 
 
@@ -124,7 +124,7 @@ def test_capped_reply_is_vscodes_selection_less_one_and_a_note(
     versions = {i: 0 for i in range(n)}
     analyzer = FakeAnalyzer()
     view = DiagnosticLines(("base",))
-    head_f = [Finding(0, "reference-missing", sev, f"head {j}", 0, None, None) for j, (sev, _) in enumerate(head)]
+    head_f = [Finding("reference-missing", sev, f"head {j}", line=0) for j, (sev, _) in enumerate(head)]
     last = None
     for edits, full, head_change in [([], True, False)] + steps:
         changed = set()
@@ -137,7 +137,7 @@ def test_capped_reply_is_vscodes_selection_less_one_and_a_note(
             head_f = head_f[1:]
         final = {i: _findings(i, specs[i], versions[i]) for i in range(n)}
         analyzer.set(final, None if full else changed)
-        tail_f = [Finding(n - 1, "worse-than-other", sev, f"tail {j}", 0, None, None) for j, (sev, _) in enumerate(tail)]
+        tail_f = [Finding("worse-than-other", sev, f"tail {j}", line=n - 1) for j, (sev, _) in enumerate(tail)]
         view.refresh(pair, store, doc, analyzer, head_f, tail_f)
         all_items = protocol(doc, head_f + [f for i in range(n) for f in final[i]] + tail_f)
         # all items kept for the lenses, status and actions; the reply capped
@@ -166,7 +166,7 @@ def test_a_change_outside_the_sent_items_answers_unchanged(tmp_path):
     doc = LineDocument("\n".join(["x"] * n))
     analyzer = FakeAnalyzer()
     view = DiagnosticLines(("base",))
-    final = {i: [Finding(i, "c", "error" if i < 50 else "hint", f"m{i}", 0, None, None)] for i in range(n)}
+    final = {i: [Finding("c", "error" if i < 50 else "hint", f"m{i}", line=i)] for i in range(n)}
 
     def step(changed):
         analyzer.set(final, changed)
@@ -175,12 +175,12 @@ def test_a_change_outside_the_sent_items_answers_unchanged(tmp_path):
 
     rid0, body0 = step(None)
     assert len(json.loads("[" + body0 + "]")) == 20
-    final[200] = [Finding(200, "c", "hint", "another message", 0, None, None)]
+    final[200] = [Finding("c", "hint", "another message", line=200)]
     assert step({200}) == (rid0, body0)
     final[201] = []
     rid2, body2 = step({201})
     assert rid2 != rid0 and "230 of them are not listed" in body2 and "231 of them" in body0
-    final[3] = [Finding(3, "c", "error", "changed", 0, None, None)]
+    final[3] = [Finding("c", "error", "changed", line=3)]
     rid3, body3 = step({3})
     assert rid3 != rid2 and "changed" in body3
     final[40] = []  # an error not sent goes: the 19 sent stay, the count moves
