@@ -306,3 +306,52 @@ def test_nothing_below_the_cli_imports_it() -> None:
         if target == CLI or target.startswith(CLI + ".")
     )
     assert not users, "imports of the CLI from below it:\n" + "\n".join(users)
+
+
+# -- the layers of the package: each imports only from itself and the layers before it
+
+#: the package's layers from the bottom up (docs/architecture.md draws the same order);
+#: ``bleu_ls`` itself (the version) sits below them all, ``__main__`` above
+LAYERS = ("engine", "formats", "config", "qa", "postedit", "report", "server", "cli")
+
+
+def layer_of(name: str) -> str:
+    """The layer a module belongs to: the first name under the package, or
+    the package itself for ``bleu_ls`` (its ``__init__``)."""
+    rest = name[len(PACKAGE) + 1 :]
+    return rest.split(".")[0] if rest else ""
+
+
+def climbs(graph: dict[str, set[str]], layers: Sequence[str]) -> list[str]:
+    """Every import of a module in a higher layer (``a -> b``); the package's
+    ``__init__`` counts as the lowest, ``__main__`` as the highest."""
+    order = {"": -1, **{layer: i for i, layer in enumerate(layers)}, "__main__": len(layers)}
+    return sorted(
+        f"{name} -> {target}"
+        for name, targets in graph.items()
+        for target in targets
+        if order[layer_of(target)] > order[layer_of(name)]
+    )
+
+
+def test_climb_finder_finds_an_import_of_a_higher_layer() -> None:
+    global PACKAGE
+    saved, PACKAGE = PACKAGE, "p"
+    try:
+        graph = {"p": set(), "p.low.a": {"p.low.b", "p"}, "p.low.b": set(), "p.high.c": {"p.low.a"}, "p.mid": {"p.high.c"}}
+        assert climbs(graph, ("low", "mid", "high")) == ["p.mid -> p.high.c"]
+    finally:
+        PACKAGE = saved
+
+
+def test_only_layers_at_the_top_of_the_package() -> None:
+    """No loose modules: every module lies in a layer, but ``__init__`` and ``__main__``."""
+    tops = {layer_of(name) for name in module_files()}
+    assert tops == {"", "__main__", *LAYERS}, f"not a layer of LAYERS: {sorted(tops - {'', '__main__', *LAYERS})}"
+    for layer in LAYERS:
+        assert (ROOT / layer / "__init__.py").is_file(), f"{layer} is a loose module, not a package"
+
+
+def test_layers_import_downwards() -> None:
+    found = climbs(import_graph(), LAYERS)
+    assert not found, "imports climbing to a higher layer:\n" + "\n".join(found)
