@@ -1,5 +1,6 @@
-"""What a helper sees of a pair and of the pair manager: two
-:class:`typing.Protocol` classes, below every room of the server.
+"""What a helper sees of a pair and of the pair manager, and what a feature
+asks of an open document: three :class:`typing.Protocol` classes, below
+every room of the server.
 
 The manager (:mod:`.pairs.manager`) and the pair state (:mod:`.pairs.state`)
 sit above the helpers they drive (post-editing, views, background work,
@@ -8,20 +9,28 @@ these names of them, so it never imports the manager's module (not even for
 its type hints) and can be read alone.  :class:`~.pairs.state.Pair` and
 :class:`~.pairs.manager.PairManager` have every name listed here; values
 whose types live in the rooms above are typed ``Any``.
+
+:class:`DocumentAnswers` is the seam between the features and the kinds of
+document: a feature asks the manager for a document's answers
+(``manager.answers(uri)``) and never tests which kind it is.  A line file's
+are :class:`~.pairs.answers.LineAnswers`, a segment file's (PO, XLIFF, TMX,
+subtitles) :class:`~.segdocs.docs.SegmentAnswers`.
 """
 
 from __future__ import annotations
 
 import asyncio
 from pathlib import Path
-from typing import Any, Mapping, Optional, Protocol, Sequence
+from typing import Any, Mapping, Optional, Protocol, Sequence, Union
 
 import numpy as np
+from lsprotocol import types
 
 from ..engine import PairModel
 from ..config.pairing import PairSpec
 from ..postedit import DraftStore, DraftTrack
 from ..config.settings import Settings
+from .wire.protocol import Encoded
 
 
 class PairRole(Protocol):
@@ -92,6 +101,7 @@ class ManagerRole(Protocol):
     publisher: Any  # views.publish.Publisher
     drafts: DraftStore
     adequacy: Any  # checks.qe_background.BackgroundAdequacy
+    caps: Any  # the client's capabilities (lsprotocol ClientCapabilities)
 
     @property
     def pairs(self) -> Mapping[str, PairRole]:
@@ -115,3 +125,81 @@ class ManagerRole(Protocol):
     async def wait_scored(self, pair: Any) -> None: ...
 
     async def wait_analysed(self, pair: Any) -> None: ...
+
+    def pair_for(self, uri: str) -> Optional[PairRole]: ...
+
+    def peek(self, uri: str) -> Optional[PairRole]: ...
+
+    async def wait_opened(self, uri: str) -> None: ...
+
+    def score_rest_later(self, pair: Any) -> None: ...
+
+    def findings(self, pair: Any) -> list: ...
+
+    def line_findings(self, pair: Any, i: int) -> list: ...
+
+    def diagnostics(self, pair: Any) -> tuple[list[types.Diagnostic], str]: ...
+
+    def set_draft(self, pair: Any) -> str: ...
+
+    def forget_draft(self, pair: Any) -> str: ...
+
+
+#: what a pulled diagnostics request is answered with
+Report = Union[types.RelatedFullDocumentDiagnosticReport, types.RelatedUnchangedDocumentDiagnosticReport, Encoded]
+
+
+class DocumentAnswers(Protocol):
+    """What the features ask of an open document, whichever kind it is: one
+    implementation per kind, handed by ``PairManager.answers(uri)``.  A URI
+    that is no open document gets the line files' answers (each says "nothing"
+    in its own way, as the features always did).  A command's answer that
+    cannot be given raises :class:`ValueError` with the sentence to show."""
+
+    async def hints(self, params: types.InlayHintParams) -> Union[list[types.InlayHint], Encoded]:
+        """The inlay hints of the range (a line file's: the reply's ready JSON text)."""
+        ...
+
+    def resolve_hint(self, hint: types.InlayHint) -> types.InlayHint:
+        """A hint sent without its tooltip, with it."""
+        ...
+
+    def hover(self, params: types.HoverParams) -> Optional[types.Hover]: ...
+
+    async def lens(self, uri: str) -> list[types.CodeLens]:
+        """The code lens on the first line: the corpus scores."""
+        ...
+
+    async def corpus(self, uri: str) -> Optional[dict[str, Any]]:
+        """What ``bleuLs/corpusScore`` answers (None: nothing to score)."""
+        ...
+
+    async def diagnostics(self, params: types.DocumentDiagnosticParams) -> tuple[Report, Optional[str]]:
+        """The pulled report and the result id the editor holds once answered
+        (None: not followed for a refresh after an edit, ``views/pulled.py``)."""
+        ...
+
+    async def tokens_full(self, uri: str) -> Encoded: ...
+
+    async def tokens_delta(self, uri: str, previous: str) -> Union[Encoded, types.SemanticTokensDelta]:
+        """What changed since the answer ``previous`` (or a full answer)."""
+        ...
+
+    async def tokens_range(self, uri: str, start: int, end: int) -> types.SemanticTokens:
+        """The tokens of lines [start, end)."""
+        ...
+
+    async def code_actions(self, params: types.CodeActionParams) -> Optional[list[types.CodeAction]]:
+        """The quick fixes of the range (None: none)."""
+        ...
+
+    async def next_review(self, uri: str, line: int, character: int, direction: str) -> Optional[dict[str, Any]]:
+        """Where the next (``"previous"``) place to look at is, wrapping: a flagged
+        line, a segment that needs review; None when there is none."""
+        ...
+
+    async def set_draft(self, uri: str) -> str:
+        """The current text becomes the draft; the sentence that says so."""
+        ...
+
+    async def forget_draft(self, uri: str) -> str: ...

@@ -10,25 +10,26 @@ range, quick fixes that run ``bleuLs.ignore``:
 Running the command is the only time the server writes the file (see
 :mod:`bleu_ls.qa.ignore` for its shape).
 
-In a segment file (PO, XLIFF) the actions are the unit's state instead: "Mark
-as translated" / "Mark as final" (XLIFF), "Remove fuzzy" (PO), each an edit
-of the open document (:meth:`~bleu_ls.server.segdocs.docs.SegmentDocs.code_actions`).
+The actions are the document's (``manager.answers(uri)``): a line file's
+ignore quick fixes (:mod:`bleu_ls.server.pairs.answers`); in a segment file
+(PO, XLIFF) the unit's state instead: "Mark as translated" / "Mark as final"
+(XLIFF), "Remove fuzzy" (PO), each an edit of the open document
+(:mod:`bleu_ls.server.segdocs.actions`).
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING
 
 from lsprotocol import types
 
-from ...qa.ignore import IGNORABLE, RELATIVE
-from ..views.render import SOURCE
+from ...qa.ignore import RELATIVE
+from ..pairs.answers import IGNORE, QUICKFIX, actions_for
 
 if TYPE_CHECKING:
     from ..pairs.manager import PairManager
 
-IGNORE = "bleuLs.ignore"
-QUICKFIX = types.CodeActionKind.QuickFix
+__all__ = ["IGNORE", "IgnoreError", "actions_for", "register"]
 
 
 class IgnoreError(Exception):
@@ -40,45 +41,6 @@ def _wants_quickfix(only) -> bool:
     return not only or any(getattr(k, "value", k) in ("", "quickfix") for k in only)
 
 
-def _titles(code: str) -> list[tuple[str, str]]:
-    """(kind, title) of the actions offered on one diagnostic."""
-    return [
-        ("code", f"Ignore {code} on this line"),
-        ("line", "Ignore this line"),
-        ("reviewed", "Mark line as reviewed"),
-        ("off", f"Turn {code} off for the workspace"),
-    ]
-
-
-def actions_for(uri: str, diagnostics: list[types.Diagnostic]) -> list[types.CodeAction]:
-    """The quick fixes for the bleu-ls diagnostics among ``diagnostics``;
-    an action that does the same thing for two diagnostics is offered once."""
-    out: list[types.CodeAction] = []
-    seen: dict[tuple, types.CodeAction] = {}
-    for d in diagnostics:
-        code = d.code if isinstance(d.code, str) else None
-        if d.source != SOURCE or code not in IGNORABLE:
-            continue
-        line = d.range.start.line
-        for kind, title in _titles(code):
-            # a workspace switch is one action for all lines; the rest are per line
-            key = (kind, code) if kind == "off" else (kind, line, code if kind == "code" else None)
-            action = seen.get(key)
-            if action is not None:
-                cast("list[types.Diagnostic]", action.diagnostics).append(d)  # the list made below
-                continue
-            args: list[Any] = [uri, kind, line] + ([code] if kind in ("code", "off") else [])
-            action = types.CodeAction(
-                title=title,
-                kind=QUICKFIX,
-                diagnostics=[d],
-                command=types.Command(title=title, command=IGNORE, arguments=args),
-            )
-            seen[key] = action
-            out.append(action)
-    return out
-
-
 def register(server, manager: "PairManager") -> None:
     @server.feature(
         types.TEXT_DOCUMENT_CODE_ACTION,
@@ -87,28 +49,7 @@ def register(server, manager: "PairManager") -> None:
     async def _code_action(ls, params: types.CodeActionParams):
         if not _wants_quickfix(params.context.only):
             return None
-        uri = params.text_document.uri
-        if uri in manager.segment_docs.docs:  # a segment format: its state actions (server/segdocs/)
-            return manager.segment_docs.code_actions(uri, params.range) or None
-        await manager.wait_opened(uri)  # a large document: built in the background first
-        pair = manager.pair_for(uri)
-        if pair is None:
-            return None
-        diags = [d for d in params.context.diagnostics or [] if d.source == SOURCE]
-        if not diags:  # a client that sends no context: the server's own, in the range
-            # The analysis needs every line scored.  VS Code asks for actions
-            # at every cursor move, with no diagnostics in the context where
-            # it shows none: while a large file is still being scored and
-            # analysed (tens of seconds at 100k lines) there is nothing to
-            # offer yet, and a reply held that long helps no one.
-            if not manager.publisher.findings_soon(pair):
-                return None
-            await manager.wait_analysed(pair)
-            if manager.pair_for(uri) is not pair:
-                return None
-            first, last = params.range.start.line, params.range.end.line
-            diags = [d for d in manager.diagnostics(pair)[0] if first <= d.range.start.line <= last]
-        return actions_for(uri, diags) or None
+        return await manager.answers(params.text_document.uri).code_actions(params)
 
     @server.command(IGNORE)
     async def _ignore(ls, *args):

@@ -17,10 +17,10 @@ from __future__ import annotations
 import asyncio
 import json
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Optional
+from typing import TYPE_CHECKING, Any
 
 from ...engine import InputError
-from ..segdocs import drafts as segment_drafts
+from ..pairs.answers import next_flagged
 from ..views.render import corpus_record, report_text, value_cell
 
 if TYPE_CHECKING:
@@ -58,23 +58,7 @@ def _pair(manager: "PairManager", args: tuple) -> "Pair":
     return pair
 
 
-def _hypothesis(manager: "PairManager", args: tuple) -> "Pair":
-    uri = _uri(args[0] if args else None)
-    pair = manager.pair_for(uri)
-    if pair is None:
-        raise CommandError(f"{uri} is not an open hypothesis file")
-    return pair
-
-
-def next_flagged(pair: "Pair", line: int, direction: str = "next") -> Optional[int]:
-    flagged = pair.flagged
-    if not flagged:
-        return None
-    if direction == "previous":
-        before = [x for x in flagged if x < line]
-        return before[-1] if before else flagged[-1]
-    after = [x for x in flagged if x > line]
-    return after[0] if after else flagged[0]
+__all__ = ["CommandError", "export", "next_flagged", "register", "report_input"]
 
 
 def export(pair: "Pair", fmt: str) -> Path:
@@ -174,16 +158,14 @@ def register(server, manager: "PairManager") -> None:
         pos = args[1] if len(args) > 1 else {"line": 0, "character": 0}
         line = int(pos.get("line", 0)) if isinstance(pos, dict) else int(getattr(pos, "line", 0))
         direction = args[2] if len(args) > 2 and isinstance(args[2], str) else "next"
-        if args and _uri(args[0]) in manager.segment_docs.docs:  # a segment file: segments to review
-            character = int(pos.get("character", 0)) if isinstance(pos, dict) else int(getattr(pos, "character", 0))
-            return manager.segment_docs.next_review(_uri(args[0]), line, character, direction)
-        pair = _pair(manager, args)
-        await manager.wait_analysed(pair)
-        manager.diagnostics(pair)
-        target = next_flagged(pair, line, direction)
-        if target is None:
-            return None
-        return {"line": target, "character": 0}
+        if not args:
+            raise CommandError("expected a document URI as the first argument")
+        character = int(pos.get("character", 0)) if isinstance(pos, dict) else int(getattr(pos, "character", 0))
+        uri = _uri(args[0])
+        try:
+            return await manager.answers(uri).next_review(uri, line, character, direction)
+        except ValueError as exc:
+            raise CommandError(str(exc)) from None
 
     @server.command(EXPORT_SCORES)
     async def _export(ls, *args):
@@ -192,30 +174,18 @@ def register(server, manager: "PairManager") -> None:
         await manager.wait_analysed(pair)
         return str(export(pair, fmt))
 
-    async def _segment_draft(uri: str, change) -> str:
-        """setDraft / forgetDraft of a segment file (segdocs/drafts.py), then the editor asked again."""
-        sp = manager.segment_docs.docs[uri]
-        if sp.loading is not None:  # a large file being read: its whole first
-            await asyncio.shield(sp.loading)
-        try:
-            message = change(sp)
-        except ValueError as exc:
-            raise CommandError(str(exc)) from None
-        manager.publisher.schedule_refresh()
-        return message
-
     @server.command(SET_DRAFT)
     async def _set_draft(ls, *args):
-        if args and _uri(args[0]) in manager.segment_docs.docs:
-            return await _segment_draft(_uri(args[0]), segment_drafts.set_to_current)
-        pair = _hypothesis(manager, args)
+        uri = _uri(args[0] if args else None)
         try:
-            return manager.set_draft(pair)
+            return await manager.answers(uri).set_draft(uri)
         except ValueError as exc:
             raise CommandError(str(exc)) from None
 
     @server.command(FORGET_DRAFT)
     async def _forget_draft(ls, *args):
-        if args and _uri(args[0]) in manager.segment_docs.docs:
-            return await _segment_draft(_uri(args[0]), segment_drafts.forget)
-        return manager.forget_draft(_hypothesis(manager, args))
+        uri = _uri(args[0] if args else None)
+        try:
+            return await manager.answers(uri).forget_draft(uri)
+        except ValueError as exc:
+            raise CommandError(str(exc)) from None

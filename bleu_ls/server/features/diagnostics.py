@@ -1,16 +1,16 @@
-"""Pulled diagnostics (``textDocument/diagnostic``).  The findings, their
-LSP form and the push to clients without pull support are the manager's
+"""Pulled diagnostics (``textDocument/diagnostic``).  The report is the
+document's (``manager.answers(uri)``); the findings, their LSP form and the
+push to clients without pull support are the manager's
 (:mod:`bleu_ls.server.views.publish`)."""
 
 from __future__ import annotations
 
 import asyncio
-import json
 from typing import TYPE_CHECKING, Union
 
 from lsprotocol import types
 
-from ..wire.protocol import Encoded, full_report, unchanged_report
+from ..wire.protocol import Encoded
 from ..views.render import SOURCE
 
 if TYPE_CHECKING:
@@ -40,25 +40,9 @@ async def pull(
 
 
 async def _answer(manager: "PairManager", params: types.DocumentDiagnosticParams) -> tuple:
-    """The report and the result id it leaves the editor with (None: not a pair)."""
+    """The report and the result id it leaves the editor with (None: not followed)."""
     await asyncio.sleep(YIELD_SECONDS)
-    segment_docs = manager.segment_docs
-    if params.text_document.uri in segment_docs.docs:  # a segment format (server/segdocs/)
-        rid = segment_docs.result_id(params.text_document.uri)
-        if params.previous_result_id == rid:
-            return unchanged_report(rid), None
-        return full_report(rid, segment_docs.diagnostics(params.text_document.uri)), None
-    await manager.wait_opened(params.text_document.uri)  # a large document: built in the background first
-    pair = manager.pair_for(params.text_document.uri)
-    if pair is None:
-        if params.previous_result_id == "none":
-            return types.RelatedUnchangedDocumentDiagnosticReport(result_id="none"), None
-        return types.RelatedFullDocumentDiagnosticReport(items=[], result_id="none"), None
-    await manager.wait_analysed(pair)
-    body, rid = manager.publisher.encoded_body(pair)
-    if params.previous_result_id == rid:
-        return unchanged_report(rid), rid
-    return Encoded('{"kind":"full","resultId":' + json.dumps(rid) + ',"items":[' + body + "]}"), rid
+    return await manager.answers(params.text_document.uri).diagnostics(params)
 
 
 def register(server, manager: "PairManager") -> None:

@@ -1,1 +1,1 @@
-"""Pairs: the manager of open documents and their pairs, a pair's state, binding it to its files, opening large documents, settings layers, file watching."""
+"""Pairs: the manager of open documents and their pairs, a pair's state, binding it to its files, opening large documents, settings layers, file watching; what the features ask of a line file (answers.py, over hints.py and tokens.py)."""

@@ -31,6 +31,7 @@ from . import binding, opening
 from ..postedit import drafts
 from ..postedit.compare import CompareTests, OtherSystem
 from .state import Pair
+from .answers import LineAnswers
 from ..postedit.compare import attach as attach_other
 from ..postedit.compare import detach as detach_other
 from ..postedit.paired import PairedTests
@@ -40,6 +41,7 @@ from ..documents.files import arg_path, forget_path_keys, path_key, uri_path
 from ..views.publish import Publisher
 from ..background.scoring import Scorer
 from ..background.tasks import outlive
+from ..roles import DocumentAnswers
 from ..segdocs.docs import SegmentDocs
 from .watching import FileWatcher
 
@@ -77,6 +79,8 @@ class PairManager:
         self._loop: Optional[asyncio.AbstractEventLoop] = None
         #: documents of a segment format (subtitles…), scored per segment: segdocs/
         self.segment_docs = SegmentDocs(self)
+        #: what the features ask of a line file (answers.py): see :meth:`answers`
+        self.line_answers = LineAnswers(self)
 
     # -- client capabilities ----------------------------------------------------
     @property
@@ -123,6 +127,13 @@ class PairManager:
         if task is None or task.done():
             return
         await outlive(task)
+
+    def answers(self, uri: str) -> DocumentAnswers:
+        """What the features ask of the document at ``uri``: a segment file's
+        answers (segdocs/docs.py: ``SegmentAnswers``) or a line file's
+        (answers.py: ``LineAnswers``, also for a URI that is no open document)."""
+        segment_docs = self.segment_docs
+        return segment_docs.answers if uri in segment_docs.docs else self.line_answers
 
     def peek(self, uri: str) -> Optional[Pair]:
         """The pair of ``uri`` as it is: maybe still being opened (``pair.preview``)."""

@@ -3,6 +3,9 @@ pair manager holds as ``segment_docs``): opening, edits, the reference read
 again when it changes on disk or the settings do, diagnostics pushed to a
 client that does not pull them.  The answers are made in
 :mod:`.answers`, :mod:`.checks` and :mod:`.actions`; the rows in :mod:`.rows`.
+What the features ask of a segment document goes through
+:class:`SegmentAnswers` (``SegmentDocs.answers``: the segment files' side of
+:class:`~bleu_ls.server.roles.DocumentAnswers`).
 
 Edits: an edit inside a segment's text re-scores that segment's row only; an
 edit that changes structure (a cue added or removed, a timing typed) pairs
@@ -17,10 +20,11 @@ again."""
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 import time
 from pathlib import Path
-from typing import Any, Callable, Optional
+from typing import TYPE_CHECKING, Any, Callable, Optional, Union
 
 import numpy as np
 from lsprotocol import types
@@ -28,11 +32,15 @@ from lsprotocol import types
 from ...formats.model import PO
 from ..documents.files import path_key, uri_path
 from ..roles import ManagerRole
-from . import actions, answers, drafts, opening, rules
+from ..wire.protocol import Encoded, full_report, unchanged_report
+from . import actions, answers, drafts, effort, opening, rules
 from .checks import after_edit, configure, diagnostics_json
 from .draft_tokens import tokens_data
 from .rows import pair, read_reference, repair
 from .state import SegmentPair, hint_offsets, loop_running, offset_at, position_at, segment_format
+
+if TYPE_CHECKING:
+    from ..roles import Report
 
 log = logging.getLogger(__name__)
 
@@ -54,6 +62,8 @@ class SegmentDocs:
     def __init__(self, manager: ManagerRole) -> None:
         self.manager = manager
         self.docs: dict[str, SegmentPair] = {}
+        #: what the features ask of a segment document (the manager hands it for a URI of ``docs``)
+        self.answers = SegmentAnswers(self)
 
     # -- lifecycle ------------------------------------------------------------------
     def claims(self, uri: str) -> bool:
@@ -383,3 +393,78 @@ class SegmentDocs:
     def _push_now(self, sp: SegmentPair) -> None:
         self.manager.publisher._publish_encoded(sp.uri, ",".join(self.diagnostics(sp.uri)), sp.version)
 
+
+class SegmentAnswers:
+    """The answers of the segment documents, for a URI of ``docs.docs``
+    (:class:`~bleu_ls.server.roles.DocumentAnswers`): the hints, hover, lens
+    and corpus of :mod:`.answers`, the diagnostics of :mod:`.checks` (made once
+    per version, their result id moving only when they differ), the changed
+    words of :mod:`.draft_tokens`, the state actions and the next segment to
+    review of :mod:`.actions`, the drafts of :mod:`.drafts`."""
+
+    def __init__(self, docs: SegmentDocs) -> None:
+        self.docs = docs
+
+    async def hints(self, params: types.InlayHintParams) -> Union[list[types.InlayHint], Encoded]:
+        return self.docs.hints(params)
+
+    def resolve_hint(self, hint: types.InlayHint) -> types.InlayHint:
+        return hint  # sent with their tooltips (none to resolve)
+
+    def hover(self, params: types.HoverParams) -> Optional[types.Hover]:
+        return self.docs.hover(params)
+
+    async def lens(self, uri: str) -> list[types.CodeLens]:
+        lenses = await self.docs.lens(uri)
+        self._follow(uri)  # (after it: a large file's drafts are bound once the whole is read)
+        return lenses
+
+    async def corpus(self, uri: str) -> Optional[dict[str, Any]]:
+        record = await self.docs.corpus(uri)
+        self._follow(uri)
+        return record
+
+    def _follow(self, uri: str) -> None:
+        """The paired test against the drafts refreshes the lens when it lands."""
+        sp = self.docs.docs.get(uri)
+        if sp is not None:  # (closed meanwhile: nothing to follow)
+            manager = self.docs.manager
+            effort.follow(sp, lambda: manager.publisher.schedule_refresh(("code_lens",)))
+
+    async def diagnostics(self, params: types.DocumentDiagnosticParams) -> tuple["Report", Optional[str]]:
+        uri = params.text_document.uri
+        rid = self.docs.result_id(uri)
+        if params.previous_result_id == rid:
+            return unchanged_report(rid), None
+        return full_report(rid, self.docs.diagnostics(uri)), None
+
+    async def tokens_full(self, uri: str) -> Encoded:
+        return Encoded(json.dumps({"data": self.docs.tokens(uri)}))
+
+    async def tokens_delta(self, uri: str, previous: str) -> Union[Encoded, types.SemanticTokensDelta]:
+        return await self.tokens_full(uri)  # always a full answer
+
+    async def tokens_range(self, uri: str, start: int, end: int) -> types.SemanticTokens:
+        return types.SemanticTokens(data=self.docs.tokens(uri, start, end))
+
+    async def code_actions(self, params: types.CodeActionParams) -> Optional[list[types.CodeAction]]:
+        return self.docs.code_actions(params.text_document.uri, params.range) or None
+
+    async def next_review(self, uri: str, line: int, character: int, direction: str) -> Optional[dict[str, Any]]:
+        return self.docs.next_review(uri, line, character, direction)
+
+    async def set_draft(self, uri: str) -> str:
+        """Each non-empty target the draft of its segment, by key (drafts.py)."""
+        return await self._draft(uri, drafts.set_to_current)
+
+    async def forget_draft(self, uri: str) -> str:
+        return await self._draft(uri, drafts.forget)
+
+    async def _draft(self, uri: str, change: Callable[[SegmentPair], str]) -> str:
+        """setDraft / forgetDraft, then the editor asked again."""
+        sp = self.docs.docs[uri]
+        if sp.loading is not None:  # a large file being read: its whole first
+            await asyncio.shield(sp.loading)
+        message = change(sp)  # (a ValueError: the sentence the command says)
+        self.docs.manager.publisher.schedule_refresh()
+        return message

@@ -11,7 +11,7 @@ import random
 from lsprotocol import types
 from sacrebleu.metrics import TER
 
-from bleu_ls.server.features import hints
+from bleu_ls.server.pairs import hints  # HEAVY_WAIT is read there
 from bleu_ls.server.features.hints import inlay_hints, wait_for_heavy_lines
 
 from ..pairs.test_opening import _manager

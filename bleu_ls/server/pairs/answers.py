@@ -1,0 +1,260 @@
+"""What the editor is shown of a line file (a hypothesis file paired with its
+references, line by line): :class:`LineAnswers`, the line files' side of the
+seam the features ask (:class:`~bleu_ls.server.roles.DocumentAnswers`; a
+segment file's side is :class:`~bleu_ls.server.segdocs.docs.SegmentAnswers`).
+
+The inlay hints are made in :mod:`.hints`, the semantic tokens in
+:mod:`.tokens`; the hover, lens, corpus score, pulled diagnostics, quick fixes
+(``bleuLs.ignore``), the next flagged line and the draft commands here, from
+the pair (:mod:`.state`) and the texts of :mod:`bleu_ls.server.views.render`.
+The answers live in this room because the manager owns the line files
+themselves (their documents and pairs): they ask it, typed by
+:class:`~bleu_ls.server.roles.ManagerRole`, for the pair of a URI and for work.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import TYPE_CHECKING, Any, Optional, Union, cast
+
+from lsprotocol import types
+
+from ...qa.ignore import IGNORABLE
+from ..views.render import SOURCE, breakdown_of, corpus_record, finding_counts, hover_text, lens_title, signatures
+from ..wire.protocol import Encoded, unchanged_report
+from . import hints as line_hints
+from .tokens import Tokens
+
+if TYPE_CHECKING:
+    from ..roles import ManagerRole as PairManager  # what it uses of the manager
+    from ..roles import PairRole as Pair
+    from ..roles import Report
+
+#: the command a quick fix runs (registered by features/actions.py)
+IGNORE = "bleuLs.ignore"
+QUICKFIX = types.CodeActionKind.QuickFix
+#: said for a line of a huge document not read yet
+NOT_READ = "_Still reading the files: this line's scores in a moment._"
+
+
+class LineAnswers:
+    """The answers of the line files (and of a URI that is no open document:
+    "nothing", as each feature always said)."""
+
+    def __init__(self, manager: "PairManager") -> None:
+        self.manager = manager
+        #: the semantic tokens' answers, with the last full answer per document (for deltas)
+        self.tokens = Tokens(manager)
+
+    # -- inlay hints -------------------------------------------------------------
+    async def hints(self, params: types.InlayHintParams) -> Union[list[types.InlayHint], Encoded]:
+        await line_hints.wait_for_heavy_lines(self.manager, params)
+        return line_hints.inlay_hints_encoded(self.manager, params)
+
+    def resolve_hint(self, hint: types.InlayHint) -> types.InlayHint:
+        return line_hints.resolve(self.manager, hint)
+
+    # -- hover -------------------------------------------------------------------
+    def hover(self, params: types.HoverParams) -> Optional[types.Hover]:
+        manager = self.manager
+        early = manager.peek(params.text_document.uri)
+        if early is not None and early.preview is not None:
+            text = _preview_hover(early, params.position.line)
+            if text is not None:
+                return types.Hover(contents=types.MarkupContent(kind=types.MarkupKind.Markdown, value=text))
+            if not early.preview.wait_is_short():
+                return None  # a line known to be unpaired: nothing to say (never build the pair for a hover)
+        pair = manager.pair_for(params.text_document.uri)
+        if pair is None or (pair.model is None and pair.effort is None and not pair.draft_problem):
+            return None
+        line = params.position.line
+        text = hover_text(pair, line, manager.line_findings(pair, line))
+        if text is None:
+            return None
+        return types.Hover(contents=types.MarkupContent(kind=types.MarkupKind.Markdown, value=text))
+
+    # -- the corpus: lens and bleuLs/corpusScore ----------------------------------
+    async def lens(self, uri: str) -> list[types.CodeLens]:
+        manager = self.manager
+        await manager.wait_opened(uri)  # a large document: built in the background first
+        pair = manager.pair_for(uri)
+        if pair is None or (pair.model is None and pair.effort is None and not pair.draft_problem):
+            return []
+        await manager.wait_scored(pair)  # the effort is not waited for: the lens says it is counting
+        if pair.model is None and pair.effort is None and not pair.draft_problem:
+            return []
+        return [
+            types.CodeLens(
+                range=types.Range(start=types.Position(line=0, character=0), end=types.Position(line=0, character=0)),
+                command=types.Command(
+                    title=lens_title(pair, flagged_count(manager, pair)),
+                    command="bleuLs.showReport" if pair.model is not None else "",
+                    arguments=[uri],
+                    tooltip=signatures(pair),
+                ),
+            )
+        ]
+
+    async def corpus(self, uri: str) -> Optional[dict[str, Any]]:
+        manager = self.manager
+        if uri:
+            await manager.wait_opened(uri)
+        pair = manager.pair_for(uri) if uri else None
+        if pair is None or (pair.model is None and pair.effort is None):
+            return None
+        await manager.wait_analysed(pair)  # effort.pending says how many HTER rows are still to count
+        if pair.model is None and pair.effort is None:
+            return None
+        # the diagnostics of this version (cached): flagged lines and problems, counted apart
+        diags, _rid = manager.diagnostics(pair)
+        record = corpus_record(pair)
+        record["flagged"] = flagged_count(manager, pair)
+        record.update(finding_counts(diags))  # problems, listed (in Problems), byCode
+        return record
+
+    # -- pulled diagnostics ----------------------------------------------------------
+    async def diagnostics(self, params: types.DocumentDiagnosticParams) -> tuple["Report", Optional[str]]:
+        manager = self.manager
+        await manager.wait_opened(params.text_document.uri)  # a large document: built in the background first
+        pair = manager.pair_for(params.text_document.uri)
+        if pair is None:
+            if params.previous_result_id == "none":
+                return types.RelatedUnchangedDocumentDiagnosticReport(result_id="none"), None
+            return types.RelatedFullDocumentDiagnosticReport(items=[], result_id="none"), None
+        await manager.wait_analysed(pair)
+        body, rid = manager.publisher.encoded_body(pair)
+        if params.previous_result_id == rid:
+            return unchanged_report(rid), rid
+        return Encoded('{"kind":"full","resultId":' + json.dumps(rid) + ',"items":[' + body + "]}"), rid
+
+    # -- semantic tokens ---------------------------------------------------------------
+    async def tokens_full(self, uri: str) -> Encoded:
+        return await self.tokens.full(uri)
+
+    async def tokens_delta(self, uri: str, previous: str) -> Union[Encoded, types.SemanticTokensDelta]:
+        return await self.tokens.delta(uri, previous)
+
+    async def tokens_range(self, uri: str, start: int, end: int) -> types.SemanticTokens:
+        return await self.tokens.lines(uri, start, end)
+
+    # -- quick fixes: ignore a finding ---------------------------------------------------
+    async def code_actions(self, params: types.CodeActionParams) -> Optional[list[types.CodeAction]]:
+        manager = self.manager
+        uri = params.text_document.uri
+        await manager.wait_opened(uri)  # a large document: built in the background first
+        pair = manager.pair_for(uri)
+        if pair is None:
+            return None
+        diags = [d for d in params.context.diagnostics or [] if d.source == SOURCE]
+        if not diags:  # a client that sends no context: the server's own, in the range
+            # The analysis needs every line scored.  VS Code asks for actions
+            # at every cursor move, with no diagnostics in the context where
+            # it shows none: while a large file is still being scored and
+            # analysed (tens of seconds at 100k lines) there is nothing to
+            # offer yet, and a reply held that long helps no one.
+            if not manager.publisher.findings_soon(pair):
+                return None
+            await manager.wait_analysed(pair)
+            if manager.pair_for(uri) is not pair:
+                return None
+            first, last = params.range.start.line, params.range.end.line
+            diags = [d for d in manager.diagnostics(pair)[0] if first <= d.range.start.line <= last]
+        return actions_for(uri, diags) or None
+
+    # -- commands ------------------------------------------------------------------------
+    async def next_review(self, uri: str, line: int, character: int, direction: str) -> Optional[dict[str, Any]]:
+        """The next flagged line (the character is not looked at: a line is flagged whole)."""
+        manager = self.manager
+        pair = manager.pair_for(uri)
+        if pair is None or pair.model is None:
+            raise ValueError(f"{uri} is not an open, paired hypothesis file")
+        await manager.wait_analysed(pair)
+        manager.diagnostics(pair)
+        target = next_flagged(pair, line, direction)
+        if target is None:
+            return None
+        return {"line": target, "character": 0}
+
+    async def set_draft(self, uri: str) -> str:
+        return self.manager.set_draft(self._hypothesis(uri))
+
+    async def forget_draft(self, uri: str) -> str:
+        return self.manager.forget_draft(self._hypothesis(uri))
+
+    def _hypothesis(self, uri: str) -> "Pair":
+        pair = self.manager.pair_for(uri)
+        if pair is None:
+            raise ValueError(f"{uri} is not an open hypothesis file")
+        return pair
+
+
+def _preview_hover(pair: "Pair", i: int) -> Optional[str]:
+    """The hover of a line of a huge document still being read: its scores
+    only (the rest once the file is read), or that it is not read yet
+    (building it now would keep every other request waiting for seconds)."""
+    preview = pair.preview
+    if preview is None or preview.wait_is_short():
+        return None
+    if not preview.known(i):
+        return NOT_READ
+    if preview.hyp(i) is None:
+        return None
+    return f"**Line {i + 1:,}**\n\n{breakdown_of(preview, i)}\n\n_(still reading the files: more here in a moment)_"
+
+
+def flagged_count(manager: "PairManager", pair: "Pair") -> int:
+    """The lines that carry a diagnostic of this version (the diagnostics
+    sent, kept per line; no Diagnostic objects made): the one count the lens
+    and bleuLs/corpusScore show."""
+    manager.publisher.update(pair)
+    return len(pair.flagged)
+
+
+def next_flagged(pair: "Pair", line: int, direction: str = "next") -> Optional[int]:
+    flagged = pair.flagged
+    if not flagged:
+        return None
+    if direction == "previous":
+        before = [x for x in flagged if x < line]
+        return before[-1] if before else flagged[-1]
+    after = [x for x in flagged if x > line]
+    return after[0] if after else flagged[0]
+
+
+def _titles(code: str) -> list[tuple[str, str]]:
+    """(kind, title) of the actions offered on one diagnostic."""
+    return [
+        ("code", f"Ignore {code} on this line"),
+        ("line", "Ignore this line"),
+        ("reviewed", "Mark line as reviewed"),
+        ("off", f"Turn {code} off for the workspace"),
+    ]
+
+
+def actions_for(uri: str, diagnostics: list[types.Diagnostic]) -> list[types.CodeAction]:
+    """The quick fixes for the bleu-ls diagnostics among ``diagnostics``;
+    an action that does the same thing for two diagnostics is offered once."""
+    out: list[types.CodeAction] = []
+    seen: dict[tuple, types.CodeAction] = {}
+    for d in diagnostics:
+        code = d.code if isinstance(d.code, str) else None
+        if d.source != SOURCE or code not in IGNORABLE:
+            continue
+        line = d.range.start.line
+        for kind, title in _titles(code):
+            # a workspace switch is one action for all lines; the rest are per line
+            key = (kind, code) if kind == "off" else (kind, line, code if kind == "code" else None)
+            action = seen.get(key)
+            if action is not None:
+                cast("list[types.Diagnostic]", action.diagnostics).append(d)  # the list made below
+                continue
+            args: list[Any] = [uri, kind, line] + ([code] if kind in ("code", "off") else [])
+            action = types.CodeAction(
+                title=title,
+                kind=QUICKFIX,
+                diagnostics=[d],
+                command=types.Command(title=title, command=IGNORE, arguments=args),
+            )
+            seen[key] = action
+            out.append(action)
+    return out
