@@ -26,7 +26,7 @@ import os
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Generator, Optional, Sequence
+from typing import Callable, Generator, Optional, Sequence
 
 from ..engine.lazytext import read_all_sliced, run
 
@@ -71,7 +71,7 @@ class StoredDraft:
         cache is otherwise a second copy of every unchanged line's text)."""
         run(self.share_steps(current))
 
-    def share_steps(self, current: Sequence[str]) -> Steps:
+    def share_steps(self, current: Sequence[str]) -> Generator[None, None, None]:
         """:meth:`share` yielding after each ``SHARE_STEP`` lines (a million
         lines compared in one go held the event loop ~0.25 s)."""
         lines = self.lines
@@ -271,21 +271,22 @@ def _parse_json(data: bytes, key: str) -> Steps:
         head, lines = record, record.get("lines") if isinstance(record, dict) else None
     else:
         lines = yield from _json_strings(text, at + len('"lines": ['), len(text) - 2)
-    ok = (
+    if not (
         isinstance(head, dict)
         and head.get("format") == FORMAT_JSON
         and head.get("path") == key
         and isinstance(lines, list)
         and all(isinstance(x, str) for x in lines)
-    )
-    if not ok:
+    ):
         raise ValueError("not a draft of this file")
     return StoredDraft(key, float(head.get("taken") or 0.0), lines)
 
 
 def _json_strings(text: str, pos: int, end: int) -> Generator[None, None, list[str]]:
     """The JSON strings of ``text[pos:end]`` (``"a", "b"``), a slice at a time."""
-    scan = json.decoder.scanstring
+    # typeshed's json/decoder.pyi leaves out scanstring, which the module has
+    # (the C scanner, or its Python fallback): the stub is incomplete
+    scan: Callable[[str, int], tuple[str, int]] = json.decoder.scanstring  # type: ignore[attr-defined]
     out: list[str] = []
     append = out.append
     n = 0

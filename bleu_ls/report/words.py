@@ -104,13 +104,15 @@ def pieces(line: str, marked: Sequence[tuple[int, int, int]], changed: Sequence[
     level: list[Optional[int]] = [None] * n
     for s, e, lv in marked:
         for j in range(max(s, 0), min(e, n)):
-            if level[j] is None or lv > level[j]:
+            cur = level[j]
+            if cur is None or lv > cur:
                 level[j] = lv
     moved = [False] * n
     for s, e in changed:
         moved[max(s, 0):min(e, n)] = [True] * (min(e, n) - max(s, 0))
     out: list[Piece] = []
     for j, ch in enumerate(line):
+        key: tuple[Optional[int], bool]
         if ch.isspace():
             key = (None, False)
         else:
