@@ -209,7 +209,7 @@ def hover_text(pair: "Pair", i: int, findings: Optional[list] = None) -> Optiona
     said = [f"- {_one_line(f.message)}" for f in findings or () if getattr(f, "message", "")]
     if model is None or not 0 <= i < model.n_paired:
         head = [f"**Line {i + 1:,}**"] + (["\n".join(said)] if said else [])
-        return "\n\n".join(head + [effort]) if effort or said else None
+        return "\n\n".join(head + ([effort] if effort else [])) if effort or said else None
     long, scored = model.is_long(i), bool(model.scored_mask(i, i + 1).all())
     pending = not scored and model.is_heavy(i)  # never scored on the event loop
     scores, numbers = [], []
