@@ -16,6 +16,7 @@ import sys
 from typing import Any, Optional, Protocol, Sequence
 
 from ..engine import InputError, Metric, PairModel, Score, TokenizerUnavailable, build_metrics
+from ..engine.significance import Estimate
 from .inputs import LineCounts, read_inputs
 from .metric_args import UsageError, add_metric_arguments, settings_from_args
 from .output import Chunked
@@ -52,7 +53,7 @@ def _line_record(metric: Metric, i: int, score: Score, rows: Optional["SegmentRo
 
 
 def metric_report(
-    model: PairModel, key: str, confidence: Optional[dict] = None, rows: Optional["SegmentRows"] = None
+    model: PairModel, key: str, confidence: Optional[dict[str, Any]] = None, rows: Optional["SegmentRows"] = None
 ) -> dict[str, Any]:
     """The JSON record of one metric: signature, corpus, lines."""
     metric = model.metrics[key]
@@ -80,7 +81,7 @@ def _fmt(x: Optional[float], digits: int = 2) -> str:
     return f"{x:.{digits}f}"
 
 
-def corpus_line(metric: Metric, score: Score, signature: str, est: Any = None) -> str:
+def corpus_line(metric: Metric, score: Score, signature: str, est: Optional[Estimate] = None) -> str:
     """The sacrebleu-style corpus line of one metric (``Metric.text_line``)."""
     value = _fmt(score.score)
     if est is not None and est.mean is not None:
@@ -97,7 +98,7 @@ def _weakest(values: list[Optional[float]]) -> set[int]:
     return {i for v, i in scored if v <= cut}
 
 
-def render_text(model: PairModel, out: Writer, confidence: Optional[dict] = None, rows: Optional["SegmentRows"] = None) -> None:
+def render_text(model: PairModel, out: Writer, confidence: Optional[dict[str, Any]] = None, rows: Optional["SegmentRows"] = None) -> None:
     keys = list(model.metrics)
     values = {k: [model.line_value(k, i) for i in range(model.n_paired)] for k in keys}
     first = values[keys[0]]
@@ -134,7 +135,7 @@ def render_text(model: PairModel, out: Writer, confidence: Optional[dict] = None
         out.write(corpus_line(m, model.corpus(k), signature, est) + "\n")
 
 
-def render_tsv(model: PairModel, out: Writer, confidence: Optional[dict] = None, rows: Optional["SegmentRows"] = None) -> None:
+def render_tsv(model: PairModel, out: Writer, confidence: Optional[dict[str, Any]] = None, rows: Optional["SegmentRows"] = None) -> None:
     metrics = model.metrics
     cols = ["line"] if rows is None else ["line", "key"]
     for m in metrics.values():
@@ -156,7 +157,7 @@ def _tsv_cell(text: str) -> str:
     return text.replace("\\", "\\\\").replace("\x04", "\\x04").replace("\t", "\\t").replace("\n", "\\n").replace("\r", "\\r")
 
 
-def render_json(model: PairModel, out: Writer, confidence: Optional[dict] = None, rows: Optional["SegmentRows"] = None) -> None:
+def render_json(model: PairModel, out: Writer, confidence: Optional[dict[str, Any]] = None, rows: Optional["SegmentRows"] = None) -> None:
     reports = {k: metric_report(model, k, confidence, rows) for k in model.metrics}
     doc: Any = next(iter(reports.values())) if len(reports) == 1 else reports
     json.dump(doc, out, ensure_ascii=False, indent=1)

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Any, Optional
+from typing import Any, Generator, Optional
 
 from ...engine import split_shared
 
@@ -32,7 +32,7 @@ _SPLIT = re.compile(r"(\r\n|\r|\n)")
 _ASTRAL = re.compile("[\U00010000-\U0010FFFF]")
 
 
-def split_lines(text: str, seen: Optional[dict] = None) -> tuple[list[str], list[str]]:
+def split_lines(text: str, seen: Optional[dict[str, str]] = None) -> tuple[list[str], list[str]]:
     """``text`` as two parallel lists: line contents and line endings (the
     last ending is ``""``).
 
@@ -181,7 +181,7 @@ class LineDocument:
         text, self._text = self._text, None
         self._lines, self._ends = split_lines(text or "")
 
-    def split_sliced(self, chunk: int = 1 << 20):
+    def split_sliced(self, chunk: int = 1 << 20) -> Generator[None, None, None]:
         """Split the text in blocks of about ``chunk`` characters, yielding
         between blocks (a generator; a no-op once split).  Each block but the
         last ends just after a ``\n``, so no line break straddles two."""
@@ -190,7 +190,7 @@ class LineDocument:
             return
         lines: list[str] = []
         ends: list[str] = []
-        seen: dict = {}
+        seen: dict[str, str] = {}
         n, a = len(text), 0
         while a < n:
             b = text.find("\n", min(a + chunk, n) - 1)

@@ -24,7 +24,7 @@ BLOCK = 128
 
 #: A line's tokens: the integers of its tokens without the first line delta
 #: (empty: no token on the line); None: not computed yet.
-LineEnc = Optional[tuple]
+LineEnc = Optional[tuple[int, ...]]
 
 #: A block's summary (:meth:`_Block.built`): first and last token line (the
 #: first None: no token), integer count with the first line delta, JSON text.
@@ -129,21 +129,21 @@ class TokenLines:
     def __init__(self) -> None:
         #: what every line's tokens depend on besides its own inputs (encoding,
         #: draft, model, reference version, settings); another config resets
-        self.config: Optional[tuple] = None
+        self.config: Optional[tuple[object, ...]] = None
         self.blocks: list[_Block] = []
         self.n = 0
         self.shifts = False
         #: lines computed so far (for tests and benchmarks)
         self.built = 0
 
-    def reset(self, n: int, config: tuple, shifts: bool = False) -> None:
+    def reset(self, n: int, config: tuple[object, ...], shifts: bool = False) -> None:
         """``n`` lines, none computed, under ``config``.  ``shifts``: a line's
         tokens depend on its index (the reference line it pairs with), so
         inserting or deleting lines changes every line after them."""
         self.config, self.n, self.shifts = config, n, shifts
         self.blocks = [_Block([None] * min(BLOCK, n - k)) for k in range(0, n, BLOCK)]
 
-    def valid(self, n: int, config: tuple) -> bool:
+    def valid(self, n: int, config: tuple[object, ...]) -> bool:
         return self.config is not None and self.n == n and self.config == config
 
     # -- edits -------------------------------------------------------------------
@@ -205,7 +205,7 @@ class TokenLines:
             base += n
         return out
 
-    def fill(self, lines: Sequence[int], compute: Callable[[list[int]], Iterable[tuple]]) -> None:
+    def fill(self, lines: Sequence[int], compute: Callable[[list[int]], Iterable[LineEnc]]) -> None:
         """Compute the encodings of ``lines`` (still missing) with ``compute``."""
         want = [i for i in lines if 0 <= i < self.n]
         if not want:
