@@ -16,6 +16,7 @@ from typing import Optional, Sequence
 
 from ..engine import InputError, PairModel, TokenizerUnavailable, build_metrics
 from .inputs import LineCounts, read_line_files, read_segments
+from ..formats.rows import SegmentRows
 from ..config.workspace import CONFIG_NAME, find_workspace_root, load_workspace_config
 from .metric_args import UsageError, add_metric_arguments, settings_from_args
 from ..config.settings import Settings
@@ -89,8 +90,8 @@ def _settings(args: argparse.Namespace) -> Settings:
             raise UsageError(f"--config must name a {CONFIG_NAME} file")
         data, problems = load_workspace_config(root)
     elif not args.no_config:
-        root = find_workspace_root(Path(args.hypotheses[0]))
-        data, problems = load_workspace_config(root) if root is not None else ({}, [])
+        found = find_workspace_root(Path(args.hypotheses[0]))
+        data, problems = load_workspace_config(found) if found is not None else ({}, [])
     else:
         problems = []
     if problems:
@@ -102,7 +103,11 @@ def _settings(args: argparse.Namespace) -> Settings:
     return settings_from_args(args, base)
 
 
-def _read_segments(args: argparse.Namespace) -> Optional[tuple]:
+#: the texts read: hypotheses, references (each a list of lines), the source and the draft
+Texts = tuple[list[list[str]], list[list[str]], Optional[list[str]], Optional[list[str]]]
+
+
+def _read_segments(args: argparse.Namespace) -> Optional[tuple[Texts, SegmentRows]]:
     """Segment files (PO, XLIFF…): the rows every file shares, paired by key with the first
     hypothesis' segments; None for line files.  The source is the files' own."""
     paths = [*args.hypotheses, *args.ref, *([args.draft] if args.draft else [])]
@@ -121,10 +126,10 @@ def _read_segments(args: argparse.Namespace) -> Optional[tuple]:
     rows = paired.rows
     for sentence in rows.text_lines(other_role="matching"):
         print(f"bleu-ls report: {sentence}", file=sys.stderr)
-    return hyps, refs, src, draft, rows
+    return (hyps, refs, src, draft), rows
 
 
-def _read(args: argparse.Namespace) -> tuple[list, list, Optional[list], Optional[list]]:
+def _read(args: argparse.Namespace) -> Texts:
     texts = read_line_files([*args.hypotheses, *args.ref, *(f for f in (args.src, args.draft) if f)], LINE_COUNTS)
     n_h, n_r = len(args.hypotheses), len(args.ref)
     hyps, refs, rest = texts[:n_h], texts[n_h : n_h + n_r], texts[n_h + n_r :]
@@ -160,9 +165,9 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
             raise UsageError("no metric selected")
         _check_output(args)
         segmented = _read_segments(args)
-        rows = None
+        rows: Optional[SegmentRows] = None
         if segmented is not None:
-            hyps, refs, src, draft, rows = segmented
+            (hyps, refs, src, draft), rows = segmented
         else:
             hyps, refs, src, draft = _read(args)
     except (UsageError, TokenizerUnavailable, ValueError) as exc:

@@ -13,9 +13,10 @@ import argparse
 import json
 import math
 import sys
-from typing import Any, Optional, Sequence
+from typing import Any, Optional, Protocol, Sequence
 
 from ..engine import InputError, Metric, PairModel, Score, TokenizerUnavailable, build_metrics
+from ..engine.significance import Estimate
 from .inputs import LineCounts, read_inputs
 from .metric_args import UsageError, add_metric_arguments, settings_from_args
 from .output import Chunked
@@ -29,6 +30,19 @@ LINE_COUNTS = LineCounts("every reference must have one line per hypothesis line
 
 
 # -- output -------------------------------------------------------------------
+class Writer(Protocol):
+    """Where a report is written (``output.Chunked`` over stdout, a ``StringIO``)."""
+
+    def write(self, text: str, /) -> object: ...
+
+
+def _score(model: PairModel, key: str, i: int) -> Score:
+    """The score of paired line ``i`` (``i < model.n_paired``, ``key`` one of its metrics: never None)."""
+    score = model.line_score(key, i)
+    assert score is not None, (key, i)
+    return score
+
+
 def _line_record(metric: Metric, i: int, score: Score, rows: Optional["SegmentRows"] = None) -> dict[str, Any]:
     """One line of the JSON report: where it is, then the metric's record of it
     (BLEU's breakdown, chrF's score alone…: ``Metric.line_record``).
@@ -39,7 +53,7 @@ def _line_record(metric: Metric, i: int, score: Score, rows: Optional["SegmentRo
 
 
 def metric_report(
-    model: PairModel, key: str, confidence: Optional[dict] = None, rows: Optional["SegmentRows"] = None
+    model: PairModel, key: str, confidence: Optional[dict[str, Any]] = None, rows: Optional["SegmentRows"] = None
 ) -> dict[str, Any]:
     """The JSON record of one metric: signature, corpus, lines."""
     metric = model.metrics[key]
@@ -48,7 +62,7 @@ def metric_report(
     if confidence:
         est, signature = confidence[key], confidence["signature"](signature)
         corpus.update(mean=est.mean, ci=est.ci)
-    lines = [_line_record(metric, i, model.line_score(key, i), rows) for i in range(model.n_paired)]
+    lines = [_line_record(metric, i, _score(model, key, i), rows) for i in range(model.n_paired)]
     report = {
         "metric": metric.name,
         "signature": signature,
@@ -67,7 +81,7 @@ def _fmt(x: Optional[float], digits: int = 2) -> str:
     return f"{x:.{digits}f}"
 
 
-def corpus_line(metric: Metric, score: Score, signature: str, est: Any = None) -> str:
+def corpus_line(metric: Metric, score: Score, signature: str, est: Optional[Estimate] = None) -> str:
     """The sacrebleu-style corpus line of one metric (``Metric.text_line``)."""
     value = _fmt(score.score)
     if est is not None and est.mean is not None:
@@ -84,7 +98,7 @@ def _weakest(values: list[Optional[float]]) -> set[int]:
     return {i for v, i in scored if v <= cut}
 
 
-def render_text(model: PairModel, out, confidence: Optional[dict] = None, rows: Optional["SegmentRows"] = None) -> None:
+def render_text(model: PairModel, out: Writer, confidence: Optional[dict[str, Any]] = None, rows: Optional["SegmentRows"] = None) -> None:
     keys = list(model.metrics)
     values = {k: [model.line_value(k, i) for i in range(model.n_paired)] for k in keys}
     first = values[keys[0]]
@@ -101,7 +115,7 @@ def render_text(model: PairModel, out, confidence: Optional[dict] = None, rows: 
         cells = "  ".join(f"{_fmt(values[k][i]):>7}" for k in keys)
         row = f"{i + 1 if rows is None else rows.lines[i]:>{width}}  {cells}"
         for k, text_cells in extra:
-            row += text_cells(model.line_score(k, i))
+            row += text_cells(_score(model, k, i))
         text = model.hyp[i]
         if len(text) > 60:
             text = text[:57] + "..."
@@ -121,7 +135,7 @@ def render_text(model: PairModel, out, confidence: Optional[dict] = None, rows: 
         out.write(corpus_line(m, model.corpus(k), signature, est) + "\n")
 
 
-def render_tsv(model: PairModel, out, confidence: Optional[dict] = None, rows: Optional["SegmentRows"] = None) -> None:
+def render_tsv(model: PairModel, out: Writer, confidence: Optional[dict[str, Any]] = None, rows: Optional["SegmentRows"] = None) -> None:
     metrics = model.metrics
     cols = ["line"] if rows is None else ["line", "key"]
     for m in metrics.values():
@@ -131,7 +145,7 @@ def render_tsv(model: PairModel, out, confidence: Optional[dict] = None, rows: O
     for i in range(model.n_paired):
         row = [str(i + 1)] if rows is None else [str(rows.lines[i]), _tsv_cell(rows.keys[i])]
         for k, tsv_cells in cells:
-            row += tsv_cells(model.line_score(k, i))
+            row += tsv_cells(_score(model, k, i))
         out.write("\t".join(row) + "\n")
     row = ["corpus"] if rows is None else ["corpus", ""]
     for k, m in metrics.items():
@@ -143,7 +157,7 @@ def _tsv_cell(text: str) -> str:
     return text.replace("\\", "\\\\").replace("\x04", "\\x04").replace("\t", "\\t").replace("\n", "\\n").replace("\r", "\\r")
 
 
-def render_json(model: PairModel, out, confidence: Optional[dict] = None, rows: Optional["SegmentRows"] = None) -> None:
+def render_json(model: PairModel, out: Writer, confidence: Optional[dict[str, Any]] = None, rows: Optional["SegmentRows"] = None) -> None:
     reports = {k: metric_report(model, k, confidence, rows) for k in model.metrics}
     doc: Any = next(iter(reports.values())) if len(reports) == 1 else reports
     json.dump(doc, out, ensure_ascii=False, indent=1)

@@ -19,6 +19,7 @@ one JSON object) are still read, also in slices; a line holding a line break
 
 from __future__ import annotations
 
+import enum
 import hashlib
 import json
 import logging
@@ -26,7 +27,7 @@ import os
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Generator, Optional, Sequence
+from typing import IO, Callable, Final, Generator, Optional, Sequence, Union
 
 from ..engine.lazytext import read_all_sliced, run
 
@@ -71,7 +72,7 @@ class StoredDraft:
         cache is otherwise a second copy of every unchanged line's text)."""
         run(self.share_steps(current))
 
-    def share_steps(self, current: Sequence[str]) -> Steps:
+    def share_steps(self, current: Sequence[str]) -> Generator[None, None, None]:
         """:meth:`share` yielding after each ``SHARE_STEP`` lines (a million
         lines compared in one go held the event loop ~0.25 s)."""
         lines = self.lines
@@ -128,7 +129,11 @@ class DraftStore:
                 log.info("the draft %s stays in the first format: %s", self.json_file_for(path), exc)
         return draft
 
-    def _load(self, file: Path, key: str, parse):
+    def _load(
+        self, file: Path, key: str, parse: Callable[[bytearray, str], Steps]
+    ) -> Generator[None, None, Union[StoredDraft, None, _Absent]]:
+        """The draft in ``file`` read by ``parse``; None when it cannot be
+        read or is not a draft of ``key``, :data:`_MISSING` when there is no such file."""
         try:
             data = yield from _read_sliced(file)
         except FileNotFoundError:
@@ -195,7 +200,13 @@ class DraftStore:
         _unlink(self.json_file_for(path))
 
 
-_MISSING = object()
+class _Absent(enum.Enum):
+    """No draft file of that format (the other format's may be there)."""
+
+    MISSING = "missing"
+
+
+_MISSING: Final = _Absent.MISSING
 
 
 def _unlink(file: Path) -> None:
@@ -210,7 +221,7 @@ def _plain(lines: Sequence[str]) -> bool:
     return not any("\n" in x or "\r" in x for x in lines)
 
 
-def _write(fh, draft: StoredDraft) -> Generator[None, None, None]:
+def _write(fh: IO[bytes], draft: StoredDraft) -> Generator[None, None, None]:
     lines = draft.lines
     if not _plain(lines):  # the first format: JSON keeps any string
         # ASCII JSON: lone surrogates (possible in editor text) survive as escapes.
@@ -232,7 +243,7 @@ def _read_sliced(file: Path) -> Generator[None, None, bytearray]:
         return (yield from read_all_sliced(fh, 8 * CHUNK))
 
 
-def _parse_text(data: bytes, key: str) -> Steps:
+def _parse_text(data: Union[bytes, bytearray], key: str) -> Steps:
     """A draft file of the current format (header line, then the lines)."""
     nl = data.index(b"\n")
     head = json.loads(data[:nl].decode("ascii"))
@@ -257,7 +268,7 @@ def _parse_text(data: bytes, key: str) -> Steps:
     return StoredDraft(key, float(head.get("taken") or 0.0), lines)
 
 
-def _parse_json(data: bytes, key: str) -> Steps:
+def _parse_json(data: Union[bytes, bytearray], key: str) -> Steps:
     """A draft file of the first format: {"format": 1, "path", "taken",
     "lines": [...]} written by ``json.dumps`` with the lines last; the lines
     are decoded a slice at a time (anything else is parsed at once)."""
@@ -271,21 +282,22 @@ def _parse_json(data: bytes, key: str) -> Steps:
         head, lines = record, record.get("lines") if isinstance(record, dict) else None
     else:
         lines = yield from _json_strings(text, at + len('"lines": ['), len(text) - 2)
-    ok = (
+    if not (
         isinstance(head, dict)
         and head.get("format") == FORMAT_JSON
         and head.get("path") == key
         and isinstance(lines, list)
         and all(isinstance(x, str) for x in lines)
-    )
-    if not ok:
+    ):
         raise ValueError("not a draft of this file")
     return StoredDraft(key, float(head.get("taken") or 0.0), lines)
 
 
 def _json_strings(text: str, pos: int, end: int) -> Generator[None, None, list[str]]:
     """The JSON strings of ``text[pos:end]`` (``"a", "b"``), a slice at a time."""
-    scan = json.decoder.scanstring
+    # typeshed's json/decoder.pyi leaves out scanstring, which the module has
+    # (the C scanner, or its Python fallback): the stub is incomplete
+    scan: Callable[[str, int], tuple[str, int]] = json.decoder.scanstring  # type: ignore[attr-defined]
     out: list[str] = []
     append = out.append
     n = 0

@@ -13,7 +13,7 @@ import difflib
 import re
 from collections import Counter
 from dataclasses import dataclass
-from typing import Optional, Sequence
+from typing import Callable, Optional, Sequence
 
 _WORD = re.compile(r"\S+")
 #: how far past the expected place a token may be found in the line's text
@@ -24,11 +24,11 @@ def ngrams(tokens: Sequence[str], n: int) -> list[tuple[str, ...]]:
     return list(zip(*[tokens[i:] for i in range(n)]))
 
 
-def merged_ref_counts(refs: Sequence[Sequence[str]], n: int) -> Counter:
+def merged_ref_counts(refs: Sequence[Sequence[str]], n: int) -> Counter[tuple[str, ...]]:
     """Order-n reference counts, the most in any one reference (BLEU's clip)."""
     if len(refs) == 1:
         return Counter(ngrams(refs[0], n))
-    out: Counter = Counter()
+    out: Counter[tuple[str, ...]] = Counter()
     for ref in refs:
         for gram, c in Counter(ngrams(ref, n)).items():
             if c > out[gram]:
@@ -104,13 +104,15 @@ def pieces(line: str, marked: Sequence[tuple[int, int, int]], changed: Sequence[
     level: list[Optional[int]] = [None] * n
     for s, e, lv in marked:
         for j in range(max(s, 0), min(e, n)):
-            if level[j] is None or lv > level[j]:
+            cur = level[j]
+            if cur is None or lv > cur:
                 level[j] = lv
     moved = [False] * n
     for s, e in changed:
         moved[max(s, 0):min(e, n)] = [True] * (min(e, n) - max(s, 0))
     out: list[Piece] = []
     for j, ch in enumerate(line):
+        key: tuple[Optional[int], bool]
         if ch.isspace():
             key = (None, False)
         else:
@@ -125,7 +127,7 @@ def pieces(line: str, marked: Sequence[tuple[int, int, int]], changed: Sequence[
 class LineMarker:
     """Marks hypothesis lines for display with one metric's tokens."""
 
-    def __init__(self, tokens, max_order: int = 4) -> None:
+    def __init__(self, tokens: Callable[[str], list[str]], max_order: int = 4) -> None:
         self.tokens = tokens
         self.max_order = max_order
 

@@ -34,7 +34,7 @@ import subprocess
 import sys
 import threading
 from collections import OrderedDict
-from typing import Callable, Optional, Sequence
+from typing import IO, Callable, Iterable, Optional, Sequence, TextIO
 
 import numpy as np
 
@@ -67,6 +67,28 @@ IDLE_SECONDS = 3.0
 #: back to the system when freed (a heap keeps what it held at its highest)
 WORKER_ENV = {"OMP_NUM_THREADS": "1", "OPENBLAS_NUM_THREADS": "1", "MALLOC_ARENA_MAX": "1", "MALLOC_MMAP_THRESHOLD_": "65536"}
 
+#: a line's texts: (source, line, *references)
+Key = tuple[str, ...]
+#: a line's values: (similarity, None when not asked for; chrF, NaN without a reference)
+Value = tuple[Optional[float], float]
+#: keys with whether their similarity is wanted, as queued and sent
+Items = list[tuple[Key, bool]]
+#: a call of :meth:`BackgroundAdequacy.line_values`: (line count, sources,
+#: references, lines; similarities, chrF, lines waiting, lines wanted)
+_Call = tuple[int, Sequence[str], list[Sequence[str]], Sequence[str], np.ndarray, np.ndarray, np.ndarray, np.ndarray]
+
+
+def _stdin(proc: subprocess.Popen[bytes]) -> IO[bytes]:
+    """The worker's stdin (it is started with a pipe for it)."""
+    assert proc.stdin is not None
+    return proc.stdin
+
+
+def _stdout(proc: subprocess.Popen[bytes]) -> IO[bytes]:
+    """The worker's stdout (it is started with a pipe for it)."""
+    assert proc.stdout is not None
+    return proc.stdout
+
 
 class BackgroundAdequacy:
     """Per-line adequacy values (similarity to the source, chrF) computed in a
@@ -77,26 +99,32 @@ class BackgroundAdequacy:
         #: nothing is left to compute (or the answer was an edit's)
         self.on_ready = on_ready or (lambda _done: None)
         self.error: Optional[str] = None
-        self._values: dict = {}
+        self._values: dict[Key, Value] = {}
         self._limit = cache_limit
-        self._wanted: dict = {}  # keys queued or in flight: whether with a similarity
-        self._queue: "queue.PriorityQueue" = queue.PriorityQueue()
+        self._wanted: dict[Key, bool] = {}  # keys queued or in flight: whether with a similarity
+        #: (priority: -1 stop, 0 an edit, 1 a first pass; order; keys, None: stop)
+        self._queue: queue.PriorityQueue[tuple[int, int, Optional[Items]]] = queue.PriorityQueue()
         self._seq = itertools.count()
-        self._proc: Optional[subprocess.Popen] = None
+        self._proc: Optional[subprocess.Popen[bytes]] = None
         self._lock = threading.Lock()
         #: held while a key is asked for or its answer stored (``_wanted`` and ``_values`` together)
         self._book = threading.Lock()
         self._in_flight = threading.Semaphore(1)
         #: (sources, references, lines, values, ...) of the previous call, by
         #: kind (True: with similarities, False: chrF alone)
-        self._last: dict = {}
+        self._last: dict[bool, _Call] = {}
+        #: the request in flight (set before it is sent): its keys, and its priority
+        self._pending: Items = []
+        self._pending_prio = 0
         self.requests = 0
         self.idle_seconds = IDLE_SECONDS
         #: times the worker was let go for want of work
         self.stops = 0
 
     # -- the analyser's side (event loop) ----------------------------------------
-    def line_values(self, sources: Sequence[str], lines: Sequence[str], refs: Sequence[Sequence[str]], want=None) -> LineValues:
+    def line_values(
+        self, sources: Sequence[str], lines: Sequence[str], refs: Sequence[Sequence[str]], want: Optional[np.ndarray] = None
+    ) -> LineValues:
         """Similarity (where ``want``, a boolean mask, says; None: every line)
         and chrF (every line), NaN where not known yet (asked for).
 
@@ -115,14 +143,15 @@ class BackgroundAdequacy:
             sims, chrf = last[4].copy(), last[5].copy()
             again = last[6] | (last[7] != wanted)
             again[start:end_old] = True
-            look = np.flatnonzero(again).tolist()
+            look: Sequence[int] = np.flatnonzero(again).tolist()
         else:
             sims, chrf = np.full(n, np.nan), np.full(n, np.nan)
             look = range(n)
         get = self._values.get
         asked = self._wanted
         # the lines still waiting, as a mask (a set of 100k ints took 7 MB)
-        holes, new = np.zeros(n, dtype=bool), {}
+        holes = np.zeros(n, dtype=bool)
+        new: dict[Key, bool] = {}
         for i in look:
             key = (sources[i], lines[i], *[r[i] for r in refs])
             v = get(key)
@@ -140,7 +169,7 @@ class BackgroundAdequacy:
         self._last[mode] = (n, sources, refs, lines, sims, chrf, holes, wanted)
         return LineValues(sims, chrf, int(holes.sum()))
 
-    def _submit(self, keys: dict) -> None:
+    def _submit(self, keys: dict[Key, bool]) -> None:
         """Queue ``keys`` (key: whether its similarity is wanted too).
 
         A key found missing may have been answered since it was looked up
@@ -167,7 +196,7 @@ class BackgroundAdequacy:
                 self._queue.put((1, next(self._seq), part[i : i + size]))
         self._ensure_started()
 
-    def _known(self, key: tuple, sim: bool) -> bool:
+    def _known(self, key: Key, sim: bool) -> bool:
         v = self._values.get(key)
         return v is not None and (not sim or v[0] is not None)
 
@@ -196,7 +225,10 @@ class BackgroundAdequacy:
 
     def _send_loop(self) -> None:
         proc = self._proc
-        while proc is not None and proc.poll() is None:
+        if proc is None:
+            return
+        stdin = _stdin(proc)
+        while proc.poll() is None:
             try:
                 prio, _seq, keys = self._queue.get(timeout=self.idle_seconds)
             except queue.Empty:
@@ -215,13 +247,13 @@ class BackgroundAdequacy:
             self._pending = keys
             request = {"items": [k for k, _ in keys], "want": [w for _, w in keys]}
             try:
-                proc.stdin.write((json.dumps(request, ensure_ascii=False) + "\n").encode("utf-8"))
-                proc.stdin.flush()
+                stdin.write((json.dumps(request, ensure_ascii=False) + "\n").encode("utf-8"))
+                stdin.flush()
                 self.requests += 1
             except (OSError, ValueError):
                 return
 
-    def _stop_if_idle(self, proc: subprocess.Popen) -> bool:
+    def _stop_if_idle(self, proc: subprocess.Popen[bytes]) -> bool:
         """Nothing queued and nothing in flight: let the worker go."""
         if not self._in_flight.acquire(blocking=False):
             return False
@@ -231,7 +263,7 @@ class BackgroundAdequacy:
                     return False
                 self._proc = None
             try:
-                proc.stdin.close()
+                _stdin(proc).close()
                 proc.wait(timeout=5)
             except (OSError, subprocess.TimeoutExpired):
                 proc.kill()
@@ -243,7 +275,7 @@ class BackgroundAdequacy:
     def _read_loop(self) -> None:
         proc = self._proc
         assert proc is not None
-        for raw in proc.stdout:
+        for raw in _stdout(proc):
             try:
                 answer = json.loads(raw)
             except ValueError:
@@ -259,7 +291,7 @@ class BackgroundAdequacy:
         if self.error is None and self._proc is proc:
             self._fail("the adequacy check is off: its worker process stopped")
 
-    def _take(self, keys: list) -> tuple[list, bool]:
+    def _take(self, keys: Items) -> tuple[Items, bool]:
         """The queued ``keys`` still to send; and whether, with none to send,
         some were crossed off and nothing is left wanted (answered in another
         request meanwhile: the analyser is told it is done)."""
@@ -273,7 +305,7 @@ class BackgroundAdequacy:
                     crossed = True
             return send, not send and crossed and not self._wanted
 
-    def _answered(self, keys: list, sims: list, chrf: list, edit: bool) -> bool:
+    def _answered(self, keys: Items, sims: list[Optional[float]], chrf: list[Optional[float]], edit: bool) -> bool:
         """Store the worker's answer to ``keys`` ((key, similarity wanted)
         pairs) and cross them off; whether to tell the analyser (an edit's
         values, or nothing left to compute)."""
@@ -306,7 +338,7 @@ class BackgroundAdequacy:
         if proc is None:
             return
         try:
-            proc.stdin.close()
+            _stdin(proc).close()
         except OSError:
             pass
         try:
@@ -317,7 +349,7 @@ class BackgroundAdequacy:
 
 
 # -- the worker process's side ---------------------------------------------------
-def serve(stdin, stdout) -> None:
+def serve(stdin: Iterable[str], stdout: TextIO) -> None:
     """Answer requests ``{"items": [[source, line, *refs], ...]}`` with
     ``{"sims": [...], "chrf": [...]}`` (null where a text has no letters /
     there is no reference) until stdin closes."""
@@ -335,14 +367,14 @@ def serve(stdin, stdout) -> None:
         return
     stdout.write('{"ready": true}\n')
     stdout.flush()
-    cache: OrderedDict = OrderedDict()  # source lines' embeddings (LRU)
+    cache: OrderedDict[str, np.ndarray] = OrderedDict()  # source lines' embeddings (LRU)
     for raw in stdin:
         request = json.loads(raw)
         items = request["items"]
         want = request.get("want") or [True] * len(items)
         sources = {it[0] for it, w in zip(items, want) if w}
         texts = {t for it, w in zip(items, want) if w for t in it[:2] if t not in cache and has_letter(t)}
-        local: dict = {}  # the other lines' embeddings: this request's only
+        local: dict[str, np.ndarray] = {}  # the other lines' embeddings: this request's only
         if texts:
             order = list(texts)
             for t, e in zip(order, embed(model, order)):
@@ -350,7 +382,7 @@ def serve(stdin, stdout) -> None:
                     cache[t] = e.copy()  # (a row of its own: a view would keep the whole batch)
                 else:
                     local[t] = e
-        sims = []
+        sims: list[Optional[float]] = []
         for (src, hyp, *_refs), w in zip(items, want):
             if not w:
                 sims.append(None)
@@ -363,8 +395,8 @@ def serve(stdin, stdout) -> None:
                     cache.move_to_end(t)
             sims.append(None if a is None or b is None else cosine(a, b))
         del local
-        scores: list = [None] * len(items)
-        by_refs: dict = {}
+        scores: list[Optional[float]] = [None] * len(items)
+        by_refs: dict[int, list[int]] = {}
         for i, it in enumerate(items):
             if len(it) > 2:
                 by_refs.setdefault(len(it) - 2, []).append(i)

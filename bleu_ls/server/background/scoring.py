@@ -21,16 +21,21 @@ import threading
 import time
 import uuid
 from concurrent.futures import ThreadPoolExecutor
-from typing import TYPE_CHECKING, Optional
+from typing import TYPE_CHECKING, Callable, Mapping, Optional, TypeVar
 
+import numpy as np
 from lsprotocol import types
 
+from ...engine import LineJob, PairModel, PairSnapshot
 from ...engine.batch import first_pass
 from . import pools, heap
 from . import memory
 from .tasks import outlive
 
 if TYPE_CHECKING:
+    from multiprocessing.connection import Connection
+    from multiprocessing.process import BaseProcess
+
     from ..roles import ManagerRole as PairManager, PairRole as Pair  # what it uses of them
 
 log = logging.getLogger(__name__)
@@ -58,8 +63,12 @@ JOB_LINES = 32
 #: another one.
 PROCESS_PASS = threading.Lock()
 
+T = TypeVar("T")
+#: a batch pass's rows: ``{key: (stats rows, scores)}`` (``engine.batch.first_pass``)
+Rows = Mapping[str, tuple[np.ndarray, np.ndarray]]
 
-def in_worker_processes(fn):
+
+def in_worker_processes(fn: Callable[[], T]) -> T:
     """Run ``fn`` (a pass in worker processes) alone, then let the helpers exit."""
     with PROCESS_PASS:
         try:
@@ -86,10 +95,10 @@ def stop_helper_processes() -> None:
             log.debug("could not stop %r", helper, exc_info=True)
 
 #: worker processes counting one long line each (killed when the server stops)
-_LIVE: set = set()
+_LIVE: set[BaseProcess] = set()
 
 
-def _child(conn, fn, args) -> None:
+def _child(conn: Connection, fn: Callable[..., object], args: tuple[object, ...]) -> None:
     try:
         result = (True, fn(*args))
     except BaseException as exc:  # sent back and raised in the server
@@ -98,7 +107,7 @@ def _child(conn, fn, args) -> None:
     conn.close()
 
 
-def run_in_process(fn, *args):
+def run_in_process(fn: Callable[..., T], *args: object) -> T:
     """``fn(*args)`` in one worker process (a line so long that even a regular
     expression over it would hold this process's interpreter lock too long).
     Call it from a worker thread; ``fn`` and ``args`` must pickle.  The process
@@ -107,7 +116,7 @@ def run_in_process(fn, *args):
     wait for it."""
     import multiprocessing as mp
 
-    def call():
+    def call() -> T:
         ctx = mp.get_context("forkserver")
         receive, send = ctx.Pipe(duplex=False)
         proc = ctx.Process(target=_child, args=(send, fn, args), daemon=True)
@@ -138,7 +147,7 @@ def stop_worker_processes() -> None:
             pass
 
 
-def _in_process(job):
+def _in_process(job: LineJob) -> dict[str, list[tuple[list[int], float]]]:
     """``job.run()`` in a worker process (one line over the length cap)."""
     return run_in_process(job.run)
 
@@ -180,7 +189,7 @@ class Scorer:
         with heap.quiet(total):
             await self._score(pair, model, total)
 
-    async def _score(self, pair: "Pair", model, total: int) -> None:
+    async def _score(self, pair: "Pair", model: PairModel, total: int) -> None:
         token = await self._begin_progress(pair, total)
         try:
             while pair.model is model and model.stale_count() >= BATCH_LINES:
@@ -219,14 +228,14 @@ class Scorer:
             return None
         return token
 
-    async def _batch_pass(self, pair: "Pair", model) -> None:
+    async def _batch_pass(self, pair: "Pair", model: PairModel) -> None:
         """Score a snapshot with the engine's vectorised batch pass, off the
         event loop (worker processes), then install the rows of lines that
         did not change meanwhile."""
         snap = model.snapshot()
         loop = asyncio.get_running_loop()
 
-        def run():
+        def run() -> Rows:
             try:
                 return in_worker_processes(
                     # (snap is deleted below only after this call is awaited)
@@ -251,7 +260,7 @@ class Scorer:
         await loop.run_in_executor(self._executor(), memory.release)
 
     @staticmethod
-    async def _install(pair: "Pair", model, result, snap) -> None:
+    async def _install(pair: "Pair", model: PairModel, result: Rows, snap: PairSnapshot) -> None:
         """Install a batch pass's rows in slices of ``INSTALL_LINES`` with a
         turn of the event loop between them (lines edited meanwhile are
         skipped, as by ``install``)."""
@@ -266,7 +275,7 @@ class Scorer:
             self._pool = pools.executor("bleu-ls-batch")
         return self._pool
 
-    async def _heavy_job(self, pair: "Pair", model, lines: list[int]) -> None:
+    async def _heavy_job(self, pair: "Pair", model: PairModel, lines: list[int]) -> None:
         """Count heavy ``lines`` off the event loop; install what still applies."""
         long = [i for i in lines if model.is_long(i)]
         job = model.line_job(long[:1] if long else lines[:JOB_LINES])
@@ -279,7 +288,7 @@ class Scorer:
         if pair.model is model:
             model.install_lines(job, result)
 
-    async def _sliced_pass(self, pair: "Pair", model, token: Optional[str], total: int) -> None:
+    async def _sliced_pass(self, pair: "Pair", model: PairModel, token: Optional[str], total: int) -> None:
         last_report = time.perf_counter()
         while pair.model is model and pair.uri in self.manager.pairs:
             left = model.stale_count()

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Optional
+from typing import Any, Generator, Optional
 
 from ...engine import split_shared
 
@@ -32,7 +32,7 @@ _SPLIT = re.compile(r"(\r\n|\r|\n)")
 _ASTRAL = re.compile("[\U00010000-\U0010FFFF]")
 
 
-def split_lines(text: str, seen: Optional[dict] = None) -> tuple[list[str], list[str]]:
+def split_lines(text: str, seen: Optional[dict[str, str]] = None) -> tuple[list[str], list[str]]:
     """``text`` as two parallel lists: line contents and line endings (the
     last ending is ``""``).
 
@@ -181,7 +181,7 @@ class LineDocument:
         text, self._text = self._text, None
         self._lines, self._ends = split_lines(text or "")
 
-    def split_sliced(self, chunk: int = 1 << 20):
+    def split_sliced(self, chunk: int = 1 << 20) -> Generator[None, None, None]:
         """Split the text in blocks of about ``chunk`` characters, yielding
         between blocks (a generator; a no-op once split).  Each block but the
         last ends just after a ``\n``, so no line break straddles two."""
@@ -190,7 +190,7 @@ class LineDocument:
             return
         lines: list[str] = []
         ends: list[str] = []
-        seen: dict = {}
+        seen: dict[str, str] = {}
         n, a = len(text), 0
         while a < n:
             b = text.find("\n", min(a + chunk, n) - 1)
@@ -214,6 +214,7 @@ class LineDocument:
         """Line ``i`` of a text not split yet, found from the start (None:
         no such line).  For lines near the top (:data:`HEAD_LINES`)."""
         text, starts, ends = self._text, self._head, self._head_ends
+        assert text is not None, "asked while the text is not split"
         while len(ends) <= i and len(starts) > len(ends):
             pos = starts[-1]
             nl = text.find("\n", pos)
@@ -383,7 +384,9 @@ class LineDocument:
         return start, stop
 
 
-def _trim(lines, ends, lo, hi, new_lines, new_ends) -> tuple[int, int, int]:
+def _trim(
+    lines: list[str], ends: list[str], lo: int, hi: int, new_lines: list[str], new_ends: list[str]
+) -> tuple[int, int, int]:
     """How much of the region [lo, hi) equals the new lines at both ends:
     (common head length, old end, new end), indices relative to ``lo``."""
     n_old, n_new = hi - lo, len(new_lines)
@@ -402,7 +405,8 @@ def _trim(lines, ends, lo, hi, new_lines, new_ends) -> tuple[int, int, int]:
     return s, e_old, e_new
 
 
-def _get(obj: object, name: str):
+def _get(obj: object, name: str) -> Any:
+    """Field ``name`` of a change as JSON (a dict) or as lsprotocol's object."""
     if isinstance(obj, dict):
         return obj.get(name)
     return getattr(obj, name, None)

@@ -11,17 +11,18 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Optional
+from typing import TYPE_CHECKING, Optional, Union
 
-from ...engine import InputError, PairModel
+from ...engine import InputError, Metric, PairModel
 from ...config.pairing import PairSpec, find_pair, is_hypothesis_like, path_allowed
 from ...config.pair_options import metrics_or_defaults, pair_settings
+from ...config.settings import Settings
 from ..postedit import drafts
 from ..documents.files import path_key, read_lines_from
 
 if TYPE_CHECKING:
-    from ..roles import ManagerRole as PairManager  # what it uses of the manager
-    from .state import Pair
+    from ..documents.document import LineDocument, Splice
+    from ..roles import ManagerRole as PairManager, PairRole as Pair  # what it uses of them
 
 log = logging.getLogger(__name__)
 
@@ -42,7 +43,7 @@ def resolve_spec(manager: "PairManager", pair: "Pair") -> Optional[PairSpec]:
         return None
 
 
-def effective_settings(manager: "PairManager", spec: Optional[PairSpec]):
+def effective_settings(manager: "PairManager", spec: Optional[PairSpec]) -> tuple[Settings, dict[str, Metric], list[str]]:
     """(settings, metrics, problems) for a pair: bad options are reported and
     the rest kept; metrics that cannot be built fall back to the defaults."""
     merged = pair_settings(manager.settings, spec)
@@ -57,7 +58,7 @@ class Prepared:
     :func:`build`: lines or the reading error by path key, and right-stripped
     copies of the hypothesis and of each reference for the new model."""
 
-    files: dict[Path, object] = field(default_factory=dict)
+    files: dict[Path, Union[list[str], InputError]] = field(default_factory=dict)
     norm: dict[Path, list[str]] = field(default_factory=dict)
     hyp: Optional[list[str]] = None
     #: the document's lines to pair (not stripped) when not its current
@@ -137,16 +138,15 @@ def build(manager: "PairManager", pair: "Pair", *, keep_model: bool = True, prep
     else:
         hyp = doc.engine_lines() if doc is not None else []
     model = pair.model
-    same_metrics = (
+    cap = settings.max_line_bytes or None  # scored off the event loop above it
+    if (  # the same metrics and reference count: the model is updated by diff
         model is not None
         and keep_model
         and old_settings.bleu == settings.bleu
         and old_settings.chrf == settings.chrf
         and old_settings.ter == settings.ter
         and model.n_refs == len(refs)
-    )
-    cap = settings.max_line_bytes or None  # scored off the event loop above it
-    if same_metrics:
+    ):
         model.long_line_bytes = cap
         model.set_hyp(hyp)
         model.set_refs(refs)
@@ -163,12 +163,15 @@ def build(manager: "PairManager", pair: "Pair", *, keep_model: bool = True, prep
     pair.diag_cache = None
 
 
-def _prepared_lines(prepared: Optional[Prepared], spec: PairSpec, hyp: list[str], refs: list[list[str]]):
+def _prepared_lines(
+    prepared: Optional[Prepared], spec: PairSpec, hyp: list[str], refs: list[list[str]]
+) -> Optional[tuple[list[str], list[list[str]]]]:
     """The prepared right-stripped (hypothesis, references) when they are
     the lines being paired, else None (they are stripped here then)."""
     if prepared is None or prepared.hyp is None or len(prepared.hyp) != len(hyp):
         return None
-    out, seen = [], set()
+    out: list[list[str]] = []
+    seen: set[Path] = set()
     for ref, lines in zip(spec.references, refs):
         key = path_key(ref)
         norm = prepared.norm.get(key)
@@ -215,7 +218,7 @@ def reload_file(manager: "PairManager", pair: "Pair", path: Path) -> bool:
     return False
 
 
-def splice_own(pair: "Pair", doc, splice, *, resync: bool = True) -> bool:
+def splice_own(pair: "Pair", doc: "LineDocument", splice: "Splice", *, resync: bool = True) -> bool:
     """The pair's own document was edited (``splice``: lines [start, end)
     became ``splice.lines``): the model, the draft's line partners and the
     HTER rows follow.  A model out of step (should not happen) is set to the
@@ -233,7 +236,7 @@ def splice_own(pair: "Pair", doc, splice, *, resync: bool = True) -> bool:
     return ok
 
 
-def splice_dependent(pair: "Pair", k: Optional[int], doc, splice) -> None:
+def splice_dependent(pair: "Pair", k: Optional[int], doc: "LineDocument", splice: "Splice") -> None:
     """An open reference (``k``) or source (None) of ``pair`` was edited."""
     if pair.model is None:
         return

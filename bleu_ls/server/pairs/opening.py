@@ -33,9 +33,10 @@ import asyncio
 import logging
 import math
 import time
-from typing import TYPE_CHECKING, Generator, Optional
+from pathlib import Path
+from typing import TYPE_CHECKING, Generator, NamedTuple, Optional, Union
 
-from ...engine import InputError
+from ...engine import InputError, Metric, Score
 from ...engine.lazytext import LazyLines, read_lines_sliced, run
 from . import binding
 from ..postedit import drafts
@@ -45,8 +46,7 @@ from ..documents.files import check_regular, path_key
 
 if TYPE_CHECKING:
     from ..documents.document import LineDocument
-    from ..roles import ManagerRole as PairManager  # what it uses of the manager
-    from .state import Pair
+    from ..roles import ManagerRole as PairManager, PairRole as Pair  # what it uses of them
 
 log = logging.getLogger(__name__)
 
@@ -67,13 +67,25 @@ STRIP_STEP = 20_000
 QUEUE_LIMIT = 1000
 
 
+class _Row(NamedTuple):
+    """A preview line scored: its right-stripped text and statistics by metric key."""
+
+    hyp: str
+    stats: dict[str, list[int]]
+
+
 class Preview:
     """Line scores of a pair whose model is not built yet: the lines asked
     for, from the document's text and the references' first lines, or from
     the lists the background steps have read so far."""
 
     def __init__(
-        self, metrics: dict, doc: "LineDocument", refs: list[LazyLines], paths: list, cap: Optional[int] = None
+        self,
+        metrics: dict[str, Metric],
+        doc: "LineDocument",
+        refs: list[LazyLines],
+        paths: list[Path],
+        cap: Optional[int] = None,
     ) -> None:
         self.metrics = metrics
         self.doc = doc
@@ -85,8 +97,8 @@ class Preview:
         self.cap = cap
         self.long_left_out = False
         #: filled by the background steps: path key -> lines (or the error)
-        self.files: dict = {}
-        self._rows: dict[int, Optional[dict]] = {}
+        self.files: dict[Path, Union[list[str], InputError]] = {}
+        self._rows: dict[int, _Row] = {}
         #: the scored lines as opened (taken by the first edit, or once split)
         self.opened: Optional[list[str]] = None
         #: the edits made since, in order (replayed into the model at the end)
@@ -138,31 +150,32 @@ class Preview:
         """Hypothesis line ``i`` right-stripped (None: not a paired line, or
         not known yet: see :meth:`known`)."""
         row = self._row(i)
-        return None if row is None else row["hyp"]
+        return None if row is None else row.hyp
 
-    def _row(self, i: int) -> Optional[dict]:
+    def _row(self, i: int) -> Optional[_Row]:
         if i in self._rows:
             return self._rows[i]
         hyp = self._hyp_line(i)
-        refs = [self._ref_line(k, i) for k in range(len(self.refs))] if hyp is not None else []
-        if hyp is None or any(x is None for x in refs):
+        if hyp is None:
+            return None
+        known = [self._ref_line(k, i) for k in range(len(self.refs))]
+        refs = [x for x in known if x is not None]
+        if len(refs) < len(known):
             return None  # not kept: a line not known yet may be known later
         if self._over_cap(hyp) or any(self._over_cap(x) for x in refs):
             self.long_left_out = True  # counted off the event loop once built
             return None
         hyp = hyp.rstrip()
         refs = [x.rstrip() for x in refs]
-        row = {"hyp": hyp}
-        for key, metric in self.metrics.items():
-            row[key] = [int(v) for v in metric.line_stats(hyp, refs)]
+        row = _Row(hyp, {key: [int(v) for v in metric.line_stats(hyp, refs)] for key, metric in self.metrics.items()})
         self._rows[i] = row
         return row
 
-    def line_score(self, key: str, i: int):
+    def line_score(self, key: str, i: int) -> Optional[Score]:
         row = self._row(i)
         if row is None or key not in self.metrics:
             return None
-        return self.metrics[key].sentence_score(row[key])
+        return self.metrics[key].sentence_score(row.stats[key])
 
     def line_value(self, key: str, i: int) -> Optional[float]:
         s = self.line_score(key, i)
@@ -205,7 +218,7 @@ def begin(manager: "PairManager", pair: "Pair") -> bool:
     return True
 
 
-def reads(pair: "Pair") -> set:
+def reads(pair: "Pair") -> set[Path]:
     """The path keys of the files a pair being opened reads."""
     spec = pair.spec
     if spec is None:
@@ -216,14 +229,14 @@ def reads(pair: "Pair") -> set:
 
 def can_queue(pair: "Pair") -> bool:
     """May an edit of a pair being opened wait for the open (see :func:`queue`)?"""
-    preview = pair.preview
+    preview: Optional[Preview] = pair.preview
     return pair.opening is not None and preview is not None and len(preview.queued) < QUEUE_LIMIT
 
 
 def keep_opened(pair: "Pair", doc: "LineDocument") -> None:
     """Before the first edit of a pair being opened: keep its lines as
     opened (what the model and the draft are built from)."""
-    preview = pair.preview
+    preview: Optional[Preview] = pair.preview
     if preview is not None and preview.opened is None:
         preview.opened = doc.engine_lines()
 
@@ -241,7 +254,7 @@ def _catch_up(manager: "PairManager", pair: "Pair", preview: Preview) -> None:
     for splice in preview.queued:
         if model_ok:
             model_ok = binding.splice_own(pair, doc, splice, resync=False)
-            if not model_ok:
+            if not model_ok and pair.model is not None:  # (False only with a model)
                 pair.model.set_hyp(doc.engine_lines())
         else:
             drafts.splice(pair, splice.start, splice.end, splice.lines)
@@ -291,13 +304,13 @@ def _done(pair: "Pair") -> None:
     pair.open_task = None
 
 
-async def _drive(manager: "PairManager", pair: "Pair", gen) -> None:
+async def _drive(manager: "PairManager", pair: "Pair", gen: Generator[None, None, None]) -> None:
     # (a document opened here is large: at least LAZY_OPEN_CHARS)
     with heap.quiet(heap.FREEZE_LINES):
         await _drive_steps(manager, pair, gen)
 
 
-async def _drive_steps(manager: "PairManager", pair: "Pair", gen) -> None:
+async def _drive_steps(manager: "PairManager", pair: "Pair", gen: Generator[None, None, None]) -> None:
     await asyncio.sleep(START_DELAY)
     while pair.opening is gen:
         deadline = time.perf_counter() + SLICE_SECONDS
@@ -322,12 +335,14 @@ def _strip(lines: list[str]) -> Generator[None, None, list[str]]:
 
 
 def _complete(manager: "PairManager", pair: "Pair") -> Generator[None, None, None]:
-    doc = manager.docs[pair.uri]
+    doc: LineDocument = manager.docs[pair.uri]
     spec = pair.spec
-    preview = pair.preview
+    preview: Optional[Preview] = pair.preview
+    assert spec is not None and preview is not None, "set by begin() before the steps are made"
     yield from doc.split_sliced()
     keep_opened(pair, doc)  # unless an edit came first and kept them
     opened = preview.opened
+    assert opened is not None
     prepared = binding.Prepared(lines=opened)
     preview.files = prepared.files  # read lines answer the preview at once
     for path in [*spec.references, *([spec.source] if spec.source is not None else [])]:

@@ -23,11 +23,11 @@ import asyncio
 import logging
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict
-from typing import TYPE_CHECKING, Any, Optional
+from typing import TYPE_CHECKING, Any, Mapping, Optional, TypeGuard
 
 import numpy as np
 
-from ...engine import PairModel, PairSnapshot
+from ...engine import Metric, PairModel, PairSnapshot
 from ...engine.significance import confidence, paired_bs
 from ..background import pools, heap, memory
 from ..background.scoring import in_worker_processes, run_in_process
@@ -50,8 +50,13 @@ RESAMPLES = 1000
 #: lines copied per event-loop turn when a job starts
 COPY_LINES = 50_000
 
+#: the draft's lines and each current line's partner in them (-1: none)
+Partners = tuple[list[str], np.ndarray]
+#: the current text: its lines and their scores by metric key
+CurText = tuple[list[str], dict[str, np.ndarray]]
 
-def _same_metrics(model: Optional[PairModel], metrics: dict) -> bool:
+
+def _same_metrics(model: Optional[PairModel], metrics: Mapping[str, Metric]) -> TypeGuard[PairModel]:
     return (
         model is not None
         and model.metrics.keys() == metrics.keys()
@@ -71,7 +76,15 @@ def _count_long_lines(model: PairModel) -> None:
             model.install_lines(job, run_in_process(job.run))
 
 
-def _new_draft_model(metrics, aligned, refs, hyp, current: dict, scores: dict, cap: Optional[int]) -> PairModel:
+def _new_draft_model(
+    metrics: dict[str, Metric],
+    aligned: list[str],
+    refs: list[list[str]],
+    hyp: list[str],
+    current: dict[str, np.ndarray],
+    scores: dict[str, np.ndarray],
+    cap: Optional[int],
+) -> PairModel:
     """The draft's model, its rows taken from the current text's where the
     draft line and the current line are the same (most lines of a post-edit)."""
     model = PairModel(metrics, aligned, refs, lazy=True, long_line_bytes=cap)
@@ -86,15 +99,24 @@ def _new_draft_model(metrics, aligned, refs, hyp, current: dict, scores: dict, c
     return model
 
 
-def _run(draft_model, metrics, partners, refs, current: dict, cur_text, cap=None) -> tuple[Any, dict]:
+def _run(
+    draft_model: Optional[PairModel],
+    metrics: dict[str, Metric],
+    partners: Optional[Partners],
+    refs: list[list[str]],
+    current: dict[str, np.ndarray],
+    cur_text: CurText,
+    cap: Optional[int] = None,
+) -> tuple[Optional[PairModel], dict[str, Any]]:
     """In the worker thread: bring the draft model up to date, then test.
     ``partners`` is (draft lines, partner index per current line), None
-    when no line differs from the draft (nothing to compare);
+    when no line differs from the draft (nothing to compare; the draft
+    model is handed back as it came);
     ``cur_text`` the current (lines, scores) for seeding a new draft model;
     ``cap`` the pair's line-length cap (longer lines: worker processes)."""
     out: dict[str, Any] = {}
-    with_draft = partners is not None
-    if with_draft:
+    compared: Optional[PairModel] = None  # the draft model when there is a draft to compare
+    if partners is not None:
         draft, partner = partners
         aligned = [draft[p] if p >= 0 else "" for p in partner.tolist()]
         if _same_metrics(draft_model, metrics) and draft_model.n_refs == len(refs):
@@ -104,18 +126,19 @@ def _run(draft_model, metrics, partners, refs, current: dict, cur_text, cap=None
             _count_long_lines(draft_model)
         else:
             draft_model = _new_draft_model(metrics, aligned, refs, cur_text[0], current, cur_text[1], cap)
+        compared = draft_model
     for key, metric in metrics.items():
         stats = current[key]
         base_stats = None
-        if with_draft:
-            base_stats = draft_model.stats_array(key)
+        if compared is not None:
+            base_stats = compared.stats_array(key)
             n = min(len(base_stats), len(stats))
             base_stats, stats = np.array(base_stats[:n]), stats[:n]
         out[key] = bootstrap_record(metric, stats, base_stats)
     return draft_model, out
 
 
-def bootstrap_record(metric, stats, draft_stats: Optional[np.ndarray]) -> dict[str, Any]:
+def bootstrap_record(metric: Metric, stats: np.ndarray, draft_stats: Optional[np.ndarray]) -> dict[str, Any]:
     """The corpus score's bootstrap interval over the statistics rows ``stats`` and, with the
     draft's rows (``draft_stats``, the same rows with the drafts put back), the paired bootstrap
     test of the text against its draft — as ``bleuLs/corpusScore`` sends them."""
@@ -133,7 +156,7 @@ def bootstrap_record(metric, stats, draft_stats: Optional[np.ndarray]) -> dict[s
     return rec
 
 
-async def _copy(model: PairModel) -> Optional[tuple[tuple[list, dict], list, dict]]:
+async def _copy(model: PairModel) -> Optional[tuple[CurText, list[list[str]], dict[str, np.ndarray]]]:
     """What a job reads of the current text — (lines, scores), references,
     statistics rows — copied ``COPY_LINES`` lines per event-loop turn; None
     when the model changed between two slices (the copy would mix versions)."""
@@ -184,9 +207,10 @@ class PairedTests:
         model = pair.model
         if model is None or gen != pair.paired_gen or not model.n_paired:
             return
-        with_draft = pair.draft is not None and pair.draft.edited_count() > 0
+        track = pair.draft
         # the draft's lines never change in place; the partners are copied
-        partners = (pair.draft.draft, pair.draft.partner.copy()) if with_draft else None
+        partners = (track.draft, track.partner.copy()) if track is not None and track.edited_count() > 0 else None
+        with_draft = partners is not None
         version = model.version
         copied = await _copy(model)
         if copied is None or gen != pair.paired_gen or pair.model is not model:
@@ -209,7 +233,7 @@ class PairedTests:
             return
         # what the bootstrap and the copy freed goes back to the system
         await loop.run_in_executor(self._pool, memory.release)
-        if with_draft:
+        if with_draft and draft_model is not None:  # (_run hands back a model with a draft)
             pair.draft_model = draft_model
             heap.settle(draft_model.n_hyp)
         if gen != pair.paired_gen or pair.model is not model or model.version != version:

@@ -10,10 +10,11 @@ from __future__ import annotations
 import math
 import unicodedata
 from collections import Counter
-from typing import TYPE_CHECKING, Any, Optional
+from typing import TYPE_CHECKING, Any, Mapping, Optional, Protocol, Sequence
 
 from lsprotocol import types
 
+from ...engine import Metric, PairModel, Score
 from ...qa.analysis import Finding
 from ...config.settings import HintSettings
 from ..postedit import compare
@@ -36,6 +37,18 @@ MAX_MISSING = 12
 _DEFAULT_HINTS = HintSettings()
 
 
+class LineScores(Protocol):
+    """What a line's label and breakdown read: a pair model, or the preview
+    of a large document being opened (:class:`~..pairs.opening.Preview`)."""
+
+    @property
+    def metrics(self) -> Mapping[str, Metric]: ...
+
+    def line_score(self, key: str, i: int) -> Optional[Score]: ...
+
+    def line_value(self, key: str, i: int) -> Optional[float]: ...
+
+
 def fmt(x: Optional[float], digits: int = 2) -> str:
     if x is None or (isinstance(x, float) and math.isnan(x)):
         return "n/a"
@@ -43,9 +56,9 @@ def fmt(x: Optional[float], digits: int = 2) -> str:
 
 
 # -- one line ----------------------------------------------------------------
-def label_for(model, i: int, hs: HintSettings) -> Optional[str]:
+def label_for(model: LineScores, i: int, hs: HintSettings) -> Optional[str]:
     """The inlay hint label of line ``i`` (the settings' templates)."""
-    parts = []
+    parts: list[str] = []
     for key, metric in model.metrics.items():
         value = model.line_value(key, i)
         template = getattr(hs, f"{key}_format", None) or _DEFAULT_HINTS.bleu_format
@@ -93,19 +106,19 @@ class RenderedHints:
 
     __slots__ = ("model", "metrics", "hs", "text")
 
-    def __init__(self, model, hs) -> None:
+    def __init__(self, model: PairModel, hs: HintSettings) -> None:
         self.model, self.metrics, self.hs = model, tuple(model.metrics.values()), hs
-        self.text: dict[bytes, list] = {}  # [label, tooltip or None: not made yet]
+        self.text: dict[bytes, list[Optional[str]]] = {}  # [label, tooltip or None: not made yet]
 
     @classmethod
-    def of(cls, pair: "Pair", model, hs: HintSettings) -> "RenderedHints":
+    def of(cls, pair: "Pair", model: PairModel, hs: HintSettings) -> "RenderedHints":
         """The pair's cache for ``model`` and ``hs`` (a new one when either changed)."""
         r = pair.hint_cache
         if r is None or r.model is not model or r.hs is not hs or r.metrics != tuple(model.metrics.values()):
             r = pair.hint_cache = cls(model, hs)
         return r
 
-    def get(self, key: bytes, model, i: int, tooltip: bool) -> list:
+    def get(self, key: bytes, model: PairModel, i: int, tooltip: bool) -> list[Optional[str]]:
         """[label, tooltip] of line ``i`` whose rows are ``key`` (the tooltip
         is made only when asked for: None otherwise)."""
         got = self.text.get(key)
@@ -120,10 +133,12 @@ class RenderedHints:
 
 def breakdown(pair: "Pair", i: int) -> str:
     """A compact breakdown (inlay hint tooltip)."""
-    return breakdown_of(pair.model, i)
+    model = pair.model
+    assert model is not None, "a hint's tooltip: the pair has its model"
+    return breakdown_of(model, i)
 
 
-def breakdown_of(model, i: int) -> str:
+def breakdown_of(model: LineScores, i: int) -> str:
     """The breakdown of line ``i`` of ``model`` (a pair model, or anything
     with its ``metrics`` and ``line_score``)."""
     out = []
@@ -144,14 +159,14 @@ def breakdown_of(model, i: int) -> str:
     return "  \n".join(out)
 
 
-def missing_ngrams(metric, hyp: str, refs: list[str], max_n: int = 2) -> list[str]:
+def missing_ngrams(metric: Metric, hyp: str, refs: list[str], max_n: int = 2) -> list[str]:
     """Reference n-grams (n ≤ max_n) the hypothesis line lacks, as BLEU clips them."""
     h = metric.tokens(hyp)
     rs = [metric.tokens(r) for r in refs]
     out: list[str] = []
     for n in range(1, max_n + 1):
         hc = Counter(tuple(h[j : j + n]) for j in range(len(h) - n + 1))
-        rc: Counter = Counter()
+        rc: Counter[tuple[str, ...]] = Counter()
         for r in rs:
             c = Counter(tuple(r[j : j + n]) for j in range(len(r) - n + 1))
             for g, k in c.items():
@@ -162,8 +177,7 @@ def missing_ngrams(metric, hyp: str, refs: list[str], max_n: int = 2) -> list[st
     return out
 
 
-def _score_parts(pair: "Pair", key: str, metric, s, i: int) -> list[str]:
-    model = pair.model
+def _score_parts(pair: "Pair", model: PairModel, key: str, metric: Metric, s: Score, i: int) -> list[str]:
     d = shown_delta(line_delta(pair, key, i))
     delta = f" (Δ {d:+.2f} since open)" if d is not None else ""
     parts = [f"**{metric.name} {fmt(s.score)}**{delta}"]
@@ -190,7 +204,7 @@ def _score_parts(pair: "Pair", key: str, metric, s, i: int) -> list[str]:
     return parts
 
 
-def _smoothed(metric, c: int, t: int, p: Optional[float]) -> str:
+def _smoothed(metric: Metric, c: int, t: int, p: Optional[float]) -> str:
     """Say when a precision is not matches / total: the smoothing made it."""
     if p is None or t <= 0 or abs(p - 100.0 * c / t) < 1e-9:
         return ""
@@ -198,7 +212,7 @@ def _smoothed(metric, c: int, t: int, p: Optional[float]) -> str:
     return f"  smoothed ({how}){': no match' if c == 0 else ''}"
 
 
-def hover_text(pair: "Pair", i: int, findings: Optional[list] = None) -> Optional[str]:
+def hover_text(pair: "Pair", i: int, findings: Optional[Sequence[Finding]] = None) -> Optional[str]:
     """The hover of line ``i`` in the order a translator reads it: the line's
     score and findings in plain words (``findings``: what the diagnostics of
     the line say), the reference(s) and the source, the draft and the changes
@@ -209,7 +223,7 @@ def hover_text(pair: "Pair", i: int, findings: Optional[list] = None) -> Optiona
     said = [f"- {_one_line(f.message)}" for f in findings or () if getattr(f, "message", "")]
     if model is None or not 0 <= i < model.n_paired:
         head = [f"**Line {i + 1:,}**"] + (["\n".join(said)] if said else [])
-        return "\n\n".join(head + [effort]) if effort or said else None
+        return "\n\n".join(head + ([effort] if effort else [])) if effort or said else None
     long, scored = model.is_long(i), bool(model.scored_mask(i, i + 1).all())
     pending = not scored and model.is_heavy(i)  # never scored on the event loop
     scores, numbers = [], []
@@ -217,7 +231,7 @@ def hover_text(pair: "Pair", i: int, findings: Optional[list] = None) -> Optiona
         for key, metric in model.metrics.items():
             s = model.line_score(key, i)
             if s is not None:
-                got = _score_parts(pair, key, metric, s, i)
+                got = _score_parts(pair, model, key, metric, s, i)
                 scores.append(got[0])
                 numbers += got[1:]
     parts = [f"**Line {i + 1:,}**" + (" · " + " · ".join(scores) if scores else "")]
@@ -260,7 +274,7 @@ def _punctuation(gram: str) -> bool:
     return all(unicodedata.category(ch)[0] in "PS" for ch in gram if not ch.isspace())
 
 
-def pending_sentence(model, i: int) -> str:
+def pending_sentence(model: PairModel, i: int) -> str:
     """The hover's one sentence for a heavy line whose score is not known yet."""
     if model.is_long(i):
         return (
@@ -403,6 +417,7 @@ def value_cell(x: Optional[float]) -> str:
 def report_text(pair: "Pair", diags: list[types.Diagnostic]) -> str:
     """The per-line report: scores, the codes flagged on each line, the text."""
     model = pair.model
+    assert model is not None, "a paired file (the report command asks for one)"
     codes: dict[int, list[str]] = {}
     for d in diags:
         codes.setdefault(d.range.start.line, []).append(str(d.code))

@@ -24,7 +24,11 @@ BLOCK = 128
 
 #: A line's tokens: the integers of its tokens without the first line delta
 #: (empty: no token on the line); None: not computed yet.
-LineEnc = Optional[tuple]
+LineEnc = Optional[tuple[int, ...]]
+
+#: A block's summary (:meth:`_Block.built`): first and last token line (the
+#: first None: no token), integer count with the first line delta, JSON text.
+_Built = tuple[Optional[int], int, int, str]
 
 
 def _common_prefix(a: list[int], b: list[int], step: int = 4096) -> int:
@@ -51,18 +55,21 @@ class _Block:
 
     __slots__ = ("encs", "_built", "todo")
 
-    def __init__(self, encs: list) -> None:
+    def __init__(self, encs: list[LineEnc]) -> None:
         self.encs = encs
-        self._built: Optional[tuple] = None
+        self._built: Optional[_Built] = None
         #: how many of ``encs`` are None
         self.todo = encs.count(None)
 
-    def built(self) -> tuple:
+    def built(self) -> _Built:
         """(first token line, last token line, integer count with the first
-        line delta, JSON text after the first line delta); lines relative."""
+        line delta, JSON text after the first line delta); lines relative;
+        the first None (and the last 0) when no line has a token."""
         if self._built is None:
-            first = last = None
-            parts, count = [], 0
+            first: Optional[int] = None
+            last = 0
+            parts: list[str] = []
+            count = 0
             for j, e in enumerate(self.encs):
                 if not e:
                     continue
@@ -94,7 +101,8 @@ class Answer:
 
     __slots__ = ("result_id", "blocks", "firsts", "counts", "_bodies", "_json")
 
-    def __init__(self, result_id: str, blocks: tuple, firsts: tuple, counts: tuple, bodies: list) -> None:
+    def __init__(self, result_id: str, blocks: tuple[_Block, ...], firsts: tuple[Optional[int], ...],
+                 counts: tuple[int, ...], bodies: list[str]) -> None:
         self.result_id, self.blocks, self.firsts, self.counts = result_id, blocks, firsts, counts
         self._bodies = bodies
         self._json: Optional[str] = None
@@ -121,21 +129,21 @@ class TokenLines:
     def __init__(self) -> None:
         #: what every line's tokens depend on besides its own inputs (encoding,
         #: draft, model, reference version, settings); another config resets
-        self.config: Optional[tuple] = None
+        self.config: Optional[tuple[object, ...]] = None
         self.blocks: list[_Block] = []
         self.n = 0
         self.shifts = False
         #: lines computed so far (for tests and benchmarks)
         self.built = 0
 
-    def reset(self, n: int, config: tuple, shifts: bool = False) -> None:
+    def reset(self, n: int, config: tuple[object, ...], shifts: bool = False) -> None:
         """``n`` lines, none computed, under ``config``.  ``shifts``: a line's
         tokens depend on its index (the reference line it pairs with), so
         inserting or deleting lines changes every line after them."""
         self.config, self.n, self.shifts = config, n, shifts
         self.blocks = [_Block([None] * min(BLOCK, n - k)) for k in range(0, n, BLOCK)]
 
-    def valid(self, n: int, config: tuple) -> bool:
+    def valid(self, n: int, config: tuple[object, ...]) -> bool:
         return self.config is not None and self.n == n and self.config == config
 
     # -- edits -------------------------------------------------------------------
@@ -159,7 +167,7 @@ class TokenLines:
         while j < len(self.blocks) - 1 and top < end:
             j += 1
             top += len(self.blocks[j].encs)
-        merged: list = []
+        merged: list[LineEnc] = []
         for b in self.blocks[i : j + 1]:
             merged.extend(b.encs)
         merged[start - base : end - base] = [None] * n_new
@@ -197,7 +205,7 @@ class TokenLines:
             base += n
         return out
 
-    def fill(self, lines: Sequence[int], compute: Callable[[list[int]], Iterable[tuple]]) -> None:
+    def fill(self, lines: Sequence[int], compute: Callable[[list[int]], Iterable[LineEnc]]) -> None:
         """Compute the encodings of ``lines`` (still missing) with ``compute``."""
         want = [i for i in lines if 0 <= i < self.n]
         if not want:
@@ -221,9 +229,9 @@ class TokenLines:
             out.append((self.blocks[bi], i - base))
         return out
 
-    def line_encs(self, start: int, end: int) -> list:
+    def line_encs(self, start: int, end: int) -> list[LineEnc]:
         """The encodings of lines [start, end) (None where not computed)."""
-        out: list = []
+        out: list[LineEnc] = []
         base = 0
         for b in self.blocks:
             n = len(b.encs)
@@ -237,7 +245,9 @@ class TokenLines:
     # -- answers -----------------------------------------------------------------------
     def answer(self, result_id: str) -> Answer:
         """The full answer (every line computed)."""
-        firsts, counts, bodies = [], [], []
+        firsts: list[Optional[int]] = []
+        counts: list[int] = []
+        bodies: list[str] = []
         prev, start = 0, 0
         for b in self.blocks:
             first, last, count, body = b.built()
@@ -268,8 +278,9 @@ class TokenLines:
         def ints(ans: Answer, lo: int, hi: int) -> list[int]:
             out: list[int] = []
             for k in range(lo, hi):
-                if ans.firsts[k] is not None:
-                    out.extend(ans.blocks[k].ints(ans.firsts[k]))
+                d0 = ans.firsts[k]
+                if d0 is not None:
+                    out.extend(ans.blocks[k].ints(d0))
             return out
 
         # the blocks that differ, then only the integers that differ in them
