@@ -22,7 +22,8 @@ import numpy as np
 
 from ...qa.formats.format_checks import limits_of, severities
 from ...qa.formats.live_checks import LiveChecks
-from ...formats.model import PO, SRT, VTT, SegmentDocument
+from ...formats.model import SegmentDocument
+from ...formats.table import row
 from ...qa.formats.subtitle_checks import check_cues
 from ..background import heap
 from ..views.render import SOURCE
@@ -159,14 +160,14 @@ def diagnostics_json(sp: SegmentPair, encoding: str, more: Optional[dict[int, li
     segments it calls untranslated (no ``target-same-as-source`` beside it, as in ``check``)."""
     out: list[str] = []
     index = sp.index
-    code = "timecode" if index.format in (SRT, VTT) else "malformed"
-    severity = "error"
-    if index.format == PO:  # the CLI's word for them: po-syntax, as its row says
-        code, severity = "po-syntax", _rows(sp)[0].get("po-syntax")
+    fmt = row(index.format)
+    code, severity = fmt.problem_code, "error"
+    if fmt.problems_checked:  # the CLI's word for them (PO: po-syntax), as its diagnostics row says
+        severity = _rows(sp)[0].get(code)
     for p in index.problems if severity else ():
         a = position_at(sp, p.offset, encoding)
         b = position_at(sp, index.line_end(p.line), encoding)
-        message = p.message[:1].upper() + p.message[1:] + "." if index.format == PO else p.message
+        message = p.message[:1].upper() + p.message[1:] + "." if fmt.problems_checked else p.message
         out.append(_RANGE % (a.line, a.character, b.line, b.character) + _tail(code, severity, message))
     qa = findings(sp)
     segments = with_findings(sp)
