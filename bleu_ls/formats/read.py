@@ -171,7 +171,7 @@ def read_documents(paths: Sequence[str], keep_problems: Sequence[str] = ()) -> O
     its document, for ``check`` to show as findings)."""
     names = [os.fspath(p) for p in paths]
     formats = [detect_format(n, _head(n)) for n in names]
-    if all(f == LINES for f in formats):
+    if not any(row(f).segmented for f in formats):
         return None
     for n in names:  # a missing file or a folder is said as such, before any talk of formats
         open_binary(n).close()

@@ -134,6 +134,11 @@ class FormatRow:
         return self.pairing == "time"
 
     @property
+    def xml(self) -> bool:
+        """An XML format (XLIFF, TMX): read by the XML scanner, its live index re-reads units (``live/xml_reread.py``)."""
+        return self.decoding == "xml"
+
+    @property
     def segmented(self) -> bool:
         """A file of segments (not a line file): the server opens it as a segment document."""
         return self.name != LINES
