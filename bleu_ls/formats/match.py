@@ -22,7 +22,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Callable, Optional, Sequence
 
-from .model import PO, SRT, TMX, VTT, XLIFF1, XLIFF2, Segment, SegmentDocument
+from .model import Segment, SegmentDocument
+from .table import ROWS, row
 
 #: A fallback: the unpaired hypothesis and reference segments (as index lists
 #: into the documents) -> links (hypothesis index, reference index).
@@ -81,22 +82,12 @@ def _time_fallback(hyp: SegmentDocument, hi: list[int], ref: SegmentDocument, ri
     return [(hi[a], ri[b]) for hs, rs in groups for a in hs for b in rs]
 
 
-#: Per-format fallbacks after the exact key.
-FALLBACKS: dict[str, Fallback] = {
-    PO: _po_fallback,
-    XLIFF1: _source_fallback,
-    XLIFF2: _source_fallback,
-    TMX: _source_fallback,
-    SRT: _time_fallback,
-    VTT: _time_fallback,
-}
+#: Per-format fallbacks after the exact key (the rows' ``fallback``, formats/table.py).
+FALLBACKS: dict[str, Fallback] = {r.name: r.fallback.resolve() for r in ROWS if r.fallback is not None}
 
-#: Which keys pair by equality.  An SRT cue number says nothing across two
+#: Which keys pair by equality (the rows' ``keys_pair``).  An SRT cue number says nothing across two
 #: timings of a film, nor does a WebVTT cue's place (``#n``) when it has no id.
-KEYED: dict[str, Callable[[str], bool]] = {
-    SRT: lambda key: False,
-    VTT: lambda key: not key.startswith("#"),
-}
+KEYED: dict[str, Callable[[str], bool]] = {r.name: r.keys_pair for r in ROWS if r.keys_pair is not None}
 
 
 def _pair_by_time(hyp: SegmentDocument, ref: SegmentDocument) -> Optional[Pairing]:
@@ -110,13 +101,13 @@ def _pair_by_time(hyp: SegmentDocument, ref: SegmentDocument) -> Optional[Pairin
     for i, j in links:
         partners[i].append(j)
         used[j] = True
-    if hyp.format == VTT and sum(1 for p in partners if p) * 2 < len(partners):
+    if row(hyp.format).ids_decide and sum(1 for p in partners if p) * 2 < len(partners):
         return None
     return Pairing(partners, [i for i, p in enumerate(partners) if not p], [j for j, u in enumerate(used) if not u])
 
 
 #: Formats whose partners are pieces of one text (a cue the other timing split or merged).
-PIECES = frozenset({SRT, VTT})
+PIECES = frozenset(r.name for r in ROWS if r.timed)
 
 
 def pair_documents(hyp: SegmentDocument, ref: SegmentDocument, fallback: Optional[Fallback] = None) -> Pairing:

@@ -421,6 +421,22 @@ def read_po(text: str) -> SegmentDocument:
     return _Reader(text).run()
 
 
+def read_po_prefix(text: str, max_segments: int) -> SegmentDocument:
+    """About the first ``max_segments`` entries of a decoded PO text (``read.read_prefix``): read up to
+    a blank line after about 120 characters per segment (4 KB at least), the entry before the cut
+    left out (a blank line may sit inside an entry)."""
+    cut = text.find("\n\n", min(len(text), max(4096, 120 * max_segments)))
+    if cut < 0:
+        return read_po(text)
+    doc = read_po(text[: cut + 1])
+    segs = doc.segments
+    if segs:  # the last entry (all its plural forms) may go on after the cut
+        last = (segs[-1].extra.get("msgctxt"), segs[-1].extra.get("msgid"))
+        while segs and (segs[-1].extra.get("msgctxt"), segs[-1].extra.get("msgid")) == last:
+            segs.pop()
+    return doc
+
+
 def po_charset(data: bytes) -> str:
     """The charset the header declares (``utf-8`` when it names none or one Python does not know)."""
     m = _CHARSET.search(data[:65536])

@@ -17,56 +17,38 @@ from typing import Callable, Optional, Sequence
 
 from ..engine.text import InputError, decode_utf8, looks_binary, open_binary, read_error
 from .finding import Finding
-from .model import LINES, PO, SRT, TMX, VTT, XLIFF1, XLIFF2, SegmentDocument
+from .model import LINES, SegmentDocument
+from .table import ROWS, SNIFFED, by_extension, row, sniffed
 
-#: Extension (lower case, with the dot) -> format.  XLIFF 1.2 and 2.x share
-#: their extensions; the XLIFF reader tells them apart (see ``read_document``).
-EXTENSIONS = {
-    ".po": PO,
-    ".pot": PO,
-    ".xlf": XLIFF1,
-    ".xliff": XLIFF1,
-    ".sdlxliff": XLIFF1,
-    ".mxliff": XLIFF1,
-    ".tmx": TMX,
-    ".srt": SRT,
-    ".vtt": VTT,
-}
+#: Extension (lower case, with the dot) -> format (the rows' extensions, formats/table.py).  XLIFF 1.2
+#: and 2.x share their extensions; the XLIFF reader tells them apart (see ``read_document``).
+EXTENSIONS = by_extension()
 
 #: The families whose files may be scored against each other (XLIFF 1.2 against 2.x is one family).
-FAMILY = {LINES: LINES, PO: PO, XLIFF1: "xliff", XLIFF2: "xliff", TMX: TMX, SRT: SRT, VTT: VTT}
+FAMILY = {r.name: r.family for r in ROWS}
 
 #: How the families are named in sentences.
-FAMILY_NAMES = {LINES: "a line file", PO: "a gettext PO file", "xliff": "an XLIFF file", TMX: "a TMX file",
-                SRT: "a SubRip (SRT) file", VTT: "a WebVTT file"}
+FAMILY_NAMES = {r.family: r.family_sentence for r in ROWS}
 
 #: format -> (module, function names to try, what the function takes).  The
 #: XML readers decode their own bytes; the others take the decoded text.
 READERS: dict[str, tuple[str, tuple[str, ...], str]] = {
-    PO: ("po", ("read_po",), "text"),
-    XLIFF1: ("xliff", ("read_xliff", "read_bytes", "read"), "bytes"),
-    TMX: ("tmx", ("read_tmx", "read_bytes", "read"), "bytes"),
-    SRT: ("subtitles", ("read_srt",), "text"),
-    VTT: ("subtitles", ("read_vtt",), "text"),
+    r.name: (r.reader_module, r.reader_names, r.reader_takes) for r in ROWS if r.segmented and r.reader_module
 }
 
-FORMAT_NAMES = {PO: "gettext PO", XLIFF1: "XLIFF", XLIFF2: "XLIFF", TMX: "TMX", SRT: "SubRip (SRT)", VTT: "WebVTT"}
+FORMAT_NAMES = {r.name: r.label for r in ROWS if r.label}
 
 
 def detect_format(path: str, head: bytes = b"") -> str:
-    """The format of ``path`` by its extension; ``.xml`` by whether ``head`` holds ``<xliff`` or ``<tmx``."""
+    """The format of ``path`` by its extension; ``.xml`` by whether ``head`` holds ``<xliff`` or ``<tmx``
+    (the rows' markers); a line file otherwise."""
     ext = os.path.splitext(os.fspath(path))[1].lower()
     if ext in EXTENSIONS:
         return EXTENSIONS[ext]
-    if ext == ".xml" and head:
-        probe = head[:4096]
-        if probe.startswith((b"\xff\xfe", b"\xfe\xff")):
-            probe = probe.decode("utf-16", errors="ignore").encode("ascii", errors="ignore")
-        probe = probe.replace(b"\x00", b"")
-        if b"<xliff" in probe:
-            return XLIFF1
-        if b"<tmx" in probe:
-            return TMX
+    if ext in SNIFFED and head:
+        found = sniffed(head)
+        if found is not None:
+            return found
     return LINES
 
 
@@ -119,18 +101,17 @@ def decode_po(data: bytes, name: str) -> str:
 
 def decode(fmt: str, data: bytes, name: str) -> str:
     """The text of a file of format ``fmt`` (not for the XML formats, which decode themselves)."""
-    if fmt == PO:
+    if row(fmt).decoding == "charset":
         return decode_po(data, name)
     return decode_utf8(data, name)
 
 
 def parse(fmt: str, data: bytes, name: str, text: Optional[str] = None) -> SegmentDocument:
     """The document of ``data`` (or of the already decoded ``text``) read as ``fmt``."""
-    if fmt == LINES:
-        from .lines import lines_document
-
+    r = row(fmt)
+    if not r.segmented:
         text = decode_utf8(data, name) if text is None else text
-        doc = lines_document(text)
+        doc = r.text_reader(text)  # type: ignore[misc]
     else:
         fn, takes = _reader(fmt, name)
         if takes == "bytes":
@@ -138,8 +119,8 @@ def parse(fmt: str, data: bytes, name: str, text: Optional[str] = None) -> Segme
                 return fn(data)
             # an open buffer is already decoded: the XML readers' text entry points
             # (re-encoding it would be decoded again as the declaration says)
-            from_text = getattr(importlib.import_module(f"{__package__}.{READERS[fmt][0]}"), fn.__name__ + "_text", None)
-            return from_text(text) if callable(from_text) else fn(text.encode("utf-8"))
+            from_text = row(fmt).text_reader
+            return from_text(text) if from_text is not None else fn(text.encode("utf-8"))
         text = decode(fmt, data, name) if text is None else text
         doc = fn(text)
     if doc.text is None:
@@ -191,7 +172,7 @@ def read_documents(paths: Sequence[str], keep_problems: Sequence[str] = ()) -> O
     its document, for ``check`` to show as findings)."""
     names = [os.fspath(p) for p in paths]
     formats = [detect_format(n, _head(n)) for n in names]
-    if all(f == LINES for f in formats):
+    if not any(row(f).segmented for f in formats):
         return None
     for n in names:  # a missing file or a folder is said as such, before any talk of formats
         open_binary(n).close()
@@ -216,7 +197,7 @@ def read_documents(paths: Sequence[str], keep_problems: Sequence[str] = ()) -> O
 
 
 #: formats whose first segments can be read alone (:func:`read_prefix`)
-PREFIX_FORMATS = (PO, XLIFF1, XLIFF2, TMX, SRT, VTT)
+PREFIX_FORMATS = tuple(r.name for r in ROWS if r.prefix_reader is not None)
 
 
 def read_prefix(fmt: str, text: str, max_segments: int) -> Optional[SegmentDocument]:
@@ -225,32 +206,12 @@ def read_prefix(fmt: str, text: str, max_segments: int) -> Optional[SegmentDocum
     None for a format that cannot be read in part, or when the prefix has a problem
     (then only a full read says what the file is).
 
-    XLIFF, TMX and subtitles stop their scan once that many are read; PO is read up to a blank
-    line after about 120 characters per segment (4 KB at least), the entry before the cut left out
-    (a blank line may sit inside an entry)."""
-    if fmt not in PREFIX_FORMATS:
+    The row's prefix reader: XLIFF, TMX and subtitles stop their scan once that many are read;
+    PO is read up to a blank line (:func:`~.po.read_po_prefix`)."""
+    reader = row(fmt).prefix_reader
+    if reader is None:
         return None
-    if fmt == PO:
-        from .po import read_po
-
-        cut = text.find("\n\n", min(len(text), max(4096, 120 * max_segments)))
-        if cut < 0:
-            doc = read_po(text)
-        else:
-            doc = read_po(text[: cut + 1])
-            segs = doc.segments
-            if segs:  # the last entry (all its plural forms) may go on after the cut
-                last = (segs[-1].extra.get("msgctxt"), segs[-1].extra.get("msgid"))
-                while segs and (segs[-1].extra.get("msgctxt"), segs[-1].extra.get("msgid")) == last:
-                    segs.pop()
-    elif fmt in (SRT, VTT):
-        from .subtitles import read_srt, read_vtt
-
-        doc = (read_srt if fmt == SRT else read_vtt)(text, max_segments=max_segments)
-    else:
-        name, _, _ = READERS[fmt]
-        mod = importlib.import_module(f"{__package__}.{name}")
-        doc = getattr(mod, "read_tmx_text" if fmt == TMX else "read_xliff_text")(text, max_segments=max_segments)
+    doc = reader(text, max_segments=max_segments)
     if doc.problems:
         return None
     doc.text = text
@@ -260,7 +221,7 @@ def read_prefix(fmt: str, text: str, max_segments: int) -> Optional[SegmentDocum
 def decode_file(path: str, fmt: str) -> str:
     """The decoded text of a file of format ``fmt`` (the XML formats as they declare; ``InputError`` when unreadable)."""
     data = read_bytes(path)
-    if fmt in (XLIFF1, XLIFF2, TMX):
+    if row(fmt).decoding == "xml":
         from .xmlscan import decode_xml
 
         return decode_xml(data)[0]

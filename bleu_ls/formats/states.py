@@ -22,7 +22,8 @@ from __future__ import annotations
 import re
 from typing import Optional
 
-from .model import PO, XLIFF1, XLIFF2, Segment
+from . import table
+from .model import Segment
 from .xliff import state_edit
 from .xliff1 import MT_QUALIFIERS
 
@@ -33,35 +34,58 @@ _X2_DONE = frozenset({"translated", "reviewed", "final"})
 #: an XLIFF 2 subState (``prefix:value``) naming machine translation
 _MT_SUBSTATE = re.compile(r"(?i)(?:^|[:_\-.])(?:[ns]?mt|machine[-_ ]?translat\w*)(?:$|[:_\-.])")
 
-#: code action id -> (title, formats, state value)
-MARK_TRANSLATED = "translated"
-MARK_FINAL = "final"
-REMOVE_FUZZY = "remove-fuzzy"
+#: code action ids (each format's row names those its segments may offer: ``state_actions``)
+MARK_TRANSLATED = table.MARK_TRANSLATED
+MARK_FINAL = table.MARK_FINAL
+REMOVE_FUZZY = table.REMOVE_FUZZY
 TITLES = {MARK_TRANSLATED: "Mark as translated", MARK_FINAL: "Mark as final", REMOVE_FUZZY: "Remove fuzzy"}
 
 
-def needs_review(fmt: str, seg: Segment) -> bool:
+def po_needs_review(seg: Segment) -> bool:
+    return "fuzzy" in seg.flags
+
+
+def xliff1_needs_review(seg: Segment) -> bool:
     state, qualifier = seg.state, seg.state_qualifier
-    if fmt == PO:
-        return "fuzzy" in seg.flags
-    if fmt == XLIFF1:
-        if state in _X1_REVIEW or (state or "").startswith("needs-review"):
-            return True
-        return qualifier in MT_QUALIFIERS and state not in _X1_DONE
-    if fmt == XLIFF2:
-        if state == "initial":
-            return True
-        return bool(qualifier and _MT_SUBSTATE.search(qualifier)) and state not in _X2_DONE
-    return False
+    if state in _X1_REVIEW or (state or "").startswith("needs-review"):
+        return True
+    return qualifier in MT_QUALIFIERS and state not in _X1_DONE
+
+
+def xliff2_needs_review(seg: Segment) -> bool:
+    state, qualifier = seg.state, seg.state_qualifier
+    if state == "initial":
+        return True
+    return bool(qualifier and _MT_SUBSTATE.search(qualifier)) and state not in _X2_DONE
+
+
+def po_target_is_draft(seg: Segment) -> bool:
+    """A fuzzy entry's target is the draft."""
+    return "fuzzy" in seg.flags
+
+
+def xliff1_target_is_draft(seg: Segment) -> bool:
+    """An MT-qualified target equal to its draft is the draft."""
+    return seg.state_qualifier in MT_QUALIFIERS and seg.draft == seg.target
+
+
+def needs_review(fmt: str, seg: Segment) -> bool:
+    """Whether ``seg`` needs review, as its format's row says (a format without states: never)."""
+    check = table.row(fmt).needs_review
+    return check is not None and bool(check(seg))
+
+
+#: action -> whether it would change a segment (of a format whose row offers it)
+_APPLIES = {
+    REMOVE_FUZZY: lambda seg: "fuzzy" in seg.flags and bool(seg.extra.get("flag_lines")),
+    MARK_TRANSLATED: lambda seg: bool(seg.extra.get("state_tag")) and seg.state != MARK_TRANSLATED,
+    MARK_FINAL: lambda seg: bool(seg.extra.get("state_tag")) and seg.state != MARK_FINAL,
+}
 
 
 def actions(fmt: str, seg: Segment) -> list[str]:
     """The state actions that would change ``seg`` (none that leave it as it is)."""
-    if fmt == PO:
-        return [REMOVE_FUZZY] if "fuzzy" in seg.flags and seg.extra.get("flag_lines") else []
-    if fmt in (XLIFF1, XLIFF2) and seg.extra.get("state_tag"):
-        return [a for a in (MARK_TRANSLATED, MARK_FINAL) if seg.state != a]
-    return []
+    return [a for a in table.row(fmt).state_actions if _APPLIES[a](seg)]
 
 
 def _line_end(text: str, start: int) -> tuple[int, int]:
@@ -76,11 +100,11 @@ def _line_end(text: str, start: int) -> tuple[int, int]:
 def state_edits(text: str, fmt: str, seg: Segment, action: str) -> Optional[list[tuple[int, int, str]]]:
     """The edits of ``action`` on ``seg`` (read from ``text``); None when it does not apply."""
     if action in (MARK_TRANSLATED, MARK_FINAL):
-        if fmt not in (XLIFF1, XLIFF2):
+        if action not in table.row(fmt).state_actions:
             return None
         edit = state_edit(text, seg, action)
         return [edit] if edit is not None else None
-    if action != REMOVE_FUZZY or fmt != PO or "fuzzy" not in seg.flags:
+    if action != REMOVE_FUZZY or action not in table.row(fmt).state_actions or "fuzzy" not in seg.flags:
         return None
     out: list[tuple[int, int, str]] = []
     for start in seg.extra.get("flag_lines", ()):  # type: ignore[attr-defined]

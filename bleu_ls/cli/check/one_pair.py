@@ -20,10 +20,15 @@ from ...qa.ignore import RELATIVE, IgnoreStore, find_store_root
 from ...config.pair_options import pair_names, pair_settings
 from ...qa.findings import Finding
 from ...qa.formats.format_checks import findings_for
-from ...formats.model import PO, line_col
+from ...formats.model import line_col
+from ...formats.table import names, row
+from ...qa.formats.table import checks_of
 from ...config.settings import Settings
 from ..inputs import Paired, read_inputs, read_segments
 from .report import Report, display
+
+#: the formats whose reading problems are findings of ``check`` (PO ``po-syntax``), not a stop
+PROBLEMS_CHECKED = names(problems_checked=True)
 
 
 def check_pair(hyp: Path, settings: Settings, root: Optional[Path], report: Report) -> None:
@@ -56,7 +61,7 @@ def check_pair(hyp: Path, settings: Settings, root: Optional[Path], report: Repo
         return
     try:
         inputs = read_inputs([str(hyp), *map(str, spec.references)], names=[display(r) for r in spec.references],
-                             keep_problems=(PO,))
+                             keep_problems=PROBLEMS_CHECKED)
         if inputs.segments is None:
             hyp_lines, *ref_lines = inputs.texts
             model = PairModel.from_lines(metrics, hyp_lines, ref_lines)
@@ -83,7 +88,7 @@ def _check_alone(hyp: Path, settings: Settings, root: Optional[Path], report: Re
     info: dict = {"hypothesis": shown, "references": [], "paired": False}
     try:
         metrics = build_metrics(settings)  # (their tokenizer only: nothing is scored)
-        paired = read_segments([str(hyp)], keep_problems=(PO,))
+        paired = read_segments([str(hyp)], keep_problems=PROBLEMS_CHECKED)
         source_path = find_source(hyp, settings, root) if paired is None else None
         hyp_lines = read_lines(str(hyp)) if paired is None and source_path is not None else None
     except (InputError, TokenizerUnavailable, ValueError) as exc:
@@ -124,8 +129,9 @@ def _check_segments(hyp: Path, spec: Optional[PairSpec], settings: Settings, met
     if spec is None:
         names["target_language"] = doc.target_lang
     findings = Analyzer(settings).analyse(model, source, names)
-    if doc.format == PO:
-        findings = _without_placeholder_markup(findings, segs)
+    placeholders_own = row(doc.format).placeholders_own
+    if placeholders_own is not None:
+        findings = _without_placeholder_markup(findings, segs, placeholders_own)
     text = doc.text
     placed = [*unpaired, *(_place(f, segs, text) for f in findings)]  # (unpaired: the file's first line)
     if text is not None:
@@ -150,10 +156,9 @@ def _check_segments(hyp: Path, spec: Optional[PairSpec], settings: Settings, met
         if effort is not None:
             info["effort"] = effort
     info["lines"] = len(al.rows)
-    if doc.format == PO:
-        from ...qa.formats.po_checks import counts
-
-        info["segments"].update(counts(doc))
+    checks = checks_of(doc.format)
+    if checks is not None and checks.counts is not None:
+        info["segments"].update(checks.counts(doc))
     report.emit(shown, placed, info, info)
 
 
@@ -170,11 +175,10 @@ def _draft_effort(segments) -> Optional[dict]:
             "edited": sum(1 for d, t in pairs if d.rstrip() != t.rstrip()), "signature": metric.signature(1)}
 
 
-def _without_placeholder_markup(findings: list, segs) -> list:
+def _without_placeholder_markup(findings: list, segs, placeholders_own) -> list:
     """PO: the rule table's `markup-mismatch` left out where all it names are placeholders of the
-    entry's format flag (`placeholders-missing`/`-extra` say it by the format's own rules)."""
-    from ...formats.po_placeholders import placeholders_own
-
+    entry's format flag (`placeholders-missing`/`-extra` say it by the format's own rules; the
+    row's ``placeholders_own``)."""
     out = []
     for f in findings:
         if f.code == "markup-mismatch" and 0 <= f.line < len(segs):

@@ -33,15 +33,16 @@ from typing import Callable, Optional
 
 
 from .offsets import Change, OffsetIndex, shift_segment
-from ..model import SRT, VTT, Segment, SegmentDocument
-from ..subtitles import read_srt, read_vtt
+from ..model import Segment, SegmentDocument
+from ..table import ROWS, row
 
-#: format -> reader of a decoded text (only the formats whose units are blank-line separated blocks)
-READERS: dict[str, Callable[[str], SegmentDocument]] = {SRT: read_srt, VTT: read_vtt}
+#: format -> reader of a decoded text (only the formats whose units are blank-line separated blocks:
+#: the rows with ``blocks``, formats/table.py)
+READERS: dict[str, Callable[[str], SegmentDocument]] = {
+    r.name: r.text_reader.resolve() for r in ROWS if r.blocks and r.text_reader is not None
+}
 
 _NONSPACE = re.compile(r"\S")
-#: what a WebVTT region read on its own is prefixed with (the header block)
-_VTT_HEAD = "WEBVTT\n\n"
 
 
 def _nonspace(text, a: int, b: int) -> bool:
@@ -82,6 +83,8 @@ class LiveIndex(OffsetIndex):
         if reader is None and fmt not in READERS:
             raise ValueError(f"{fmt} files are not followed edit by edit")
         super().__init__(fmt, text, reader or READERS[fmt])
+        #: what a region read on its own is prefixed with when it is not the first block (WebVTT: the header)
+        self._head = row(fmt).head_block
 
     def reset(self, text: str) -> None:
         """Read ``text`` afresh."""
@@ -127,7 +130,7 @@ class LiveIndex(OffsetIndex):
             first = 1 if text.startswith("\ufeff") else 0
             if not _nonspace(text, first, ra):
                 k, ra, head_free = 0, 0, True
-        if self.format == VTT and k == 0 and m + 1 < n_lines:
+        if self._head and k == 0 and m + 1 < n_lines:
             # the first block is read as the header: the block after the region may become
             # (or stop being) the first one, so it is read again too
             j = m + 1
@@ -144,9 +147,9 @@ class LiveIndex(OffsetIndex):
 
         # the region read again
         region = text.slice(ra, rb + delta)
-        if self.format == VTT and k > 0:
-            doc = self._read(_VTT_HEAD + region)
-            base_c, base_l = ra - len(_VTT_HEAD), k - 2
+        if self._head and k > 0:
+            doc = self._read(self._head + region)
+            base_c, base_l = ra - len(self._head), k - self._head.count("\n")
         elif k > 0:  # a blank line first: a BOM typed at the region's start is no file's BOM
             doc = self._read("\n" + region)
             base_c, base_l = ra - 1, k - 1

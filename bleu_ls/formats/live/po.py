@@ -315,3 +315,8 @@ def _moved_same(o: Segment, f: Segment, delta: int, line_delta: int) -> bool:
         return False
     return (o.target_span == f.target_span and o.line == f.line) or (
         o.target_span == (f.target_span[0] - delta, f.target_span[1] - delta) and o.line == f.line - line_delta)
+
+
+def po_index(fmt: str, text: str) -> PoIndex:
+    """The live index of a PO text (the PO row's ``live_index``)."""
+    return PoIndex(text)

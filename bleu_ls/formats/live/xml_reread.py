@@ -28,10 +28,11 @@ from bisect import bisect_left, bisect_right
 from dataclasses import dataclass
 from typing import Any, Optional, cast
 
-from ..model import TMX, XLIFF1, XLIFF2, InlineCode, Run, Segment, SegmentDocument
-from ..tmx import _Reader as _TmxReader, read_tmx_text
+from ..model import TMX, InlineCode, Run, Segment, SegmentDocument
+from ..table import row
+from ..tmx import _Reader as _TmxReader
 from ..xml_facts import XmlFacts
-from ..xliff import _Reader, read_xliff_text
+from ..xliff import _Reader
 from ..xmlcontent import LineCounter
 from ..xmlscan import _TAG, NS_SEP, Scanner
 
@@ -78,7 +79,7 @@ def reread_region(text: str, doc: SegmentDocument, start: int, old_end: int, new
     ``removed`` (the old text of the edited range), when given, lets an edit between
     units that removed no markup be read alone (a unit pasted after a ``</group>``).
     """
-    if doc.format not in (XLIFF1, XLIFF2, TMX) or doc.problems or doc.header.get("partial") or doc.header.get("duplicate-keys"):
+    if not row(doc.format).xml or doc.problems or doc.header.get("partial") or doc.header.get("duplicate-keys"):
         return None
     segs = doc.segments
     if not segs or any("unit_span" not in s.extra for s in (segs[0], segs[-1])):
@@ -365,7 +366,7 @@ def apply_edit(text: str, doc: SegmentDocument, start: int, old_end: int, new_en
     """The document of the new ``text``: (document, True when only the touched units were read)."""
     sp = reread_region(text, doc, start, old_end, new_end, removed)
     if sp is None:
-        fresh = (read_tmx_text if doc.format == TMX else read_xliff_text)(text, doc.header.get("path", ""))
+        fresh = row(doc.format).text_reader(text, doc.header.get("path", ""))  # type: ignore[misc]
         if "encoding" in doc.header:
             fresh.header["encoding"] = doc.header["encoding"]
         return fresh, False

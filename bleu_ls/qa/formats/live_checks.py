@@ -28,13 +28,17 @@ from __future__ import annotations
 
 from typing import Optional
 
-from ...formats.model import PO, SegmentDocument
+from ...formats.model import SegmentDocument
+from .table import CheckRow, checks_of
 from .xml_checks import DEFAULT_SEVERITY as XML_SEVERITY
 from ..findings import Finding
 
 #: structural edits noted before the key -> index map is made again
 MOVES = 256
 
+
+#: the checks of a format without a row (none)
+_NO_CHECKS = CheckRow(document=lambda *_a: [])
 
 #: the findings of a segment that has none: one list for all of them (never added to: ``at`` adds by ``+``)
 _NONE: list = []
@@ -50,6 +54,8 @@ class LiveChecks:
 
     def __init__(self, fmt: str, severity: dict[str, Optional[str]], said: frozenset = frozenset()) -> None:
         self.format = fmt
+        #: the format's checks (qa/formats/table.py)
+        self.row = checks_of(fmt) or _NO_CHECKS
         #: code -> severity (None: off), as :func:`~.format_checks.severities` gives
         self.sev = severity
         self.given = {c: s for c, s in severity.items() if s is not None}
@@ -79,33 +85,24 @@ class LiveChecks:
         self._index_keys()
         #: a key twice (a file read with problems): the maps by key cannot tell them apart, count all again
         self.twice = len(self._pos) != len(self.keys)
-        if self.format == PO and any(self.plural):
+        if self.row.plurals is not None and any(self.plural):
             self._plurals(index, 0, len(segs))
         for g, members in self.groups.items():
             if len(members) > 1:
                 self._group(index, g)
 
     def _header_facts(self) -> None:
-        if self.format == PO:
-            from ...formats.po_plural import nplurals, single_valued_forms
-
-            self.single = single_valued_forms(self.header)
-            self.nplurals = nplurals(self.header)
+        #: what the header says that the checks read (PO: the single-valued plural forms, nplurals)
+        self.facts = self.row.header_facts(self.header) if self.row.header_facts is not None else {}
+        self.nplurals = self.facts.get("nplurals")
 
     # -- one segment --------------------------------------------------------------------
     def _own(self, seg, text: str) -> list[Finding]:
         if not self.on:
             return []
-        if self.format == PO:
-            from .po_checks import check_segment
-
-            found = check_segment(seg, self.given, self.single)
-        else:
-            from .xml_checks import check_newlines
-            from .xml_checks import check_segment as xml_segment
-
-            found = xml_segment(seg, self.format, self.given) + check_newlines(seg, text, self.given)
-        return self._rel(seg, found)
+        if self.row.segment is None:
+            return []
+        return self._rel(seg, self.row.segment(seg, self.format, text, self.given, self.facts))
 
     def _rel(self, seg, found) -> list[Finding]:
         base = seg.target_span[0]
@@ -124,8 +121,9 @@ class LiveChecks:
         if not (s.source and s.source.strip() and s.target.strip()):
             return None
         src = _norm(s.source)
-        if self.format == PO:
-            return (s.extra.get("msgctxt"), s.extra.get("plural_index"), src)
+        fields = self.row.group_fields
+        if fields:
+            return (*(s.extra.get(f) for f in fields), src)
         return src
 
     # -- what an edit changed ---------------------------------------------------------------
@@ -171,8 +169,8 @@ class LiveChecks:
             if g is not None:
                 self.groups.setdefault(g, []).append(s.key)
         touched: set[int] = set()
-        if self.format == PO and (any(self.plural[max(0, a - 1) : a + count + 1]) or
-                                  self.nplurals is None and any(self.plural)):
+        if self.row.plurals is not None and (any(self.plural[max(0, a - 1) : a + count + 1]) or
+                                             self.nplurals is None and any(self.plural)):
             touched |= self._plurals(index, a, a + count)
         for g in {*old_groups, *(g for g in got if g is not None)}:
             touched |= self._group(index, g)
@@ -200,8 +198,6 @@ class LiveChecks:
 
     def _plurals(self, index, a: int, b: int) -> set[int]:
         """The plural checks of the run of plural segments around [a, b) (all of them without nplurals)."""
-        from .po_checks import check_plurals
-
         n = len(self.keys)
         if self.nplurals is None:
             lo, hi = 0, n
@@ -219,7 +215,7 @@ class LiveChecks:
                 changed.add(self._where(s.key))
         if not self.on:
             return changed
-        found = check_plurals(SegmentDocument(PO, segs, header=self.header), self.given)
+        found = self.row.plurals(SegmentDocument(self.format, segs, header=self.header), self.given)  # type: ignore[misc]
         for s in segs:
             rel = self._rel(s, found.get(s.key, ()))
             if rel:

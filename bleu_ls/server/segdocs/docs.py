@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Any, Callable, Optional, Union
 import numpy as np
 from lsprotocol import types
 
-from ...formats.model import PO
+from ...formats.table import row
 from ..documents.files import path_key, uri_path
 from ..roles import ManagerRole
 from ..wire.protocol import Encoded, full_report, unchanged_report
@@ -203,7 +203,7 @@ class SegmentDocs:
         # Made only then: the index says afterwards where they were (live_offsets.py), no row's place
         # is read at each key press.
         frozen = sp.frozen
-        lazy = frozen is None and hasattr(index, "hints_snapshot") and (index.format != PO or hasattr(index, "quoted"))
+        lazy = frozen is None and hasattr(index, "hints_snapshot") and (not row(index.format).quoted_target or hasattr(index, "quoted"))
         if lazy:
             snap, anchors = index.hints_snapshot(), sp.row_anchor
         elif frozen is None:

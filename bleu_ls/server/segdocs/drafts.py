@@ -36,8 +36,8 @@ import numpy as np
 
 from ...engine.ter import UNITS, TerMetric
 from ...postedit import DraftStore
-from ...formats.model import PO, XLIFF1, Segment
-from ...formats.xliff1 import MT_QUALIFIERS
+from ...formats.model import Segment
+from ...formats.table import row
 from ...config.settings import HintSettings, Settings
 from ..views.effort_render import diff_markdown
 from .state import SegmentPair
@@ -179,8 +179,9 @@ def _candidates(d: SegDrafts, fmt: str, segs: list[Segment], a: int, b: int) -> 
     """The segments of [a, b) that may have a draft (:func:`_candidate`), at comprehension speed."""
     r = range(a, min(b, len(segs)))
     kept = d.kept
-    if fmt == PO:
-        return [i for i in r if segs[i].draft is not None or "fuzzy" in segs[i].flags or segs[i].key in kept]
+    flag = row(fmt).draft_flag
+    if flag is not None:
+        return [i for i in r if segs[i].draft is not None or flag in segs[i].flags or segs[i].key in kept]
     if kept:
         return [i for i in r if segs[i].draft is not None or segs[i].key in kept]
     return [i for i in r if segs[i].draft is not None]
@@ -194,14 +195,14 @@ def may_have_draft(sp: SegmentPair, seg: Segment) -> bool:
 
 def _candidate(d: SegDrafts, fmt: str, seg: Segment) -> bool:
     """Can ``seg`` have a draft (else it is not looked at: most segments of most files)?"""
-    return seg.draft is not None or (fmt == PO and "fuzzy" in seg.flags) or seg.key in d.kept
+    flag = row(fmt).draft_flag
+    return seg.draft is not None or (flag is not None and flag in seg.flags) or seg.key in d.kept
 
 
 def _target_is_draft(fmt: str, seg: Segment) -> bool:
     """The target itself is the MT draft (a fuzzy PO entry, an XLIFF 1.2 MT-qualified target)."""
-    if fmt == PO:
-        return "fuzzy" in seg.flags
-    return fmt == XLIFF1 and seg.state_qualifier in MT_QUALIFIERS and seg.draft == seg.target
+    is_draft = row(fmt).target_is_draft
+    return is_draft is not None and bool(is_draft(seg))
 
 
 def _decide(d: SegDrafts, fmt: str, seg: Segment) -> tuple[Optional[str], bool]:

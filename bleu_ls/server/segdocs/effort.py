@@ -34,7 +34,8 @@ from ...engine import PairModel
 from ...engine.ter import UNITS
 from ..background import pools
 from ..postedit.paired import bootstrap_record
-from ...formats.model import PO, Segment
+from ...formats.model import Segment
+from ...formats.table import row
 from ...config.settings import HintSettings
 from .drafts import COUNTED, NO_PART, STALE, TOO_LONG, SegDrafts, draft_of, effort, hint_part, may_have_draft, spliced
 from .state import SegmentPair, position_at
@@ -301,9 +302,10 @@ def hints_alone(sp: SegmentPair, params: types.InlayHintParams, hs: HintSettings
     hi = (len(index.buf) if hasattr(index, "buf") else len(index.text)) if end_line >= index.line_count else index.line_end(end_line)
     every = np.arange(n)
     ends = index.target_ends(every)
-    if index.format == PO and hasattr(index, "quoted"):  # after the closing quote (as state.hint_offsets)
+    quoted = row(index.format).quoted_target
+    if quoted and hasattr(index, "quoted"):  # after the closing quote (as state.hint_offsets)
         ends = ends + index.quoted(every)
-    elif index.format == PO:
+    elif quoted:
         text = index.buf if hasattr(index, "buf") else index.text
         ends = ends + np.fromiter((text.startswith('"', e) for e in ends.tolist()), np.int64, n)
     a, b = int(np.searchsorted(ends, lo, "left")), int(np.searchsorted(ends, hi, "right"))

@@ -29,19 +29,19 @@ from typing import Iterable, Optional
 import numpy as np
 
 from ...engine import PairModel, build_metrics
-from ...formats.live.index import READERS, LiveIndex
-from ...formats.live.po import PoIndex
-from ...formats.live.whole import WholeIndex, XmlIndex
+from ...formats.live.index import LiveIndex
+from ...formats.live.whole import WholeIndex
 from ...formats.match import pair_documents
-from ...formats.model import PO, TMX, XLIFF1, XLIFF2, SegmentDocument
-from ...formats.read import PREFIX_FORMATS, read_prefix
+from ...formats.model import SegmentDocument
+from ...formats.read import read_prefix
+from ...formats.table import row
 from ...formats.subtitles import estimate_offset
 from ...config.settings import Settings
 from ..background import heap
 from ..roles import ManagerRole
 from .checks import configure, findings
 from .rows import _rows, _set_rows, _texts, pair, read_reference
-from .state import TIMED, SegmentPair
+from .state import SegmentPair
 
 #: files of at least this many characters open in two steps (about 10,000 XLIFF units)
 LARGE_CHARS = 2_000_000
@@ -54,25 +54,20 @@ REF_PREFIX_SEGMENTS = 600
 
 
 def two_step(fmt: str, text: str) -> bool:
-    return fmt in PREFIX_FORMATS and len(text) >= LARGE_CHARS
+    return row(fmt).prefix_reader is not None and len(text) >= LARGE_CHARS
 
 
 def make_index(fmt: str, text: str) -> LiveIndex:
-    """The live index of a whole text."""
-    if fmt in READERS:
-        return LiveIndex(fmt, text)
-    if fmt in (XLIFF1, XLIFF2, TMX):
-        return XmlIndex(fmt, text)
-    if fmt == PO:
-        return PoIndex(text)
-    return WholeIndex(fmt, text)
+    """The live index of a whole text (the format's row names its factory)."""
+    factory = row(fmt).live_index
+    return factory(fmt, text) if factory is not None else WholeIndex(fmt, text)
 
 
 def full_pair(uri: str, path: Path, fmt: str, text: str, version: Optional[int], manager: ManagerRole,
               open_docs: Iterable[SegmentPair]) -> SegmentPair:
     """The document read whole, its reference read and every segment paired (any thread)."""
     with heap.quiet(text.count("\n")):
-        if fmt in TIMED:  # the reference's timing is read against the document's
+        if row(fmt).timed:  # the reference's timing is read against the document's
             sp = SegmentPair(uri=uri, path=path, index=make_index(fmt, text), version=version)
             read_reference(sp, manager, open_docs)
         else:  # the reference first: the memory its full reading leaves (kept slim) is the document's then
@@ -110,7 +105,7 @@ def prefix_rows(sp: SegmentPair, settings: Settings) -> None:
         sp.row_refs = []
         sp.row_of = np.full(len(sp.index), -1, np.int64)
         return
-    if sp.index.format in TIMED:
+    if row(sp.index.format).timed:
         hs, he, rr = timed_prefix_rows(sp)
     else:
         hyp_doc = SegmentDocument(format=sp.index.format, segments=sp.index.unshifted())

@@ -25,7 +25,7 @@ from typing import Any, Callable, Optional
 from ...qa.analysis import Analyzer
 from ...qa.analysis.unreferenced import Unreferenced, segment_lines
 from ...engine import build_metrics
-from ...formats.model import PO
+from ...formats.table import row
 from ...formats.read import read_prefix
 from ..background import pools
 from ...qa.findings import Finding
@@ -78,8 +78,9 @@ def bind(sp: SegmentPair, settings: Any, adequacy: Any) -> None:
 def _declared(sp: SegmentPair) -> Optional[str]:
     """The language the file declares for its targets (PO ``Language``, XLIFF target-language / trgLang)."""
     index = sp.index
-    if index.format == PO:
-        return getattr(index, "header", {}).get("Language") or None
+    field = row(index.format).header_language
+    if field is not None:
+        return getattr(index, "header", {}).get(field) or None
     try:
         head = read_prefix(index.format, index.text, 1)
     except Exception:
@@ -95,7 +96,7 @@ def after_edit(sp: SegmentPair, change: Any, now: float) -> None:
         return
     index = sp.index
     if change.kind == "none":
-        if index.format == PO:
+        if row(index.format).header_language is not None:  # a header edit may change it
             r.names["target_language"] = _declared(sp)
         return
     a = change.start
@@ -191,7 +192,7 @@ def _segment_findings(sp: SegmentPair, i: int, found) -> list[Finding]:
     seg = sp.index.segment(i)
     out = []
     for f in found:
-        if f.code == "markup-mismatch" and sp.index.format == PO and _placeholders_own(seg, f):
+        if f.code == "markup-mismatch" and _placeholders_own(sp.index.format, seg, f):
             continue  # PO: placeholders-missing / -extra say it by the entry's format
         base = seg.target_span[0]
         n = len(seg.target)
@@ -201,9 +202,11 @@ def _segment_findings(sp: SegmentPair, i: int, found) -> list[Finding]:
     return out
 
 
-def _placeholders_own(seg, f) -> bool:
-    from ...formats.po_placeholders import placeholders_own
-
+def _placeholders_own(fmt: str, seg, f) -> bool:
+    """The items a finding names are all placeholders of the entry's own format flag (the format's row says how; PO)."""
+    placeholders_own = row(fmt).placeholders_own
+    if placeholders_own is None:
+        return False
     items = [*f.data.get("lost", ()), *f.data.get("added", ())]
     return bool(items) and placeholders_own(seg, items)
 

@@ -15,14 +15,15 @@ from lsprotocol import types
 from ...engine import PairModel
 from ...formats.live.index import LiveIndex
 from ...formats.finding import Finding
-from ...formats.model import LINES, PO, SRT, VTT, SegmentDocument
+from ...formats.model import SegmentDocument
 from ...formats.read import EXTENSIONS as READ_EXTENSIONS
+from ...formats.table import names, row
 from ..documents.document import from_units, to_units
 
-#: file name suffix -> segment format (PO, XLIFF, TMX, SRT, WebVTT)
-EXTENSIONS = {ext: fmt for ext, fmt in READ_EXTENSIONS.items() if fmt != LINES}
+#: file name suffix -> segment format (PO, XLIFF, TMX, SRT, WebVTT: the rows of segment files)
+EXTENSIONS = {ext: fmt for ext, fmt in READ_EXTENSIONS.items() if row(fmt).segmented}
 #: formats paired by time (the others by key)
-TIMED = (SRT, VTT)
+TIMED = names(timed=True)
 
 
 def loop_running() -> bool:
@@ -129,9 +130,10 @@ def hint_offsets(sp: SegmentPair, rows: Optional[np.ndarray] = None) -> np.ndarr
     if not len(anchors):
         return np.zeros(0, np.int64)
     ends = sp.index.target_ends(anchors)
-    if sp.index.format == PO and hasattr(sp.index, "quoted"):  # kept by the PO index (live_po.py)
+    quoted = row(sp.index.format).quoted_target
+    if quoted and hasattr(sp.index, "quoted"):  # kept by the PO index (live/po.py)
         ends += sp.index.quoted(anchors)
-    elif sp.index.format == PO:  # after the closing quote of the last msgstr line
+    elif quoted:  # after the closing quote of the last msgstr line
         text = sp.index.buf
         ends += np.fromiter((text.startswith('"', e) for e in ends.tolist()), np.int64, len(ends))
     return ends

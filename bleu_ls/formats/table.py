@@ -1,0 +1,236 @@
+"""The table of file formats: one row per format, the line file included.
+
+A row says everything the rest of the package asks about a format: its name
+and family, how a file is recognised (extensions; for a shared extension such
+as ``.xml``, the markers sniffed in its first bytes), how its bytes are
+decoded, its reader (and the reader of an already decoded text), its prefix
+reader for the first segments of a large file, the factory of its live index
+(``formats/live/``), its workflow states (``formats/states.py``), whether its
+target may itself be the MT draft, how its segments pair (by key, or by time
+for subtitles) and the few facts of its text the server places hints by.
+
+No code outside this table (and the checks' own table, ``qa/formats/table.py``)
+tests a format's name: it asks the row (:func:`row`).  A new format is one row
+here plus its reader module (and, when it has checks of its own, one row in
+``qa/formats/table.py``).
+
+Functions in reader modules are named by :class:`Ref` (``"module:function"``,
+relative to this package) and imported on first use: reading a PO file does not
+import the XML readers.  Imports nothing but the model.
+"""
+
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass
+from typing import Any, Callable, Optional
+
+from .model import LINES, PO, SRT, TMX, VTT, XLIFF1, XLIFF2
+
+#: the states actions (``formats/states.py``): their ids, here so that a row may name them
+MARK_TRANSLATED = "translated"
+MARK_FINAL = "final"
+REMOVE_FUZZY = "remove-fuzzy"
+
+
+class Ref:
+    """A function of a module of this package, named ``"module:function"`` and imported when first called."""
+
+    __slots__ = ("spec", "_fn")
+
+    def __init__(self, spec: str) -> None:
+        self.spec = spec
+        self._fn: Optional[Callable[..., Any]] = None
+
+    @property
+    def module(self) -> str:
+        return self.spec.partition(":")[0]
+
+    @property
+    def name(self) -> str:
+        return self.spec.partition(":")[2]
+
+    def resolve(self) -> Callable[..., Any]:
+        if self._fn is None:
+            mod = importlib.import_module(f"{__package__}.{self.module}")
+            self._fn = getattr(mod, self.name)
+        return self._fn
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        return (self._fn or self.resolve())(*args, **kwargs)
+
+    def __repr__(self) -> str:
+        return f"Ref({self.spec!r})"
+
+
+@dataclass(frozen=True)
+class FormatRow:
+    """One file format."""
+
+    #: the name readers put in ``SegmentDocument.format`` (``model.PO``…)
+    name: str
+    #: files of one family may be scored against each other (XLIFF 1.2 against 2.x)
+    family: str
+    #: the family in a sentence ("a gettext PO file")
+    family_sentence: str
+    #: the format in a sentence's "… files are not supported" ("gettext PO"); None: its name
+    label: Optional[str]
+    #: file name suffixes (lower case, with the dot) that are this format
+    extensions: tuple[str, ...] = ()
+    #: markers which, found in the first bytes of a file of a shared extension
+    #: (:data:`SNIFFED`), make it this format (rows are tried in table order)
+    sniff: tuple[bytes, ...] = ()
+    #: how the bytes become text: "utf-8" (``engine.text.decode_utf8``), "charset"
+    #: (the PO header's charset), "xml" (the XML declaration; the reader decodes itself)
+    decoding: str = "utf-8"
+    #: the reader: module and the function names to try in order (the first that exists)
+    reader_module: Optional[str] = None
+    reader_names: tuple[str, ...] = ()
+    #: what the reader takes: "text" (decoded) or "bytes" (it decodes them itself)
+    reader_takes: str = "text"
+    #: the reader of an already decoded text (``read_xliff_text``…; for a text reader, the reader itself)
+    text_reader: Optional[Ref] = None
+    #: ``(text, max_segments) -> SegmentDocument``: about the first segments, each as the full read
+    #: gives them (``read.read_prefix``); None: the format is read whole
+    prefix_reader: Optional[Ref] = None
+    #: ``(fmt, text) -> LiveIndex``: the index the server keeps in step with edits (``formats/live/``)
+    live_index: Optional[Ref] = None
+    #: the live index reads blank-line separated blocks with the format's own reader (``live/index.py``)
+    blocks: bool = False
+    #: what a block read alone must be prefixed with when it is not the first (WebVTT: the header)
+    head_block: Optional[str] = None
+    #: the state actions the format's segments may offer (``states.actions``)
+    state_actions: tuple[str, ...] = ()
+    #: ``seg -> bool``: the segment needs review (``states.needs_review``); None: never
+    needs_review: Optional[Ref] = None
+    #: a flag whose presence makes the target itself the MT draft (PO ``fuzzy``)
+    draft_flag: Optional[str] = None
+    #: ``seg -> bool``: the target itself is the MT draft (PO fuzzy, XLIFF 1.2 MT-qualified)
+    target_is_draft: Optional[Ref] = None
+    #: "key" (exact key, then the fallback) or "time" (subtitles: cues covering the same time,
+    #: partners being pieces of one text)
+    pairing: str = "key"
+    #: the fallback after the exact key (``match.FALLBACKS``): a function of ``match.py``
+    fallback: Optional[Ref] = None
+    #: which keys pair by equality (None: every key)
+    keys_pair: Optional[Callable[[str], bool]] = None
+    #: time pairing: when time links fewer than half of the cues, the cue ids decide instead
+    ids_decide: bool = False
+    #: the target's strings stand in quotes: a hint goes after the closing quote (PO)
+    quoted_target: bool = False
+    #: the header field that declares the target language, when the header is read as fields (PO ``Language``)
+    header_language: Optional[str] = None
+    #: ``(seg, items) -> bool``: the inline items a check names are all placeholders of the
+    #: entry's own format flag (the format's placeholder checks say them; PO)
+    placeholders_own: Optional[Ref] = None
+    #: the diagnostic code of a reading problem in the editor
+    problem_code: str = "malformed"
+    #: a reading problem is a check finding with its own diagnostics row (severity from it,
+    #: said as a sentence) and ``check`` reports it rather than stopping (PO ``po-syntax``)
+    problems_checked: bool = False
+
+    @property
+    def timed(self) -> bool:
+        return self.pairing == "time"
+
+    @property
+    def xml(self) -> bool:
+        """An XML format (XLIFF, TMX): read by the XML scanner, its live index re-reads units (``live/xml_reread.py``)."""
+        return self.decoding == "xml"
+
+    @property
+    def segmented(self) -> bool:
+        """A file of segments (not a line file): the server opens it as a segment document."""
+        return self.name != LINES
+
+
+_XLIFF = dict(
+    family="xliff", family_sentence="an XLIFF file", label="XLIFF", decoding="xml",
+    reader_module="xliff", reader_names=("read_xliff", "read_bytes", "read"), reader_takes="bytes",
+    text_reader=Ref("xliff:read_xliff_text"), prefix_reader=Ref("xliff:read_xliff_text"),
+    live_index=Ref("live.whole:XmlIndex"), state_actions=(MARK_TRANSLATED, MARK_FINAL),
+    fallback=Ref("match:_source_fallback"),
+)
+_SUBTITLES = dict(
+    pairing="time", fallback=Ref("match:_time_fallback"), live_index=Ref("live.index:LiveIndex"),
+    blocks=True, problem_code="timecode",
+)
+
+ROWS: tuple[FormatRow, ...] = (
+    FormatRow(
+        LINES, family=LINES, family_sentence="a line file", label=None,
+        reader_module="lines", reader_names=("lines_document",), text_reader=Ref("lines:lines_document"),
+        live_index=Ref("live.whole:WholeIndex"),
+    ),
+    FormatRow(
+        PO, family=PO, family_sentence="a gettext PO file", label="gettext PO", extensions=(".po", ".pot"),
+        decoding="charset", reader_module="po", reader_names=("read_po",), text_reader=Ref("po:read_po"),
+        prefix_reader=Ref("po:read_po_prefix"), live_index=Ref("live.po:po_index"),
+        state_actions=(REMOVE_FUZZY,), needs_review=Ref("states:po_needs_review"),
+        draft_flag="fuzzy", target_is_draft=Ref("states:po_target_is_draft"),
+        fallback=Ref("match:_po_fallback"), quoted_target=True, header_language="Language",
+        placeholders_own=Ref("po_placeholders:placeholders_own"), problem_code="po-syntax", problems_checked=True,
+    ),
+    FormatRow(
+        XLIFF1, extensions=(".xlf", ".xliff", ".sdlxliff", ".mxliff"), sniff=(b"<xliff",),
+        needs_review=Ref("states:xliff1_needs_review"), target_is_draft=Ref("states:xliff1_target_is_draft"),
+        **_XLIFF,  # type: ignore[arg-type]
+    ),
+    # XLIFF 2.x shares 1.2's extensions and reader: the reader tells them apart by the version
+    FormatRow(XLIFF2, needs_review=Ref("states:xliff2_needs_review"), **_XLIFF),  # type: ignore[arg-type]
+    FormatRow(
+        TMX, family=TMX, family_sentence="a TMX file", label="TMX", extensions=(".tmx",), sniff=(b"<tmx",),
+        decoding="xml", reader_module="tmx", reader_names=("read_tmx", "read_bytes", "read"), reader_takes="bytes",
+        text_reader=Ref("tmx:read_tmx_text"), prefix_reader=Ref("tmx:read_tmx_text"),
+        live_index=Ref("live.whole:XmlIndex"), fallback=Ref("match:_source_fallback"),
+    ),
+    FormatRow(
+        SRT, family=SRT, family_sentence="a SubRip (SRT) file", label="SubRip (SRT)", extensions=(".srt",),
+        reader_module="subtitles", reader_names=("read_srt",), text_reader=Ref("subtitles:read_srt"),
+        prefix_reader=Ref("subtitles:read_srt"),
+        keys_pair=lambda key: False,  # a cue number says nothing across two timings of a film
+        **_SUBTITLES,  # type: ignore[arg-type]
+    ),
+    FormatRow(
+        VTT, family=VTT, family_sentence="a WebVTT file", label="WebVTT", extensions=(".vtt",),
+        reader_module="subtitles", reader_names=("read_vtt",), text_reader=Ref("subtitles:read_vtt"),
+        prefix_reader=Ref("subtitles:read_vtt"), head_block="WEBVTT\n\n",
+        keys_pair=lambda key: not key.startswith("#"),  # a cue's place (``#n``) when it has no id: neither
+        ids_decide=True,
+        **_SUBTITLES,  # type: ignore[arg-type]
+    ),
+)
+
+#: name -> row
+BY_NAME: dict[str, FormatRow] = {r.name: r for r in ROWS}
+#: extensions whose files are told apart by their first bytes (:attr:`FormatRow.sniff`)
+SNIFFED: tuple[str, ...] = (".xml",)
+#: the line file's row: what a file of no known extension is
+LINE_FILE = BY_NAME[LINES]
+
+
+def row(fmt: str) -> FormatRow:
+    """The row of format ``fmt`` (a name no row has: the line file's)."""
+    return BY_NAME.get(fmt, LINE_FILE)
+
+
+def by_extension() -> dict[str, str]:
+    """Extension (lower case, with the dot) -> format name."""
+    return {ext: r.name for r in ROWS for ext in r.extensions}
+
+
+def sniffed(head: bytes) -> Optional[str]:
+    """The format whose marker the first bytes ``head`` of a file of a sniffed extension hold (UTF-16 read as ASCII)."""
+    probe = head[:4096]
+    if probe.startswith((b"\xff\xfe", b"\xfe\xff")):
+        probe = probe.decode("utf-16", errors="ignore").encode("ascii", errors="ignore")
+    probe = probe.replace(b"\x00", b"")
+    for r in ROWS:
+        if any(m in probe for m in r.sniff):
+            return r.name
+    return None
+
+
+def names(**attrs: Any) -> tuple[str, ...]:
+    """The formats whose rows have every attribute as given (``names(timed=True)``)."""
+    return tuple(r.name for r in ROWS if all(getattr(r, k) == v for k, v in attrs.items()))

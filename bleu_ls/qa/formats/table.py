@@ -1,0 +1,141 @@
+"""The checks of each file format: one row per format that has checks of its own.
+
+The format table (``formats/table.py``) sits below ``qa/`` and cannot name
+checks, so this small table does, keyed by the format's name: a row gives the
+format's document checks (what :func:`~.format_checks.findings_for` runs for the
+CLI and the server) and its segment checks (what
+:class:`~.live_checks.LiveChecks` keeps per segment in step with edits), with
+the few facts those need (a header's plural facts, the fields that make the
+same source a group, whether plural entries are counted, the summary counts).
+
+A format without a row has no checks of its own (a line file).  A format with
+checks of its own is one row here plus its check module.  Check modules are
+imported when first used.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Callable, Optional
+
+from ...formats.model import PO, SRT, TMX, VTT, XLIFF1, XLIFF2, Segment, SegmentDocument
+from ..findings import Finding
+
+
+@dataclass(frozen=True)
+class CheckRow:
+    """The checks of one format."""
+
+    #: ``(doc, diagnostics settings, code -> severity or None, said, text) -> findings``: every finding
+    #: of the document (``said``: keys whose copied source ``untranslated`` already names)
+    document: Callable[[SegmentDocument, Any, dict, frozenset, Optional[str]], list[Finding]]
+    #: ``(seg, fmt, text, given severities, header facts) -> findings``: one segment's own checks
+    #: (spans in the file); None: the format is not checked segment by segment in step with edits
+    segment: Optional[Callable[[Segment, str, str, dict, dict], list[Finding]]] = None
+    #: ``header -> facts`` the segment and plural checks read (PO: single-valued forms, nplurals)
+    header_facts: Optional[Callable[[dict], dict]] = None
+    #: ``(doc, given severities) -> {key: findings}``: the checks of plural entries (``plural-count``);
+    #: None: the format has no plural entries
+    plurals: Optional[Callable[[SegmentDocument, dict], dict]] = None
+    #: the fields of a segment's ``extra`` that, with its source, make its group of the same source
+    #: (PO: msgctxt and plural form); none: the source alone
+    group_fields: tuple[str, ...] = ()
+    #: ``doc -> {name: count}`` for the summary of ``check`` (PO: fuzzy, untranslated)
+    counts: Optional[Callable[[SegmentDocument], dict[str, int]]] = None
+
+
+def _kept(sev: dict) -> dict:
+    return {c: s for c, s in sev.items() if s is not None}
+
+
+def limits_of(d: Any):
+    """The subtitle limits the rows of ``d`` (a :class:`~bleu_ls.config.diagnostics.DiagnosticsSettings`) give."""
+    from ...config.diagnostics import SubtitleLimits
+
+    return SubtitleLimits(
+        max_chars_per_line=d.chars_per_line.max_chars,
+        max_lines=d.lines_per_cue.max_lines,
+        max_cps=d.reading_speed.max_cps,
+        min_duration_ms=d.duration_short.min_ms,
+        max_duration_ms=d.duration_long.max_ms,
+        min_gap_ms=d.cue_gap.min_ms,
+    )
+
+
+def _subtitle_document(doc, d, sev, said, text):
+    from .subtitle_checks import check_cues
+
+    # the subtitle checks have no severity table of their own: the row's is set here
+    return [Finding(c.code, sev[c.code], c.message, c.span)
+            for c in check_cues(doc, limits_of(d), text=text) if sev.get(c.code)]
+
+
+def _by_key(raw: list, found: dict, sev: dict, said: frozenset) -> list:
+    raw += [f for k, fs in found.items() for f in fs if not (f.code == "target-same-as-source" and k in said)]
+    return [f for f in raw if sev.get(f.code, f.severity) is not None]
+
+
+def _xml_document(doc, d, sev, said, text):
+    # the XML checks take the severities
+    from .xml_checks import check_document
+
+    return _by_key([], check_document(doc, _kept(sev)), sev, said)
+
+
+def _po_document(doc, d, sev, said, text):
+    # a PO plural form's missing placeholder may still be said one step softer, where the plural
+    # formula cannot be read; the reader's problems are po-syntax findings
+    from .po_checks import check_document, problem_findings
+
+    given = _kept(sev)
+    return _by_key(problem_findings(doc, given), check_document(doc, given), sev, said)
+
+
+def _xml_segment(seg, fmt, text, given, facts):
+    from .xml_checks import check_newlines, check_segment
+
+    return check_segment(seg, fmt, given) + check_newlines(seg, text, given)
+
+
+def _po_segment(seg, fmt, text, given, facts):
+    from .po_checks import check_segment
+
+    return check_segment(seg, given, facts.get("single"))
+
+
+def _po_facts(header: dict) -> dict:
+    from ...formats.po_plural import nplurals, single_valued_forms
+
+    return {"single": single_valued_forms(header), "nplurals": nplurals(header)}
+
+
+def _po_plurals(doc, given):
+    from .po_checks import check_plurals
+
+    return check_plurals(doc, given)
+
+
+def _po_counts(doc):
+    from .po_checks import counts
+
+    return counts(doc)
+
+
+_XML = CheckRow(document=_xml_document, segment=_xml_segment)
+_SUBTITLES = CheckRow(document=_subtitle_document)
+
+#: format name -> its checks
+CHECKS: dict[str, CheckRow] = {
+    PO: CheckRow(document=_po_document, segment=_po_segment, header_facts=_po_facts, plurals=_po_plurals,
+                 group_fields=("msgctxt", "plural_index"), counts=_po_counts),
+    XLIFF1: _XML,
+    XLIFF2: _XML,
+    TMX: _XML,
+    SRT: _SUBTITLES,
+    VTT: _SUBTITLES,
+}
+
+
+def checks_of(fmt: str) -> Optional[CheckRow]:
+    """The checks of format ``fmt`` (None: it has none of its own)."""
+    return CHECKS.get(fmt)
