@@ -15,6 +15,7 @@ import math
 import sys
 from typing import Any, Optional, Sequence
 
+from ..engine.batch import PARALLEL_MIN_LINES
 from ..engine import InputError, Metric, PairModel, Score, TokenizerUnavailable, build_metrics
 from .inputs import LineCounts, read_inputs
 from .metric_args import UsageError, add_metric_arguments, settings_from_args
@@ -163,6 +164,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--format", "-f", choices=("text", "json", "tsv"), default="text", help="output format")
     p.add_argument("--confidence", "-ci", action="store_true", help="corpus bootstrap mean and 95%% interval, as sacrebleu")
     p.add_argument("--confidence-n", "-cin", type=int, default=1000, help="bootstrap resamples (default 1000)")
+    p.add_argument(
+        "--jobs", "-j", type=int, default=None, metavar="N",
+        help="worker processes that score chunks of the lines (default: every CPU for files of "
+        f"{PARALLEL_MIN_LINES:,} lines or more, else 1); the numbers do not depend on it",
+    )
     return p
 
 
@@ -170,6 +176,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
+        if args.jobs is not None and args.jobs < 1:
+            raise UsageError(f"--jobs must be at least 1, not {args.jobs}")
         if args.confidence and args.confidence_n < 2:
             raise UsageError(f"--confidence-n must be at least 2, not {args.confidence_n}")
         settings = settings_from_args(args)
@@ -186,7 +194,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         return 2
     rows = inputs.rows
     hyp, *refs = inputs.texts
-    model = PairModel.from_lines(metrics, hyp, refs)
+    model = PairModel.from_lines(metrics, hyp, refs, workers=args.jobs)
     confidence = None
     if args.confidence and model.n_paired:
         from .confidence import corpus_confidence
