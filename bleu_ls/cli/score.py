@@ -13,6 +13,7 @@ import argparse
 import json
 import math
 import sys
+from functools import partial
 from typing import Any, Iterable, Iterator, Optional, Sequence
 
 from ..engine.batch import PARALLEL_MIN_LINES
@@ -60,10 +61,14 @@ def metric_report(
 
 
 def line_records(model: PairModel, key: str, rows: Optional["SegmentRows"] = None) -> Iterator[dict[str, Any]]:
-    """The JSON record of each paired line, in order (``_line_record``)."""
-    metric = model.metrics[key]
+    """The JSON record of each paired line, in order."""
+    return _records(model.metrics[key], model.stats_array(key), 0, rows)
+
+
+def _records(metric: Metric, stats: Any, first: int, rows: Optional["SegmentRows"] = None) -> Iterator[dict[str, Any]]:
+    """The JSON records of the statistics rows ``stats`` of lines ``first``, ``first + 1``…"""
     score, record = metric.sentence_score, metric.line_record
-    for i, row in enumerate(model.stats_array(key).tolist()):
+    for i, row in enumerate(stats.tolist(), first):
         # where it is (segment files: the key and the line of its target
         # start), then the metric's record of it (``Metric.line_record``)
         where = {"line": i + 1} if rows is None else rows.record(i)
@@ -229,9 +234,28 @@ def _tsv_cell(text: str) -> str:
     return text.replace("\\", "\\\\").replace("\x04", "\\x04").replace("\t", "\\t").replace("\n", "\\n").replace("\r", "\\r")
 
 
-def render_json(model: PairModel, out, confidence: Optional[dict] = None, rows: Optional["SegmentRows"] = None) -> None:
+def json_level(n_metrics: int) -> int:
+    """The indent of the line records in the JSON report of ``n_metrics`` metrics."""
+    return 2 if n_metrics == 1 else 3
+
+
+def render_chunk(level: int, key: str, metric: Metric, stats: Any, scores: Any, first: int) -> str:
+    """The JSON text of the line records of one chunk of the batch pass (line
+    files), made in the worker process that counted it (``batch.first_pass_with``)."""
+    return "".join(encode_records(_records(metric, stats, first), level))
+
+
+def render_json(
+    model: PairModel,
+    out,
+    confidence: Optional[dict] = None,
+    rows: Optional["SegmentRows"] = None,
+    chunks: Optional[dict[str, list[str]]] = None,
+) -> None:
     """The JSON report: ``json.dump(doc, ensure_ascii=False, indent=1)``'s text,
-    the lines of each metric written by :func:`encode_records`."""
+    the lines of each metric written by :func:`encode_records` — or, when the
+    batch pass made them (``chunks``: per metric key, the text of each chunk,
+    :func:`render_chunk`), taken from there."""
     keys = list(model.metrics)
     reports = {k: metric_report(model, k, confidence, rows, lines=False) for k in keys}
     marks = {k: f"@lines-{i}-{id(model)}@" for i, k in enumerate(keys)}
@@ -243,7 +267,7 @@ def render_json(model: PairModel, out, confidence: Optional[dict] = None, rows: 
     single = len(keys) == 1
     doc: Any = reports[keys[0]] if single else reports
     text = json.dumps(doc, ensure_ascii=False, indent=1)
-    level = 2 if single else 3
+    level = json_level(len(keys))
     for k in keys:
         head, _, text = text.partition(json.dumps(marks[k]))
         out.write(head)
@@ -251,11 +275,21 @@ def render_json(model: PairModel, out, confidence: Optional[dict] = None, rows: 
             out.write("[]")
             continue
         out.write("[\n")
-        for piece in encode_records(line_records(model, k, rows), level):
+        pieces = (
+            encode_records(line_records(model, k, rows), level)
+            if chunks is None or not chunks.get(k)
+            else _joined([c for c in chunks[k] if c])
+        )
+        for piece in pieces:
             out.write(piece)
         out.write("\n" + " " * (level - 1) + "]")
     out.write(text)
     out.write("\n")
+
+
+def _joined(parts: list[str]) -> Iterator[str]:
+    for i, part in enumerate(parts):
+        yield part if i == 0 else ",\n" + part
 
 
 # -- main ---------------------------------------------------------------------
@@ -301,7 +335,10 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         return 2
     rows = inputs.rows
     hyp, *refs = inputs.texts
-    model = PairModel.from_lines(metrics, hyp, refs, workers=args.jobs)
+    model = PairModel(metrics, hyp, refs, lazy=True)
+    # JSON of line files: each worker writes the records of the lines it counted
+    render = partial(render_chunk, json_level(len(metrics))) if args.format == "json" and rows is None else None
+    chunks = model.full_pass(workers=args.jobs, render=render)
     confidence = None
     if args.confidence and model.n_paired:
         from .confidence import corpus_confidence
@@ -309,7 +346,10 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         confidence = corpus_confidence(model, args.confidence_n)
     out = Chunked(sys.stdout)
     try:
-        {"text": render_text, "json": render_json, "tsv": render_tsv}[args.format](model, out, confidence, rows)
+        if args.format == "json":
+            render_json(model, out, confidence, rows, chunks if render is not None else None)
+        else:
+            {"text": render_text, "tsv": render_tsv}[args.format](model, out, confidence, rows)
         out.flush()
     except BrokenPipeError:
         return 0
