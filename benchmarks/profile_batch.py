@@ -37,7 +37,7 @@ def phases(n: int, metric_key: str) -> dict[str, float]:
 
     from bleu_ls.cli.output import Chunked
     from bleu_ls.cli.metric_args import settings_from_args
-    from bleu_ls.cli.score import build_parser, render_json
+    from bleu_ls.cli.score import build_parser, json_level, render_chunk, render_json
     from bleu_ls.engine import PairModel, build_metrics, read_lines
     from bleu_ls.engine.batch_stats import bleu_stats, chrf_stats
     from bleu_ls.engine.ngrams import bleu_token_ids, char_ids, chrf_word_ids, clear_caches, match_table
@@ -84,10 +84,13 @@ def phases(n: int, metric_key: str) -> dict[str, float]:
     model.install({metric_key: (stats, scores)}, model.snapshot())
     out["install rows"] = time.perf_counter() - t
     t = time.perf_counter()
+    text = render_chunk(json_level(1), metric_key, metric, stats, scores, 0)
+    out["JSON text of the lines"] = time.perf_counter() - t
+    t = time.perf_counter()
     sink = Chunked(_Null())  # type: ignore[arg-type]
-    render_json(model, sink)
+    render_json(model, sink, chunks={metric_key: [text]})
     sink.flush()
-    out["write JSON"] = time.perf_counter() - t
+    out["write JSON (head, corpus, the lines' text)"] = time.perf_counter() - t
     assert np.isfinite(scores).all()
     return out
 

@@ -90,18 +90,19 @@ _NUMBER = (int, float)
 _NOT_FINITE = {"nan": "NaN", "inf": "Infinity", "-inf": "-Infinity"}
 
 
-def _template(record: dict, level: int) -> Optional[tuple[str, tuple]]:
+def _template(record: dict, level: int, cell: str = "%s") -> Optional[tuple[str, tuple]]:
     """(``%`` template, shape) of a record of numbers and lists of numbers
-    written at ``level``; None for any other record."""
+    written at ``level``, ``cell`` in the place of each number; None for any
+    other record."""
     pad, inner, deep = " " * level, " " * (level + 1), " " * (level + 2)
     parts, shape = [], []
     for k, v in record.items():
         head = (inner + json.dumps(k, ensure_ascii=False) + ": ").replace("%", "%%")
         if type(v) in _NUMBER:
-            parts.append(head + "%s")
+            parts.append(head + cell)
             shape.append((k, -1))
         elif type(v) is list and v and all(type(x) in _NUMBER for x in v):
-            parts.append(head + "[\n" + ",\n".join([deep + "%s"] * len(v)) + "\n" + inner + "]")
+            parts.append(head + "[\n" + ",\n".join([deep + cell] * len(v)) + "\n" + inner + "]")
             shape.append((k, len(v)))
         else:
             return None
@@ -241,8 +242,36 @@ def json_level(n_metrics: int) -> int:
 
 def render_chunk(level: int, key: str, metric: Metric, stats: Any, scores: Any, first: int) -> str:
     """The JSON text of the line records of one chunk of the batch pass (line
-    files), made in the worker process that counted it (``batch.first_pass_with``)."""
-    return "".join(encode_records(_records(metric, stats, first), level))
+    files), made in the worker process that counted it (``batch.first_pass_with``).
+
+    A metric with ``line_record_values`` (BLEU, chrF) gives each line's numbers
+    without a Score or a dict: they fill the template of the first line's
+    record (checked against that record), a line with a number that is not
+    finite goes through :func:`encode_records`."""
+    values_of = getattr(metric, "line_record_values", None)
+    if values_of is None or not len(stats):
+        return "".join(encode_records(_records(metric, stats, first), level))
+    head = next(_records(metric, stats[:1], first))
+    made = _template(head, level, "%r")  # repr: what json writes of an int or a finite float
+    flat: list = []
+    for v in head.values():
+        flat += v if type(v) is list else [v]
+    values = values_of(stats, scores)
+    first_values = next(values, None)
+    if made is None or made[1] != _shape(head) or first_values is None or flat != [first + 1, *first_values]:
+        return "".join(encode_records(_records(metric, stats, first), level))
+    tpl = made[0]
+    out = [tpl % tuple(flat)]
+    for i, vals in enumerate(values, first + 2):
+        try:
+            ok = sum(vals) * 0.0 == 0.0  # every number finite (inf, nan: not 0.0)
+        except OverflowError:
+            ok = False
+        if ok:
+            out.append(tpl % ((i,) + vals))
+        else:
+            out.append("".join(encode_records(_records(metric, stats[i - first - 1 : i - first], i - 1), level)))
+    return ",\n".join(out)
 
 
 def render_json(

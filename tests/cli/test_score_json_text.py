@@ -59,3 +59,45 @@ def test_report_text_equals_json_dump(keys, n):
     doc = reports[keys[0]] if len(keys) == 1 else reports
     want = json.dumps(doc, ensure_ascii=False, indent=1) + "\n"
     assert out.getvalue() == want
+
+
+@pytest.mark.parametrize("keys", [["bleu"], ["chrf"], ["bleu", "chrf"]])
+def test_chunks_made_from_record_values_equal_the_records(keys):
+    from bleu_ls.cli.score import json_level, line_records, render_chunk
+
+    hyp = ["a b c d", "", "x y 100 %", "the cat sat .", "é è ü", "a"]
+    ref = ["a b c e", "z", "", "the cat sat !", "é è u", "a"]
+    model = _model(hyp, ref, keys)
+    level = json_level(len(keys))
+    for k in keys:
+        metric = model.metrics[k]
+        stats, scores = model.stats_array(k), model.values(k)
+        want = "".join(encode_records(line_records(model, k), level))
+        assert render_chunk(level, k, metric, stats, scores, 0) == want
+        # a chunk further on numbers its lines from there
+        part = render_chunk(level, k, metric, stats[2:], scores[2:], 2)
+        assert part == want[want.index(" " * level + "{\n" + " " * (level + 1) + '"line": 3') :]
+
+
+def test_a_line_whose_values_are_not_finite_goes_through_json():
+    from bleu_ls.cli.score import render_chunk
+
+    model = _model(["a b", "c d", "e f"], ["a b", "c x", "e f"], ["chrf"])
+    metric = model.metrics["chrf"]
+
+    class Odd(type(metric)):  # type: ignore[misc]
+        def line_record_values(self, stats, scores):
+            first, _, last = scores.tolist()
+            return iter([(first,), (float("nan"),), (last,)])
+
+        def sentence_score(self, stats):
+            s = super().sentence_score(stats)
+            if stats == model.stats_array("chrf")[1].tolist():
+                s.score = float("nan")
+            return s
+
+    odd = Odd.__new__(Odd)
+    odd.__dict__.update(metric.__dict__)
+    text = render_chunk(2, "chrf", odd, model.stats_array("chrf"), model.values("chrf"), 0)
+    assert '"score": NaN' in text
+    assert json.loads("[" + text.replace("NaN", "null") + "]")[1] == {"line": 2, "score": None}
