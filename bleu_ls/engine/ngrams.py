@@ -71,7 +71,8 @@ class _WordCodes(dict):
         self[_BREAK] = _BREAK_CODE
 
     def __missing__(self, word: str) -> int:
-        ids = self.words[word]
+        words = self.words
+        ids = tuple(map(words.ids.__getitem__, words.split(word)))
         if len(ids) == 1:
             code = self[word] = ids[0]
         else:
