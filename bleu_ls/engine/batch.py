@@ -124,13 +124,28 @@ def first_pass_with(
     if workers is None:
         workers = default_workers(n)
     if workers <= 1 or n < 2 * 256:
-        result, made = _work((dict(metrics), hyp, refs, render, 0))
+        # in this process, CHUNK_LINES lines at a time: the peak follows the
+        # chunk (the words and id arrays of a chunk), not the document
+        done = [
+            _work((dict(metrics), hyp[a : a + CHUNK_LINES], [r[a : a + CHUNK_LINES] for r in refs], render, a))
+            for a in range(0, max(n, 1), CHUNK_LINES)
+        ]
+        if len(done) == 1:
+            result, made_one = done[0]
+            made = {key: [made_one[key]] if render is not None else [] for key in metrics}
+        else:
+            result = {
+                key: (np.concatenate([p[key][0] for p, _ in done]), np.concatenate([p[key][1] for p, _ in done]))
+                for key in metrics
+            }
+            made = {key: [m[key] for _, m in done] if render is not None else [] for key in metrics}
+        del done
         if n >= PARALLEL_MIN_LINES:
             # a long-lived process (the server) should not keep a whole
             # document's vocabulary around after a one-off pass
             clear_caches()
             _trim_heap()
-        return result, {key: [made[key]] if render is not None else [] for key in metrics}
+        return result, made
     import multiprocessing as mp
 
     if start_method is None:
