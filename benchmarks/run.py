@@ -3,6 +3,8 @@
     .venv/bin/python -m benchmarks                 # the full run (100k batch, 1k/10k/100k server)
     .venv/bin/python -m benchmarks --quick         # a small smoke run (what CI runs)
     .venv/bin/python -m benchmarks --write-results # also rewrite benchmarks/RESULTS.md
+    .venv/bin/python -m benchmarks --skip-server --skip-ter --skip-check --skip-scale --skip-real
+                                                   # the batch rows and the compiled peers alone
 
 Batch rows time whole processes (interpreter start, imports, reading the
 files, scoring, writing the output): ``bleu-ls score`` against the same
@@ -472,6 +474,7 @@ def main(argv: Optional[list[str]] = None) -> int:
                    help="largest size at which sacrebleu's PairedTest is run (it holds every resample: GBs)")
     p.add_argument("--skip-ter", action="store_true", help="skip the TER and paired-test rows")
     p.add_argument("--skip-batch", action="store_true")
+    p.add_argument("--skip-peers", action="store_true", help="skip the rows against bleuscore, fastchrf, sacrebleu-mojo")
     p.add_argument("--skip-server", action="store_true")
     p.add_argument("--skip-real", action="store_true", help="skip the WMT21 real-data row")
     p.add_argument("--skip-check", action="store_true", help="skip the `check` with a source rows (benchmarks.check_qe)")
@@ -495,6 +498,10 @@ def main(argv: Optional[list[str]] = None) -> int:
     info = machine()
     if not args.skip_batch:
         batch_rows(report, batch_n, repeat, nltk_n, real=not args.skip_real)
+    if not args.skip_peers:
+        from .peer_table import peer_rows
+
+        peer_rows(report, batch_n, repeat)
     if not args.skip_check:
         from .check_qe import check_rows
 

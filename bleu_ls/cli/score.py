@@ -13,8 +13,10 @@ import argparse
 import json
 import math
 import sys
-from typing import Any, Optional, Protocol, Sequence
+from functools import partial
+from typing import Any, Iterable, Iterator, Optional, Protocol, Sequence
 
+from ..engine.batch import PARALLEL_MIN_LINES
 from ..engine import InputError, Metric, PairModel, Score, TokenizerUnavailable, build_metrics
 from ..engine.significance import Estimate
 from .inputs import LineCounts, read_inputs
@@ -43,36 +45,126 @@ def _score(model: PairModel, key: str, i: int) -> Score:
     return score
 
 
-def _line_record(metric: Metric, i: int, score: Score, rows: Optional["SegmentRows"] = None) -> dict[str, Any]:
-    """One line of the JSON report: where it is, then the metric's record of it
-    (BLEU's breakdown, chrF's score alone…: ``Metric.line_record``).
-
-    Segment files (``rows``): the segment's key and the line of its target start."""
-    where = {"line": i + 1} if rows is None else rows.record(i)
-    return {**where, **metric.line_record(score)}
-
-
 def metric_report(
-    model: PairModel, key: str, confidence: Optional[dict[str, Any]] = None, rows: Optional["SegmentRows"] = None
+    model: PairModel,
+    key: str,
+    confidence: Optional[dict] = None,
+    rows: Optional["SegmentRows"] = None,
+    *,
+    lines: bool = True,
 ) -> dict[str, Any]:
-    """The JSON record of one metric: signature, corpus, lines."""
+    """The JSON record of one metric: signature, corpus, lines (``lines=False``:
+    the ``lines`` entry is left out, see :func:`line_records`)."""
     metric = model.metrics[key]
     corpus = model.corpus(key).as_dict()
     signature = metric.signature(model.n_refs, sentence=False)
     if confidence:
         est, signature = confidence[key], confidence["signature"](signature)
         corpus.update(mean=est.mean, ci=est.ci)
-    lines = [_line_record(metric, i, _score(model, key, i), rows) for i in range(model.n_paired)]
     report = {
         "metric": metric.name,
         "signature": signature,
         "line_signature": metric.signature(model.n_refs, sentence=True),
         "corpus": corpus,
-        "lines": lines,
     }
+    if lines:
+        report["lines"] = list(line_records(model, key, rows))
     if rows is not None:
         report["unpaired"] = rows.unpaired_json()
     return report
+
+
+def line_records(model: PairModel, key: str, rows: Optional["SegmentRows"] = None) -> Iterator[dict[str, Any]]:
+    """The JSON record of each paired line, in order."""
+    return _records(model.metrics[key], model.stats_array(key), 0, rows)
+
+
+def _records(metric: Metric, stats: Any, first: int, rows: Optional["SegmentRows"] = None) -> Iterator[dict[str, Any]]:
+    """The JSON records of the statistics rows ``stats`` of lines ``first``, ``first + 1``…"""
+    score, record = metric.sentence_score, metric.line_record
+    for i, row in enumerate(stats.tolist(), first):
+        # where it is (segment files: the key and the line of its target
+        # start), then the metric's record of it (``Metric.line_record``)
+        where = {"line": i + 1} if rows is None else rows.record(i)
+        yield {**where, **record(score(row))}
+
+
+# -- JSON, fast ---------------------------------------------------------------
+#
+# ``json.dump(..., indent=1)`` runs the pure-Python encoder (the C one is only
+# used without indent) and writes a few characters per call: at 100,000 BLEU
+# lines it took longer than the scoring.  The line records all have the same
+# shape (keys; numbers and lists of numbers), so each shape is one ``%``
+# template, filled with the ``repr`` of the numbers (what ``json`` writes for
+# an int or a finite float).  The text is the same, byte for byte, as
+# ``json.dump(doc, ensure_ascii=False, indent=1)``; a record of any other shape
+# (strings, None, non-finite floats, nested objects) goes through ``json``.
+
+_NUMBER = (int, float)
+_NOT_FINITE = {"nan": "NaN", "inf": "Infinity", "-inf": "-Infinity"}
+
+
+def _template(record: dict, level: int, cell: str = "%s") -> Optional[tuple[str, tuple]]:
+    """(``%`` template, shape) of a record of numbers and lists of numbers
+    written at ``level``, ``cell`` in the place of each number; None for any
+    other record."""
+    pad, inner, deep = " " * level, " " * (level + 1), " " * (level + 2)
+    parts, shape = [], []
+    for k, v in record.items():
+        head = (inner + json.dumps(k, ensure_ascii=False) + ": ").replace("%", "%%")
+        if type(v) in _NUMBER:
+            parts.append(head + cell)
+            shape.append((k, -1))
+        elif type(v) is list and v and all(type(x) in _NUMBER for x in v):
+            parts.append(head + "[\n" + ",\n".join([deep + cell] * len(v)) + "\n" + inner + "]")
+            shape.append((k, len(v)))
+        else:
+            return None
+    if not parts:
+        return None
+    return (pad + "{\n" + ",\n".join(parts) + "\n" + pad + "}", tuple(shape))
+
+
+def _shape(record: dict) -> tuple:
+    return tuple((k, len(v) if type(v) is list else -1) for k, v in record.items())
+
+
+def encode_records(records: Iterable[dict], level: int, block: int = 2048) -> Iterator[str]:
+    """The items of a JSON list of ``records`` written at ``level`` as
+    ``json.dump(indent=1)`` writes them, joined by ``,\n``, in pieces of
+    ``block`` records (the text of ``[`` and ``]`` is the caller's)."""
+    templates: dict[tuple, Optional[str]] = {}
+    pad = "\n" + " " * level
+    done: list[str] = []
+    first = True
+    for rec in records:
+        shape = _shape(rec)
+        tpl = templates.get(shape, "")
+        if tpl == "":
+            made = _template(rec, level)
+            tpl = templates[shape] = made[0] if made is not None and made[1] == shape else None
+        text = None
+        if tpl is not None:
+            values: list = []
+            for v in rec.values():
+                if type(v) is list:
+                    values += v
+                else:
+                    values.append(v)
+            if all(type(x) in _NUMBER for x in values):
+                cells = list(map(repr, values))
+                if not all(c[-1].isdigit() for c in cells):
+                    cells = [_NOT_FINITE.get(c, c) for c in cells]
+                text = tpl % tuple(cells)
+        if text is None:
+            text = " " * level + json.dumps(rec, ensure_ascii=False, indent=1).replace("\n", pad)
+        done.append(text if first else ",\n" + text)
+        first = False
+        if len(done) >= block:
+            yield "".join(done)
+            done = []
+    if done:
+        yield "".join(done)
 
 
 def _fmt(x: Optional[float], digits: int = 2) -> str:
@@ -157,11 +249,90 @@ def _tsv_cell(text: str) -> str:
     return text.replace("\\", "\\\\").replace("\x04", "\\x04").replace("\t", "\\t").replace("\n", "\\n").replace("\r", "\\r")
 
 
-def render_json(model: PairModel, out: Writer, confidence: Optional[dict[str, Any]] = None, rows: Optional["SegmentRows"] = None) -> None:
-    reports = {k: metric_report(model, k, confidence, rows) for k in model.metrics}
-    doc: Any = next(iter(reports.values())) if len(reports) == 1 else reports
-    json.dump(doc, out, ensure_ascii=False, indent=1)
+def json_level(n_metrics: int) -> int:
+    """The indent of the line records in the JSON report of ``n_metrics`` metrics."""
+    return 2 if n_metrics == 1 else 3
+
+
+def render_chunk(level: int, key: str, metric: Metric, stats: Any, scores: Any, first: int) -> str:
+    """The JSON text of the line records of one chunk of the batch pass (line
+    files), made in the worker process that counted it (``batch.first_pass_with``).
+
+    A metric with ``line_record_values`` (BLEU, chrF) gives each line's numbers
+    without a Score or a dict: they fill the template of the first line's
+    record (checked against that record), a line with a number that is not
+    finite goes through :func:`encode_records`."""
+    values_of = getattr(metric, "line_record_values", None)
+    if values_of is None or not len(stats):
+        return "".join(encode_records(_records(metric, stats, first), level))
+    head = next(_records(metric, stats[:1], first))
+    made = _template(head, level, "%r")  # repr: what json writes of an int or a finite float
+    flat: list = []
+    for v in head.values():
+        flat += v if type(v) is list else [v]
+    values = values_of(stats, scores)
+    first_values = next(values, None)
+    if made is None or made[1] != _shape(head) or first_values is None or flat != [first + 1, *first_values]:
+        return "".join(encode_records(_records(metric, stats, first), level))
+    tpl = made[0]
+    out = [tpl % tuple(flat)]
+    for i, vals in enumerate(values, first + 2):
+        try:
+            ok = sum(vals) * 0.0 == 0.0  # every number finite (inf, nan: not 0.0)
+        except OverflowError:
+            ok = False
+        if ok:
+            out.append(tpl % ((i,) + vals))
+        else:
+            out.append("".join(encode_records(_records(metric, stats[i - first - 1 : i - first], i - 1), level)))
+    return ",\n".join(out)
+
+
+def render_json(
+    model: PairModel,
+    out: Writer,
+    confidence: Optional[dict] = None,
+    rows: Optional["SegmentRows"] = None,
+    chunks: Optional[dict[str, list[str]]] = None,
+) -> None:
+    """The JSON report: ``json.dump(doc, ensure_ascii=False, indent=1)``'s text,
+    the lines of each metric written by :func:`encode_records` — or, when the
+    batch pass made them (``chunks``: per metric key, the text of each chunk,
+    :func:`render_chunk`), taken from there."""
+    keys = list(model.metrics)
+    reports = {k: metric_report(model, k, confidence, rows, lines=False) for k in keys}
+    marks = {k: f"@lines-{i}-{id(model)}@" for i, k in enumerate(keys)}
+    for k in keys:  # "lines" in its place: after "corpus", before "unpaired"
+        rep = reports[k]
+        rest = {n: rep.pop(n) for n in list(rep) if n not in ("metric", "signature", "line_signature", "corpus")}
+        rep["lines"] = marks[k]
+        rep.update(rest)
+    single = len(keys) == 1
+    doc: Any = reports[keys[0]] if single else reports
+    text = json.dumps(doc, ensure_ascii=False, indent=1)
+    level = json_level(len(keys))
+    for k in keys:
+        head, _, text = text.partition(json.dumps(marks[k]))
+        out.write(head)
+        if model.n_paired == 0:
+            out.write("[]")
+            continue
+        out.write("[\n")
+        pieces = (
+            encode_records(line_records(model, k, rows), level)
+            if chunks is None or not chunks.get(k)
+            else _joined([c for c in chunks[k] if c])
+        )
+        for piece in pieces:
+            out.write(piece)
+        out.write("\n" + " " * (level - 1) + "]")
+    out.write(text)
     out.write("\n")
+
+
+def _joined(parts: list[str]) -> Iterator[str]:
+    for i, part in enumerate(parts):
+        yield part if i == 0 else ",\n" + part
 
 
 # -- main ---------------------------------------------------------------------
@@ -177,6 +348,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--format", "-f", choices=("text", "json", "tsv"), default="text", help="output format")
     p.add_argument("--confidence", "-ci", action="store_true", help="corpus bootstrap mean and 95%% interval, as sacrebleu")
     p.add_argument("--confidence-n", "-cin", type=int, default=1000, help="bootstrap resamples (default 1000)")
+    p.add_argument(
+        "--jobs", "-j", type=int, default=None, metavar="N",
+        help="worker processes that score chunks of the lines (default: every CPU for files of "
+        f"{PARALLEL_MIN_LINES:,} lines or more, else 1); the numbers do not depend on it",
+    )
     return p
 
 
@@ -184,6 +360,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
+        if args.jobs is not None and args.jobs < 1:
+            raise UsageError(f"--jobs must be at least 1, not {args.jobs}")
         if args.confidence and args.confidence_n < 2:
             raise UsageError(f"--confidence-n must be at least 2, not {args.confidence_n}")
         settings = settings_from_args(args)
@@ -200,7 +378,10 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         return 2
     rows = inputs.rows
     hyp, *refs = inputs.texts
-    model = PairModel.from_lines(metrics, hyp, refs)
+    model = PairModel(metrics, hyp, refs, lazy=True)
+    # JSON of line files: each worker writes the records of the lines it counted
+    render = partial(render_chunk, json_level(len(metrics))) if args.format == "json" and rows is None else None
+    chunks = model.full_pass(workers=args.jobs, render=render)
     confidence = None
     if args.confidence and model.n_paired:
         from .confidence import corpus_confidence
@@ -208,7 +389,10 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         confidence = corpus_confidence(model, args.confidence_n)
     out = Chunked(sys.stdout)
     try:
-        {"text": render_text, "json": render_json, "tsv": render_tsv}[args.format](model, out, confidence, rows)
+        if args.format == "json":
+            render_json(model, out, confidence, rows, chunks if render is not None else None)
+        else:
+            {"text": render_text, "tsv": render_tsv}[args.format](model, out, confidence, rows)
         out.flush()
     except BrokenPipeError:
         return 0

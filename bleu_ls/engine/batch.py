@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import os
 import sys
-from typing import Mapping, Optional, Sequence
+from typing import Any, Callable, Mapping, Optional, Sequence
 
 import numpy as np
 
@@ -56,15 +56,23 @@ def _unblob(blob) -> list[str]:
     return data.decode("utf-8", "surrogatepass").split("\n") if n else []
 
 
-def _work(args) -> dict[str, tuple[np.ndarray, np.ndarray]]:
-    metrics, hyp, refs = args
+#: what a pass may also make of each chunk's rows, in the process that counted
+#: them: ``render(key, metric, stats, scores, first)`` (``first``: the index of
+#: the chunk's first line); a picklable module-level function or partial
+Render = Callable[[str, Metric, np.ndarray, np.ndarray, int], Any]
+
+
+def _work(args) -> tuple[dict[str, tuple[np.ndarray, np.ndarray]], dict[str, Any]]:
+    metrics, hyp, refs, render, first = args
     hyp = _unblob(hyp)
     refs = [_unblob(r) for r in refs]
-    out = {}
+    out, made = {}, {}
     for key, metric in metrics.items():
         st = metric.batch_stats(hyp, refs)
         out[key] = (st, metric.batch_scores(st))
-    return out
+        if render is not None:
+            made[key] = render(key, metric, st, out[key][1], first)
+    return out, made
 
 
 #: lines per job of the parallel first pass (at most)
@@ -88,7 +96,21 @@ def first_pass(
     workers: Optional[int] = None,
     start_method: Optional[str] = None,
 ) -> dict[str, tuple[np.ndarray, np.ndarray]]:
-    """Statistics rows and per-line scores of the first ``min(len)`` line pairs.
+    """Statistics rows and per-line scores of the first ``min(len)`` line pairs
+    (``first_pass_with`` without a render)."""
+    return first_pass_with(metrics, hyp, refs, workers, start_method)[0]
+
+
+def first_pass_with(
+    metrics: Mapping[str, Metric],
+    hyp: Sequence[str],
+    refs: Sequence[Sequence[str]],
+    workers: Optional[int] = None,
+    start_method: Optional[str] = None,
+    render: Optional[Render] = None,
+) -> tuple[dict[str, tuple[np.ndarray, np.ndarray]], dict[str, list]]:
+    """Statistics rows and per-line scores of the first ``min(len)`` line pairs,
+    and per metric what ``render`` made of each chunk, in line order.
 
     Returns ``{key: (stats int64[lines, width], scores float64[lines])}``.
     ``workers`` processes share the work (None: the CPUs, for large inputs;
@@ -102,13 +124,28 @@ def first_pass(
     if workers is None:
         workers = default_workers(n)
     if workers <= 1 or n < 2 * 256:
-        result = _work((dict(metrics), hyp, refs))
+        # in this process, CHUNK_LINES lines at a time: the peak follows the
+        # chunk (the words and id arrays of a chunk), not the document
+        done = [
+            _work((dict(metrics), hyp[a : a + CHUNK_LINES], [r[a : a + CHUNK_LINES] for r in refs], render, a))
+            for a in range(0, max(n, 1), CHUNK_LINES)
+        ]
+        if len(done) == 1:
+            result, made_one = done[0]
+            made = {key: [made_one[key]] if render is not None else [] for key in metrics}
+        else:
+            result = {
+                key: (np.concatenate([p[key][0] for p, _ in done]), np.concatenate([p[key][1] for p, _ in done]))
+                for key in metrics
+            }
+            made = {key: [m[key] for _, m in done] if render is not None else [] for key in metrics}
+        del done
         if n >= PARALLEL_MIN_LINES:
             # a long-lived process (the server) should not keep a whole
             # document's vocabulary around after a one-off pass
             clear_caches()
             _trim_heap()
-        return result
+        return result, made
     import multiprocessing as mp
 
     if start_method is None:
@@ -120,9 +157,14 @@ def first_pass(
     # worker's peak follows the chunk, not the document
     n_chunks = max(workers * 2, -(-n // CHUNK_LINES))
     bounds = [round(n * i / n_chunks) for i in range(n_chunks + 1)]
-    jobs = ((dict(metrics), _blob(hyp[a:b]), [_blob(r[a:b]) for r in refs]) for a, b in zip(bounds, bounds[1:]))
+    jobs = (
+        (dict(metrics), _blob(hyp[a:b]), [_blob(r[a:b]) for r in refs], render, a) for a, b in zip(bounds, bounds[1:])
+    )
     with ctx.Pool(workers) as pool:
-        parts = list(pool.imap(_work, jobs, chunksize=1))
+        both = list(pool.imap(_work, jobs, chunksize=1))
+    parts = [p for p, _ in both]
+    made = {key: [m[key] for _, m in both] if render is not None else [] for key in metrics}
+    del both
     result = {
         key: (
             np.concatenate([p[key][0] for p in parts]) if parts else np.zeros((0, m.width), np.int64),
@@ -132,7 +174,7 @@ def first_pass(
     }
     del parts
     _trim_heap()
-    return result
+    return result, made
 
 
 def _trim_heap() -> None:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from typing import Optional, Protocol, Sequence, cast
+from typing import Iterator, Optional, Protocol, Sequence, cast
 
 import numpy as np
 
@@ -262,6 +262,17 @@ class BleuMetric(BleuFamily):
         for i, r in enumerate(stats.tolist()):
             out[i] = compute_bleu(r[2 : 2 + n], r[2 + n : 2 + 2 * n], r[0], r[1], sm, sv, eff, n)[0]
         return out
+
+    def line_record_values(self, stats: np.ndarray, scores: np.ndarray) -> Iterator[tuple]:
+        """Per statistics row, the numbers of its ``line_record`` in their order,
+        lists flattened (score, counts, totals, precisions, bp, sys_len, ref_len):
+        what the JSON report's template of a line is filled with."""
+        n = self.max_order
+        sm, sv, eff = self.smooth, self.smooth_value, self.effective_order
+        for r in stats.tolist():
+            correct, total = r[2 : 2 + n], r[2 + n : 2 + 2 * n]
+            score, precisions, bp = compute_bleu(correct, total, r[0], r[1], sm, sv, eff, n)
+            yield (score, *correct, *total, *precisions, bp, r[0], r[1])
 
     def resample_score(self, row):
         n = self.max_order

@@ -8,7 +8,7 @@ reference with the best F score (the first one on ties), as sacrebleu keeps.
 from __future__ import annotations
 
 from collections import Counter
-from typing import Optional, Protocol, Sequence
+from typing import Iterator, Optional, Protocol, Sequence
 
 import numpy as np
 
@@ -166,6 +166,11 @@ class ChrfMetric(Metric):
         for i, r in enumerate(stats.tolist()):
             out[i] = f(r)
         return out
+
+    def line_record_values(self, stats: np.ndarray, scores: np.ndarray) -> Iterator[tuple]:
+        """Per statistics row, the numbers of its ``line_record`` (the score alone,
+        which ``batch_scores`` computed: ``scores``)."""
+        return zip(scores.tolist())
 
     def resample_score(self, row):
         return self.f_score(row)

@@ -44,10 +44,51 @@ class _WordIds(dict):
         super().__init__()
         self.split = split
         self.ids = _Ids()
+        #: the code of each word (see ``_WordCodes``), by the same split
+        self.codes = _WordCodes(self)
 
     def __missing__(self, word: str) -> tuple[int, ...]:
         ids = self[word] = tuple(map(self.ids.__getitem__, self.split(word)))
         return ids
+
+
+#: a word that is no word: the line break of the joined text (``_seq_from_words``)
+_BREAK = "\x00"
+_BREAK_CODE = -1
+
+
+class _WordCodes(dict):
+    """word -> one int: its token id when it is one token (most words), else
+    ``-2 - k`` for the k-th entry of ``multi`` (its tuple of token ids); the
+    line break ``_BREAK`` is ``_BREAK_CODE``.  One array of codes then stands
+    for the words of many lines (``_seq_from_words``)."""
+
+    def __init__(self, words: _WordIds) -> None:
+        super().__init__()
+        self.words = words
+        self.multi: list[tuple[int, ...]] = []
+        self._table: tuple[int, np.ndarray, np.ndarray, np.ndarray] = (0, np.zeros(0, np.int64), np.zeros(0, np.int64), np.zeros(0, np.int64))
+        self[_BREAK] = _BREAK_CODE
+
+    def __missing__(self, word: str) -> int:
+        words = self.words
+        ids = tuple(map(words.ids.__getitem__, words.split(word)))
+        if len(ids) == 1:
+            code = self[word] = ids[0]
+        else:
+            code = self[word] = -2 - len(self.multi)
+            self.multi.append(ids)
+        return code
+
+    def table(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(flat ids, offsets, lengths) of the ``multi`` entries, as arrays."""
+        if self._table[0] != len(self.multi):
+            lens = np.fromiter(map(len, self.multi), dtype=np.int64, count=len(self.multi))
+            offs = np.zeros(len(lens), dtype=np.int64)
+            np.cumsum(lens[:-1], out=offs[1:])
+            flat = np.fromiter(chain.from_iterable(self.multi), dtype=np.int64, count=int(lens.sum()))
+            self._table = (len(self.multi), flat, offs, lens)
+        return self._table[1:]
 
 
 #: per process: caches live as long as the worker (bounded below)
@@ -81,7 +122,48 @@ def _token_ids(name: str) -> _Ids:
 
 def _seq_from_words(lines: Sequence[str], cache: _WordIds) -> tuple[np.ndarray, np.ndarray]:
     """(flat token ids, tokens per line): each whitespace word of a line maps
-    to a tuple of token ids through ``cache`` (C-level loops only)."""
+    to a tuple of token ids through ``cache`` (C-level loops only).
+
+    The lines are joined by a break word and split once (one list of words,
+    not one per line); each word becomes one code (``_WordCodes``) and the
+    words of several tokens are spread out with numpy."""
+    n = len(lines)
+    if n == 0:
+        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
+    joined = f" {_BREAK} ".join(lines)
+    if joined.count(_BREAK) != n - 1:  # a line holds the break itself
+        return _seq_from_word_lists(lines, cache)
+    words = joined.split()
+    del joined
+    codes_of = cache.codes
+    codes = np.fromiter(map(codes_of.__getitem__, words), dtype=np.int64, count=len(words))
+    del words
+    breaks = np.flatnonzero(codes == _BREAK_CODE)
+    multi = np.flatnonzero(codes < _BREAK_CODE)
+    counts = (codes >= 0).astype(np.int64)  # tokens per word; 0 for a break
+    if len(multi):
+        m_flat, m_offs, m_lens = codes_of.table()
+        which = -2 - codes[multi]
+        counts[multi] = m_lens[which]
+    ends = np.cumsum(counts)
+    starts = ends - counts
+    flat = np.empty(int(ends[-1]) if len(ends) else 0, dtype=np.int64)
+    single = codes >= 0
+    flat[starts[single]] = codes[single]
+    if len(multi):
+        lens = m_lens[which]
+        total = int(lens.sum())
+        local = np.arange(total, dtype=np.int64) - np.repeat(np.cumsum(lens) - lens, lens)
+        flat[np.repeat(starts[multi], lens) + local] = m_flat[np.repeat(m_offs[which], lens) + local]
+    # tokens per line: between the breaks
+    cum = np.concatenate(([0], ends))
+    line_end = np.concatenate((breaks, [len(codes)]))
+    line_start = np.concatenate(([0], breaks + 1))
+    return flat, cum[line_end] - cum[line_start]
+
+
+def _seq_from_word_lists(lines: Sequence[str], cache: _WordIds) -> tuple[np.ndarray, np.ndarray]:
+    """``_seq_from_words`` a line at a time (lines that hold the break word)."""
     words_per_line = list(map(str.split, lines))
     n_words = np.fromiter(map(len, words_per_line), dtype=np.int64, count=len(lines))
     tuples = list(map(cache.__getitem__, chain.from_iterable(words_per_line)))

@@ -34,7 +34,7 @@ is always a paired line (index < ``n_paired``).
 from __future__ import annotations
 
 import math
-from typing import Iterable, Mapping, Optional, Sequence
+from typing import Callable, Iterable, Mapping, Optional, Sequence
 
 import numpy as np
 
@@ -108,13 +108,20 @@ class PairModel(HeavyLines):
         model.full_pass(workers=workers, start_method=start_method)
         return model
 
-    def full_pass(self, *, workers: Optional[int] = None, start_method: Optional[str] = None) -> None:
-        """Score every stale paired line at once with the batch pass."""
-        from .batch import first_pass
+    def full_pass(
+        self, *, workers: Optional[int] = None, start_method: Optional[str] = None, render: Optional[Callable] = None
+    ) -> dict[str, list]:
+        """Score every stale paired line at once with the batch pass; per
+        metric key, what ``render`` made of each chunk's rows where they were
+        counted, in line order (see ``batch.first_pass_with``)."""
+        from .batch import first_pass_with
 
         snap = self.snapshot()
-        result = first_pass(snap.metrics, snap.hyp, snap.refs, workers=workers, start_method=start_method)
+        result, made = first_pass_with(
+            snap.metrics, snap.hyp, snap.refs, workers=workers, start_method=start_method, render=render
+        )
         self.install(result, snap)
+        return made
 
     def copy(self, follow: bool = False) -> "PairModel":
         """An independent copy — lines, rows, scores and totals — to read elsewhere

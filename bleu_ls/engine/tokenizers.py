@@ -112,6 +112,10 @@ class FastWordTokenizer:
         if word.isalnum():
             # no ASCII punctuation: none of the expressions can match
             return (word,)
+        if word[-1] in ".," and word[:-1].isalpha():
+            # a word then a full stop or comma ("Haus," "ends."): no digit, so
+            # the stop comes off; nothing else can match
+            return (word[:-1], word[-1])
         # the first expression pads single characters: a translate table
         s = f" {word} ".translate(self._pad_table)
         r_before, r_after, r_dash = self._res[1:4]
