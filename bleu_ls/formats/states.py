@@ -20,12 +20,15 @@ Plain Python; imports nothing from the server.
 from __future__ import annotations
 
 import re
-from typing import Optional
+from typing import TYPE_CHECKING, Optional, Union
 
 from . import table
 from .model import Segment
 from .xliff import state_edit
 from .xliff1 import MT_QUALIFIERS
+
+if TYPE_CHECKING:
+    from .live.text import ChunkText  # the live index's text, edited in place
 
 #: XLIFF 1.2 states that ask for work
 _X1_REVIEW = frozenset({"new", "needs-translation"})
@@ -88,7 +91,7 @@ def actions(fmt: str, seg: Segment) -> list[str]:
     return [a for a in table.row(fmt).state_actions if _APPLIES[a](seg)]
 
 
-def _line_end(text: str, start: int) -> tuple[int, int]:
+def _line_end(text: Union[str, "ChunkText"], start: int) -> tuple[int, int]:
     """(end of the content, start of the next line) of the line starting at ``start``."""
     nl = text.find("\n", start)
     if nl < 0:
@@ -97,7 +100,7 @@ def _line_end(text: str, start: int) -> tuple[int, int]:
     return end, nl + 1
 
 
-def state_edits(text: str, fmt: str, seg: Segment, action: str) -> Optional[list[tuple[int, int, str]]]:
+def state_edits(text: Union[str, "ChunkText"], fmt: str, seg: Segment, action: str) -> Optional[list[tuple[int, int, str]]]:
     """The edits of ``action`` on ``seg`` (read from ``text``); None when it does not apply."""
     if action in (MARK_TRANSLATED, MARK_FINAL):
         if action not in table.row(fmt).state_actions:

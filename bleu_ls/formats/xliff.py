@@ -28,13 +28,16 @@ the ``mrk``\\s of its source; a unit of one segment takes any ``ref``).
 from __future__ import annotations
 
 import re
-from typing import Optional, cast
+from typing import TYPE_CHECKING, Optional, Union, cast
 
 from .model import XLIFF1, Segment, SegmentDocument
 from .xliff1 import Xliff1Structure
 from .xliff2 import Xliff2Structure
 from .xliff_reader import XliffHandler, StopReading
 from .xmlscan import Scanner, end_read, read_xml_bytes, run_reader
+
+if TYPE_CHECKING:
+    from .live.text import ChunkText  # the live index's text, edited in place
 
 
 class _Reader(Xliff1Structure, Xliff2Structure, XliffHandler):
@@ -78,7 +81,7 @@ def read_xliff(data: bytes, path: str = "", max_segments: Optional[int] = None) 
 _STATE_ATTR = re.compile(r"""(\s)state(\s*=\s*)(["'])(.*?)\3""", re.S)
 
 
-def state_edit(text: str, seg: Segment, value: str) -> Optional[tuple[int, int, str]]:
+def state_edit(text: Union[str, "ChunkText"], seg: Segment, value: str) -> Optional[tuple[int, int, str]]:
     """The edit that sets a segment's state: ``(start, end, new text)`` replacing the tag that holds it.
 
     XLIFF 1.2: the ``<target>`` start tag (None when the unit has no target); XLIFF 2: the

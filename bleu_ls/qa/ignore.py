@@ -32,7 +32,7 @@ import os
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Iterable, Optional
+from typing import Any, Callable, Iterable, Optional
 
 from .findings import Finding
 from .rules import IGNORABLE  # the codes an entry can name
@@ -200,11 +200,13 @@ class IgnoreStore:
             raise ValueError(f"unknown diagnostic code {code!r}")
         self.revision = next(_REVISIONS)
         if kind == "off":
+            assert code is not None  # (checked above)
             self.off.add(code)
             return
         entries = self.files.setdefault(self.key_of(path), FileEntries())
         h = line_hash(text)
         if kind == "code":
+            assert code is not None  # (checked above)
             entries.codes.setdefault(h, set()).add(code)
         else:
             getattr(entries, _LISTS[kind]).add(h)
@@ -213,7 +215,7 @@ class IgnoreStore:
         files = {}
         for name in sorted(self.files):
             e = self.files[name]
-            rec = {}
+            rec: dict[str, Any] = {}
             if e.codes:
                 rec["codes"] = {h: sorted(c) for h, c in sorted(e.codes.items())}
             if e.lines:

@@ -89,7 +89,7 @@ class Analyzer:
         self.lean = WindowValues(text_rules.skipping_long(alignment.lean, cap, None), alignment.REACH)
         self.chrf_memo: dict = {}
         self._windows: dict = {}
-        self._source: Optional[list] = None
+        self._source: Optional[Sequence[str]] = None
         self._source_norm: list = []
         self.previous_findings: dict = {}
         self._inputs = None
@@ -118,7 +118,7 @@ class Analyzer:
             model = self._adequacy = Adequacy()
         return model
 
-    def source_issues(self, hyp: list, source: list, refs: list) -> list:
+    def source_issues(self, hyp: list, source: Sequence[str], refs: list) -> list:
         """Per line: the per-line source checks' issues ((code, Finding), ...)
         (lines past the source's end: no source line to compare)."""
         ns = len(source)
@@ -131,7 +131,7 @@ class Analyzer:
         alignment.forget_bags()  # they served this pass's windows (~6 MB kept otherwise)
         return values
 
-    def source_tokens(self, source: list, n: int) -> int:
+    def source_tokens(self, source: Sequence[str], n: int) -> int:
         """Tokens in the source's first ``n`` lines (remembered while the
         source is the same list: a new one when it changes)."""
         last = self._windows.get("source-tokens")
@@ -149,7 +149,7 @@ class Analyzer:
             return last[2]
         follows = last is not None and last[0] == self.passes - 1
         values = cache.values(columns, n, key_of, self._scope if follows else None, self.passes, self.passes - 1)
-        if follows and cache.changed is not None and last[2] is values:
+        if follows and last is not None and cache.changed is not None and last[2] is values:
             lo, hi = cache.changed
             marked = last[3]
             marked[bisect_left(marked, lo) : bisect_left(marked, hi)] = [i for i in range(lo, hi) if values[i]]
@@ -185,7 +185,7 @@ class Analyzer:
         self.facts.trim(hyp, len(hyp))
         return info
 
-    def normalised(self, hyp: list, source: list) -> tuple[list, list]:
+    def normalised(self, hyp: list, source: Sequence[str]) -> tuple[list, list]:
         if source is not self._source:  # (a new list when the source changes)
             self._source = source
             self._source_norm = list(map(self.norm.__getitem__, source))
@@ -307,6 +307,7 @@ class Analyzer:
     def _active(self, ctx: LineContext, rule: Rule) -> Any:
         if not (ctx.n or rule.file_level) or (rule.needs_reference and not ctx.refs):
             return None
+        assert rule.attribute is not None, rule.code  # every analyser row has a settings row (qa/rules.py)
         return ctx.check(rule.attribute)
 
     def _full(self, ctx: LineContext) -> None:
@@ -318,18 +319,20 @@ class Analyzer:
                 continue
             if rule.params is not None:
                 self._params[rule.code] = rule.params(ctx, c)
+            check = _check_of(rule)
             if rule.kind == DELTA:
-                by_line, _changed = rule.check(ctx, c)
+                by_line, _changed = check(ctx, c)
                 found = [f for i in sorted(by_line) for f in by_line[i]]
             else:
-                found = list(rule.check(ctx, c))
+                found = list(check(ctx, c))
             results.append((rule.code, found))
         self.store.full(results)
         self.changed = None
         self.held = {}
 
     def _incremental(self, ctx: LineContext, scope: tuple[int, int]) -> None:
-        store, changed = self.store, set()
+        store = self.store
+        changed: set[int] = set()
         by_code = store.by_code
         lo, hi = scope
         for rule in RULES:
@@ -361,7 +364,7 @@ class Analyzer:
                     del self.held[code]
                     if not self._same_shape:  # lines moved since: start the rule over
                         held = old = None
-                        changed.update(by_code.pop(code, None) or ())
+                        changed.update(by_code.pop(code, {}))
             if held is not None:
                 (a, b), since = held
                 if lo < hi:
@@ -378,6 +381,7 @@ class Analyzer:
     def _run_incremental(self, ctx: LineContext, rule: Rule, c: Any, code: str, old: Optional[dict],
                          scope: tuple[int, int], by_code: dict, changed: set) -> None:
         lo, hi = scope
+        check = _check_of(rule)
         if True:
             if rule.kind == LINE:
                 rscope: Optional[tuple[int, int]] = scope
@@ -389,7 +393,7 @@ class Analyzer:
                     rscope = None
                 ctx.scope = rscope
                 try:
-                    new = group(rule.check(ctx, c))
+                    new = group(check(ctx, c))
                 finally:
                     ctx.scope = None
                 if rscope is None:
@@ -397,10 +401,11 @@ class Analyzer:
                     changed.update(new)
                     by_code[code] = new
                 else:
+                    assert old is not None  # (rscope is None without old findings)
                     drop_range(old, lo, hi)
                     old.update(new)
             elif rule.kind == DELTA:
-                by_line, moved = rule.check(ctx, c)
+                by_line, moved = check(ctx, c)
                 if moved is None:
                     changed.update(old or ())
                     changed.update(by_line)
@@ -408,7 +413,7 @@ class Analyzer:
                     changed.update(moved)
                 by_code[code] = by_line
             else:
-                new = group(rule.check(ctx, c))
+                new = group(check(ctx, c))
                 diff_into(old, new, changed)
                 by_code[code] = new
 
@@ -416,3 +421,9 @@ class Analyzer:
 def analyse(model, settings: Settings, source: Optional[Sequence[str]] = None, names: Optional[dict] = None) -> list[Finding]:
     """All findings for one pair, without a cache (see :class:`Analyzer`)."""
     return Analyzer(settings).analyse(model, source, names)
+
+
+def _check_of(rule: Rule) -> Callable[[LineContext, Any], Any]:
+    """The function of an analyser row (RULES holds only rows with one)."""
+    assert rule.check is not None, rule.code
+    return rule.check

@@ -28,21 +28,27 @@ class AnalyzerRole(Protocol):
     passes: int
     previous_findings: dict
     rule_state: dict
-    adequacy_model: Any
-    language_identifier: Any
-    languages: Any
-    leanings: Any
-    marked: Any
     norm: Any
-    repetition_verdicts: Any
-    source_tokens: Any
+    repetition_verdicts: dict
     token_count: Any
 
-    def source_issues(self, hyp: list, source: list, refs: list) -> list: ...
+    def adequacy_model(self) -> Any: ...
+
+    def language_identifier(self, min_letters: int) -> Any: ...
+
+    def languages(self, hyp: list) -> list: ...
+
+    def leanings(self, hyp: list, ref: list, n: int) -> list: ...
+
+    def marked(self, slot: str) -> list: ...
+
+    def source_tokens(self, source: Sequence[str], n: int) -> int: ...
+
+    def source_issues(self, hyp: list, source: Sequence[str], refs: list) -> list: ...
 
     def line_facts(self, hyp: list) -> list: ...
 
-    def normalised(self, hyp: list, source: list) -> tuple[list, list]: ...
+    def normalised(self, hyp: list, source: Sequence[str]) -> tuple[list, list]: ...
 
     def token_counts(self, hyp: list, refs: Sequence[Sequence[str]], n: int) -> tuple[np.ndarray, np.ndarray]: ...
 
@@ -171,10 +177,12 @@ class LineContext:
     @cached_property
     def normalised(self) -> tuple[list, list]:
         """(hypothesis, source) lines with spaces collapsed and case folded."""
+        assert self.source is not None, "the rules that read the source run with one"
         return self.analyzer.normalised(self.hyp, self.source)
 
     @cached_property
     def _source_values(self) -> list:
+        assert self.source is not None, "the rules that read the source run with one"
         return self.analyzer.source_issues(self.hyp, self.source, self.refs)
 
     @property

@@ -27,7 +27,7 @@ from __future__ import annotations
 from bisect import bisect_left, insort
 from itertools import chain
 from operator import is_
-from typing import Iterable, NamedTuple, Optional
+from typing import Iterable, NamedTuple, Optional, Union
 
 import numpy as np
 
@@ -87,12 +87,12 @@ def changes(old: Optional[Seen], new: Seen, model, source: Optional[list]) -> tu
     for _v, k, s, e, m in edits:
         by_target.setdefault(k, []).append((s, e, m))
     spans = {k: compose(v) for k, v in by_target.items()}
-    lengths = [(None, old.n_hyp, new.n_hyp), *((k, a, b) for k, (a, b) in enumerate(zip(old.n_refs, new.n_refs)))]
+    lengths: list[tuple[Union[int, str, None], int, int]] = [(None, old.n_hyp, new.n_hyp), *((k, a, b) for k, (a, b) in enumerate(zip(old.n_refs, new.n_refs)))]
     for k, a, b in lengths:  # the log accounts for every line count (else the lists were changed behind it)
         span = spans.get(k)
         if a + (0 if span is None else span[2] - span[1]) != b:
             return None, None
-    if source is not None and source is not old.source:
+    if source is not None and old.source is not None and source is not old.source:
         start, end_old, lines = common_splice(old.source, source)
         if start != end_old or lines:
             spans["source"] = (start, end_old, start + len(lines))

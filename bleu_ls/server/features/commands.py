@@ -63,6 +63,7 @@ __all__ = ["CommandError", "export", "next_flagged", "register", "report_input"]
 
 def export(pair: "Pair", fmt: str) -> Path:
     model = pair.model
+    assert model is not None  # (the command's pair is a scored one: _pair raises otherwise)
     fmt = (fmt or "tsv").lower()
     if fmt not in ("tsv", "json"):
         raise CommandError("format must be tsv or json")
@@ -92,6 +93,7 @@ def report_input(pair: "Pair", findings: list):
     edits go on), cut to the paired lines."""
     from ...report import ReportInput, System
 
+    assert pair.model is not None  # (the command's pair is a scored one)
     model = pair.model.copy()
     n = model.n_paired
     if model.n_hyp > n:

@@ -234,11 +234,13 @@ class PairManager:
             opening.finish(self, pair)
         for change in params.content_changes:
             if queued:
+                assert pair is not None  # (queued only for an open pair)
                 opening.keep_opened(pair, doc)
             splice = doc.apply(change)
             if splice.start == splice.end and not splice.lines:
                 continue
             if queued:
+                assert pair is not None
                 opening.queue(pair, splice)
             elif pair is not None:
                 binding.splice_own(pair, doc, splice)
@@ -316,7 +318,7 @@ class PairManager:
     def _dependents(self, path: Path) -> list[tuple[Pair, Optional[int]]]:
         """Open pairs that read ``path``: (pair, reference index or None for the source)."""
         key = path_key(path)
-        out = []
+        out: list[tuple[Pair, Optional[int]]] = []
         for pair in self.pairs.values():
             spec = pair.spec
             if spec is None:
@@ -459,6 +461,6 @@ class PairManager:
         view = pair.diag_cache
         return view.findings_at(i) if view is not None else []
 
-    def diagnostics(self, pair: Pair) -> tuple[list[types.Diagnostic], str]:
+    def diagnostics(self, pair: Pair) -> tuple[list[types.Diagnostic], Optional[str]]:
         """The pair's diagnostics and their result id (cached)."""
         return self.publisher.compute(pair)

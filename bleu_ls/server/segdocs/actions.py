@@ -8,6 +8,7 @@ from typing import Any, Optional
 
 from lsprotocol import types
 
+from ...formats.model import Segment
 from ...formats.states import TITLES, needs_review, state_edits
 from ...formats.states import actions as state_actions
 from .checks import findings
@@ -28,7 +29,7 @@ def code_actions(sp: SegmentPair, uri: str, rng: types.Range, encoding: str) -> 
         first = next((i for i in range(len(index)) if index.target_span(i)[0] >= a), None)
         if first is None:
             return []
-    segs = []
+    segs: list[Segment] = []
     i = first
     while i < len(index) and len(segs) < 100:
         s0, s1 = index.target_span(i)

@@ -103,8 +103,14 @@ def _all_checks(sp: SegmentPair) -> None:
         i = where.get(f.key) if f.key is not None else None
         if i is None or not sev.get(f.code):
             continue
-        base = segs[i].target_span[0]
-        sp.qa[i].append(Finding(f.code, sev[f.code], f.message, (f.span[0] - base, f.span[1] - base)))
+        sp.qa[i].append(_relative(f, sev[f.code], segs[i].target_span))
+
+
+def _relative(f: Finding, severity: str, target: Optional[tuple[int, int]]) -> Finding:
+    """A cue's finding with the row's severity, its span made relative to the cue's target."""
+    assert f.span is not None and target is not None  # (a cue's findings and its target have spans)
+    base = target[0]
+    return Finding(f.code, severity, f.message, (f.span[0] - base, f.span[1] - base))
 
 
 def after_edit(sp: SegmentPair, change) -> None:
@@ -147,9 +153,8 @@ def recheck(sp: SegmentPair, a: int, b: int) -> None:
         seg = index.segment(i)
         prev = [index.segment(i - 1)] if i > 0 else []
         doc = SegmentDocument(format=index.format, segments=prev + [seg])
-        base = seg.target_span[0]
         _put(sp, i, [
-            Finding(f.code, sev[f.code], f.message, (f.span[0] - base, f.span[1] - base))
+            _relative(f, sev[f.code], seg.target_span)
             for f in check_cues(doc, limits, text=index.buf)  # type: ignore[arg-type]
             if f.key == seg.key and sev.get(f.code)
         ])

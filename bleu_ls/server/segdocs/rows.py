@@ -284,8 +284,8 @@ def repair_keyed(sp: SegmentPair, a: int, b: int, count: int) -> bool:
     segs = sp.index.unshifted()
     r0 = int(np.searchsorted(sp.row_hs, a, "left"))
     r1 = int(np.searchsorted(sp.row_hs, b, "left"))
-    new = [(i, keys.get(segs[i].key)) for i in range(a, a + count)]
-    new = [(i, j) for i, j in new if j is not None]
+    keyed = [(i, keys.get(segs[i].key)) for i in range(a, a + count)]
+    new = [(i, j) for i, j in keyed if j is not None]
     n_key = len(sp.row_hs) - (r1 - r0) + len(new)
     if len(segs) > n_key and len(sp.ref.segments) > n_key:
         return False

@@ -18,6 +18,7 @@ from ...formats.finding import Finding
 from ...formats.model import SegmentDocument
 from ...formats.read import EXTENSIONS as READ_EXTENSIONS
 from ...formats.table import names, row
+from ...qa.formats.live_checks import LiveChecks
 from ..documents.document import from_units, to_units
 
 #: file name suffix -> segment format (PO, XLIFF, TMX, SRT, WebVTT: the rows of segment files)
@@ -80,7 +81,7 @@ class SegmentPair:
     #: the settings' rows for the checks (format_checks.severities, subtitle limits), and the
     #: PO/XLIFF/TMX checks kept in step with the index (qa/formats/live_checks.py)
     qa_rows: Optional[tuple] = None
-    live_qa: Optional[object] = None
+    live_qa: Optional[LiveChecks] = None
     #: the rows' hint offsets while the text is malformed (None: well-formed, read from the index)
     frozen: Optional[np.ndarray] = None
     good_problems: int = 0

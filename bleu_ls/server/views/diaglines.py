@@ -275,7 +275,7 @@ class DiagnosticLines:
         by_line: dict[int, list] = {}
         for f in findings:
             by_line.setdefault(f.line, []).append(f)
-        keep = set()
+        keep: set[int] = set()
         for line, fs in by_line.items():
             kept, ign, rev = hide(fs)
             self.extra_ignored += ign
@@ -351,7 +351,8 @@ class DiagnosticLines:
         parts: list[str] = []
         room = self.cap - 1
         for s in range(4):
-            segments = chain(
+            #: (count, joined text or None, the items (None) or the block's span of lines)
+            segments: Iterator[tuple[int, Optional[str], Any]] = chain(
                 ((len(head[s]), None, head[s]),),
                 ((counts[s], texts[s], span) for (counts, texts), span in blocks if counts[s]),
                 ((len(tail[s]), None, tail[s]),),

@@ -278,24 +278,24 @@ class Publisher:
                 log.exception("analysis failed")
                 analyzer, tail = None, [internal_error(exc)]
             view.refresh(pair, store, doc, analyzer, head, tail)
-        if analyzer is not None and analyzer.changed is None and pair.model.n_paired >= FREEZE_LINES:
+        if analyzer is not None and analyzer.changed is None and pair.model is not None and pair.model.n_paired >= FREEZE_LINES:
             # a large document fully analysed: what is on the heap now stays
             # (lines, rows, findings); full collections need not walk it
             gc.freeze()
         return view
 
-    def compute(self, pair: "Pair") -> tuple[list[types.Diagnostic], str]:
+    def compute(self, pair: "Pair") -> tuple[list[types.Diagnostic], Optional[str]]:
         """Diagnostics of the pair's current state and their result id (cached)."""
         view = self.update(pair)
         return view.diagnostics(self.manager.docs.get(pair.uri)), view.rid
 
-    def encoded(self, pair: "Pair") -> tuple[list[str], str]:
+    def encoded(self, pair: "Pair") -> tuple[list[str], Optional[str]]:
         """:meth:`compute` as the JSON text of each diagnostic (kept per line:
         only the lines whose findings changed are encoded again)."""
         view = self.update(pair)
         return view.items(), view.rid
 
-    def encoded_body(self, pair: "Pair") -> tuple[str, str]:
+    def encoded_body(self, pair: "Pair") -> tuple[str, Optional[str]]:
         """The items sent, joined: the JSON text of the items array's
         contents (joined from kept blocks of lines; with ``maxProblems``, the
         capped selection and the note) and the result id."""
