@@ -144,14 +144,14 @@ class FormatRow:
         return self.name != LINES
 
 
-_XLIFF = dict(
+_XLIFF: dict[str, Any] = dict(
     family="xliff", family_sentence="an XLIFF file", label="XLIFF", decoding="xml",
     reader_module="xliff", reader_names=("read_xliff", "read_bytes", "read"), reader_takes="bytes",
     text_reader=Ref("xliff:read_xliff_text"), prefix_reader=Ref("xliff:read_xliff_text"),
     live_index=Ref("live.whole:XmlIndex"), state_actions=(MARK_TRANSLATED, MARK_FINAL),
     fallback=Ref("match:_source_fallback"),
 )
-_SUBTITLES = dict(
+_SUBTITLES: dict[str, Any] = dict(
     pairing="time", fallback=Ref("match:_time_fallback"), live_index=Ref("live.index:LiveIndex"),
     blocks=True, problem_code="timecode",
 )
@@ -174,10 +174,10 @@ ROWS: tuple[FormatRow, ...] = (
     FormatRow(
         XLIFF1, extensions=(".xlf", ".xliff", ".sdlxliff", ".mxliff"), sniff=(b"<xliff",),
         needs_review=Ref("states:xliff1_needs_review"), target_is_draft=Ref("states:xliff1_target_is_draft"),
-        **_XLIFF,  # type: ignore[arg-type]
+        **_XLIFF,
     ),
     # XLIFF 2.x shares 1.2's extensions and reader: the reader tells them apart by the version
-    FormatRow(XLIFF2, needs_review=Ref("states:xliff2_needs_review"), **_XLIFF),  # type: ignore[arg-type]
+    FormatRow(XLIFF2, needs_review=Ref("states:xliff2_needs_review"), **_XLIFF),
     FormatRow(
         TMX, family=TMX, family_sentence="a TMX file", label="TMX", extensions=(".tmx",), sniff=(b"<tmx",),
         decoding="xml", reader_module="tmx", reader_names=("read_tmx", "read_bytes", "read"), reader_takes="bytes",
@@ -189,7 +189,7 @@ ROWS: tuple[FormatRow, ...] = (
         reader_module="subtitles", reader_names=("read_srt",), text_reader=Ref("subtitles:read_srt"),
         prefix_reader=Ref("subtitles:read_srt"),
         keys_pair=lambda key: False,  # a cue number says nothing across two timings of a film
-        **_SUBTITLES,  # type: ignore[arg-type]
+        **_SUBTITLES,
     ),
     FormatRow(
         VTT, family=VTT, family_sentence="a WebVTT file", label="WebVTT", extensions=(".vtt",),
@@ -197,7 +197,7 @@ ROWS: tuple[FormatRow, ...] = (
         prefix_reader=Ref("subtitles:read_vtt"), head_block="WEBVTT\n\n",
         keys_pair=lambda key: not key.startswith("#"),  # a cue's place (``#n``) when it has no id: neither
         ids_decide=True,
-        **_SUBTITLES,  # type: ignore[arg-type]
+        **_SUBTITLES,
     ),
 )
 
