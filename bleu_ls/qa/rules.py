@@ -1,7 +1,7 @@
 """The rule table: one row per diagnostic code, the only list of codes.
 
 Each row says who reports the code (``by``): the rules of a line file
-(:data:`LINES`: the analyser runs the row's ``check``; ``unpaired`` is said by
+(:data:`LINE_RULES`: the analyser runs the row's ``check``; ``unpaired`` is said by
 the pairing), the checks of a segment file's own format (:data:`XML` for
 XLIFF and TMX, :data:`PO`, :data:`SUBTITLES`: :mod:`bleu_ls.qa.formats`; a code
 both the XML and the PO checks report is one row), a reader (``malformed``),
@@ -44,7 +44,7 @@ from .findings import INTERNAL, REFERENCE_ERROR, SETTINGS_PROBLEM
 LINE, DOC, DELTA = "line", "doc", "delta"
 
 #: Who reports a code.
-LINES = "lines"
+LINE_RULES = "lines"
 XML = "xml"
 PO = "po"
 SUBTITLES = "subtitles"
@@ -71,7 +71,7 @@ class Rule(NamedTuple):
     #: line file with its source only)
     needs_reference: bool = False
     #: who reports it (see the module's docstring)
-    by: tuple[str, ...] = (LINES,)
+    by: tuple[str, ...] = (LINE_RULES,)
     #: its settings row ``diagnostics.<setting>``; None: always said, not switchable
     setting: Optional[str] = ""
     #: ranks a line against the whole document (see :data:`RANKED`)
@@ -91,7 +91,7 @@ def _format(code: str, *by: str) -> Rule:
     return Rule(code, by=by)
 
 
-def _always(code: str, by: str = LINES) -> Rule:
+def _always(code: str, by: str = LINE_RULES) -> Rule:
     return Rule(code, by=(by,), setting=None)
 
 
@@ -161,7 +161,7 @@ RULES: tuple[Rule, ...] = tuple(r for r in TABLE if r.check is not None)
 
 #: The codes of a line file that the settings switch (``diagnostics.<code>``), in the
 #: order findings on one line are listed.
-CODES: tuple[str, ...] = tuple(r.code for r in TABLE if LINES in r.by and r.setting is not None)
+CODES: tuple[str, ...] = tuple(r.code for r in TABLE if LINE_RULES in r.by and r.setting is not None)
 #: settings.diagnostics attribute per code of :data:`CODES`
 SETTING_OF: dict[str, str] = {r.code: r.attribute for r in TABLE if r.code in CODES}  # type: ignore[misc]
 ORDER: dict[str, int] = {code: i for i, code in enumerate(CODES)}

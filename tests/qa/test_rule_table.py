@@ -47,7 +47,7 @@ def test_one_row_per_code():
 
 
 def test_codes_are_the_tables_line_file_codes_with_a_setting():
-    assert rules.CODES == tuple(r.code for r in rules.TABLE if rules.LINES in r.by and r.setting is not None)
+    assert rules.CODES == tuple(r.code for r in rules.TABLE if rules.LINE_RULES in r.by and r.setting is not None)
     assert analysis.CODES is rules.CODES
     assert rules.ORDER == {c: i for i, c in enumerate(rules.CODES)}
     assert rules.SETTING_OF == {c: c.replace("-", "_") for c in rules.CODES}
@@ -61,7 +61,7 @@ def test_codes_are_the_tables_line_file_codes_with_a_setting():
 
 def test_the_analysers_rules_are_the_rows_with_a_check():
     assert rules.RULES == tuple(r for r in rules.TABLE if r.check is not None)
-    assert all(rules.LINES in r.by for r in rules.RULES)
+    assert all(rules.LINE_RULES in r.by for r in rules.RULES)
     assert set(rules.RANKED) == {"outlier", "adequacy"}
     assert rules.LINE_PAIR_CODES == {"low-score", "outlier", "untranslated", "length-ratio", "adequacy",
                                      "number-mismatch", "markup-mismatch", "unbalanced", "end-punctuation"}
