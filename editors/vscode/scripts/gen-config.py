@@ -25,7 +25,7 @@ PACKAGE_JSON = HERE.parent / "package.json"
 REPO = HERE.parents[2]
 sys.path.insert(0, str(REPO))
 
-from bleu_ls import settings as S  # noqa: E402
+from bleu_ls.config import settings as S  # noqa: E402
 
 SECTION = "bleuLs"
 
@@ -273,7 +273,7 @@ def leaf_properties() -> dict[str, dict[str, Any]]:
     if missing:
         raise SystemExit(
             "gen-config: no description for " + ", ".join(missing)
-            + " (add a `#:` comment in bleu_ls/settings.py or an entry in DESCRIPTIONS)"
+            + " (add a `#:` comment in bleu_ls/config/settings.py (the diagnostics rows: config/diagnostics.py) or an entry in DESCRIPTIONS)"
         )
     return props
 
