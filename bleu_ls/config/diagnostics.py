@@ -203,6 +203,10 @@ class DiagnosticsSettings:
     wrong_language: WrongLanguageSettings = field(default_factory=WrongLanguageSettings)
     misaligned: MisalignedSettings = field(default_factory=MisalignedSettings)
     adequacy: AdequacySettings = field(default_factory=AdequacySettings)
+    # terminology: run only when glossaries are set ([terms] files; docs/terminology.md)
+    term_missing: CheckSettings = field(default_factory=lambda: CheckSettings(severity="information"))
+    term_forbidden: CheckSettings = field(default_factory=CheckSettings)
+    do_not_translate: CheckSettings = field(default_factory=CheckSettings)
     # the checks of a file's own format (qa/formats/; docs/formats.md, docs/formats-xml.md):
     # XLIFF and TMX (the first twelve; those from target_empty on run on PO entries too), PO, subtitles
     codes_missing: CheckSettings = _format("error")

@@ -156,6 +156,20 @@ class HighlightSettings:
 
 
 @dataclass
+class TermsSettings:
+    """Terminology: the glossaries every document is checked against (docs/terminology.md)."""
+
+    #: Glossary files: TBX, CSV or TSV with a header of language codes, or a plain list of
+    #: do-not-translate terms (.txt). In bleu-ls.toml, relative to that file; in an
+    #: editor's settings, relative to the workspace folder.
+    files: list[str] = field(default_factory=list)
+    #: The source language of documents that do not say it (line files), as a BCP 47 code.
+    source_language: str = ""
+    #: The target language of documents that do not say it (line files), as a BCP 47 code.
+    target_language: str = ""
+
+
+@dataclass
 class PairRule:
     """A glob rule: hypothesis pattern -> reference pattern(s), source pattern.
 
@@ -185,6 +199,7 @@ class Settings:
     diagnostics: DiagnosticsSettings = field(default_factory=DiagnosticsSettings)
     hints: HintSettings = field(default_factory=HintSettings)
     highlights: HighlightSettings = field(default_factory=HighlightSettings)
+    terms: TermsSettings = field(default_factory=TermsSettings)
     pairs: list[PairRule] = field(default_factory=list)
     #: Pair NAME.hyp / NAME.mt with NAME.ref, NAME.ref2…, NAME.src.
     conventions: bool = True

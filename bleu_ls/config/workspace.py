@@ -41,8 +41,19 @@ def _toml_loads():
         return None, None
 
 
-def load_workspace_config(root: Path) -> tuple[dict, list[str]]:
+def resolve_paths(data: dict, folder: Path) -> dict:
+    """The settings' file paths (``terms.files``) made absolute against ``folder`` (a user's
+    ``~`` expanded); anything that is not a list of strings is left for the settings to say."""
+    terms = data.get("terms")
+    if isinstance(terms, dict) and isinstance(terms.get("files"), list):
+        terms["files"] = [str(Path(folder) / Path(f).expanduser()) if isinstance(f, str) and f else f
+                          for f in terms["files"]]
+    return data
+
+
+def load_workspace_config(root: Path, base: Optional[Path] = None) -> tuple[dict, list[str]]:
     """Read ``bleu-ls.toml`` at ``root``: (camelCase settings dict, problems).
+    Paths in it (``terms.files``) are relative to ``base`` (default: ``root``).
 
     Never raises.  No file gives ``({}, [])``.  Problems are sentences for
     the user about the file as a whole (unreadable, not TOML); problems with
@@ -79,7 +90,7 @@ def load_workspace_config(root: Path) -> tuple[dict, list[str]]:
         return {}, [f"{path}: not valid TOML: {msg}; the file is ignored"]
     except Exception as exc:  # a TOML parser bug must not take the server down
         return {}, [f"{path}: could not be parsed ({exc}); the file is ignored"]
-    return _camel_keys(doc), []
+    return resolve_paths(_camel_keys(doc), Path(base) if base is not None else Path(root).absolute()), []
 
 
 def find_workspace_root(start: Path) -> Optional[Path]:

@@ -34,7 +34,7 @@ from typing import Any, Callable, NamedTuple, Optional
 
 from ..config.diagnostics import DiagnosticsSettings
 from ..formats.finding import MALFORMED, PO_SYNTAX, TIMECODE
-from .analysis import file_rules, length_rules, qe_rules, score_rules, source_rules, text_rules
+from .analysis import file_rules, length_rules, qe_rules, score_rules, source_rules, term_rules, text_rules
 from .analysis.context import LineContext
 from .findings import INTERNAL, REFERENCE_ERROR, SETTINGS_PROBLEM
 
@@ -114,6 +114,10 @@ TABLE: tuple[Rule, ...] = (
     Rule("wrong-language", source_rules.wrong_language, kind=LINE, params=source_rules.language_params),
     Rule("misaligned", source_rules.misaligned, needs_reference=True),
     Rule("adequacy", qe_rules.adequacy, ranked=True, line_pair=True),
+    # terminology: the glossaries of [terms] files (term_rules; docs/terminology.md)
+    Rule("term-missing", term_rules.term_missing, kind=LINE, params=term_rules.term_params, line_pair=True),
+    Rule("term-forbidden", term_rules.term_forbidden, kind=LINE, params=term_rules.term_params),
+    Rule("do-not-translate", term_rules.do_not_translate, kind=LINE, params=term_rules.term_params, line_pair=True),
     # -- line files, always said: a reference or source that cannot be used, settings that
     #    could not be read, a rule that failed (a bug: said on line 1)
     _always(REFERENCE_ERROR),

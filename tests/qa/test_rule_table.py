@@ -55,7 +55,7 @@ def test_codes_are_the_tables_line_file_codes_with_a_setting():
     assert rules.CODES == (
         "low-score", "outlier", "empty-hypothesis", "untranslated", "length-ratio", "repetition",
         "line-count-mismatch", "unpaired", "number-mismatch", "markup-mismatch", "unbalanced", "end-punctuation",
-        "wrong-language", "misaligned", "adequacy",
+        "wrong-language", "misaligned", "adequacy", "term-missing", "term-forbidden", "do-not-translate",
     )
 
 
@@ -64,7 +64,8 @@ def test_the_analysers_rules_are_the_rows_with_a_check():
     assert all(rules.LINE_RULES in r.by for r in rules.RULES)
     assert set(rules.RANKED) == {"outlier", "adequacy"}
     assert rules.LINE_PAIR_CODES == {"low-score", "outlier", "untranslated", "length-ratio", "adequacy",
-                                     "number-mismatch", "markup-mismatch", "unbalanced", "end-punctuation"}
+                                     "number-mismatch", "markup-mismatch", "unbalanced", "end-punctuation",
+                                     "term-missing", "do-not-translate"}
     assert set(rules.REFERENCE_CODES) == {"empty-hypothesis", "low-score", "outlier", "length-ratio",
                                           "line-count-mismatch", "misaligned"}
 

@@ -61,6 +61,14 @@ def build_parser() -> argparse.ArgumentParser:
         help=f"settings file to use instead of the nearest {CONFIG_NAME}",
     )
     p.add_argument("--no-config", action="store_true", help=f"ignore {CONFIG_NAME} files")
+    p.add_argument(
+        "--glossary",
+        metavar="PATH",
+        action="append",
+        default=[],
+        help="check terminology against this glossary (TBX, CSV/TSV with a header of language codes, "
+        "or a .txt list of do-not-translate terms); repeatable, added to [terms] files",
+    )
     return p
 
 

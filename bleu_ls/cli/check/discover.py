@@ -48,7 +48,10 @@ class Discovery:
         base = Settings.from_dict(data, problems)
         for p in problems:
             self.report.warn(f"{(root / CONFIG_NAME) if root else 'settings'}: {p}")
-        found = (settings_from_args(args, base), root if root is not None else Path.cwd())
+        settings = settings_from_args(args, base)
+        glossaries = getattr(args, "glossary", None) or []
+        settings.terms.files = [*settings.terms.files, *(str(Path(g).expanduser().absolute()) for g in glossaries)]
+        found = (settings, root if root is not None else Path.cwd())
         self._settings[root] = found
         return found
 
@@ -100,5 +103,5 @@ def load_config_file(path: Path) -> tuple[dict, list[str]]:
         except OSError as exc:
             return {}, [f"{path}: cannot read: {exc.strerror or exc}"]
         (Path(tmp) / CONFIG_NAME).write_bytes(data)
-        cfg, problems = load_workspace_config(Path(tmp))
+        cfg, problems = load_workspace_config(Path(tmp), base=path.absolute().parent)
     return cfg, [p.replace(str(Path(tmp) / CONFIG_NAME), str(path)) for p in problems]

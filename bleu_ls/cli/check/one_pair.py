@@ -126,8 +126,8 @@ def _check_segments(hyp: Path, spec: Optional[PairSpec], settings: Settings, met
         hyp_lines, source = segment_lines(segs)
         model = Unreferenced(metrics, hyp_lines)
     names = pair_names(hyp, spec)
-    if spec is None:
-        names["target_language"] = doc.target_lang
+    # the languages the file declares (the language rule reads them without a reference; the term rules always)
+    names["source_language"], names["target_language"] = doc.source_lang, doc.target_lang
     findings = Analyzer(settings).analyse(model, source, names)
     placeholders_own = row(doc.format).placeholders_own
     if placeholders_own is not None:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, Optional
 
-from ...config.workspace import load_workspace_config
+from ...config.workspace import load_workspace_config, resolve_paths
 from ...config.settings import Settings
 
 SECTION = "bleuLs"
@@ -38,6 +38,9 @@ def assemble_settings(root: Optional[Path], init_options: Any, client: Any) -> t
     # initializationOptions sent at start-up.
     layer = unwrap_section(client) if client is not None else unwrap_section(init_options)
     if layer not in (None, {}):
+        if isinstance(layer, dict) and root is not None:  # the editor's paths: relative to the workspace folder
+            layer = resolve_paths({**layer, "terms": dict(layer["terms"])} if isinstance(layer.get("terms"), dict)
+                                  else layer, root)
         settings = settings.merged(layer, problems)
         if isinstance(layer, dict) and "pairs" in layer:
             client_rules = list(settings.pairs)

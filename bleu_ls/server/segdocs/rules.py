@@ -66,8 +66,9 @@ def bind(sp: SegmentPair, settings: Any, adequacy: Any) -> None:
         sp.rules = None
         return
     hyp, source = segment_lines(sp.index.unshifted())
+    source_language, target_language = _declared(sp)
     names: dict[str, Any] = {"hypothesis": sp.path.name, "references": [], "source": None,
-                             "target_language": _declared(sp)}
+                             "target_language": target_language, "source_language": source_language}
     try:
         metrics = build_metrics(settings)  # (their tokenizer only)
     except Exception:  # a tokenizer whose extra is missing: the settings' message says it
@@ -75,17 +76,18 @@ def bind(sp: SegmentPair, settings: Any, adequacy: Any) -> None:
     sp.rules = SegRules(Unreferenced(metrics, hyp), source, Analyzer(settings, adequacy=adequacy), names)
 
 
-def _declared(sp: SegmentPair) -> Optional[str]:
-    """The language the file declares for its targets (PO ``Language``, XLIFF target-language / trgLang)."""
+def _declared(sp: SegmentPair) -> tuple[Optional[str], Optional[str]]:
+    """The languages the file declares for its sources and targets (PO ``Language`` (the
+    target's only), XLIFF source-language / srcLang and target-language / trgLang, TMX)."""
     index = sp.index
     field = row(index.format).header_language
     if field is not None:
-        return getattr(index, "header", {}).get(field) or None
+        return None, getattr(index, "header", {}).get(field) or None
     try:
         head = read_prefix(index.format, index.text, 1)
     except Exception:
-        return None
-    return head.target_lang if head is not None else None
+        return None, None
+    return (head.source_lang, head.target_lang) if head is not None else (None, None)
 
 
 # -- edits ---------------------------------------------------------------------------------------
@@ -97,7 +99,7 @@ def after_edit(sp: SegmentPair, change: Any, now: float) -> None:
     index = sp.index
     if change.kind == "none":
         if row(index.format).header_language is not None:  # a header edit may change it
-            r.names["target_language"] = _declared(sp)
+            r.names["source_language"], r.names["target_language"] = _declared(sp)
         return
     a = change.start
     b, count = (a + 1, 1) if change.kind == "text" else (change.end, change.count)
@@ -198,7 +200,7 @@ def _segment_findings(sp: SegmentPair, i: int, found) -> list[Finding]:
         n = len(seg.target)
         a = seg.file_offset(min(f.start_col, n)) - base
         b = seg.file_offset(min(f.end_col, n)) - base if f.end_col is not None else seg.target_span[1] - base
-        out.append(Finding(f.code, f.severity, f.message, (a, max(a, b))))
+        out.append(Finding(f.code, f.severity, f.message, (a, max(a, b)), data=f.data))
     return out
 
 

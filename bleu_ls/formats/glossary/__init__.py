@@ -1,0 +1,1 @@
+"""Terminology glossaries (TBX, CSV/TSV, plain do-not-translate lists) read into one model."""

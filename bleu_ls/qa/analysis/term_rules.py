@@ -1,0 +1,114 @@
+"""Terminology rules: ``term-missing``, ``term-forbidden``, ``do-not-translate``.
+
+They run when glossaries are set (``[terms] files``; :mod:`bleu_ls.qa.terms`).  The language
+pair is the one the file declares (PO ``Language``, XLIFF ``srcLang``/``trgLang``, TMX
+``xml:lang``: ``names["source_language"]`` / ``names["target_language"]``), else the
+settings' ``terms.sourceLanguage`` / ``terms.targetLanguage``; a glossary of two languages
+needs neither.
+
+What a line is found to have is memoised by (target, source) text while the term index is the
+same: an edit costs the edited lines, and a glossary saved on disk (a new index: the rules'
+``params`` change) has every line looked at again.  A glossary that cannot be used is said on
+the first line by the first of the three rules switched on, as a warning; the other glossaries
+and every other rule go on.
+"""
+
+from __future__ import annotations
+
+from typing import Iterator, Optional
+
+from ..findings import Finding
+from ..terms.index import DO_NOT_TRANSLATE_CODE, TERM_FORBIDDEN, TERM_MISSING
+from ..terms.load import Terms, terms_for
+from .context import LineContext
+from .text_rules import over_cap
+
+CODES = (TERM_MISSING, TERM_FORBIDDEN, DO_NOT_TRANSLATE_CODE)
+
+
+def terms_of(ctx: LineContext) -> Terms:
+    """The term index for this pass (read once per pass)."""
+    got = ctx.__dict__.get("_terms")
+    if got is None:
+        t = ctx.settings.terms
+        src = ctx.names.get("source_language") or t.source_language or None
+        tgt = ctx.names.get("target_language") or t.target_language or None
+        got = ctx.__dict__["_terms"] = terms_for(tuple(t.files), src, tgt)
+    return got
+
+
+def term_params(ctx: LineContext, c) -> tuple:
+    """What every line's verdict depends on besides the line: the term index."""
+    return terms_of(ctx).token
+
+
+def _hits(ctx: LineContext) -> list:
+    """(line, hits) for the lines of ``ctx.span`` with a finding of any of the three codes."""
+    lo, hi = ctx.span
+    cache = ctx.__dict__.setdefault("_term_hits", {})
+    got = cache.get((lo, hi))
+    if got is not None:
+        return got
+    terms = terms_of(ctx)
+    index = terms.termbase
+    out: list = []
+    if index is not None:
+        state = ctx.state("terms")
+        if state.get("token") != terms.token:
+            state.clear()
+            state["token"] = terms.token
+            state["memo"] = {}
+        memo: dict = state["memo"]
+        if len(memo) > max(20000, 3 * ctx.n):
+            memo.clear()
+        hyp, source = ctx.hyp, ctx.source
+        ns = len(source) if source is not None else 0
+        cap = ctx.settings.max_line_bytes
+        scan = index.scan
+        for i in range(lo, hi):
+            line = hyp[i]
+            src = source[i] if source is not None and i < ns else None
+            key = (line, src)
+            found = memo.get(key)
+            if found is None:
+                if over_cap(line, cap) or (src is not None and over_cap(src, cap)):
+                    found = ()
+                else:
+                    found = scan(src or None, line)
+                memo[key] = found
+            if found:
+                out.append((i, found))
+    cache[(lo, hi)] = out
+    return out
+
+
+def _problems(ctx: LineContext, code: str) -> Iterator[Finding]:
+    """The glossaries' problems, said once (by the first term rule switched on) on line 1."""
+    if ctx.span[0] != 0:
+        return
+    problems = terms_of(ctx).problems
+    if not problems:
+        return
+    owner: Optional[str] = next((x for x in CODES if ctx.check(x.replace("-", "_")) is not None), None)
+    if owner != code:
+        return
+    for p in problems:
+        yield Finding(code, "warning", f"Glossary not used: {p}", line=0)
+
+
+def _rule(code: str):
+    def rule(ctx: LineContext, c) -> Iterator[Finding]:
+        yield from _problems(ctx, code)
+        for i, hits in _hits(ctx):
+            for h in hits:
+                if h.code == code:
+                    yield Finding(code, c.severity, h.message, line=i, start_col=h.start_col, end_col=h.end_col, data=h.data)
+
+    rule.__name__ = code.replace("-", "_")
+    rule.__doc__ = f"``{code}``: see :meth:`bleu_ls.qa.terms.index.TermIndex.scan`."
+    return rule
+
+
+term_missing = _rule(TERM_MISSING)
+term_forbidden = _rule(TERM_FORBIDDEN)
+do_not_translate = _rule(DO_NOT_TRANSLATE_CODE)

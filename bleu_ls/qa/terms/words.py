@@ -1,0 +1,157 @@
+"""The words a term is matched on: placeholders and inline codes masked, words found with
+their columns, stems taken per language (Snowball, through ``snowballstemmer``; it uses the
+compiled PyStemmer when that is installed), scripts written without spaces told apart.
+
+A word is a run of letters and digits.  Hyphens and apostrophes separate words ("E-Mail" is
+two words, "l'adresse" two), and a word joined to its neighbour by a hyphen says so
+(:attr:`Word.joined_before` / :attr:`Word.joined_after`), so that the strict matches
+(a forbidden term, a do-not-translate term) never take one half of a hyphenated word.  Han,
+kana, Thai, Lao, Khmer and Myanmar letters never make words: a term written in those scripts is
+found as a substring (:func:`no_spaces`).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Callable, NamedTuple, Optional
+
+from ..text.markup import find_markup
+
+#: scripts written without spaces between words: terms in them match as substrings
+NO_SPACE_RANGES = ("\u0e00-\u0eff\u1000-\u109f\u1780-\u17ff\u2e80-\u2fdf\u3005\u3040-\u30ff\u31f0-\u31ff"
+                   "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff66-\uff9f\U00020000-\U0003134f")
+_NO_SPACE = re.compile(f"[{NO_SPACE_RANGES}]")
+_WORD = re.compile(f"[^\\W_{NO_SPACE_RANGES}]+")
+_HYPHENS = "-\u2010\u2011"
+
+#: BCP 47 primary subtag -> Snowball algorithm
+SNOWBALL = {
+    "ar": "arabic", "hy": "armenian", "eu": "basque", "ca": "catalan", "cs": "czech", "da": "danish",
+    "nl": "dutch", "en": "english", "eo": "esperanto", "et": "estonian", "fi": "finnish", "fr": "french",
+    "de": "german", "el": "greek", "hi": "hindi", "hu": "hungarian", "id": "indonesian", "ga": "irish",
+    "it": "italian", "lt": "lithuanian", "ne": "nepali", "no": "norwegian", "nb": "norwegian",
+    "nn": "norwegian", "fa": "persian", "pl": "polish", "pt": "portuguese", "ro": "romanian",
+    "ru": "russian", "sr": "serbian", "st": "sesotho", "es": "spanish", "sv": "swedish", "ta": "tamil",
+    "tr": "turkish", "yi": "yiddish",
+}
+#: languages that write compounds as one word (a term found inside a compound of the target
+#: counts as present: "Datei" in "Dateiname")
+COMPOUNDING = frozenset({"de", "nl", "sv", "da", "no", "nb", "nn", "fi", "is", "et", "af", "lb", "fy"})
+
+_STEMMERS: dict[str, Optional[Callable[[str], str]]] = {}
+_STEMS: dict[str, dict[str, str]] = {}
+#: words kept per language before the cache starts over
+STEM_CACHE = 500_000
+
+
+def primary(lang: Optional[str]) -> str:
+    """The primary subtag of a BCP 47 code, lower case ("" when none)."""
+    return (lang or "").replace("_", "-").split("-")[0].lower()
+
+
+def stemmer_name(lang: Optional[str]) -> Optional[str]:
+    """The Snowball algorithm used for ``lang`` (None: words are compared as written, lower-cased)."""
+    return SNOWBALL.get(primary(lang))
+
+
+def stem_function(lang: Optional[str]) -> Callable[[str], str]:
+    """A memoised stemmer of lower-cased words for ``lang`` (the identity where Snowball has none)."""
+    key = primary(lang)
+    cache = _STEMS.get(key)
+    if cache is None:
+        cache = _STEMS[key] = {}
+    if key not in _STEMMERS:
+        _STEMMERS[key] = _load(SNOWBALL.get(key))
+    fn = _STEMMERS[key]
+
+    if fn is None:
+        return str  # (the word itself)
+    stem_word = fn
+
+    def stem(word: str) -> str:
+        got = cache.get(word)
+        if got is None:
+            if len(cache) >= STEM_CACHE:
+                cache.clear()
+            got = cache[word] = stem_word(word)
+        return got
+
+    return stem
+
+
+def _load(name: Optional[str]) -> Optional[Callable[[str], str]]:
+    if name is None:
+        return None
+    try:
+        import snowballstemmer  # type: ignore[import-untyped]
+    except ImportError:  # (a dependency: a broken install compares words as written)
+        return None
+    return snowballstemmer.stemmer(name).stemWord
+
+
+class Word(NamedTuple):
+    start: int
+    end: int
+    text: str
+    lower: str
+    joined_before: bool
+    joined_after: bool
+
+
+def masked(text: str) -> str:
+    """``text`` with its placeholders, inline tags, URLs and e-mail addresses blanked out
+    (same length: columns stay those of the text)."""
+    found = find_markup(text)
+    if not found:
+        return text
+    parts, at = [], 0
+    for _kind, _value, start, end in found:
+        if start < at:
+            continue
+        parts.append(text[at:start])
+        parts.append(" " * (end - start))
+        at = end
+    parts.append(text[at:])
+    return "".join(parts)
+
+
+def words(text: str) -> list[Word]:
+    """The words of ``text`` (already :func:`masked`), with their columns."""
+    out = []
+    n = len(text)
+    for m in _WORD.finditer(text):
+        a, b = m.span()
+        w = m.group()
+        before = a >= 2 and text[a - 1] in _HYPHENS and (text[a - 2].isalnum())
+        after = b + 1 < n and text[b] in _HYPHENS and text[b + 1].isalnum()
+        out.append(Word(a, b, w, w.lower(), before, after))
+    return out
+
+
+def no_spaces(text: str) -> bool:
+    """Does ``text`` hold a letter of a script written without spaces?"""
+    return _NO_SPACE.search(text) is not None
+
+
+def case_sensitive(term: str) -> bool:
+    """A term written with inner capitals or all in capitals ("GitHub", "iOS", "URL") matches
+    case-sensitively; others ("file", "Datei", "Python") do not."""
+    for m in _WORD.finditer(term):
+        w = m.group()
+        if any(ch.isupper() for ch in w[1:]):
+            return True
+    return False
+
+
+def bounded(text: str, start: int, end: int) -> bool:
+    """Is ``text[start:end]`` a whole piece: no letter or digit of a spaced script touching it
+    (a letter of a script without spaces may)?"""
+    if start > 0:
+        ch = text[start - 1]
+        if ch.isalnum() and not _NO_SPACE.match(ch) and not _NO_SPACE.match(text[start]):
+            return False
+    if end < len(text):
+        ch = text[end]
+        if ch.isalnum() and not _NO_SPACE.match(ch) and not _NO_SPACE.match(text[end - 1]):
+            return False
+    return True
