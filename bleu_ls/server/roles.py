@@ -193,6 +193,10 @@ class DocumentAnswers(Protocol):
         """The quick fixes of the range (None: none)."""
         ...
 
+    def completion(self, params: types.CompletionParams) -> Optional[types.CompletionList]:
+        """The glossary's target terms for the segment or line at the position (None: none)."""
+        ...
+
     async def next_review(self, uri: str, line: int, character: int, direction: str) -> Optional[dict[str, Any]]:
         """Where the next (``"previous"``) place to look at is, wrapping: a flagged
         line, a segment that needs review; None when there is none."""

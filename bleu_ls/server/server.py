@@ -23,7 +23,7 @@ from ..engine import build_metrics
 from ..config.workspace import CONFIG_NAME
 from .pairs.config import SECTION
 from .documents.document import LineDocument
-from .features import actions, commands, diagnostics, hints, hover, lens, tokens
+from .features import actions, commands, completion, diagnostics, hints, hover, lens, tokens
 from .documents.files import path_key, uri_path
 from .pairs.manager import PairManager
 from .wire.protocol import BleuProtocol
@@ -207,7 +207,7 @@ def create_server() -> BleuLanguageServer:
     manager = server.manager
     _register_lifecycle(server, manager)
     _register_documents(server, manager)
-    for feature in (hints, diagnostics, hover, lens, commands, tokens, actions):
+    for feature in (hints, diagnostics, hover, lens, commands, tokens, actions, completion):
         feature.register(server, manager)
     return server
 

@@ -27,6 +27,7 @@ def read_glossary_bytes(data: bytes, path: str, kind: Optional[str] = None) -> G
     head = [h.strip() for h in rows[0]]
     langs = [h for h in head if h.lower() not in ("status", "note")]
     si = head.index("status") if "status" in head else None
+    ni = head.index("note") if "note" in head else None
     out = []
     for n, r in enumerate(rows[1:], 2):
         st = _STATUS[r[si] if si is not None else ""]
@@ -36,6 +37,6 @@ def read_glossary_bytes(data: bytes, path: str, kind: Optional[str] = None) -> G
                 s = st if (j > 0 or st == DO_NOT_TRANSLATE) else PREFERRED
                 if len(langs) == 1 and si is None:
                     s = DO_NOT_TRANSLATE
-                terms.append(Term(r[j].strip(), h, s, None, n))
+                terms.append(Term(r[j].strip(), h, s, (r[ni].strip() or None) if ni is not None and j > 0 else None, n))
         out.append(Concept(tuple(terms), line=n))
     return Glossary(path, tuple(langs), out, [], langs[0])

@@ -19,7 +19,7 @@ from typing import Iterator, Optional
 
 from ..findings import Finding
 from ..terms.index import DO_NOT_TRANSLATE_CODE, TERM_FORBIDDEN, TERM_MISSING
-from ..terms.load import Terms, terms_for
+from ..terms.load import Terms, document_terms
 from .context import LineContext
 from .text_rules import over_cap
 
@@ -30,10 +30,7 @@ def terms_of(ctx: LineContext) -> Terms:
     """The term index for this pass (read once per pass)."""
     got = ctx.__dict__.get("_terms")
     if got is None:
-        t = ctx.settings.terms
-        src = ctx.names.get("source_language") or t.source_language or None
-        tgt = ctx.names.get("target_language") or t.target_language or None
-        got = ctx.__dict__["_terms"] = terms_for(tuple(t.files), src, tgt)
+        got = ctx.__dict__["_terms"] = document_terms(ctx.settings, ctx.names)
     return got
 
 

@@ -412,3 +412,27 @@ def _variant(text: str, term: str) -> Optional[tuple[int, int]]:
             return at, at + len(t)
         at = low.find(t, at + 1)
     return None
+
+
+#: the codes whose findings carry replacements (``data["replacements"]``) a quick fix can write
+FIXABLE = (TERM_FORBIDDEN, DO_NOT_TRANSLATE_CODE)
+
+
+def fixed_case(written: str, replacement: str) -> str:
+    """``replacement`` written with the capital first letter of ``written`` (a sentence's first
+    word stays capitalised: "File" → "Datei", "file" at a sentence start → as the glossary has it)."""
+    if written[:1].isupper() and replacement[:1].islower():
+        return replacement[:1].upper() + replacement[1:]
+    return replacement
+
+
+def replacements(code: str, data) -> list[str]:
+    """The texts a quick fix may put in place of a finding's term (none for other codes)."""
+    if code not in FIXABLE or not isinstance(data, dict):
+        return []
+    written, options = data.get("term"), data.get("replacements")
+    if not isinstance(written, str) or not isinstance(options, list):
+        return []
+    if code == DO_NOT_TRANSLATE_CODE:
+        return [x for x in options if isinstance(x, str)][:1]
+    return [fixed_case(written, x) for x in options if isinstance(x, str)][:3]

@@ -135,3 +135,15 @@ def terms_for(paths: Sequence[str], source: Optional[str], target: Optional[str]
                 _INDEXES.pop(next(iter(_INDEXES)))
             _INDEXES[key] = index
     return Terms(None if index.empty else index, tuple(problems))
+
+
+def document_terms(settings, names: dict) -> Terms:
+    """The term index for a document: the settings' glossaries (``terms.files``) in the
+    languages the document declares (``names["source_language"]``, ``names["target_language"]``),
+    else the settings' ``terms.sourceLanguage`` / ``terms.targetLanguage``."""
+    t = settings.terms
+    if not t.files:
+        return Terms(None, ())
+    src = names.get("source_language") or t.source_language or None
+    tgt = names.get("target_language") or t.target_language or None
+    return terms_for(tuple(t.files), src, tgt)

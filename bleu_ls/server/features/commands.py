@@ -10,6 +10,9 @@
 ``bleuLs.setDraft``     (uri) the current text becomes the draft (kept in the user's cache folder;
                         a segment file: each non-empty target the draft of its segment, by key)
 ``bleuLs.forgetDraft``  (uri) drop the kept draft (none until the file is opened again)
+``bleuLs.addToGlossary`` (source term, target term [, status]) append the pair to the first CSV or
+                        TSV glossary of ``terms.files`` (the only write into a glossary; the
+                        user's action)
 """
 
 from __future__ import annotations
@@ -20,6 +23,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ...engine import InputError
+from ...formats.glossary.write import GlossaryWriteError, append_entry
 from ..pairs.answers import next_flagged
 from ..views.render import corpus_record, report_text, value_cell
 
@@ -34,6 +38,7 @@ REPORT_HTML = "bleuLs.reportHtml"
 COMPARE_WITH = "bleuLs.compareWith"
 SET_DRAFT = "bleuLs.setDraft"
 FORGET_DRAFT = "bleuLs.forgetDraft"
+ADD_TO_GLOSSARY = "bleuLs.addToGlossary"
 
 
 class CommandError(Exception):
@@ -191,3 +196,20 @@ def register(server, manager: "PairManager") -> None:
             return await manager.answers(uri).forget_draft(uri)
         except ValueError as exc:
             raise CommandError(str(exc)) from None
+
+    @server.command(ADD_TO_GLOSSARY)
+    async def _add_to_glossary(ls, *args):
+        if len(args) < 2 or not all(isinstance(a, str) for a in args[:2]):
+            raise CommandError("usage: bleuLs.addToGlossary(source term, target term [, status])")
+        status = args[2] if len(args) > 2 and isinstance(args[2], str) else ""
+        files = [f for f in manager.settings.terms.files if f.lower().endswith((".csv", ".tsv"))]
+        if not files:
+            raise CommandError("no CSV or TSV glossary is set: add one to [terms] files in bleu-ls.toml "
+                               "(a file with a header such as “en,de”)")
+        target_language = manager.settings.terms.target_language or None
+        try:
+            said = append_entry(files[0], args[0], args[1], status, target_language)
+        except GlossaryWriteError as exc:
+            raise CommandError(str(exc)) from None
+        manager.on_file_changed(Path(files[0]))  # every open file's terms checked again now
+        return {"glossary": files[0], "message": said}

@@ -20,6 +20,9 @@ from typing import TYPE_CHECKING, Any, Optional, Union, cast
 from lsprotocol import types
 
 from ...qa.ignore import IGNORABLE
+from ...qa.terms.index import replacements
+from ...qa.terms.load import document_terms
+from ..views.terms_render import completion_items, glossary_block
 from ..views.render import SOURCE, breakdown_of, corpus_record, finding_counts, hover_text, lens_title, signatures
 from ..wire.protocol import Encoded, unchanged_report
 from . import hints as line_hints
@@ -69,6 +72,9 @@ class LineAnswers:
             return None
         line = params.position.line
         text = hover_text(pair, line, manager.line_findings(pair, line))
+        block = _glossary(pair, line)
+        if block:
+            text = f"{text}\n\n{block}" if text else f"**Line {line + 1:,}**\n\n{block}"
         if text is None:
             return None
         return types.Hover(contents=types.MarkupContent(kind=types.MarkupKind.Markdown, value=text))
@@ -161,6 +167,15 @@ class LineAnswers:
             diags = [d for d in manager.diagnostics(pair)[0] if first <= d.range.start.line <= last]
         return actions_for(uri, diags) or None
 
+    def completion(self, params: types.CompletionParams) -> Optional[types.CompletionList]:
+        pair = self.manager.pair_for(params.text_document.uri)
+        if pair is None or not pair.settings.terms.files or pair.source_lines is None:
+            return None
+        i = params.position.line
+        source = pair.source_lines[i] if i < len(pair.source_lines) else None
+        items = completion_items(document_terms(pair.settings, {}), source)
+        return types.CompletionList(is_incomplete=False, items=items) if items else None
+
     # -- commands ------------------------------------------------------------------------
     async def next_review(self, uri: str, line: int, character: int, direction: str) -> Optional[dict[str, Any]]:
         """The next flagged line (the character is not looked at: a line is flagged whole)."""
@@ -186,6 +201,16 @@ class LineAnswers:
         if pair is None:
             raise ValueError(f"{uri} is not an open hypothesis file")
         return pair
+
+
+def _glossary(pair: "Pair", i: int) -> Optional[str]:
+    """The glossary entries of line ``i`` (its source line and its text), when glossaries are set."""
+    if not pair.settings.terms.files:
+        return None
+    source = pair.source_lines[i] if pair.source_lines is not None and i < len(pair.source_lines) else None
+    model = pair.model
+    target = model.hyp[i] if model is not None and i < len(model.hyp) else None
+    return glossary_block(document_terms(pair.settings, {}), source, target)
 
 
 def _preview_hover(pair: "Pair", i: int) -> Optional[str]:
@@ -232,14 +257,20 @@ def _titles(code: str) -> list[tuple[str, str]]:
 
 
 def actions_for(uri: str, diagnostics: list[types.Diagnostic]) -> list[types.CodeAction]:
-    """The quick fixes for the bleu-ls diagnostics among ``diagnostics``;
-    an action that does the same thing for two diagnostics is offered once."""
+    """The quick fixes for the bleu-ls diagnostics among ``diagnostics``: a glossary term put in
+    place of a forbidden or altered one (an edit of the open document: the user applies it),
+    then the ignore actions; an action that does the same thing for two diagnostics is offered once."""
     out: list[types.CodeAction] = []
     seen: dict[tuple, types.CodeAction] = {}
     for d in diagnostics:
         code = d.code if isinstance(d.code, str) else None
         if d.source != SOURCE or code not in IGNORABLE:
             continue
+        for k, text in enumerate(replacements(code, d.data)):
+            title = f"Replace with “{text}” (glossary)"
+            out.append(types.CodeAction(
+                title=title, kind=QUICKFIX, diagnostics=[d], is_preferred=k == 0 or None,
+                edit=types.WorkspaceEdit(changes={uri: [types.TextEdit(range=d.range, new_text=text)]})))
         line = d.range.start.line
         for kind, title in _titles(code):
             # a workspace switch is one action for all lines; the rest are per line

@@ -357,11 +357,19 @@ class PairManager:
             if pair.draft_path is not None:
                 paths.add(pair.draft_path)
         paths.update(self.segment_docs.watched())
+        paths.update(self._glossaries())
         self.watcher.set_paths(paths)
+
+    def _glossaries(self) -> list[Path]:
+        """The glossary files of the settings (watched: a saved glossary updates every open file's findings)."""
+        return [Path(f) for f in self.settings.terms.files if f]
 
     def on_file_changed(self, path: Path) -> None:
         if path.name == CONFIG_NAME and any(path_key(r / CONFIG_NAME) == path for r in self.roots):
             self.settings_changed()
+            return
+        if any(path_key(g) == path_key(path) for g in self._glossaries()):
+            self.settings_changed()  # every open document's terms checked again (the glossary is read again)
             return
         if path in self.open_paths():
             return  # the open buffer is what counts

@@ -11,6 +11,7 @@ from lsprotocol import types
 from ...formats.model import Segment
 from ...formats.states import TITLES, needs_review, state_edits
 from ...formats.states import actions as state_actions
+from ...qa.terms.index import replacements
 from .checks import findings
 from .state import SegmentPair, offset_at, position_at, range_of
 
@@ -38,7 +39,7 @@ def code_actions(sp: SegmentPair, uri: str, rng: types.Range, encoding: str) -> 
         segs.append(index.segment(i))
         i += 1
     text, fmt = index.buf, index.doc_format  # the text read in place; XLIFF 1.2 or 2 by its root, not its name
-    out: list[types.CodeAction] = []
+    out: list[types.CodeAction] = term_fixes(sp, uri, [first + k for k in range(len(segs))], a, b, encoding)
     for action in ("translated", "final", "remove-fuzzy"):
         edits: dict[tuple[int, int], str] = {}
         n = 0
@@ -60,6 +61,39 @@ def code_actions(sp: SegmentPair, uri: str, rng: types.Range, encoding: str) -> 
         )
         out.append(types.CodeAction(title=title, kind=types.CodeActionKind.QuickFix,
                                     edit=types.WorkspaceEdit(document_changes=[doc_edit])))
+    return out
+
+
+#: characters a quick fix never writes into a file's markup or quoting (the glossary's term is
+#: written as it is: one needing an escape is not offered)
+_NEEDS_ESCAPE = frozenset('<>&"\\\n\r')
+
+
+def term_fixes(sp: SegmentPair, uri: str, segments: list[int], a: int, b: int, encoding: str) -> list[types.CodeAction]:
+    """A glossary term in place of a forbidden or altered one, for the rule findings of
+    ``segments`` that touch the range [a, b] of the file: an edit of the open document."""
+    r = sp.rules
+    if r is None:
+        return []
+    index, text = sp.index, sp.index.buf
+    out: list[types.CodeAction] = []
+    for i in segments:
+        base = index.target_span(i)[0]
+        for f in r.found.get(i, ()):
+            if f.span is None:
+                continue
+            x, y = base + f.span[0], base + f.span[1]
+            if y < a or x > b or text[x:y] != f.data.get("term"):
+                continue  # (written with an escape in the file: not rewritten here)
+            for k, new in enumerate(replacements(f.code, f.data)):
+                if _NEEDS_ESCAPE.intersection(new):
+                    continue
+                doc_edit = types.TextDocumentEdit(
+                    text_document=types.OptionalVersionedTextDocumentIdentifier(uri=uri, version=sp.version),
+                    edits=[types.TextEdit(range=range_of(sp, x, y, encoding), new_text=new)])
+                out.append(types.CodeAction(title=f"Replace with “{new}” (glossary)", kind=types.CodeActionKind.QuickFix,
+                                            is_preferred=k == 0 or None,
+                                            edit=types.WorkspaceEdit(document_changes=[doc_edit])))
     return out
 
 

@@ -13,7 +13,9 @@ import numpy as np
 from lsprotocol import types
 
 from ...config.settings import HintSettings
+from ...qa.terms.load import Terms
 from ..views.render import label_for
+from ..views.terms_render import glossary_block
 from . import drafts, effort
 from ...formats.rows import show_key
 from .checks import findings
@@ -59,9 +61,10 @@ def hints(sp: SegmentPair, params: types.InlayHintParams, hs: HintSettings, enco
     return out
 
 
-def hover(sp: SegmentPair, params: types.HoverParams, hs: HintSettings) -> Optional[types.Hover]:
+def hover(sp: SegmentPair, params: types.HoverParams, hs: HintSettings, terms: Optional[Terms] = None) -> Optional[types.Hover]:
     """The segment under the cursor, in the order a translator reads: its key (and time) with
-    its score, its findings, the reference, the source, the draft diff, state and notes."""
+    its score, its findings, the reference, the source, the glossary entries that apply
+    (``terms``), the draft diff, state and notes."""
     i = sp.index.at_line(params.position.line)
     if i is None:
         return None
@@ -95,6 +98,9 @@ def hover(sp: SegmentPair, params: types.HoverParams, hs: HintSettings) -> Optio
                      else "_No segment of the reference pairs with this one: not scored._")
     if seg.source:
         parts.append(f"**Source:** {_md(seg.source)}")
+    block = glossary_block(terms, seg.source, seg.target) if terms is not None else None
+    if block:
+        parts.append(block)
     parts.extend(drafts.hover_parts(sp, seg))  # the draft diff once the target differs from it
     if seg.state:
         parts.append(f"**State:** {seg.state}" + (f" ({seg.state_qualifier})" if seg.state_qualifier else ""))

@@ -30,6 +30,8 @@ import numpy as np
 from lsprotocol import types
 
 from ...formats.table import row
+from ...qa.terms.load import Terms, document_terms
+from ..views.terms_render import completion_items
 from ..documents.files import path_key, uri_path
 from ..roles import ManagerRole
 from ..wire.protocol import Encoded, full_report, unchanged_report
@@ -272,7 +274,25 @@ class SegmentDocs:
 
     def hover(self, params: types.HoverParams) -> Optional[types.Hover]:
         sp = self.docs.get(params.text_document.uri)
-        return answers.hover(sp, params, self.manager.settings.hints) if sp is not None else None
+        if sp is None:
+            return None
+        return answers.hover(sp, params, self.manager.settings.hints, self.terms(sp))
+
+    def completion(self, params: types.CompletionParams) -> Optional[types.CompletionList]:
+        sp = self.docs.get(params.text_document.uri)
+        if sp is None or not self.manager.settings.terms.files:
+            return None
+        i = sp.index.at_line(params.position.line)
+        if i is None:
+            return None
+        items = completion_items(self.terms(sp), sp.index.segment(i).source)
+        return types.CompletionList(is_incomplete=False, items=items) if items else None
+
+    def terms(self, sp: SegmentPair) -> Terms:
+        """The glossaries' term index for the document's languages (qa/terms/load.py)."""
+        source_language, target_language = rules.declared(sp)
+        return document_terms(self.manager.settings, {"source_language": source_language,
+                                                      "target_language": target_language})
 
     async def lens(self, uri: str) -> list[types.CodeLens]:
         sp = self.docs.get(uri)
@@ -413,6 +433,9 @@ class SegmentAnswers:
 
     def hover(self, params: types.HoverParams) -> Optional[types.Hover]:
         return self.docs.hover(params)
+
+    def completion(self, params: types.CompletionParams) -> Optional[types.CompletionList]:
+        return self.docs.completion(params)
 
     async def lens(self, uri: str) -> list[types.CodeLens]:
         lenses = await self.docs.lens(uri)

@@ -66,7 +66,7 @@ def bind(sp: SegmentPair, settings: Any, adequacy: Any) -> None:
         sp.rules = None
         return
     hyp, source = segment_lines(sp.index.unshifted())
-    source_language, target_language = _declared(sp)
+    source_language, target_language = declared(sp)
     names: dict[str, Any] = {"hypothesis": sp.path.name, "references": [], "source": None,
                              "target_language": target_language, "source_language": source_language}
     try:
@@ -76,7 +76,7 @@ def bind(sp: SegmentPair, settings: Any, adequacy: Any) -> None:
     sp.rules = SegRules(Unreferenced(metrics, hyp), source, Analyzer(settings, adequacy=adequacy), names)
 
 
-def _declared(sp: SegmentPair) -> tuple[Optional[str], Optional[str]]:
+def declared(sp: SegmentPair) -> tuple[Optional[str], Optional[str]]:
     """The languages the file declares for its sources and targets (PO ``Language`` (the
     target's only), XLIFF source-language / srcLang and target-language / trgLang, TMX)."""
     index = sp.index
@@ -99,7 +99,7 @@ def after_edit(sp: SegmentPair, change: Any, now: float) -> None:
     index = sp.index
     if change.kind == "none":
         if row(index.format).header_language is not None:  # a header edit may change it
-            r.names["source_language"], r.names["target_language"] = _declared(sp)
+            r.names["source_language"], r.names["target_language"] = declared(sp)
         return
     a = change.start
     b, count = (a + 1, 1) if change.kind == "text" else (change.end, change.count)
