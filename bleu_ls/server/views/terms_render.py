@@ -46,8 +46,8 @@ def glossary_block(terms: Terms, source: Optional[str], target: Optional[str]) -
         targets: list[str] = []
         notes: list[str] = []
         dnt = any(t.status == DO_NOT_TRANSLATE for c in related for t in c.terms_in(src))
-        terms = [t for c in related for t in c.terms_in(tgt) if t.lang != "*" and t.status != DO_NOT_TRANSLATE]
-        for t in sorted(terms, key=lambda t: _ORDER.get(t.status, 9)):
+        in_target = [t for c in related for t in c.terms_in(tgt) if t.lang != "*" and t.status != DO_NOT_TRANSLATE]
+        for t in sorted(in_target, key=lambda t: _ORDER.get(t.status, 9)):
             shown = f"~~{_md(t.text)}~~ (forbidden)" if t.status == FORBIDDEN else f"**{_md(t.text)}** ({t.status})"
             if shown not in targets:
                 targets.append(shown)
