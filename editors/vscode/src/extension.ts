@@ -718,6 +718,33 @@ async function draftCommand(command: string): Promise<void> {
   }
 }
 
+/**
+ * bleuLs.addToGlossary: the selected text is the target term (asked for when nothing is
+ * selected), the source term is asked for; the server appends the pair to the workspace's CSV
+ * glossary (the only write into a glossary, on this explicit action) and says where.
+ */
+async function addToGlossary(): Promise<void> {
+  const editor = activeHypothesis();
+  if (!editor || !client) {
+    return;
+  }
+  let target = editor.document.getText(editor.selection).trim();
+  if (!target) {
+    target = (await vscode.window.showInputBox({ prompt: "bleu-ls: the target term to add to the glossary" }))?.trim() ?? "";
+    if (!target) {
+      return;
+    }
+  }
+  const source = (await vscode.window.showInputBox({ prompt: `bleu-ls: the source term that \u201c${target}\u201d translates` }))?.trim();
+  if (!source) {
+    return;
+  }
+  const result = await serverCommand<{ message?: unknown }>("bleuLs.addToGlossary", [source, target]);
+  if (result && typeof result.message === "string") {
+    void vscode.window.showInformationMessage(`bleu-ls: ${result.message}`);
+  }
+}
+
 async function exportScores(): Promise<void> {
   const editor = activeHypothesis();
   if (!editor || !client) {
@@ -798,6 +825,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     ...highlightCommands(),
     vscode.commands.registerCommand("bleu-ls.setDraft", () => draftCommand("bleuLs.setDraft")),
     vscode.commands.registerCommand("bleu-ls.forgetDraft", () => draftCommand("bleuLs.forgetDraft")),
+    vscode.commands.registerCommand("bleu-ls.addToGlossary", addToGlossary),
     vscode.commands.registerCommand("bleu-ls.restartServer", () => startClient()),
     vscode.commands.registerCommand("bleu-ls.reinstallServer", reinstallServer),
     vscode.workspace.onDidChangeConfiguration(onConfigurationChanged),

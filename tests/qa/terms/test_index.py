@@ -1,0 +1,116 @@
+"""The term index's matching rules, each stated by a pair of lines that a translator would
+judge the same way (docs/terminology.md, "Matching")."""
+
+from __future__ import annotations
+
+import pytest
+
+from bleu_ls.formats.glossary.model import ADMITTED, DO_NOT_TRANSLATE, FORBIDDEN, Concept, Glossary, Term
+from bleu_ls.qa.terms.index import TermIndex, fixed_case, replacements
+from bleu_ls.qa.terms.load import pick_languages
+
+
+def _c(*terms: Term) -> Concept:
+    return Concept(tuple(terms))
+
+
+GLOSSARY = Glossary("terms.csv", ("en", "de"), [
+    _c(Term("file", "en"), Term("Datei", "de"), Term("File", "de", FORBIDDEN)),
+    _c(Term("email address", "en"), Term("E-Mail-Adresse", "de")),
+    _c(Term("address", "en"), Term("Adresse", "de")),
+    _c(Term("account", "en"), Term("Konto", "de"), Term("Benutzerkonto", "de", ADMITTED)),
+    _c(Term("URL", "en"), Term("URL", "de")),
+    _c(Term("iOS", "en", DO_NOT_TRANSLATE)),
+    _c(Term("GitHub", "en", DO_NOT_TRANSLATE)),
+    _c(Term("mail", "en"), Term("Mail", "de", FORBIDDEN), Term("Nachricht", "de")),
+], [], "en")
+
+
+@pytest.fixture(scope="module")
+def index() -> TermIndex:
+    return TermIndex([GLOSSARY], "en", "de")
+
+
+def codes(index: TermIndex, source, target) -> list[tuple[str, int, object]]:
+    return [(f.code, f.start_col, f.end_col) for f in index.scan(source, target)]
+
+
+@pytest.mark.parametrize("source,target,want", [
+    # whole words: "file" is not in "profile"; the target has the term
+    ("Open the profile.", "Öffnen Sie das Profil.", []),
+    ("Open the file.", "Öffnen Sie die Datei.", []),
+    # inflected forms on both sides
+    ("Open the files.", "Öffnen Sie die Dateien.", []),
+    # the term missing from the target
+    ("Open the file.", "Öffnen Sie das Dokument.", [("term-missing", 0, None)]),
+    # a compound of a compounding language holds the term
+    ("Save the file name.", "Speichern Sie den Dateinamen.", []),
+    # an admitted term is as good as the preferred one; an irregular plural of it too
+    ("Your account", "Ihr Benutzerkonto", []),
+    ("Your accounts", "Ihre Konten", []),
+    # a multi-word term is one term: its inner "address" is not asked for on its own
+    ("Your email address", "Ihre E-Mail-Adresse", []),
+    ("Your email address", "Ihre Mailadresse", [("term-missing", 0, None)]),
+    # a forbidden term, on its characters (and no term-missing beside it)
+    ("Open the file.", "Öffnen Sie das File.", [("term-forbidden", 15, 19)]),
+    # ... never half of a hyphenated word ("Mail" in "E-Mail")
+    ("Send a mail.", "Senden Sie eine E-Mail.", [("term-missing", 0, None)]),
+    # placeholders and inline tags are not text
+    ("Open {file}.", "Öffnen Sie {file}.", []),
+    ("Open <b>the file</b>.", "Öffnen Sie <b>das File</b>.", [("term-forbidden", 18, 22)]),
+    # a term in capitals matches only as written (its plural too)
+    ("Two URLs", "Zwei URLs", []),
+    ("The url", "Die Adresse", []),
+    # do-not-translate: kept as written; written otherwise: on its characters
+    ("Log in with GitHub", "Mit GitHub anmelden", []),
+    ("Log in with GitHub", "Mit Github anmelden", [("do-not-translate", 4, 10)]),
+    ("Log in with GitHub", "Anmelden", [("do-not-translate", 0, None)]),
+    ("Install it on iOS", "Auf iOS installieren", []),
+    ("Install it on IOS devices", "Auf Geräten installieren", []),  # "IOS" is not the term "iOS"
+])
+def test_matching(index, source, target, want):
+    assert codes(index, source, target) == want
+
+
+def test_without_a_source_only_forbidden_terms_are_looked_for(index):
+    assert codes(index, None, "Das File ist offen.") == [("term-forbidden", 4, 8)]
+    assert codes(index, None, "Die Datei ist offen.") == []
+
+
+def test_a_script_without_spaces_matches_by_substring():
+    g = Glossary("zh.csv", ("en", "zh"), [
+        _c(Term("file", "en"), Term("文件", "zh"), Term("档案", "zh", FORBIDDEN)),
+        _c(Term("GitHub", "en", DO_NOT_TRANSLATE)),
+    ])
+    ix = TermIndex([g], "en", "zh")
+    assert codes(ix, "Open the file", "打开文件") == []
+    assert codes(ix, "Open the file", "打开档案") == [("term-forbidden", 2, 4)]
+    assert codes(ix, "Use GitHub", "使用GitHub登录") == []  # a spaced word inside unspaced text
+    assert codes(ix, "Use GitHub", "使用Github登录") == [("do-not-translate", 2, 8)]
+
+
+def test_the_quick_fix_keeps_a_capital_first_letter(index):
+    [f] = index.scan("Open the file.", "Das File ist offen.")
+    assert replacements(f.code, f.data) == ["Datei"]
+    assert fixed_case("File", "datei") == "Datei" and fixed_case("file", "Datei") == "Datei"
+    [d] = index.scan("Log in with GitHub", "Mit Github anmelden")
+    assert replacements(d.code, d.data) == ["GitHub"]
+
+
+def test_the_entries_of_a_segment_are_listed_once_each(index):
+    found = index.entries("Open the file with GitHub", "Das File")
+    assert [(w, p) for w, _c, p in found] == [("file", "terms.csv"), ("GitHub", "terms.csv")]
+    assert [t for t, _w, _c in index.target_terms("Send the file to your email address")] == ["Datei", "E-Mail-Adresse"]
+
+
+@pytest.mark.parametrize("languages,source,target,want", [
+    (("en", "de"), None, None, ("en", "de", None)),             # two languages: no setting needed
+    (("en", "de"), None, "de-DE", ("en", "de", None)),          # the file's target picks the pair
+    (("en", "de"), "en-US", None, ("en", "de", None)),
+    (("en", "de"), "fr", "de", (None, None, None)),             # another source language: not this glossary
+    (("en", "de", "fr"), "en", "fr", ("en", "fr", None)),
+    (("en", "de", "fr"), None, None, (None, None, "x.tbx: it has 3 languages (en, de, fr); set [terms] "
+                                      "sourceLanguage and targetLanguage to say which pair to check")),
+])
+def test_the_language_pair(languages, source, target, want):
+    assert pick_languages(Glossary("/p/x.tbx", languages, [_c(Term("a", languages[0]))]), source, target) == want
