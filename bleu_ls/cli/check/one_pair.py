@@ -10,7 +10,7 @@ from typing import Any, Optional, Sequence
 
 
 from ...qa.analysis import Analyzer, unpaired_findings
-from ...qa.analysis.unreferenced import Unreferenced, segment_lines
+from ...qa.analysis.unreferenced import segment_languages, Unreferenced, segment_lines
 from ...engine import InputError, PairModel, TokenizerUnavailable, build_metrics, read_lines
 from ...engine.ter import TerMetric
 from ...engine.ter_batch import corpus_of_alignments, ter_alignments
@@ -128,6 +128,7 @@ def _check_segments(hyp: Path, spec: Optional[PairSpec], settings: Settings, met
     names = pair_names(hyp, spec)
     # the languages the file declares (the language rule reads them without a reference; the term rules always)
     names["source_language"], names["target_language"] = doc.source_lang, doc.target_lang
+    names["line_languages"] = segment_languages(segs)  # (a multilingual TMX: each segment's own)
     findings = Analyzer(settings).analyse(model, source, names)
     placeholders_own = row(doc.format).placeholders_own
     if placeholders_own is not None:

@@ -34,8 +34,26 @@ def terms_of(ctx: LineContext) -> Terms:
     return got
 
 
+def _line_terms(ctx: LineContext) -> Optional[dict]:
+    """language -> Terms, for a file whose targets are in several languages
+    (``names["line_languages"]``: a multilingual TMX); None for the others."""
+    langs = ctx.names.get("line_languages")
+    if not langs:
+        return None
+    got = ctx.__dict__.get("_line_terms")
+    if got is None:
+        got = ctx.__dict__["_line_terms"] = {
+            lang: document_terms(ctx.settings, {**ctx.names, "target_language": lang or None})
+            for lang in sorted(set(langs))}
+    return got
+
+
 def term_params(ctx: LineContext, c) -> tuple:
-    """What every line's verdict depends on besides the line: the term index."""
+    """What every line's verdict depends on besides the line: the term index (one per target
+    language in a multilingual file)."""
+    by_lang = _line_terms(ctx)
+    if by_lang is not None:
+        return tuple((lang, t.token) for lang, t in by_lang.items())
     return terms_of(ctx).token
 
 
@@ -47,13 +65,15 @@ def _hits(ctx: LineContext) -> list:
     if got is not None:
         return got
     terms = terms_of(ctx)
-    index = terms.termbase
+    by_lang = _line_terms(ctx)
+    langs = ctx.names.get("line_languages") if by_lang is not None else None
+    token = term_params(ctx, None)
     out: list = []
-    if index is not None:
+    if terms.termbase is not None or by_lang is not None:
         state = ctx.state("terms")
-        if state.get("token") != terms.token:
+        if state.get("token") != token:
             state.clear()
-            state["token"] = terms.token
+            state["token"] = token
             state["memo"] = {}
         memo: dict = state["memo"]
         if len(memo) > max(20000, 3 * ctx.n):
@@ -61,17 +81,22 @@ def _hits(ctx: LineContext) -> list:
         hyp, source = ctx.hyp, ctx.source
         ns = len(source) if source is not None else 0
         cap = ctx.settings.max_line_bytes
-        scan = index.scan
+        index = terms.termbase
         for i in range(lo, hi):
             line = hyp[i]
             src = source[i] if source is not None and i < ns else None
-            key = (line, src)
+            if langs is not None:
+                lang = langs[i] if i < len(langs) else ""
+                key: tuple = (line, src, lang)
+                index = by_lang[lang].termbase if by_lang is not None else None
+            else:
+                key = (line, src)
             found = memo.get(key)
             if found is None:
-                if over_cap(line, cap) or (src is not None and over_cap(src, cap)):
+                if index is None or over_cap(line, cap) or (src is not None and over_cap(src, cap)):
                     found = ()
                 else:
-                    found = scan(src or None, line)
+                    found = index.scan(src or None, line)
                 memo[key] = found
             if found:
                 out.append((i, found))
@@ -83,7 +108,9 @@ def _problems(ctx: LineContext, code: str) -> Iterator[Finding]:
     """The glossaries' problems, said once (by the first term rule switched on) on line 1."""
     if ctx.span[0] != 0:
         return
-    problems = terms_of(ctx).problems
+    by_lang = _line_terms(ctx)
+    problems = terms_of(ctx).problems if by_lang is None else tuple(
+        dict.fromkeys(p for t in by_lang.values() for p in t.problems))
     if not problems:
         return
     owner: Optional[str] = next((x for x in CODES if ctx.check(x.replace("-", "_")) is not None), None)

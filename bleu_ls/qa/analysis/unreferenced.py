@@ -64,3 +64,13 @@ def segment_lines(segments: Sequence) -> tuple[list[str], Optional[list[str]]]:
     if not segments or any(s.source is None for s in segments):
         return hyp, None
     return hyp, [s.source if s.target else "" for s in segments]
+
+
+def segment_languages(segments: Sequence) -> Optional[list[str]]:
+    """Each segment's target language where a file's targets are in several (a TMX with a
+    ``tuv`` per language: ``extra["lang"]``), for the rules that read the language of a line
+    (terminology); None when the segments do not say it or all say the same."""
+    langs = [s.extra.get("lang") or "" for s in segments] if segments and segments[0].extra.get("lang") else None
+    if not langs or len(set(langs)) < 2:
+        return None
+    return langs

@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Optional
 
 from ...qa.analysis import Analyzer
-from ...qa.analysis.unreferenced import Unreferenced, segment_lines
+from ...qa.analysis.unreferenced import Unreferenced, segment_languages, segment_lines
 from ...engine import build_metrics
 from ...formats.table import row
 from ...formats.read import read_prefix
@@ -65,10 +65,12 @@ def bind(sp: SegmentPair, settings: Any, adequacy: Any) -> None:
     if sp.ref is not None or not settings.diagnostics.enabled:
         sp.rules = None
         return
-    hyp, source = segment_lines(sp.index.unshifted())
+    segs = sp.index.unshifted()
+    hyp, source = segment_lines(segs)
     source_language, target_language = declared(sp)
     names: dict[str, Any] = {"hypothesis": sp.path.name, "references": [], "source": None,
-                             "target_language": target_language, "source_language": source_language}
+                             "target_language": target_language, "source_language": source_language,
+                             "line_languages": segment_languages(segs)}
     try:
         metrics = build_metrics(settings)  # (their tokenizer only)
     except Exception:  # a tokenizer whose extra is missing: the settings' message says it
@@ -114,6 +116,8 @@ def after_edit(sp: SegmentPair, change: Any, now: float) -> None:
         r.source = segment_lines(index.unshifted())[1]
     if change.kind != "text":
         r.rebuild = True
+        if r.names.get("line_languages") is not None or (len(index) and index.segment(0).extra.get("lang")):
+            r.names["line_languages"] = segment_languages(index.unshifted())  # (a multilingual TMX)
     r.stale = True
     r.typed_at = now
 
