@@ -356,7 +356,14 @@ def read_tbx_text(text: str, path: str) -> Glossary:
         else:
             what = finding.message.rstrip(".")
             what = what[:1].lower() + what[1:]
-        return Glossary(path, (), [], [f"{place(path, finding.line + 1, finding.start_col + 1)}{what}; {NOT_USED}"])
+        line, col = finding.line + 1, finding.start_col + 1
+        if "declares an entity" in finding.message and finding.span is not None:
+            # expat tells the declaration's place loosely: say where its "<!ENTITY" starts
+            at = text.rfind("<!ENTITY", 0, finding.span[0] + 1)
+            if at >= 0:
+                line = text.count("\n", 0, at) + 1
+                col = at - text.rfind("\n", 0, at)
+        return Glossary(path, (), [], [f"{place(path, line, col)}{what}; {NOT_USED}"])
     if reader.root is None:
         return Glossary(path, (), [], [f"{path}: the file has no root element; {NOT_USED}"])
     problems = reader.skips.sentences()
