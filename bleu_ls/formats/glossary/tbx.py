@@ -48,7 +48,7 @@ A term with an explicit forbidden status keeps it; every other term under
 such a mark is do-not-translate.
 
 Notes.  ``Concept.note``: the concept-level ``<descrip type="definition">``
-and ``<note>`` (directly in the entry or in its ``descripGrp``), in file
+(DCT: ``<basic:definition>``) and ``<note>`` (directly in the entry or in its ``descripGrp``), in file
 order, one per line.  ``Term.note``: the term section's ``<note>`` and
 ``usageNote`` (``<termNote type="usageNote">`` or a module's
 ``usageNote`` element), one per line.  Notes of a language section are not
@@ -188,6 +188,8 @@ class _Reader:
             t = attrs.get("type", "")
             if t in _STATUS_TYPES or t == "usageNote" or t == "translationNote":
                 self._capture("termNote:" + t)
+        elif local == "definition":  # DCT style: <basic:definition>
+            self._capture("descrip:definition")
         elif local in _STATUS_ELEMENTS or local == "usageNote":
             self._capture("termNote:" + ("administrativeStatus" if local in _STATUS_ELEMENTS else local))
         elif local == "note":
