@@ -24,9 +24,9 @@ NOT_USED = "the glossary is not used"
 def clean(text: str) -> str:
     """A term as matched: stripped, inner runs of (XML) white space as one space.
 
-    Only the XML white-space characters: a no-break space inside a term is kept.
+    Inside, only runs of XML white space are joined: a no-break space inside a term is kept.
     """
-    return _WS.sub(" ", text).strip(" ")
+    return _WS.sub(" ", text).strip()
 
 
 def place(path: str, line: int = 0, column: int = 0) -> str:

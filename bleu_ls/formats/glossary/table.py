@@ -92,7 +92,8 @@ def _read_rows(rows, path: str) -> Glossary:
         if any(c.strip() for c in cells):
             header, header_line = cells, start
             break
-    assert header is not None  # the text is not blank
+    if header is None:
+        return _fatal(path, f"{path}: the file has no header row (only empty cells); {NOT_USED}")
     names = [c.strip() for c in header]
     langs: list[tuple[int, str]] = []
     status_col: Optional[int] = None
