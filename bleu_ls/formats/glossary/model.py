@@ -85,18 +85,21 @@ def _norm(tag: str) -> str:
 def same_language(a: str, b: str) -> bool:
     """Whether BCP 47 tags ``a`` and ``b`` name the same language for matching terms.
 
-    Case-insensitive, ``_`` and ``-`` alike; a bare primary language matches
-    any region or script of it (``de`` ~ ``de-DE``, ``zh`` ~ ``zh-Hans``) but
-    two different regions do not (``de-AT`` !~ ``de-DE``); ``"*"`` matches
-    any language.
+    Case-insensitive, ``_`` and ``-`` alike; a less specific tag covers the
+    more specific ones it is a prefix of (subtag by subtag, as BCP 47 lookup
+    does): a bare primary language matches any region or script of it
+    (``de`` ~ ``de-DE``, ``zh`` ~ ``zh-Hans``, ``zh-Hans`` ~ ``zh-Hans-CN``),
+    two different regions or scripts do not (``de-AT`` !~ ``de-DE``,
+    ``sr-Latn`` !~ ``sr-Cyrl-RS``); ``"*"`` matches any language.
     """
     if a == ANY_LANGUAGE or b == ANY_LANGUAGE:
         return True
     na, nb = _norm(a), _norm(b)
     if na == nb:
         return bool(na)
-    pa, _, ra = na.partition("-")
-    pb, _, rb = nb.partition("-")
-    if pa != pb or not pa:
+    sa, sb = na.split("-"), nb.split("-")
+    if not sa[0] or sa[0] != sb[0]:
         return False
-    return not ra or not rb
+    # one tag's subtags a prefix of the other's: the less specific tag covers the more specific one
+    n = min(len(sa), len(sb))
+    return sa[:n] == sb[:n]
