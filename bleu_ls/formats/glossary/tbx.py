@@ -116,7 +116,6 @@ class _Reader:
         self.lang_depth = 0
         self.sec_depth = 0
         self.lang: Optional[str] = None
-        self.lang_line = 0
         # the entry being read
         self.entry_id: Optional[str] = None
         self.entry_line = 0
@@ -170,7 +169,6 @@ class _Reader:
             return
         elif local in _LANGSEC:
             self.lang_depth = self.depth
-            self.lang_line = self.line()
             self.lang = attrs.get(_LANG) or None
             self.lang_dnt = False
             if self.lang:
