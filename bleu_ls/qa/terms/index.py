@@ -49,6 +49,9 @@ class Entry:
     substring: bool
     #: (concept, status, glossary path) for each glossary entry of this text
     uses: list = field(default_factory=list)
+    #: the words of the term, lower case (an English word matched by its stem must be one of
+    #: them with a regular ending)
+    lowers: tuple[str, ...] = ()
 
 
 class Match(NamedTuple):
@@ -64,6 +67,9 @@ class Side:
         self.lang = lang
         self.stem = W.stem_function(lang)
         self.compounding = W.primary(lang) in W.COMPOUNDING
+        #: English: a stem match must be a regular inflection of the term's word (the Porter
+        #: stem joins "interpreted" to "interpreter", "promptly" to "prompt")
+        self.english = W.primary(lang) == "en"
         self.by_first: dict[str, list[Entry]] = {}
         self.substrings: list[Entry] = []
         self._entries: dict[tuple, Entry] = {}
@@ -90,7 +96,7 @@ class Side:
                 entry = Entry(text, (), None, True)
                 self.substrings.append(entry)
             else:
-                entry = Entry(text, stems, exact, False)
+                entry = Entry(text, stems, exact, False, lowers=tuple(w.lower for w in ws))
                 self.by_first.setdefault(stems[0], []).append(entry)
                 self._heads.add(stems[0][:2])
             self._entries[key] = entry
@@ -132,6 +138,8 @@ class Side:
                             break
                     if ok and e.exact is not None:
                         ok = all(ws[i + j].text.startswith(e.exact[j]) for j in range(k))
+                    if ok and self.english:
+                        ok = all(W.english_inflection(ws[i + j].lower, e.lowers[j]) for j in range(k))
                     if ok and strict and (w.joined_before or ws[i + k - 1].joined_after):
                         ok = False
                     if ok:
@@ -257,6 +265,8 @@ class TermIndex:
                 continue
             if not W.bounded(target, m.start, m.end) or _half_of_hyphenated(target, m.start, m.end):
                 continue
+            if m.end - m.start < len(m.entry.text) - len(m.entry.stems):
+                continue  # a shorter word of the same stem ("typique" for "typiquement"): not the term
             written = target[m.start:m.end]
             instead = self._preferred([c for c, _p in forbidden])
             where = _places({p for _c, p in forbidden})

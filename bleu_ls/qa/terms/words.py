@@ -98,21 +98,67 @@ class Word(NamedTuple):
     joined_after: bool
 
 
+#: reStructuredText and Markdown code: ``literal``, :role:`target` (the prose of :term:, :ref: and
+#: :doc: roles kept: the text before ``<label>``, a :term:'s whole text), `code` (not a link's
+#: `text`_), |substitution|
+_RST_LITERAL = re.compile(r"``[^`]+``|(?<![`\w])`[^`\n]+`(?![`_])|\|[\w.-]+\|")
+_RST_ROLE = re.compile(r":[A-Za-z][\w.+-]*(?::[\w.+-]+)*:`([^`]*)`")
+_PROSE_ROLES = ("term", "ref", "doc")
+
+
 def masked(text: str) -> str:
-    """``text`` with its placeholders, inline tags, URLs and e-mail addresses blanked out
-    (same length: columns stay those of the text)."""
+    """``text`` with its placeholders, inline tags, URLs, e-mail addresses and inline code
+    (reStructuredText roles and literals, Markdown code spans) blanked out (same length:
+    columns stay those of the text)."""
     found = find_markup(text)
-    if not found:
+    code = "`" in text or "|" in text
+    if not found and not code:
         return text
-    parts, at = [], 0
+    chars = list(text)
+
+    def blank(a: int, b: int) -> None:
+        chars[a:b] = " " * (b - a)
+
     for _kind, _value, start, end in found:
-        if start < at:
-            continue
-        parts.append(text[at:start])
-        parts.append(" " * (end - start))
-        at = end
-    parts.append(text[at:])
-    return "".join(parts)
+        blank(start, end)
+    if code:
+        for m in _RST_ROLE.finditer(text):
+            name = text[m.start() + 1:text.index(":", m.start() + 1)]
+            inner, (a, b) = m.group(1), m.span(1)
+            keep = None
+            if name in _PROSE_ROLES:
+                lt = inner.rfind("<")
+                if lt > 0 and inner.endswith(">"):
+                    keep = (a, a + lt)
+                elif name == "term":
+                    keep = (a, b)
+            if keep is None:
+                blank(m.start(), m.end())
+            else:
+                blank(m.start(), keep[0])
+                blank(keep[1], m.end())
+        for m in _RST_LITERAL.finditer(text):
+            if text[m.start() - 1:m.start()] != ":" or not m.group().startswith("`"):
+                blank(*m.span())
+    return "".join(chars)
+
+
+#: the regular endings of an English word
+_EN_ENDINGS = ("", "s", "es", "d", "ed", "ing", "'s")
+
+
+def english_inflection(word: str, term: str) -> bool:
+    """Is the lower-case English ``word`` the term's word with a regular ending ("files",
+    "raised", "sorting", "specified", "debugging"), not another word of its stem
+    ("interpreted" for "interpreter", "promptly" for "prompt")?"""
+    if word == term or not term:
+        return True
+    bases = {term, term + term[-1]}
+    if term.endswith("e"):
+        bases.add(term[:-1])
+    if term.endswith("y"):
+        bases.add(term[:-1] + "i")
+    return any(word.startswith(b) and word[len(b):] in _EN_ENDINGS for b in bases)
 
 
 def words(text: str) -> list[Word]:

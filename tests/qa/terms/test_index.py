@@ -114,3 +114,34 @@ def test_the_entries_of_a_segment_are_listed_once_each(index):
 ])
 def test_the_language_pair(languages, source, target, want):
     assert pick_languages(Glossary("/p/x.tbx", languages, [_c(Term("a", languages[0]))]), source, target) == want
+
+
+def test_code_in_documentation_markup_is_not_text():
+    """reStructuredText roles and literals, Markdown code spans: the role's name and its code
+    are not words of the sentence; the prose of a :term: or a :ref: with a label is."""
+    g = Glossary("doc.csv", ("en", "fr"), [_c(Term("keyword", "en"), Term("mot clé", "fr")),
+                                           _c(Term("index", "en"), Term("indice", "fr"))])
+    ix = TermIndex([g], "en", "fr")
+    assert codes(ix, "Use the :keyword:`try` statement", "Utilisez l'instruction ``try``") == []
+    assert codes(ix, "Call ``index()`` or `index`", "Appelez ``index()``") == []
+    assert codes(ix, "See :ref:`the index <library-index>`", "Voir :ref:`la table <library-index>`") == [("term-missing", 0, None)]
+    assert codes(ix, "A :term:`keyword` here", "Un :term:`mot clé` ici") == []
+
+
+def test_an_english_word_of_the_terms_stem_but_another_class_is_not_the_term():
+    g = Glossary("doc.csv", ("en", "fr"), [_c(Term("interpreter", "en"), Term("interpréteur", "fr")),
+                                           _c(Term("prompt", "en"), Term("invite", "fr")),
+                                           _c(Term("raise", "en"), Term("lever", "fr"))])
+    ix = TermIndex([g], "en", "fr")
+    assert codes(ix, "The code is interpreted", "Le code est exécuté") == []
+    assert codes(ix, "It stops promptly", "Il s'arrête aussitôt") == []
+    assert codes(ix, "It raised an error", "Il a signalé une erreur") == [("term-missing", 0, None)]
+    assert codes(ix, "The interpreters", "Les programmes") == [("term-missing", 0, None)]
+
+
+def test_a_shorter_word_of_a_forbidden_terms_stem_is_not_the_forbidden_term():
+    g = Glossary("doc.csv", ("en", "fr"), [_c(Term("typically", "en"), Term("généralement", "fr"),
+                                              Term("typiquement", "fr", FORBIDDEN))])
+    ix = TermIndex([g], "en", "fr")
+    assert codes(ix, None, "Un cas typique") == []
+    assert codes(ix, None, "Typiquement, on écrit") == [("term-forbidden", 0, 11)]
