@@ -90,3 +90,48 @@ async def test_a_client_that_pulls_after_each_change_is_sent_no_refresh(tmp_path
         assert client.diagnostic_refresh_count == 0
     finally:
         await _close(sess)
+
+
+PO = """msgid ""
+msgstr ""
+"Language: de\\n"
+"Content-Type: text/plain; charset=UTF-8\\n"
+
+msgid "Password"
+msgstr "Passwort"
+
+msgid "Remember Me"
+msgstr "Angemeldet bleiben"
+"""
+
+
+@pytest.mark.asyncio
+async def test_a_segment_file_alone_is_refreshed_once_an_edit_changed_its_diagnostics(tmp_path) -> None:
+    """The same for a catalogue opened alone (server/segdocs/docs.py: ``_push_later``): keys
+    that leave its findings as they were ask for nothing; a double space typed into a
+    target (``double-space``, a format check) asks VS Code to pull, and the pull has it."""
+    sess = await _session("vscode", tmp_path, {"bleuLs": {"diagnostics": {"adequacy": {"enabled": False}}}})
+    try:
+        uri = sess.open("django.po", PO)
+        items, rid, _ = await sess.diagnostics(uri)
+        assert not any(d.code == "double-space" for d in items)
+        await asyncio.sleep(SETTLED)
+        client = sess.client
+        client.diagnostic_refresh_count = 0
+        line = PO.split("\n").index('msgstr "Passwort"')
+        # typed and deleted again: no refresh
+        sess.change(uri, [{"range": ((line, 16), (line, 16)), "text": "x"}])
+        sess.change(uri, [{"range": ((line, 16), (line, 17)), "text": ""}])
+        await asyncio.sleep(SETTLED)
+        assert client.diagnostic_refresh_count == 0
+        # a double space in the target: the editor is asked to pull, and gets it
+        sess.change(uri, [{"range": ((line, 12), (line, 12)), "text": "  "}])
+        assert await eventually(lambda: asyncio.sleep(0, client.diagnostic_refresh_count >= 1), timeout=5.0)
+        got, new_rid, unchanged = await sess.diagnostics(uri, previous=rid)
+        assert not unchanged and new_rid != rid
+        assert any(d.code == "double-space" and d.range.start.line == line for d in got)
+        n = client.diagnostic_refresh_count
+        await asyncio.sleep(SETTLED)
+        assert client.diagnostic_refresh_count == n  # pulled: nothing more asked
+    finally:
+        await _close(sess)

@@ -47,6 +47,8 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 PUSH_DELAY = 0.05
+#: a pulling editor is asked to pull again this long after the last edit (as for line files)
+PULL_DELAY = 0.15
 
 
 def _full_and_cut(*args: Any) -> SegmentPair:
@@ -390,25 +392,34 @@ class SegmentDocs:
                 self._rules_moved(sp)
 
     def _changed(self, sp: SegmentPair) -> None:
+        """The document changed: once it is quiet, its diagnostics pushed (an editor that is
+        pushed to), or the editor asked to pull again when they are no longer those it last
+        pulled (VS Code does not pull after an edit: editors/vscode/src/pullOptions.ts)."""
         sp.serial += 1
         manager = self.manager
-        if manager.pull_diagnostics:
-            return
         try:
             asyncio.get_running_loop()
         except RuntimeError:
-            self._push_now(sp)
+            if not manager.pull_diagnostics:
+                self._push_now(sp)
             return
         if sp.push_task is None or sp.push_task.done():
             sp.push_task = asyncio.ensure_future(self._push_later(sp))
 
     async def _push_later(self, sp: SegmentPair) -> None:
         serial = -1
+        pull = self.manager.pull_diagnostics
         while serial != sp.serial:
             serial = sp.serial
-            await asyncio.sleep(PUSH_DELAY)
-        if sp.uri in self.docs:
+            await asyncio.sleep(PULL_DELAY if pull else PUSH_DELAY)
+        if sp.uri not in self.docs:
+            return
+        if not pull:
             self._push_now(sp)
+        elif sp.pulled_rid is not None:  # (never pulled yet: its first pull is on its way)
+            self.diagnostics(sp.uri)  # (the result id follows the findings)
+            if sp.diag_rid != sp.pulled_rid:
+                self.manager.publisher.schedule_refresh(("diagnostics",))
 
     def _push_now(self, sp: SegmentPair) -> None:
         self.manager.publisher._publish_encoded(sp.uri, ",".join(self.diagnostics(sp.uri)), sp.version)
@@ -457,6 +468,9 @@ class SegmentAnswers:
     async def diagnostics(self, params: types.DocumentDiagnosticParams) -> tuple["Report", Optional[str]]:
         uri = params.text_document.uri
         rid = self.docs.result_id(uri)
+        sp = self.docs.docs.get(uri)
+        if sp is not None:
+            sp.pulled_rid = rid
         if params.previous_result_id == rid:
             return unchanged_report(rid), None
         return full_report(rid, self.docs.diagnostics(uri)), None

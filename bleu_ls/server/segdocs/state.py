@@ -90,6 +90,9 @@ class SegmentPair:
     diagnostics: Optional[tuple[int, list[str]]] = None
     #: the result id of the diagnostics: kept while an edit leaves them as they were (the editor's pull is then "unchanged")
     diag_rid: str = ""
+    #: the result id last answered to the editor's pull (a pulling editor is asked to pull again
+    #: after an edit only when the document's result id has moved from it)
+    pulled_rid: Optional[str] = None
     push_task: Optional[asyncio.Task] = None
     #: the segments' drafts and the effort against them (drafts.SegDrafts; None: not bound)
     drafts: Any = None
