@@ -26,6 +26,9 @@ relative clauses, "that that" and "had had" in English, "nous nous" and
 union of every language's list is allowed.  A double the source line has
 too (same word, case-folded) is not flagged either: a name such as "Bora
 Bora", or a quotation; nor one a reference line has, when there is one.
+With no source, a capitalised double inside a sentence is taken for a name
+and not flagged ("wir Ylang Ylang", "nach Walla Walla"); at the start of a
+sentence it is ("Danke Danke.").
 A word written three times or more in a row is left to the ``repetition``
 check (which weighs it against the reference).
 
@@ -119,6 +122,23 @@ def _gap_is_space(line: str, start: int, end: int, tags: list) -> bool:
     return bool(rest) and rest.isspace() and any(ch.isspace() for ch in rest)
 
 
+#: what may stand before the first word of a sentence (besides the start of the line)
+_SENTENCE_END = ".!?\u2026:;\u00bf\u00a1\"'\u201c\u201e\u00ab\u2018\u201a\u2039([{\u2014\u2013-"
+
+
+def is_name(line: str, double: tuple[str, int, int, int, int]) -> bool:
+    """Is the double a name ("Bora Bora", "Ylang Ylang", "Walla Walla")?  Both words
+    start with a capital and go on in small letters, and the first does not start a
+    sentence ("Danke Danke." and "The The" at the start of a line are flagged; so is
+    "THE THE")."""
+    _w, s1, e1, s2, e2 = double
+    first, second = line[s1:e1], line[s2:e2]
+    if not (first[:1].isupper() and second[:1].isupper()) or first.isupper() or second.isupper():
+        return False
+    before = line[:s1].rstrip()
+    return bool(before) and before[-1] not in _SENTENCE_END
+
+
 def removal(line: str, start: int, end: int) -> tuple[int, int]:
     """The columns a fix removes for the second word at [start, end): the word and
     the white space just before it, else the white space just after it."""
@@ -149,7 +169,7 @@ def check_doubled(line: str, source: Optional[str] = None, allowed: frozenset[st
     neither an allowed double nor doubled in ``source`` or in a reference (the findings' ``data``: ``word`` as the
     line writes it the second time, ``first`` the first time, ``remove``: [start, end], ``count``: the
     doubled words of the line); None when there is none."""
-    found = [d for d in pairs(line) if d[0] not in allowed]
+    found = [d for d in pairs(line) if d[0] not in allowed and not is_name(line, d)]
     for other in (source, *references) if found else ():
         if other:
             elsewhere = {d[0] for d in doubles(other)}

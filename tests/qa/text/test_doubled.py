@@ -82,6 +82,14 @@ def test_a_double_the_source_or_a_reference_has_is_not_flagged():
     assert check_doubled("very very good", None, frozenset(), ["sehr sehr gut", "very very good"]) is None
 
 
+def test_a_capitalised_double_inside_a_sentence_is_a_name():
+    for line in ("Hier sehen wir Ylang Ylang, den Bestandteil", "a trip to Walla Walla"):
+        assert check_doubled(line, None, frozenset()) is None
+    # at the start of a sentence, or in capitals: flagged
+    for line in ("Danke Danke.", "Gut. Danke Danke.", "THE THE END", "The The cat", "see A A"):
+        assert check_doubled(line, None, frozenset()) is not None, line
+
+
 def test_the_ru_catalogue_against_a_plain_reading():
     """Every msgstr of a real catalogue (polib reads it) with a word written twice
     (a plain regular expression finds them) is flagged, and no other."""
