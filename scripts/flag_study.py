@@ -20,6 +20,7 @@ and for the union of what the defaults list:
   The same TED talk rated in both languages is held out in both.
 
     PYTHONPATH=. .venv/bin/python scripts/flag_study.py [DATA_DIR ...] [--markdown] [--per-system]
+    PYTHONPATH=. .venv/bin/python scripts/flag_study.py --code doubled-word [--no-reference]  (one code alone, its flags listed)
 """
 
 from __future__ import annotations
@@ -665,6 +666,37 @@ def fold_choices(study: Study) -> list[str]:
     return lines
 
 
+def one_code(folders: Sequence[Path], code: str, n_boot: int, markdown: bool, show: bool) -> list[str]:
+    """The rows of one code alone (on with its defaults, the others off), measured per
+    language pair and pooled, and (``show``) each flagged line with its MQM score."""
+    corpora = [load_corpus(Path(d)) for d in folders]
+    settings = only_on(code)
+    per_corpus, shown = [], []
+    for c in corpora:
+        masks = []
+        for s in c.systems:
+            model = _model(settings, s)
+            m = np.zeros(len(s.hypothesis), dtype=bool)
+            for f in Analyzer(settings).analyse(model, s.source):
+                if f.code == code:
+                    m[f.line] = True
+                    shown.append(f"{c.pair} {s.name} line {f.line + 1} MQM {s.mqm[f.line]:g}: {f.message}"
+                                 f"\n    {s.hypothesis[f.line]}")
+            masks.append(m)
+        per_corpus.append(masks)
+    label = f"{code} ({'with the reference' if REFERENCE else 'source only'})"
+    results = {c.pair: Yardstick([c.systems], n_boot=n_boot).measure(m) for c, m in zip(corpora, per_corpus)}
+    if len(corpora) > 1:
+        results[POOLED] = Yardstick([c.systems for c in corpora], n_boot=n_boot).measure(per_corpus)
+    study = Study(corpora, {label: per_corpus}, {label: results})
+    lines = table(study, markdown)
+    for c, masks in zip(corpora, per_corpus):
+        n = sum(len(s.hypothesis) for s in c.systems)
+        lines.append(f"{c.pair}: {int(sum(m.sum() for m in masks))} lines flagged of {n} "
+                     f"({1000 * sum(m.sum() for m in masks) / n:.2f} per 1,000)")
+    return lines + (["", *shown] if show else [])
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("data", nargs="*", help=f"rated folders (default: every one under {DATA_ROOT.resolve()})")
@@ -674,6 +706,7 @@ def main(argv=None) -> int:
     ap.add_argument("--no-loto", action="store_true", help="leave out the leave-one-talk-out estimates")
     ap.add_argument("--no-reference", action="store_true",
                     help="run the rules as on a file checked without its reference (source only)")
+    ap.add_argument("--code", help="measure this code alone (on with its defaults) and list its flags")
     args = ap.parse_args(argv)
     global REFERENCE
     REFERENCE = not args.no_reference
@@ -685,6 +718,9 @@ def main(argv=None) -> int:
     if not folders:
         print(f"flag_study: no rated folder under {DATA_ROOT.resolve()}", file=sys.stderr)
         return 2
+    if args.code:
+        print("\n".join(one_code(folders, args.code, args.boot, args.markdown, True)))
+        return 0
     study = run(folders, n_boot=args.boot, loto=not args.no_loto)
     if adequacy(study.corpora[0].systems[0]) is None:
         print("flag_study: the sentence encoder is not installed: the shipped row lacks adequacy", file=sys.stderr)

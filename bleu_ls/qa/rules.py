@@ -104,6 +104,7 @@ TABLE: tuple[Rule, ...] = (
     Rule("length-ratio", length_rules.length_ratio, kind=LINE, params=length_rules.length_params, needs_reference=True,
          line_pair=True),
     Rule("repetition", text_rules.repetition, kind=LINE),
+    Rule("doubled-word", text_rules.doubled_word, kind=LINE, params=text_rules.doubled_params),
     Rule("line-count-mismatch", file_rules.line_count_mismatch, file_level=True, needs_reference=True),
     Rule("unpaired"),  # said by the pairing: a hypothesis-like file with no reference (file_rules.unpaired_findings)
     # the per-line source checks (source_rules.LINE_CHECKS, all four computed together per line)

@@ -53,7 +53,7 @@ def test_codes_are_the_tables_line_file_codes_with_a_setting():
     assert rules.SETTING_OF == {c: c.replace("-", "_") for c in rules.CODES}
     # as the line files had them, in the order a line's findings are listed
     assert rules.CODES == (
-        "low-score", "outlier", "empty-hypothesis", "untranslated", "length-ratio", "repetition",
+        "low-score", "outlier", "empty-hypothesis", "untranslated", "length-ratio", "repetition", "doubled-word",
         "line-count-mismatch", "unpaired", "number-mismatch", "markup-mismatch", "unbalanced", "end-punctuation",
         "wrong-language", "misaligned", "adequacy", "term-missing", "term-forbidden", "do-not-translate",
     )

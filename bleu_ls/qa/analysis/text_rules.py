@@ -1,4 +1,4 @@
-"""Text rules: ``empty-hypothesis``, ``untranslated``, ``repetition``.
+"""Text rules: ``empty-hypothesis``, ``untranslated``, ``repetition``, ``doubled-word``.
 
 They read the line text, so what they compute per line is memoised by text
 (``Analyzer.line_facts``): a pass over unchanged lines costs dictionary
@@ -21,10 +21,12 @@ from itertools import compress, count
 from operator import eq
 from typing import Callable, Iterator, Optional, Sequence
 
+from ..text import doubled
 from ..text import repetition as loops
 from . import wording
 from .context import EMPTY, PLAIN, LineContext
 from ..findings import Finding
+from .memo import Memo
 
 Candidates = tuple[tuple[tuple[str, ...], int], ...]
 
@@ -113,6 +115,46 @@ def repetition(ctx: LineContext, c) -> Iterator[Finding]:
         phrase = first_occurrence(ctx.hyp[i], gram) or " ".join(gram)  # as written in the line
         data = {"phrase": phrase, "count": run, "referenceCount": ref_count}
         yield Finding("repetition", c.severity, wording.repetition(phrase, run, ref_count, bool(refs)), line=i, start_col=start, end_col=end, data=data)
+
+
+def doubled_params(ctx: LineContext, c) -> frozenset:
+    """What every line's ``doubled-word`` verdict depends on besides the line (and its
+    source line): the allowed doubles of the setting's language, else of the language
+    the file declares for its targets, else of every language."""
+    return doubled.allowed_for(c.language or ctx.names.get("target_language"))
+
+
+#: doubled-word: lines' doubles kept between passes (cleared past this and three times the document)
+DOUBLES_LIMIT = 20000
+
+
+def doubled_word(ctx: LineContext, c) -> Iterator[Finding]:
+    """The same word twice in a row (:mod:`bleu_ls.qa.text.doubled`), unless the
+    language allows that double or the source line (or a reference line) doubles
+    the same word."""
+    state = ctx.state("doubled-word")
+    memo = state.get("memo")
+    cap = ctx.settings.max_line_bytes
+    if memo is None or len(memo) > max(DOUBLES_LIMIT, 3 * ctx.n):
+        # a line's doubles, memoised by its text (most lines: the one empty tuple)
+        memo = state["memo"] = Memo(skipping_long(doubled.pairs, cap, ()))
+    allowed = doubled_params(ctx, c)
+    lo, hi = ctx.span
+    source = ctx.source
+    values = list(map(memo.__getitem__, ctx.hyp[lo:hi]))
+    for i in compress(count(lo), values):
+        if all(d[0] in allowed for d in values[i - lo]):
+            continue
+        src = source[i] if source is not None and i < len(source) else None
+        if src is not None and over_cap(src, cap):
+            src = None
+        line = ctx.hyp[i]
+        refs = [r[i] for r in ctx.refs if i < len(r) and not over_cap(r[i], cap)]
+        issue = doubled.check_doubled(line, src, allowed, refs)
+        if issue is not None:
+            d = issue.data
+            yield Finding("doubled-word", c.severity, wording.doubled_word(d["first"], d["word"], d["count"]),
+                          line=i, start_col=issue.start, end_col=issue.end, data=dict(d))
 
 
 def untranslated(ctx: LineContext, c) -> Iterator[Finding]:

@@ -48,6 +48,11 @@ def repetition(phrase: str, run: int, ref_count: int, has_reference: bool = True
     return f"\u201c{phrase}\u201d repeats {run} times in a row here{where}: the output may be looping."
 
 
+def doubled_word(first: str, second: str, count: int) -> str:
+    more = f" ({count} doubled words in this line)" if count > 1 else ""
+    return f"\u201c{first} {second}\u201d: the same word twice in a row{more}."
+
+
 # -- file-level -----------------------------------------------------------------
 def line_count(hyp_name: str, ref_name: str, n_hyp: int, n_ref: int) -> str:
     if n_hyp > n_ref:

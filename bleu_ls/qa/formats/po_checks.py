@@ -169,11 +169,53 @@ def check_plurals(doc: SegmentDocument, severity: Optional[dict] = None) -> dict
 # -- per segment -------------------------------------------------------------------
 
 def check_fuzzy(seg: Segment, severity: Optional[dict] = None) -> list[Finding]:
-    """A ``#, fuzzy`` entry: a draft that needs review (gettext does not use it until the flag is removed)."""
-    if "fuzzy" in seg.flags:
-        return [Finding("fuzzy", _sev(severity, "fuzzy"), "Fuzzy: needs review (not used until the flag is removed).",
-                               _anchor(seg))]
-    return []
+    """A ``#, fuzzy`` entry: a draft that needs review (gettext does not use it until the flag is
+    removed).  When the entry keeps the source it was translated from (``#| msgid``, and
+    ``#| msgctxt``), the message says what changed: the changed words with a word of
+    context on each side (:func:`source_change_words`)."""
+    if "fuzzy" not in seg.flags:
+        return []
+    message = "Fuzzy: needs review (not used until the flag is removed)."
+    extra: Mapping[str, Any] = seg.extra
+    for name, what in (("msgid", "source"), ("msgctxt", "context")):
+        if f"previous_{name}" not in extra and not (name == "msgctxt" and "previous_msgid" in extra):
+            continue
+        before, now = extra.get(f"previous_{name}") or "", extra.get(name) or ""
+        if before != now:
+            if before.split() == now.split():
+                message = f"Fuzzy: the {what} changed in its white space only."
+            else:
+                old, new = source_change_words(before, now)
+                message = f"Fuzzy: the {what} changed: {old} \u2192 {new}."
+            break
+    return [Finding("fuzzy", _sev(severity, "fuzzy"), message, _anchor(seg))]
+
+
+#: at most this many characters of each side of a changed source in the ``fuzzy`` message
+CHANGE_CHARS = 60
+
+
+def source_change_words(before: str, now: str, context: int = 1) -> tuple[str, str]:
+    """The words of ``before`` and ``now`` that differ, with ``context`` words on each
+    side and "…" where words were left out, each quoted on one line ("" shows as
+    “”): ``("“…this e-mail address…”", "“…this email address…”")``."""
+    a, b = before.split(), now.split()
+    head = 0
+    while head < min(len(a), len(b)) and a[head] == b[head]:
+        head += 1
+    tail = 0
+    while tail < min(len(a), len(b)) - head and a[-1 - tail] == b[-1 - tail]:
+        tail += 1
+
+    def part(words: list[str]) -> str:
+        lo, hi = max(0, head - context), len(words) - max(0, tail - context)
+        text = " ".join(words[lo:hi])
+        cut = len(text) > CHANGE_CHARS
+        if cut:
+            text = text[: CHANGE_CHARS - 1].rstrip()
+        return "\u201c" + ("\u2026" if lo else "") + text + ("\u2026" if cut or hi < len(words) else "") + "\u201d"
+
+    return part(a), part(b)
 
 
 def _raw_source(seg: Segment) -> Optional[str]:

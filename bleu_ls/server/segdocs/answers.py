@@ -16,7 +16,9 @@ from ...config.settings import HintSettings
 from ...qa.terms.load import Terms
 from ..views.render import label_for
 from ..views.terms_render import glossary_block
+from ...postedit.source_change import source_changes
 from . import drafts, effort
+from ...formats.model import Segment
 from ...formats.rows import show_key
 from .checks import findings
 from .state import TIMED, SegmentPair, position_at, visible_rows
@@ -98,6 +100,7 @@ def hover(sp: SegmentPair, params: types.HoverParams, hs: HintSettings, terms: O
                      else "_No segment of the reference pairs with this one: not scored._")
     if seg.source:
         parts.append(f"**Source:** {_md(seg.source)}")
+    parts.extend(source_change_parts(seg))  # a fuzzy PO entry: its #| source against the current one
     block = glossary_block(terms, seg.source, seg.target) if terms is not None else None
     if block:
         parts.append(block)
@@ -107,6 +110,31 @@ def hover(sp: SegmentPair, params: types.HoverParams, hs: HintSettings, terms: O
     for note in seg.notes:
         parts.append(f"**Note:** {_md(note)}")
     return types.Hover(contents=types.MarkupContent(kind=types.MarkupKind.Markdown, value="\n\n".join(parts)))
+
+
+#: how the hover names a PO entry's field that changed
+_FIELD_NAMES = {"msgctxt": "context", "msgid": "source", "msgid_plural": "plural source"}
+
+
+def source_change_parts(seg: Segment) -> list[str]:
+    """The hover's block for a fuzzy entry that keeps the source it was translated from
+    (``#| msgid``…): each changed field's word diff, ~~removed~~ and **added** words
+    marked as in the draft diff; nothing for any other segment."""
+    if "fuzzy" not in seg.flags:
+        return []
+    changes = source_changes(seg.extra)
+    if not changes:
+        return []
+    lines = ["**Source changed since it was translated:**"]
+    for c in changes:
+        diff = _diff_md(c.diff) if c.previous.split() != c.current.split() else "_(white space only)_"
+        lines.append(f"- {_FIELD_NAMES[c.field]}: {diff}")
+    return ["\n".join(lines)]
+
+
+def _diff_md(ops: list[tuple[str, str]]) -> str:
+    """A word diff in Markdown with the draft diff's marks: ~~removed~~ **added**, the rest plain."""
+    return " ".join(_md(t) if op == "=" else f"~~{_md(t)}~~" if op == "-" else f"**{_md(t)}**" for op, t in ops)
 
 
 def _md(text: str) -> str:

@@ -42,7 +42,7 @@ REAL = [
 #: source, shares the number, is in the same other language…): alone they may
 #: say what a reference would have excused
 REFERENCE_INFORMED = {"untranslated", "number-mismatch", "markup-mismatch", "unbalanced", "end-punctuation",
-                      "wrong-language", "repetition"}
+                      "wrong-language", "repetition", "doubled-word"}
 #: ranked differently with a reference (similarity and chrF) than without (similarity alone)
 RANKED_OTHERWISE = {"adequacy"}
 

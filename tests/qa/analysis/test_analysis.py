@@ -41,6 +41,7 @@ def S(**diag) -> Settings:
             "untranslated",
             "lengthRatio",
             "repetition",
+            "doubledWord",
             "lineCountMismatch",
             "unpaired",
         )
