@@ -74,7 +74,7 @@ def _drive(code_server, tmp_path: Path, shot: str, typed: bool, **waits: str) ->
     out = ARTIFACTS / f"vscode-{shot}.json"
     out.unlink(missing_ok=True)
     env = editor_env({
-        "BLEU_URL": f"http://127.0.0.1:{code_server['port']}/?folder={ws}", "BLEU_FILE": po.name,
+        "BLEU_URL": f"http://127.0.0.1:{code_server['port']}/?folder={ws}", "BLEU_FILE": po.name, "BLEU_PATH": str(po),
         "BLEU_EDIT_LINE": str(k), "BLEU_EDIT_COL": str(col), "BLEU_EDIT_LEN": str(len(OLD)),
         "BLEU_EDIT_TEXT": NEW if typed else "", "BLEU_FLAGGED_WORD": NEW, "BLEU_FIXED_WORD": OLD,
         "BLEU_WANT_OPEN": want_open if typed else want_flagged, "BLEU_WANT_FLAGGED": want_flagged, "BLEU_WANT_FIXED": want_open,
