@@ -11,7 +11,9 @@ The word typed in the editor is not flagged (the second test, expected to fail):
 edit of a segment file opened alone, the server sends VS Code, which does not pull
 diagnostics on change (editors/vscode/src/pullOptions.ts), no workspace/diagnostic/refresh;
 so the squiggles, the Problems, the hover's findings and the quick fixes stay those of the
-last pull (the file as opened)."""
+last pull (the file as opened).  The same holds after the quick fix: in vscode-terms-fixed.png
+the word is back but its squiggle and Problems entry are still there, so the first test does
+not ask for them to go; the second does."""
 
 from __future__ import annotations
 
