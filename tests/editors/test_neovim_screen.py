@@ -118,10 +118,10 @@ def _xterm256(n: int) -> str:
 
 
 def ansi_cells(rows: list[str]) -> list[list[tuple[str, dict]]]:
-    """capture-pane -e rows as (text, style) runs: fg, bg (#rrggbb or None), bold, italic, underline."""
+    """capture-pane -e rows as (text, style) runs: fg, bg (#rrggbb or None), bold, italic, underline, strike."""
     out = []
     for row in rows:
-        st = {"fg": None, "bg": None, "bold": False, "italic": False, "underline": False, "reverse": False}
+        st = {"fg": None, "bg": None, "bold": False, "italic": False, "underline": False, "reverse": False, "strike": False}
         runs: list[tuple[str, dict]] = []
         pos = 0
         for m in _SGR.finditer(row):
@@ -133,7 +133,7 @@ def ansi_cells(rows: list[str]) -> list[list[tuple[str, dict]]]:
             while i < len(codes):
                 c = codes[i]
                 if c == 0:
-                    st.update(fg=None, bg=None, bold=False, italic=False, underline=False, reverse=False)
+                    st.update(fg=None, bg=None, bold=False, italic=False, underline=False, reverse=False, strike=False)
                 elif c == 1:
                     st["bold"] = True
                 elif c == 3:
@@ -142,6 +142,8 @@ def ansi_cells(rows: list[str]) -> list[list[tuple[str, dict]]]:
                     st["underline"] = True
                 elif c == 7:
                     st["reverse"] = True
+                elif c == 9:
+                    st["strike"] = True
                 elif c == 22:
                     st["bold"] = False
                 elif c == 23:
@@ -150,6 +152,8 @@ def ansi_cells(rows: list[str]) -> list[list[tuple[str, dict]]]:
                     st["underline"] = False
                 elif c == 27:
                     st["reverse"] = False
+                elif c == 29:
+                    st["strike"] = False
                 elif c in (38, 48) and i + 1 < len(codes):
                     key = "fg" if c == 38 else "bg"
                     if codes[i + 1] == 2 and i + 4 < len(codes):
@@ -187,7 +191,8 @@ def cells_png(cells: list[list[tuple[str, dict]]], fg: str, bg: str, png: Path, 
             style = f"color:{f};background:{b}"
             style += ";font-weight:bold" if st["bold"] else ""
             style += ";font-style:italic" if st["italic"] else ""
-            style += ";text-decoration:underline" if st["underline"] else ""
+            lines_drawn = [d for d, on in (("underline", st["underline"]), ("line-through", st.get("strike"))) if on]
+            style += ";text-decoration:" + " ".join(lines_drawn) if lines_drawn else ""
             parts.append(f'<span style="{style}">{html.escape(text)}</span>')
         lines.append("".join(parts))
     page = png.with_suffix(".html")
