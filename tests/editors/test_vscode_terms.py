@@ -7,13 +7,10 @@ struck through), and the quick fix "Replace with “Passwort” (glossary)" pick
 Ctrl+. menu puts the word back: the saved file is the original, byte for byte.
 Screenshots .artifacts/vscode-terms-{open,problems,hover,menu,fixed}.png.
 
-The word typed in the editor is not flagged (the second test, expected to fail): after an
-edit of a segment file opened alone, the server sends VS Code, which does not pull
-diagnostics on change (editors/vscode/src/pullOptions.ts), no workspace/diagnostic/refresh;
-so the squiggles, the Problems, the hover's findings and the quick fixes stay those of the
-last pull (the file as opened).  The same holds after the quick fix: in vscode-terms-fixed.png
-the word is back but its squiggle and Problems entry are still there, so the first test does
-not ask for them to go; the second does."""
+The word typed in the editor (the second test): VS Code does not pull diagnostics after an
+edit (editors/vscode/src/pullOptions.ts), so the squiggle appears only because the server asks
+it to pull (workspace/diagnostic/refresh) once the edit changed the file's diagnostics
+(server/segdocs/docs.py, ``_push_later``); the quick fix then takes it away the same way."""
 
 from __future__ import annotations
 
@@ -33,9 +30,6 @@ from .test_vscode import CHROMIUM, code_server, vsix  # noqa: F401 (the fixtures
 pytestmark = pytest.mark.editor
 
 SHOTS = ("open", "problems", "hover", "menu", "fixed")
-#: the server asks VS Code for no pull after an edit of a segment file opened alone
-NO_REFRESH = ("an edit of a segment file opened alone brings VS Code no workspace/diagnostic/refresh "
-              "(server/segdocs/docs.py: _changed returns for pulling editors), so the typed word stays unflagged")
 
 
 def problems_label(text: str, root: Path) -> tuple[str, list[dict]]:
@@ -128,7 +122,6 @@ def test_vscode_forbidden_term_in_a_catalogue_squiggle_problems_hover_and_quick_
         assert (ARTIFACTS / f"vscode-terms-{s}.png").stat().st_size > 10_000, s
 
 
-@pytest.mark.xfail(strict=True, reason=NO_REFRESH)
 def test_vscode_typed_forbidden_term_is_flagged_and_the_fix_clears_it(code_server, tmp_path: Path) -> None:
     r, po, text, k, col, new = _drive(code_server, tmp_path, "terms-typed", typed=True, BLEU_EDIT_WAIT_MS="60000")
     assert r["edited"]["text"] == text.split("\n")[k].replace(OLD, NEW)  # typed

@@ -37,7 +37,8 @@ def read_reference(sp: SegmentPair, manager: ManagerRole, open_docs: Iterable[Se
         sp.no_ref = f"the pairing rules could not be read ({exc})"
         return
     if spec is None or not spec.references:
-        sp.no_ref = "no reference file pairs with this file (NAME.hyp.srt beside NAME.ref.srt, or a [[pairs]] rule)"
+        ext = sp.path.suffix
+        sp.no_ref = f"no reference file pairs with this file (NAME.hyp{ext} beside NAME.ref{ext}, or a [[pairs]] rule)"
         return
     ref_path = spec.references[0]
     sp.ref_path = ref_path
