@@ -23,7 +23,10 @@ to tests/data/terms/python-docs-fr-glossary.csv:
 Then ``bleu-ls check FILE… --glossary CSV --format json`` runs on the PO files (each is
 a file with no reference: the analyser's rows run on msgid → msgstr) and the findings of
 the three terminology codes are counted per 1,000 checked segments, and a seeded sample
-of 50 is printed with each segment's source and target to be judged by reading.
+of 50 is printed with each segment's source and target to be judged by reading.  The check
+runs a second time in a process with the changes proposed for the false-positive patterns
+applied (:func:`patch`; docs/terminology.md), and each sampled finding says whether it is
+still found with them.
 
     PYTHONPATH=. .venv/bin/python scripts/term_study.py [PO files or folders…]
 
