@@ -84,6 +84,8 @@ def find_by_pairs(self, text: str, strict: bool) -> list:
                         break
                 if ok and e.exact is not None:
                     ok = all(ws[i + j].text.startswith(e.exact[j]) for j in range(k))
+                if ok and getattr(self, "english", False):  # (the index's English inflection rule)
+                    ok = all(W.english_inflection(ws[i + j].lower, e.lowers[j]) for j in range(k))
                 if ok and strict and (w.joined_before or ws[i + k - 1].joined_after):
                     ok = False
                 if ok:
