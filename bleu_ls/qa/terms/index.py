@@ -26,6 +26,7 @@ Matching (docs/terminology.md):
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass, field
 from typing import Iterable, NamedTuple, Optional, Sequence
 
@@ -34,6 +35,7 @@ from ..findings import Finding
 from ..text import finding
 from . import words as W
 
+_SERIALS = itertools.count(1)
 TERM_MISSING, TERM_FORBIDDEN, DO_NOT_TRANSLATE_CODE = "term-missing", "term-forbidden", "do-not-translate"
 ALLOWED = (PREFERRED, ADMITTED)
 
@@ -245,6 +247,9 @@ class TermIndex:
     """The terms of some glossaries for one language pair (``source`` → ``target``)."""
 
     def __init__(self, glossaries: Sequence[Glossary], source: Optional[str], target: Optional[str]) -> None:
+        #: a number no other index of this process has (what the rules' ``params`` compare: an
+        #: object's id may be given again once it is freed)
+        self.serial = next(_SERIALS)
         self.glossaries = tuple(glossaries)
         self.source_lang, self.target_lang = source, target
         self.src = Side(source)

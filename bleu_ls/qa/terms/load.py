@@ -36,7 +36,7 @@ class Terms(NamedTuple):
     @property
     def token(self) -> tuple:
         """Changes when the index or the problems change (the rules' ``params``)."""
-        return (id(self.termbase), self.problems)
+        return (self.termbase.serial if self.termbase is not None else 0, self.problems)
 
 
 def glossary(path: str) -> Glossary:
