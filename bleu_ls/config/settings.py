@@ -202,7 +202,7 @@ class UserRule:
 def compile_rule_pattern(pattern: str, case_sensitive: bool) -> Any:
     """A user rule's pattern compiled with the ``regex`` package (VERSION0, Python ``re``'s
     syntax), ignoring case unless ``case_sensitive``; raises ``regex.error``."""
-    import regex
+    import regex  # type: ignore[import-untyped]
 
     flags = regex.VERSION0 | (0 if case_sensitive else regex.IGNORECASE)
     return regex.compile(pattern, flags)

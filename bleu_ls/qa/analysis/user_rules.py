@@ -56,7 +56,7 @@ KEEP_SETS = 8
 
 
 class Compiled(NamedTuple):
-    index: int
+    position: int  # in the setting's list
     name: str  # the setting's code (its findings: rule:<name>)
     message: str
     severity: str
@@ -247,7 +247,7 @@ def rule_params(ctx: LineContext, c) -> tuple:
     """What every line's verdict depends on besides the line: the rule set, the rules that apply
     to this document, and those a time limit switched off."""
     rules = rule_set(ctx.settings)
-    return id(rules), tuple(r.index for r in _applicable(ctx, rules)), frozenset(rules.disabled)
+    return id(rules), tuple(r.position for r in _applicable(ctx, rules)), frozenset(rules.disabled)
 
 
 def _said(rule: Compiled, end: Optional[int]) -> str:
@@ -274,7 +274,7 @@ def user_rules(ctx: LineContext, c) -> Iterator[Finding]:
     if not chosen:
         return
     path = ctx.names.get("path")
-    token = (id(rules), tuple(r.index for r in chosen))
+    token = (id(rules), tuple(r.position for r in chosen))
     state = ctx.state("rule")
     if state.get("token") != token:
         state.clear()
