@@ -259,11 +259,11 @@ def _said(rule: Compiled, end: Optional[int]) -> str:
     return f"The source and the target match the patterns of rule:{rule.name} with different groups."
 
 
-def _slow_message(rule: Compiled, line: int, per_pass: bool) -> str:
+def _slow_message(rule: Compiled, where: str, per_pass: bool) -> str:
     if per_pass:
-        return (f"rule:{rule.name}: the pattern took longer than {PER_PASS:g} s over this document (by line {line + 1}); "
+        return (f"rule:{rule.name}: the pattern took longer than {PER_PASS:g} s over this document (by {where}); "
                 "the rule is off until the settings change")
-    return (f"rule:{rule.name}: the pattern took longer than {PER_SEGMENT * 1000:g} ms on line {line + 1}; "
+    return (f"rule:{rule.name}: the pattern took longer than {PER_SEGMENT * 1000:g} ms on {where}; "
             "the rule is off until the settings change")
 
 
@@ -292,6 +292,7 @@ def user_rules(ctx: LineContext, c) -> Iterator[Finding]:
     ns = len(source) if source is not None else 0
     cap = ctx.settings.max_line_bytes
     disabled = rules.disabled
+    unit = "segment" if "line_languages" in ctx.names else "line"  # (a PO, XLIFF, TMX or subtitle file's lines are its segments)
     hits_of: list = []
     for i in range(lo, hi):
         line = hyp[i]
@@ -310,7 +311,7 @@ def user_rules(ctx: LineContext, c) -> Iterator[Finding]:
                         hits = line_hits(r, line, src, clock)
                     except _Slow:
                         per_pass = clock.budget < PER_SEGMENT
-                        rules.disable(r, _slow_message(r, i, per_pass), path, i)
+                        rules.disable(r, _slow_message(r, f"{unit} {i + 1}", per_pass), path, i)
                         complete = False
                         continue
                     finally:
