@@ -70,7 +70,7 @@ async def test_a_catastrophic_pattern_leaves_typing_live_and_is_said_once(sessio
     lines = PO.split("\n")
     k = lines.index(f'msgstr "{BAD}"')
     slow_message = ("rule:slow: the pattern took longer than 20 ms on segment 2; "
-                    "the rule is off until the settings change")
+                    "the rule is off until its settings change")
 
     def settled(got):
         return [g for g in got if g[0] == "rule:slow"] and [g for g in got if g[0] == "rule:fr-quotes"]
@@ -111,7 +111,7 @@ async def test_a_line_file_gets_the_rules_and_its_hints_answer(session):
     got = await rule_diags(s, uri, lambda g: any(x[0] == "rule:fr-quotes" for x in g) and any(x[0] == "rule:slow" for x in g))
     assert [(c, line) for c, line, _m in got] == [("rule:fr-quotes", 0), ("rule:slow", 1)]
     assert [m for c, _l, m in got if c == "rule:slow"] == [
-        "rule:slow: the pattern took longer than 20 ms on line 2; the rule is off until the settings change"]
+        "rule:slow: the pattern took longer than 20 ms on line 2; the rule is off until its settings change"]
     for n in range(5):
         s.change(uri, [{"range": ((1, 0), (1, 0)), "text": "a"}])
         hints, took = await timed(s.hints(uri))

@@ -18,7 +18,7 @@ A rule with a source pattern does not run on a line file that has no source.
 A pattern never holds the analysis up: every match runs with the ``regex`` package's
 ``timeout``, at most :data:`PER_SEGMENT` seconds for one rule on one segment, and a rule's
 matches over one pass cost at most :data:`PER_PASS`.  A rule over either limit is off until the
-settings change (the rule set is compiled again then): said once, by one finding on the line
+``rules`` setting changes (the rule set is compiled again then): said once, by one finding on the line
 where it happened, in the document where it happened.  A pattern that does not compile is said
 by the settings (``Settings.validate``) and left out.
 
@@ -34,6 +34,7 @@ file name, in any folder, as in .gitignore.  ``**`` crosses folders, ``*`` and `
 
 from __future__ import annotations
 
+import itertools
 import re
 import threading
 import time
@@ -90,12 +91,15 @@ class RuleSet:
         #: name -> why it is off (set once, never cleared: a new setting is a new set)
         self.disabled: dict[str, Disabled] = {}
         self.lock = threading.Lock()
+        #: names this set among those made in the process (the memo and ``params`` follow it)
+        self.serial = next(_SERIAL)
 
     def disable(self, rule: Compiled, message: str, path: Optional[str], line: int) -> None:
         with self.lock:
             self.disabled.setdefault(rule.name, Disabled(message, path, line))
 
 
+_SERIAL = itertools.count(1)
 _SETS: dict[tuple, RuleSet] = {}
 _SETS_LOCK = threading.Lock()
 
@@ -247,7 +251,7 @@ def rule_params(ctx: LineContext, c) -> tuple:
     """What every line's verdict depends on besides the line: the rule set, the rules that apply
     to this document, and those a time limit switched off."""
     rules = rule_set(ctx.settings)
-    return id(rules), tuple(r.position for r in _applicable(ctx, rules)), frozenset(rules.disabled)
+    return rules.serial, tuple(r.position for r in _applicable(ctx, rules)), frozenset(rules.disabled)
 
 
 def _said(rule: Compiled, end: Optional[int]) -> str:
@@ -262,9 +266,9 @@ def _said(rule: Compiled, end: Optional[int]) -> str:
 def _slow_message(rule: Compiled, where: str, per_pass: bool) -> str:
     if per_pass:
         return (f"rule:{rule.name}: the pattern took longer than {PER_PASS:g} s over this document (by {where}); "
-                "the rule is off until the settings change")
+                "the rule is off until its settings change")
     return (f"rule:{rule.name}: the pattern took longer than {PER_SEGMENT * 1000:g} ms on {where}; "
-            "the rule is off until the settings change")
+            "the rule is off until its settings change")
 
 
 def user_rules(ctx: LineContext, c) -> Iterator[Finding]:
@@ -274,7 +278,7 @@ def user_rules(ctx: LineContext, c) -> Iterator[Finding]:
     if not chosen:
         return
     path = ctx.names.get("path")
-    token = (id(rules), tuple(r.position for r in chosen))
+    token = (rules.serial, tuple(r.position for r in chosen))
     state = ctx.state("rule")
     if state.get("token") != token:
         state.clear()

@@ -160,7 +160,7 @@ def test_a_catastrophic_pattern_ends_in_seconds_with_one_sentence(tmp_path):
     assert time.perf_counter() - t < 10  # (std re on the first line alone: hours)
     slow = [d for d in pair["diagnostics"] if d["code"] == "rule:slow"]
     assert [d["message"] for d in slow] == [
-        "rule:slow: the pattern took longer than 20 ms on segment 1; the rule is off until the settings change"]
+        "rule:slow: the pattern took longer than 20 ms on segment 1; the rule is off until its settings change"]
     lines = path.read_text(encoding="utf-8").split("\n")
     assert slow[0]["line"] == lines.index(f'msgstr "{bad}"') + 1  # the first entry's msgstr in the file
     # (a+)+$: the regex package matches it in linear time; it flags the last target only

@@ -1,6 +1,6 @@
 """The user's own rules ([[rules]]): the three Xbench checklist modes, case, ``files`` globs,
 the settings' sentences for a bad rule, and the time limits that keep a pattern from holding the
-analysis up (one sentence, the rule off until the settings change)."""
+analysis up (one sentence, the rule off until its settings change)."""
 
 from __future__ import annotations
 
@@ -161,7 +161,7 @@ def test_a_catastrophic_pattern_is_switched_off_with_one_sentence():
     assert time.perf_counter() - t < 5  # (unbounded, one line alone takes hours)
     slow = [g for g in got if g[1] == "rule:slow"]
     assert slow == [(0, "rule:slow", 0, None, "rule:slow: the pattern took longer than 20 ms on line 1; "
-                     "the rule is off until the settings change", "warning")]
+                     "the rule is off until its settings change", "warning")]
     # the other rule goes on, on every line
     assert [g[0] for g in got if g[1] == "rule:fine"] == [0, 1, 2, 53]
 
