@@ -8,6 +8,8 @@ to every line of the hypothesis, reference and source, so that no line is seen t
     python -m benchmarks.terms --check-only # the `check` rows alone
     python -m benchmarks.terms --adequacy   # also the `check` rows with the default settings
     python -m benchmarks.terms 20000 --profile-server   # the server's edits with the glossary, profiled
+    python -m benchmarks.terms 20000 --every 100 # every 100th entry of the glossary kept (a
+                                                 # project's density: well under one term a line)
 
 The glossary is made from the same real data (:func:`build_glossary`): the 10,000 most
 frequent English words and word pairs of the source (``src.txt``; a pair of two words of a
@@ -286,7 +288,7 @@ def server_rows(report: Report, folder: Path, glossary: Path, n: int) -> dict[st
 
 def main(argv: Optional[list[str]] = None) -> int:
     args = sys.argv[1:] if argv is None else argv
-    sizes = [a for a in args if a.isdigit()]
+    sizes = [a for i, a in enumerate(args) if a.isdigit() and (i == 0 or args[i - 1] != "--every")]
     n = int(sizes[0]) if sizes else realpair.LARGE
     data = realpair.data_dir()
     folder = realpair.build(n)
@@ -295,6 +297,11 @@ def main(argv: Optional[list[str]] = None) -> int:
         return 0
     folder = distinct(folder)
     glossary = build_glossary(data, realpair.CACHE / f"terms-glossary-{ENTRIES}.csv")
+    every = int(args[args.index("--every") + 1]) if "--every" in args else 1
+    if every > 1:  # every Nth entry kept (the header too)
+        rows = glossary.read_text(encoding="utf-8").splitlines(keepends=True)
+        glossary = realpair.CACHE / f"terms-glossary-{ENTRIES}-every-{every}.csv"
+        glossary.write_text("".join([rows[0], *rows[1::every]]), encoding="utf-8")
     size, statuses = glossary_size(glossary)
     report = Report()
     check_rows(report, folder, glossary, n, adequacy="--adequacy" in args)

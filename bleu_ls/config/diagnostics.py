@@ -224,6 +224,9 @@ class DiagnosticsSettings:
     term_missing: CheckSettings = field(default_factory=lambda: CheckSettings(severity="information"))
     term_forbidden: CheckSettings = field(default_factory=CheckSettings)
     do_not_translate: CheckSettings = field(default_factory=CheckSettings)
+    # the user's own rules ([[rules]] in bleu-ls.toml; docs/diagnostics.md#your-own-rules): all
+    # of them on or off, and the severity of a rule that does not give its own
+    rule: CheckSettings = field(default_factory=CheckSettings)
     # the checks of a file's own format (qa/formats/; docs/formats.md, docs/formats-xml.md):
     # XLIFF and TMX (the first twelve; those from target_empty on run on PO entries too), PO, subtitles
     codes_missing: CheckSettings = _format("error")

@@ -58,6 +58,7 @@ def pair_names(hypothesis: Path, spec: Optional[PairSpec]) -> dict:
     """File names as the findings' messages say them."""
     return {
         "hypothesis": hypothesis.name,
+        "path": str(Path(hypothesis).absolute()),  # (the user rules' ``files`` globs match it)
         "references": [r.name for r in spec.references] if spec else [],
         "source": spec.source.name if spec and spec.source else None,
     }

@@ -169,6 +169,72 @@ class TermsSettings:
     target_language: str = ""
 
 
+#: The characters of a user rule's code (``rule:<code>``).
+RULE_CODE_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]*\Z")
+
+
+@dataclass
+class UserRule:
+    """One of the user's own rules (``[[rules]]``; docs/diagnostics.md#your-own-rules): a
+    regular expression on the source and/or the target of each segment, read as an Xbench
+    checklist entry is.  Only ``source``: a segment whose source matches and whose target does
+    not match the same pattern; only ``target``: a target that matches; both: a source that
+    matches and a target that does not, or (when both patterns have groups) both matching with
+    a group of the source's match differing from the target's."""
+
+    #: The rule's name: its findings are ``rule:<code>``.
+    code: str = ""
+    #: What its findings say.
+    message: str = ""
+    #: error | warning | information | hint; empty: ``diagnostics.rule.severity``.
+    severity: str = ""
+    #: A regular expression searched in the source (Python's ``regex`` syntax).
+    source: str = ""
+    #: A regular expression searched in the target.
+    target: str = ""
+    #: The documents it applies to (globs relative to the workspace root; one without a
+    #: ``/`` names files in any folder, as in .gitignore); empty: every document.
+    files: list[str] = field(default_factory=list)
+    #: Match case (by default a pattern ignores it).
+    case_sensitive: bool = False
+
+
+def compile_rule_pattern(pattern: str, case_sensitive: bool) -> Any:
+    """A user rule's pattern compiled with the ``regex`` package (VERSION0, Python ``re``'s
+    syntax), ignoring case unless ``case_sensitive``; raises ``regex.error``."""
+    import regex  # type: ignore[import-untyped]
+
+    flags = regex.VERSION0 | (0 if case_sensitive else regex.IGNORECASE)
+    return regex.compile(pattern, flags)
+
+
+def _rule_problems(i: int, rule: UserRule) -> list[str]:
+    """What is wrong with user rule ``i`` (sentences; empty: it can run)."""
+    import regex
+
+    name = f"rules[{i}]" + (f" (rule:{rule.code})" if rule.code else "")
+    out = []
+    if not RULE_CODE_RE.match(rule.code or ""):
+        out.append(f"{name} needs a code of letters, digits, '.', '_' or '-' (its findings are rule:<code>), "
+                   f"not {rule.code!r}")
+    if not rule.source and not rule.target:
+        out.append(f"{name} needs a source or a target pattern")
+    if rule.severity and rule.severity not in SEVERITIES:
+        out.append(f"{name}: severity must be one of {', '.join(SEVERITIES)}, not {rule.severity!r}")
+    for side in ("source", "target"):
+        pattern = getattr(rule, side)
+        if not pattern:
+            continue
+        try:
+            compile_rule_pattern(pattern, rule.case_sensitive)
+        except regex.error as exc:
+            where = f" at position {exc.pos + 1}" if getattr(exc, "pos", None) is not None else ""
+            out.append(f"{name}: the {side} pattern {pattern!r} does not compile: {exc.msg}{where}")
+        except Exception as exc:  # (regex raises a few others on odd input)
+            out.append(f"{name}: the {side} pattern {pattern!r} does not compile: {exc}")
+    return out
+
+
 @dataclass
 class PairRule:
     """A glob rule: hypothesis pattern -> reference pattern(s), source pattern.
@@ -201,6 +267,9 @@ class Settings:
     highlights: HighlightSettings = field(default_factory=HighlightSettings)
     terms: TermsSettings = field(default_factory=TermsSettings)
     pairs: list[PairRule] = field(default_factory=list)
+    #: Your own rules (``[[rules]]``): regular expressions on the source and target of each
+    #: segment, reported as ``rule:<code>`` (docs/diagnostics.md#your-own-rules).
+    rules: list[UserRule] = field(default_factory=list)
     #: Pair NAME.hyp / NAME.mt with NAME.ref, NAME.ref2…, NAME.src.
     conventions: bool = True
     #: Watch paired reference files for changes on disk ourselves when the
@@ -296,6 +365,13 @@ class Settings:
         for i, rule in enumerate(self.pairs):
             if not rule.hypothesis or not rule.references:
                 out.append(f"pairs[{i}] needs a hypothesis pattern and at least one reference pattern")
+        kept = []
+        for i, user_rule in enumerate(self.rules):
+            problems = _rule_problems(i, user_rule)
+            out.extend(f"{p}; the rule is off" for p in problems)
+            if not problems:
+                kept.append(user_rule)
+        self.rules = kept
         return out
 
 

@@ -48,7 +48,23 @@ def resolve_paths(data: dict, folder: Path) -> dict:
     if isinstance(terms, dict) and isinstance(terms.get("files"), list):
         terms["files"] = [str(Path(folder) / Path(f).expanduser()) if isinstance(f, str) and f else f
                           for f in terms["files"]]
+    rules = data.get("rules")
+    if isinstance(rules, list):  # the user rules' ``files`` globs: those with a folder part
+        data["rules"] = [{**r, "files": [_anchored(g, folder) for g in r["files"]]}
+                         if isinstance(r, dict) and isinstance(r.get("files"), list) else r for r in rules]
     return data
+
+
+def _anchored(glob: Any, folder: Path) -> Any:
+    """A user rule's ``files`` glob made absolute against ``folder`` when it names a folder
+    (``docs/*.po``); one without a ``/`` (``*.po``) names files in any folder and is kept."""
+    if not isinstance(glob, str) or "/" not in glob.replace("\\", "/"):
+        return glob
+    if glob.startswith("~"):
+        return str(Path(glob).expanduser())
+    if Path(glob).is_absolute():
+        return glob
+    return f"{Path(folder).as_posix().rstrip('/')}/{glob.removeprefix('./')}"
 
 
 def load_workspace_config(root: Path, base: Optional[Path] = None) -> tuple[dict, list[str]]:

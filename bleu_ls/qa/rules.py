@@ -34,7 +34,7 @@ from typing import Any, Callable, NamedTuple, Optional
 
 from ..config.diagnostics import DiagnosticsSettings
 from ..formats.finding import MALFORMED, PO_SYNTAX, TIMECODE
-from .analysis import file_rules, length_rules, qe_rules, score_rules, source_rules, term_rules, text_rules
+from .analysis import file_rules, length_rules, qe_rules, score_rules, source_rules, term_rules, text_rules, user_rules
 from .analysis.context import LineContext
 from .findings import INTERNAL, REFERENCE_ERROR, SETTINGS_PROBLEM
 
@@ -119,6 +119,9 @@ TABLE: tuple[Rule, ...] = (
     Rule("term-missing", term_rules.term_missing, kind=LINE, params=term_rules.term_params, line_pair=True),
     Rule("term-forbidden", term_rules.term_forbidden, kind=LINE, params=term_rules.term_params),
     Rule("do-not-translate", term_rules.do_not_translate, kind=LINE, params=term_rules.term_params, line_pair=True),
+    # the user's own rules ([[rules]]; user_rules): one row for all of them, their findings
+    # are coded rule:<the rule's code> (see USER_RULE)
+    Rule("rule", user_rules.user_rules, kind=LINE, params=user_rules.rule_params),
     # -- line files, always said: a reference or source that cannot be used, settings that
     #    could not be read, a rule that failed (a bug: said on line 1)
     _always(REFERENCE_ERROR),
@@ -170,7 +173,22 @@ RULES: tuple[Rule, ...] = tuple(r for r in TABLE if r.check is not None)
 CODES: tuple[str, ...] = tuple(r.code for r in TABLE if LINE_RULES in r.by and r.setting is not None)
 #: settings.diagnostics attribute per code of :data:`CODES`
 SETTING_OF: dict[str, str] = {r.code: r.attribute for r in TABLE if r.code in CODES}  # type: ignore[misc]
-ORDER: dict[str, int] = {code: i for i, code in enumerate(CODES)}
+
+
+#: The row of the user's own rules: a finding coded ``rule:<name>`` is this row's.
+USER_RULE = "rule"
+
+
+class _Order(dict):
+    """code -> its place among a line's findings; ``rule:<name>`` in the user rules' row's."""
+
+    def __missing__(self, code: str) -> int:
+        if code.startswith(USER_RULE + ":"):
+            return self[USER_RULE]
+        raise KeyError(code)
+
+
+ORDER: dict[str, int] = _Order({code: i for i, code in enumerate(CODES)})
 
 #: The codes of the checks of a file's own format, each a settings row: XLIFF/TMX, then
 #: those of PO only, then the subtitles'.
@@ -206,7 +224,9 @@ def default_severities(by: str) -> dict[str, str]:
 
 
 def row(code: str) -> Optional[Rule]:
-    """The row of ``code`` (None: no such code)."""
+    """The row of ``code`` (None: no such code); ``rule:<name>``: the user rules' row."""
+    if code.startswith(USER_RULE + ":"):
+        code = USER_RULE
     return _BY_CODE.get(code)
 
 

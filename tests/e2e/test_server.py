@@ -21,7 +21,7 @@ from .test_source_checks import CODES_HERE as SOURCE_CODES
 from .test_terms import CODES_HERE as TERM_CODES
 
 #: codes whose findings through the real server are tested in their own modules
-CODES_HERE = (*SOURCE_CODES, *TERM_CODES)
+CODES_HERE = (*SOURCE_CODES, *TERM_CODES, "rule")  # rule: the user's own rules (test_user_rules.py)
 
 WORDS = (
     "alpha bravo charlie delta echo foxtrot golf hotel india juliet kilo lima "
@@ -81,7 +81,7 @@ async def test_every_diagnostic_code(any_session):
     lone_diags, _, _ = await s.diagnostics(lone)
     got = {d.code for d in diags} | {d.code for d in lone_diags}
     # those: test_source_checks.py (adequacy, on by default, may arrive later from its worker) and
-    # test_terms.py (they need a glossary)
+    # test_terms.py (they need a glossary), test_user_rules.py (they need rules)
     assert got - set(CODES_HERE) == set(CODES) - set(CODES_HERE)
     assert all(d.source == "bleu-ls" for d in diags + lone_diags)
     by_code = {}

@@ -55,8 +55,10 @@ def test_codes_are_the_tables_line_file_codes_with_a_setting():
     assert rules.CODES == (
         "low-score", "outlier", "empty-hypothesis", "untranslated", "length-ratio", "repetition", "doubled-word",
         "line-count-mismatch", "unpaired", "number-mismatch", "markup-mismatch", "unbalanced", "end-punctuation",
-        "wrong-language", "misaligned", "adequacy", "term-missing", "term-forbidden", "do-not-translate",
+        "wrong-language", "misaligned", "adequacy", "term-missing", "term-forbidden", "do-not-translate", "rule",
     )
+    # a user rule's findings (rule:<name>) are listed in its row's place
+    assert rules.ORDER["rule:any-name"] == rules.ORDER["rule"] and rules.row("rule:x") is TABLE["rule"]
 
 
 def test_the_analysers_rules_are_the_rows_with_a_check():
@@ -127,6 +129,9 @@ def _literal_codes() -> set[tuple[str, str]]:
                 continue
             if isinstance(arg, ast.Constant) and isinstance(arg.value, str):
                 out.add((name, arg.value))
+            elif (isinstance(arg, ast.JoinedStr) and arg.values and isinstance(arg.values[0], ast.Constant)
+                  and str(arg.values[0].value).startswith(rules.USER_RULE + ":")):
+                out.add((name, rules.USER_RULE))  # f"rule:{name}": a user rule's, the row "rule"
             elif isinstance(arg, ast.Name) and arg.id.isupper():
                 module = module or importlib.import_module(name)
                 value = getattr(module, arg.id, None)

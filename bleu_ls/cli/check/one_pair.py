@@ -102,7 +102,8 @@ def _check_alone(hyp: Path, settings: Settings, root: Optional[Path], report: Re
         report.emit(shown, unpaired, None, info)
         return
     model = Unreferenced(metrics, hyp_lines)
-    findings = unpaired + Analyzer(settings).analyse(model, source, {"hypothesis": hyp.name, "references": [], "source": source_path.name})
+    findings = unpaired + Analyzer(settings).analyse(model, source, {"hypothesis": hyp.name, "path": str(hyp.absolute()),
+                                                                    "references": [], "source": source_path.name})
     findings = _unignored(hyp, hyp_lines, findings, report)
     info.update({"source": display(source_path), "lines": len(hyp_lines)})
     report.emit(shown, findings, info, info)

@@ -68,7 +68,7 @@ def bind(sp: SegmentPair, settings: Any, adequacy: Any) -> None:
     segs = sp.index.unshifted()
     hyp, source = segment_lines(segs)
     source_language, target_language = declared(sp)
-    names: dict[str, Any] = {"hypothesis": sp.path.name, "references": [], "source": None,
+    names: dict[str, Any] = {"hypothesis": sp.path.name, "path": str(sp.path), "references": [], "source": None,
                              "target_language": target_language, "source_language": source_language,
                              "line_languages": segment_languages(segs)}
     try:

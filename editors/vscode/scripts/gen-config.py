@@ -97,6 +97,8 @@ DESCRIPTIONS: dict[str, str] = {
     "hints.chrfFormat": "Label template of the chrF part of the hint; field: {chrf} (0-100).",
     "hints.enabled": "Show each line's score as an inlay hint at the end of the line.",
     "pairs": "Pairing rules: hypothesis glob -> reference glob(s) and optional source glob. In reference/source patterns {stem} is the hypothesis file name without its last suffix, {name} the full name, {dir} its folder, {1}, {2}... the text matched by the hypothesis pattern's *. `draft` names the machine-translation draft the file was post-edited from (same placeholders); without one, NAME.draft beside the file, else the text as first seen (kept in the user's cache folder). `options` overrides bleu/chrf/diagnostics/hints for that pair.",
+    "diagnostics.rule.enabled": "Run your own rules (`bleuLs.rules`): switch this off to silence all of them.",
+    "diagnostics.rule.severity": "Severity of a rule of `bleuLs.rules` that does not give its own.",
     "conventions": "Pair NAME.hyp / NAME.mt with NAME.ref, NAME.ref2..., NAME.src without configuration.",
 }
 
