@@ -195,18 +195,27 @@ def check_whitespace(seg: Segment, severity: Optional[dict] = None) -> list[Find
     if lt != ls:
         a = seg.file_offset(0)
         out.append(Finding("whitespace-leading", sev["whitespace-leading"],
-                                  f"The target starts with {_ws(lt)}; the source with {_ws(ls)}.", (a, seg.file_offset(len(lt)) if lt else a)))
+                           f"The target starts with {_ws(lt)}; the source with {_ws(ls)}.", (a, seg.file_offset(len(lt)) if lt else a),
+                           data={"edits": [[0, len(lt), ls]]}))
     tt, ts = _trail(tgt), _trail(src)
     if tt != ts:
         b = seg.file_offset(len(tgt))
         out.append(Finding("whitespace-trailing", sev["whitespace-trailing"],
-                                  f"The target ends with {_ws(tt)}; the source with {_ws(ts)}.", (seg.file_offset(len(tgt) - len(tt)) if tt else b, b)))
+                           f"The target ends with {_ws(tt)}; the source with {_ws(ts)}.", (seg.file_offset(len(tgt) - len(tt)) if tt else b, b),
+                           data={"edits": [[len(tgt) - len(tt), len(tgt), ts]]}))
     if "  " in tgt.strip() and "  " not in src.strip():
         core_start = len(lt)
         i = tgt.find("  ", core_start)
+        # the fix: each run of two spaces or more between the first and the last other character made one
+        core_end = len(tgt) - len(tt)
+        runs = [[m.start() + 1, m.end(), ""] for m in _SPACES.finditer(tgt, core_start, core_end)]
         out.append(Finding("double-space", sev["double-space"], "The target has a double space; the source has none.",
-                                  (seg.file_offset(i), seg.file_offset(i + 2))))
+                           (seg.file_offset(i), seg.file_offset(i + 2)), data={"edits": runs}))
     return out
+
+
+#: two spaces or more (the double-space check's, U+0020 only)
+_SPACES = re.compile(" {2,}")
 
 
 def _ws(s: str) -> str:

@@ -37,14 +37,14 @@ class IgnoreError(Exception):
 
 
 def _wants_quickfix(only) -> bool:
-    """Does a code-action request's ``only`` filter let quick fixes through?"""
-    return not only or any(getattr(k, "value", k) in ("", "quickfix") for k in only)
+    """Does a code-action request's ``only`` filter let quick fixes or the fix of a whole file through?"""
+    return not only or any(getattr(k, "value", k) in ("", "quickfix", "source", "source.fixAll") for k in only)
 
 
 def register(server, manager: "PairManager") -> None:
     @server.feature(
         types.TEXT_DOCUMENT_CODE_ACTION,
-        types.CodeActionOptions(code_action_kinds=[QUICKFIX]),
+        types.CodeActionOptions(code_action_kinds=[QUICKFIX, types.CodeActionKind.SourceFixAll]),
     )
     async def _code_action(ls, params: types.CodeActionParams):
         if not _wants_quickfix(params.context.only):
