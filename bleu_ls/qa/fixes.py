@@ -186,13 +186,17 @@ def _aligned(item: str, target: str, source: Optional[str]) -> Optional[tuple[in
     p = source.find(item)
     if p < 0:
         return None
-    m = _LEFT.search(source, 0, p)
-    if m is not None and item not in m.group(1) and target.count(m.group(1)) == 1:
-        end = target.index(m.group(1)) + len(m.group(1))
-        return end, m.group(2) + item
-    m = _RIGHT.match(source[p + len(item):])
-    if m is not None and item not in m.group(2) and target.count(m.group(2)) == 1:
-        return target.index(m.group(2)), item + m.group(1)
+    left, right = _LEFT.search(source, 0, p), _RIGHT.match(source[p + len(item):])
+    space_before = left.group(2) if left is not None else source[:p][len(source[:p].rstrip()):]
+    space_after = right.group(1) if right is not None else ""
+    if left is not None and item not in left.group(1) and target.count(left.group(1)) == 1:
+        end = target.index(left.group(1)) + len(left.group(1))
+        after = space_after if end < len(target) and not target[end].isspace() else ""
+        return end, space_before + item + after
+    if right is not None and item not in right.group(2) and target.count(right.group(2)) == 1:
+        start = target.index(right.group(2))
+        before = space_before if start > 0 and not target[start - 1].isspace() else ""
+        return start, before + item + space_after
     return None
 
 
