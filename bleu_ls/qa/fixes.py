@@ -95,11 +95,12 @@ def fixes(code: str, data: Optional[Mapping[str, Any]], target: str, source: Opt
         if not isinstance(lost, list) or added:
             return []
         return _insert(lost, target, source)
-    # a glossary term: its replacements at the finding's columns, when the target has the term there
-    if at is None or not 0 <= at[0] <= at[1] <= len(target) or target[at[0]:at[1]] != data.get("term"):
+    # a glossary term: its replacements at the finding's columns (what the target writes there)
+    if at is None or not 0 <= at[0] < at[1] <= len(target):
         return []
+    written = target[at[0]:at[1]]
     return [Fix(f"Replace with “{new}” (glossary)", ((at[0], at[1], new),), k == 0)
-            for k, new in enumerate(replacements(code, dict(data)))]
+            for k, new in enumerate(replacements(code, dict(data))) if new != written]
 
 
 def _given_edits(raw: Any, n: int) -> tuple[Edit, ...]:

@@ -137,7 +137,12 @@ def test_a_glossary_term_replaced_only_where_the_target_has_it():
     line = "Ihr Kennwort"
     [fix] = fixes("term-forbidden", data, line, "Your password", (4, 12))
     assert apply(line, fix) == "Ihr Passwort" and fix.title == "Replace with “Passwort” (glossary)"
-    assert fixes("term-forbidden", data, line, "Your password", (0, 3)) == []
+    assert fixes("term-forbidden", data, line, "Your password", (12, 12)) == []
+    # a do-not-translate term written in another case: the glossary's spelling put back
+    dnt = {"term": "GitHub", "replacements": ["GitHub"], "glossary": ["g.csv"]}
+    [fix] = fixes("do-not-translate", dnt, "Mit Github anmelden", "Log in with GitHub", (4, 10))
+    assert apply("Mit Github anmelden", fix) == "Mit GitHub anmelden"
+    assert fixes("do-not-translate", dnt, "Mit GitHub anmelden", "Log in with GitHub", (4, 10)) == []
 
 
 def test_no_fix_for_other_codes_or_bad_data():
