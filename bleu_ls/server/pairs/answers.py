@@ -5,7 +5,7 @@ segment file's side is :class:`~bleu_ls.server.segdocs.docs.SegmentAnswers`).
 
 The inlay hints are made in :mod:`.hints`, the semantic tokens in
 :mod:`.tokens`; the hover, lens, corpus score, pulled diagnostics, quick fixes
-(``bleuLs.ignore``), the next flagged line and the draft commands here, from
+(the edits of :mod:`bleu_ls.qa.fixes`, ``bleuLs.ignore``), the next flagged line and the draft commands here, from
 the pair (:mod:`.state`) and the texts of :mod:`bleu_ls.server.views.render`.
 The answers live in this room because the manager owns the line files
 themselves (their documents and pairs): they ask it, typed by

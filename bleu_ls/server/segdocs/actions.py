@@ -1,6 +1,7 @@
-"""What a translator does in a segment document: set a segment's state (a
-code action that edits the open document, never the file on disk) and walk
-to the next segment that needs review."""
+"""What a translator does in a segment document: fix a finding (:func:`fix_actions`: the
+edits of :mod:`bleu_ls.qa.fixes` made edits of the file's text, written with the format's
+escapes), set a segment's state (each a code action that edits the open document, never
+the file on disk) and walk to the next segment that needs review."""
 
 from __future__ import annotations
 
