@@ -237,6 +237,7 @@ class DiagnosticsSettings:
     whitespace_trailing: CheckSettings = _format("warning")
     double_space: CheckSettings = _format("information")
     inconsistent_translation: CheckSettings = _format("warning")
+    inconsistent_source: CheckSettings = _format("information")
     newlines: CheckSettings = _format("warning")
     po_syntax: CheckSettings = _format("error")
     placeholders_missing: CheckSettings = _format("error")

@@ -30,7 +30,7 @@ FORMAT_DEFAULTS = {
     "codes-missing": "error", "codes-extra": "warning", "codes-order": "information", "codes-malformed": "error",
     "state-undefined": "warning", "target-empty": "information", "target-same-as-source": "warning",
     "whitespace-leading": "warning", "whitespace-trailing": "warning", "double-space": "information",
-    "inconsistent-translation": "warning", "newlines": "warning",
+    "inconsistent-translation": "warning", "newlines": "warning", "inconsistent-source": "information",
     "po-syntax": "error", "placeholders-missing": "error", "placeholders-extra": "error",
     "placeholders-order": "error", "plural-count": "error", "plural-header": "warning", "fuzzy": "information",
     "accelerator": "warning",

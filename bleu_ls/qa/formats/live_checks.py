@@ -14,7 +14,9 @@ edits need it:
 * the same source translated differently (``inconsistent-translation``): a
   map from each source (PO: with its msgctxt and plural form) to the
   segments that translate it, so an edit counts again the groups of the
-  segments it touched — the old source's and the new one's — and no other.
+  segments it touched — the old source's and the new one's — and no other;
+* one translation used for different sources (``inconsistent-source``): the
+  same, from each target (PO: with its plural form).
 
 A finding's span is relative to its segment's target start (it moves with
 the segment).  The reader's problems (``po-syntax``) are not here: they
@@ -31,6 +33,7 @@ from typing import Optional
 from ...formats.model import SegmentDocument
 from .table import CheckRow, checks_of
 from .xml_checks import DEFAULT_SEVERITY as XML_SEVERITY
+from .xml_checks import other_sources_message, source_identity
 from ..findings import Finding
 
 #: structural edits noted before the key -> index map is made again
@@ -82,6 +85,15 @@ class LiveChecks:
             self.gkey.append(g)
             if g is not None:
                 self.groups.setdefault(g, []).append(s.key)
+        self.incsrc: dict[str, list[Finding]] = {}
+        self.tkey: list[Optional[object]] = []
+        #: target group -> keys of its segments (one translation: ``inconsistent-source``)
+        self.tgroups: dict[object, list[str]] = {}
+        for s in segs:
+            g = self._tgroup_of(s)
+            self.tkey.append(g)
+            if g is not None:
+                self.tgroups.setdefault(g, []).append(s.key)
         self._index_keys()
         #: a key twice (a file read with problems): the maps by key cannot tell them apart, count all again
         self.twice = len(self._pos) != len(self.keys)
@@ -90,6 +102,9 @@ class LiveChecks:
         for g, members in self.groups.items():
             if len(members) > 1:
                 self._group(index, g)
+        for g, members in self.tgroups.items():
+            if len(members) > 1:
+                self._tgroup(index, g)
 
     def _header_facts(self) -> None:
         #: what the header says that the checks read (PO: the single-valued plural forms, nplurals)
@@ -126,6 +141,16 @@ class LiveChecks:
             return (*(s.extra.get(f) for f in fields), src)
         return src
 
+    def _tgroup_of(self, s) -> Optional[object]:
+        """The target group of a segment (None: it translates nothing): its target, white space
+        collapsed (PO: with its plural form)."""
+        if not (s.source and s.source.strip() and s.target.strip()):
+            return None
+        tgt = _norm(s.target)
+        if "plural_index" in self.row.group_fields:
+            return (s.extra.get("plural_index"), tgt)
+        return tgt
+
     # -- what an edit changed ---------------------------------------------------------------
     def update(self, index, change) -> set[int]:
         """Count again what ``change`` (a :class:`~.live_offsets.Change` of ``index``) touched;
@@ -143,11 +168,16 @@ class LiveChecks:
             b, count = change.end, change.count
         old_keys = self.keys[a:b]
         old_groups = [g for g in self.gkey[a:b] if g is not None]
+        old_tgroups = [g for g in self.tkey[a:b] if g is not None]
         for k, g in zip(old_keys, self.gkey[a:b]):
             if g is not None and k in self.groups[g]:
                 self.groups[g].remove(k)
             self.plur.pop(k, None)
             self.incon.pop(k, None)
+        for k, g in zip(old_keys, self.tkey[a:b]):
+            if g is not None and k in self.tgroups[g]:
+                self.tgroups[g].remove(k)
+            self.incsrc.pop(k, None)
         fresh = [index.segment(i) for i in range(a, a + count)]
         text = index.buf if hasattr(index, "buf") else index.text
         self.keys[a:b] = [s.key for s in fresh]
@@ -155,6 +185,8 @@ class LiveChecks:
         self.own[a:b] = [self._own(s, text) for s in fresh]
         got = [self._group_of(s) for s in fresh]
         self.gkey[a:b] = got
+        tgot = [self._tgroup_of(s) for s in fresh]
+        self.tkey[a:b] = tgot
         for k in old_keys:
             self._pos.pop(k, None)
         if count != b - a:  # the keys after the edit move: said once, applied when one is looked up
@@ -168,12 +200,17 @@ class LiveChecks:
         for s, g in zip(fresh, got):
             if g is not None:
                 self.groups.setdefault(g, []).append(s.key)
+        for s, g in zip(fresh, tgot):
+            if g is not None:
+                self.tgroups.setdefault(g, []).append(s.key)
         touched: set[int] = set()
         if self.row.plurals is not None and (any(self.plural[max(0, a - 1) : a + count + 1]) or
                                              self.nplurals is None and any(self.plural)):
             touched |= self._plurals(index, a, a + count)
         for g in {*old_groups, *(g for g in got if g is not None)}:
             touched |= self._group(index, g)
+        for g in {*old_tgroups, *(g for g in tgot if g is not None)}:
+            touched |= self._tgroup(index, g)
         return {i for i in touched if not a <= i < a + count}
 
     # -- the document-wide checks -----------------------------------------------------------
@@ -251,12 +288,39 @@ class LiveChecks:
             changed.add(i)
         return changed
 
+    def _tgroup(self, index, g: object) -> set[int]:
+        """The ``inconsistent-source`` findings of the segments with target ``g``."""
+        members = self.tgroups.get(g)
+        changed: set[int] = set()
+        if not members:
+            self.tgroups.pop(g, None)
+            return changed
+        where = sorted(self._where(k) for k in members)
+        for i in where:
+            if self.incsrc.pop(self.keys[i], None) is not None:
+                changed.add(i)
+        if len(where) < 2 or not self.on:
+            return changed
+        srcs = {i: index.segment(i).source or "" for i in where}
+        ids = {i: source_identity(t) for i, t in srcs.items()}
+        if len(set(ids.values())) < 2:
+            return changed
+        sev = self.given.get("inconsistent-source", XML_SEVERITY["inconsistent-source"])
+        if self.sev.get("inconsistent-source", sev) is None:
+            return changed
+        for i in where:
+            others = [(self.keys[j], srcs[j]) for j in where if j != i and ids[j] != ids[i]]
+            a, b = index.target_span(i)
+            self.incsrc[self.keys[i]] = [Finding("inconsistent-source", sev, other_sources_message(others), (0, b - a))]
+            changed.add(i)
+        return changed
+
     # -- reading ---------------------------------------------------------------------------
     def at(self, i: int) -> list[Finding]:
         """Segment ``i``'s findings (spans relative to its target start), in :func:`findings_for`'s order."""
         k = self.keys[i]
         out = self.own[i]
-        more = self.plur.get(k), self.incon.get(k)
-        if more[0] or more[1]:
-            out = out + (more[0] or []) + (more[1] or [])
+        more = self.plur.get(k), self.incon.get(k), self.incsrc.get(k)
+        if more[0] or more[1] or more[2]:
+            out = out + (more[0] or []) + (more[1] or []) + (more[2] or [])
         return out

@@ -26,6 +26,7 @@ code                          default      compare with
 ``double-space``              information  pofilter ``doublespacing``; CheckMate double spaces
 ``accelerator``               warning      pofilter ``accelerators``
 ``inconsistent-translation``  warning      Xbench "inconsistency in target" (same msgctxt)
+``inconsistent-source``       information  Xbench "inconsistency in source" (same plural form)
 ============================  ===========  ====================================================
 
 Plain Python; imports only the segment model, the PO reader's placeholder
@@ -45,7 +46,7 @@ from ...formats.po_placeholders import QT_PARTS, find_placeholders, parse_placeh
 from ...formats.po_plural import nplurals, plural_entries, single_valued_forms
 from ..findings import Finding
 from ..rules import PO, default_severities
-from .xml_checks import check_empty, check_same_as_source, check_whitespace, inconsistent_translations
+from .xml_checks import check_empty, check_same_as_source, check_whitespace, inconsistent_sources, inconsistent_translations
 
 #: code -> default severity of the PO checks' codes (the rule table's rows ``by`` PO;
 #: the settings' severities, bleu_ls/config/diagnostics.py)
@@ -299,13 +300,22 @@ def check_segment(seg: Segment, severity: Optional[dict] = None,
 
 def inconsistent_in_context(segments: Iterable[Segment], severity: Optional[dict] = None) -> dict[str, list[Finding]]:
     """The same source translated differently, among entries of the same msgctxt and the same plural form
-    (a context is there to tell two translations apart; the forms of one plural entry differ by design)."""
+    (a context is there to tell two translations apart; the forms of one plural entry differ by design);
+    and one translation used for two sources, among entries of the same plural form."""
+    segments = list(segments)
     groups: dict[tuple, list[Segment]] = {}
     for s in segments:
         groups.setdefault((s.extra.get("msgctxt"), s.extra.get("plural_index")), []).append(s)
     out: dict[str, list[Finding]] = {}
     for group in groups.values():
         for k, f in inconsistent_translations(group, severity).items():
+            out.setdefault(k, []).extend(f)
+    # one translation for two sources: across contexts, among entries of the same plural form
+    forms: dict[object, list[Segment]] = {}
+    for s in segments:
+        forms.setdefault(s.extra.get("plural_index"), []).append(s)
+    for group in forms.values():
+        for k, f in inconsistent_sources(group, severity).items():
             out.setdefault(k, []).extend(f)
     return out
 

@@ -21,6 +21,7 @@ code                       default      compare with
 ``whitespace-trailing``    warning      pofilter ``endwhitespace``; CheckMate trailing white space
 ``double-space``           information  pofilter ``doublespacing``; CheckMate double spaces
 ``inconsistent-translation`` warning    Xbench "inconsistency in target"
+``inconsistent-source``    information  Xbench "inconsistency in source" (one target, two sources)
 ``newlines``               warning      pofilter ``newlines`` (line breaks in the file's text)
 =========================  ===========  ==================================================
 
@@ -34,6 +35,7 @@ from collections import Counter
 from typing import Iterable, Optional, cast
 
 from ...formats.model import XLIFF1, XLIFF2, InlineCode, Segment, SegmentDocument
+from ...formats.rows import show_key
 from ..findings import Finding
 from ..rules import XML, default_severities
 
@@ -260,6 +262,50 @@ def inconsistent_translations(segments: Iterable[Segment], severity: Optional[di
     return out
 
 
+_END_PUNCT = ".:!?…;,"
+
+
+def source_identity(text: str) -> str:
+    """A source as ``inconsistent-source`` compares two: white space collapsed, case folded and
+    its end punctuation left out ("Save", "save" and "Save:" are one source)."""
+    return " ".join(text.split()).casefold().rstrip(_END_PUNCT).rstrip()
+
+
+def other_sources_message(others: list[tuple[str, str]]) -> str:
+    """The sentence of ``inconsistent-source``: the other sources (quoted; with their key where it
+    is not the source itself), at most three."""
+    named = []
+    for key, source in others[:3]:
+        text = " ".join(source.split())
+        short = text if len(text) <= 60 else text[:57] + "…"
+        named.append(f"“{short}”" if key == source else f"“{short}” ({show_key(key, 60)})")
+    more = f" and {len(others) - 3} more" if len(others) > 3 else ""
+    return f"The same translation stands for another source: {', '.join(named)}{more}."
+
+
+def inconsistent_sources(segments: Iterable[Segment], severity: Optional[dict] = None) -> dict[str, list[Finding]]:
+    """One target used for different sources within the file (by key: one finding on each segment
+    involved).  Targets are compared with white space collapsed, sources by
+    :func:`source_identity`; a target that is its own source (copied) is not a translation."""
+    sev = (severity or {}).get("inconsistent-source", DEFAULT_SEVERITY["inconsistent-source"])
+    by_tgt: dict[str, list[Segment]] = {}
+    for s in segments:
+        if s.source and s.source.strip() and s.target.strip():
+            by_tgt.setdefault(" ".join(s.target.split()), []).append(s)
+    out: dict[str, list[Finding]] = {}
+    for group in by_tgt.values():
+        if len(group) < 2:
+            continue
+        ids = {source_identity(s.source or "") for s in group}
+        if len(ids) < 2:
+            continue
+        for s in group:
+            mine = source_identity(s.source or "")
+            others = [(o.key, o.source or "") for o in group if o is not s and source_identity(o.source or "") != mine]
+            out.setdefault(s.key, []).append(Finding("inconsistent-source", sev, other_sources_message(others), s.target_span))
+    return out
+
+
 _LINE_BREAK = re.compile(r"\r\n|\n|\r|&#(?:10|13|x0*[aAdD]);")
 
 
@@ -292,6 +338,7 @@ def check_document(doc: SegmentDocument, severity: Optional[dict] = None) -> dic
             f += check_newlines(s, doc.text, severity)
         if f:
             out[s.key] = f
-    for k, f in inconsistent_translations(doc.segments, severity).items():
-        out.setdefault(k, []).extend(f)
+    for part in (inconsistent_translations(doc.segments, severity), inconsistent_sources(doc.segments, severity)):
+        for k, f in part.items():
+            out.setdefault(k, []).extend(f)
     return out

@@ -94,7 +94,7 @@ def hover(sp: SegmentPair, params: types.HoverParams, hs: HintSettings, terms: O
         where = f" (cue {', '.join(sp.ref.segments[j].key for j in refs)})" if timed else ""
         parts.append(f"**Reference:**{where} {_md(sp.model.refs[0][r])}")
     elif sp.ref is None:
-        parts.append(f"_Not scored: {_md(sp.no_ref)}_")
+        parts.append(f"_Not scored: {_md(sp.no_ref or '')}_")
     else:
         parts.append("_No reference cue covers this cue's time: not scored._" if timed
                      else "_No segment of the reference pairs with this one: not scored._")

@@ -113,6 +113,7 @@ FORMAT_CHECKS: dict[str, str] = {
     "whitespace-trailing": "PO/XLIFF/TMX: flag trailing white space that differs from the source's.",
     "double-space": "PO/XLIFF/TMX: flag a double space the source does not have.",
     "inconsistent-translation": "PO/XLIFF/TMX: flag the same source translated differently in the file.",
+    "inconsistent-source": "PO/XLIFF/TMX: flag one translation used for different sources in the file.",
     "newlines": "PO/XLIFF/TMX: flag a target with another number of line breaks than its source.",
     "po-syntax": "PO: flag a malformed entry (a quote left open, an unknown keyword...).",
     "placeholders-missing": "PO: flag a msgstr lacking a placeholder of the entry's format flag (c-format, python-format...).",
