@@ -236,25 +236,34 @@ async def test_fixes_in_an_xliff_file(tmp_path):
 async def test_fixes_in_a_line_file(tmp_path):
     (tmp_path / "bleu-ls.toml").write_text(TOML, encoding="utf-8")
     (tmp_path / "ui.src").write_text(
-        "Wait 15 minutes.\nClick the {name} button.\nOpen the folder now\nSave the file.\n", encoding="utf-8")
+        "Wait 15 minutes.\nClick the {name} button.\nOpen the folder now\nSave the file.\nClose the window\n", encoding="utf-8")
     (tmp_path / "ui.ref").write_text(
-        "Warten Sie 15 Minuten.\nKlicken Sie auf {name}.\nÖffnen Sie jetzt den Ordner\nSpeichern Sie die Datei.\n",
+        "Warten Sie 15 Minuten.\nKlicken Sie auf {name}.\nÖffnen Sie jetzt den Ordner\nSpeichern Sie die Datei.\n"
+        "Fenster schließen\n",
         encoding="utf-8")
     s = await _session("vscode", tmp_path)
     try:
-        hyp = "Warten Sie 12 Minuten.\nKlicken Sie auf die Schaltfläche.\nÖffnen Sie jetzt jetzt den Ordner\nDatei speichern\n"
+        hyp = ("Warten Sie 12 Minuten.\nKlicken Sie auf die Schaltfläche.\nÖffnen Sie jetzt jetzt den Ordner\n"
+               "Datei speichern\nFenster schließen schließen\n")
         buf = Buffer(s, tmp_path, "ui.hyp", hyp)
         found = {(x[0], x[2]) for x in await buf._agree(hyp)}
-        assert {(0, "number-mismatch"), (1, "markup-mismatch"), (2, "doubled-word"), (3, "end-punctuation")} <= found
+        assert {(0, "number-mismatch"), (1, "markup-mismatch"), (2, "doubled-word"), (3, "end-punctuation"),
+                (4, "doubled-word")} <= found
+        # the single fix is offered beside the one for the file
+        d = next(d for d in buf.diags if d.code == "doubled-word" and d.range.start.line == 2)
+        offered = [a.title for a in await actions(s, buf.uri, d.range, [d]) if a.edit is not None]
+        assert offered == ["Remove the doubled “jetzt”", "Fix all doubled-word in this file (2)"]
         fixed, before, after = await buf.fix("number-mismatch", 0, "Replace 12 with 15 (the source's number)")
         assert fixed == hyp.replace("12", "15")
         one_less(before, after, "number-mismatch", 0)
         fixed, before, after = await buf.fix("markup-mismatch", 1, "Insert {name} as in the source")
         assert fixed.split("\n")[1] == "Klicken Sie auf die Schaltfläche {name}."
         one_less(before, after, "markup-mismatch", 1)
-        fixed, before, after = await buf.fix("doubled-word", 2, "Remove the doubled “jetzt”")
-        assert fixed.split("\n")[2] == "Öffnen Sie jetzt den Ordner"
-        one_less(before, after, "doubled-word", 2)
+        # two doubled words in the file: "Fix all doubled-word in this file" removes both
+        fixed, before, after = await buf.fix("doubled-word", 2, "Fix all doubled-word in this file (2)")
+        assert fixed.split("\n")[2:5] == ["Öffnen Sie jetzt den Ordner", "Datei speichern", "Fenster schließen"]
+        assert {(x[0], x[2]) for x in before - after} == {(2, "doubled-word"), (4, "doubled-word")}
+        assert after < before
         # the rest by one source.fixAll: the end punctuation
         fixed, titles = await buf.fix_all()
         assert titles == ["Fix all bleu-ls findings that have a fix (1)"]

@@ -15,7 +15,7 @@ themselves (their documents and pairs): they ask it, typed by
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING, Any, Callable, Optional, Union, cast
+from typing import TYPE_CHECKING, Any, Callable, Mapping, Optional, Union, cast
 
 from lsprotocol import types
 
@@ -308,7 +308,7 @@ def line_fixes(d: types.Diagnostic, texts: Callable[[int], Optional[tuple[str, O
         return []
     line, source = got
     at = (from_units(line, d.range.start.character, encoding), from_units(line, d.range.end.character, encoding))
-    data = d.data if isinstance(d.data, dict) else None
+    data = d.data if isinstance(d.data, Mapping) else None
     out = []
     for fx in fixes(code, data, line, source, at):
         if any(plain_line(t) is None for _a, _b, t in fx.edits):
