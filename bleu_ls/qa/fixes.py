@@ -18,6 +18,8 @@ code                       the fix
                            and brackets); none in the source: the target's removed
 ``placeholders-missing``   each missing placeholder (``data["missing"]``) inserted where the
                            source's neighbour of it stands in the target, else at the end
+``codes-missing``          each missing standalone inline code of XLIFF / TMX (``data["codes"]``: the
+                           source's element) inserted the same way, as the file's markup
 ``markup-mismatch``        each lost placeholder / tag / URL (``data["lost"]``) the same way; only
                            where nothing was added (a changed placeholder is the translator's call)
 ``number-mismatch``        where exactly one source number is missing and one other number added:
@@ -52,11 +54,14 @@ class Fix(NamedTuple):
     title: str
     edits: tuple[Edit, ...]
     preferred: bool = True
+    #: the new texts are the file's own markup (an inline code copied from the source), written as
+    #: they are; else plain text, written with the format's escapes
+    markup: bool = False
 
 
 #: the codes that may have a fix (a finding of one has none where its data or text do not allow it)
 FIXABLE: frozenset[str] = frozenset({
-    "whitespace-leading", "whitespace-trailing", "double-space", "end-punctuation", "placeholders-missing",
+    "whitespace-leading", "whitespace-trailing", "double-space", "end-punctuation", "placeholders-missing", "codes-missing",
     "markup-mismatch", "number-mismatch", "doubled-word", *TERM_CODES,
 })
 
@@ -90,6 +95,8 @@ def fixes(code: str, data: Optional[Mapping[str, Any]], target: str, source: Opt
     if code == "placeholders-missing":
         missing = data.get("missing")
         return _insert(missing, target, source) if isinstance(missing, list) else []
+    if code == "codes-missing":
+        return _codes(data.get("codes"), target, source)
     if code == "markup-mismatch":
         lost, added = data.get("lost"), data.get("added")
         if not isinstance(lost, list) or added:
@@ -179,6 +186,32 @@ def _insert(items: list, target: str, source: Optional[str]) -> list[Fix]:
         edits = [(a, a, t) for a, t in sorted(merged.items())]
     names = ", ".join(dict.fromkeys(items))
     return [Fix(f"Insert {names} as in the source", tuple(edits))]
+
+
+#: stands for an inline code in the source's text while its place is looked for (a private-use character)
+_MARK = "\ue000"
+
+
+def _codes(codes: Any, target: str, source: Optional[str]) -> list[Fix]:
+    """Each missing standalone inline code (``data["codes"]``: its element as the source writes it, and
+    where it stands in the source's text) inserted as :func:`_insert` places a placeholder."""
+    if not isinstance(codes, list) or not codes or _MARK in target:
+        return []
+    edits: list[Edit] = []
+    for c in codes:
+        markup, p = (c.get("markup"), c.get("at")) if isinstance(c, Mapping) else (None, None)
+        if not isinstance(markup, str) or not markup.startswith("<"):
+            return []
+        marked = source[:p] + _MARK + source[p:] if isinstance(p, int) and source and 0 <= p <= len(source) else None
+        got = _insert([_MARK], target, marked)
+        if not got:
+            return []
+        edits += [(a, b, t.replace(_MARK, markup)) for a, b, t in got[0].edits]
+    edits.sort(key=lambda e: e[0])
+    if len({e[0] for e in edits}) != len(edits):
+        return []
+    ids = ", ".join(str(c.get("id", "")) for c in codes)
+    return [Fix(f"Insert the source's inline code {ids}", tuple(edits), markup=True)]
 
 
 def _aligned(item: str, target: str, source: Optional[str]) -> Optional[tuple[int, str]]:

@@ -204,7 +204,8 @@ async def test_fixes_in_an_xliff_file(tmp_path):
         text = XLF.read_text(encoding="utf-8")
         lines = text.split("\n")
         at = {t: next(i for i, x in enumerate(lines) if t in x) for t in (
-            ">{0} frei von {1}<", ">Öffnen mit<", ">Eingabefeld darf nicht leer sein!<", ">Das Benutzen dieses Namens")}
+            ">{0} frei von {1}<", ">Öffnen mit<", ">Eingabefeld darf nicht leer sein!<", ">Das Benutzen dieses Namens",
+            '? " <it id="1" pos="open">&lt; &gt;</it> |</target>')}
         buf = Buffer(s, tmp_path, "files.xlf", text)
         original = await buf._agree(text)
         cases = [
@@ -215,6 +216,9 @@ async def test_fixes_in_an_xliff_file(tmp_path):
              "End with “!” as the source does"),
             (">Das Benutzen dieses Namens", ">Das Benutzen dieses dieses Namens", "doubled-word",
              "Remove the doubled “dieses”"),
+            # a lost inline code: the source's element put back after the quote it follows in the source
+            ('? " <it id="1" pos="open">&lt; &gt;</it> |</target>', '? " |</target>', "codes-missing",
+             "Insert the source's inline code 1"),
         ]
         for was, typed, code, title in cases:
             edited = text.replace(was, typed, 1)

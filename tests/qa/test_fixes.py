@@ -180,3 +180,33 @@ def test_plain_line_and_disjoint():
     assert disjoint([(0, 2, "x"), (3, 4, "")])
     assert not disjoint([(0, 3, "x"), (2, 4, "")])
     assert not disjoint([(2, 2, "x"), (2, 2, "y")])
+
+
+def test_a_lost_inline_code_put_back_as_the_source_writes_it():
+    """A real XLIFF file (tests/data/formats/xliff), one target's ``<it>`` removed: the fix's edit, applied to
+    the file text (through the segment's offsets), gives the file back; the paired codes are not fixed."""
+    from pathlib import Path
+
+    from bleu_ls.formats.xliff import read_xliff_text
+    from bleu_ls.qa.formats.xml_checks import check_codes
+
+    path = Path(__file__).resolve().parents[1] / "data" / "formats" / "xliff" / "files.de-DE.codes.xlf"
+    text = path.read_text(encoding="utf-8")
+    code = '<it id="1" pos="open">&lt; &gt;</it>'
+    cut = text.index("? \" " + code + " |</target>") + 3
+    edited = text[:cut] + text[cut + len(code) + 1:]
+    doc = read_xliff_text(edited)
+    [seg] = [s for s in doc.segments if s.target_span[0] <= cut <= s.target_span[1]]
+    [f] = check_codes(seg, text=edited)
+    assert f.code == "codes-missing" and f.data["codes"][0]["markup"] == code
+    [fix] = fixes(f.code, f.data, seg.target, seg.source)
+    assert fix.markup
+    out = edited
+    for a, b, t in sorted(fix.edits, reverse=True):
+        x, y = seg.file_offset(a), seg.file_offset(b)
+        out = out[:x] + t + out[y:]
+    assert out == text
+    fixed = read_xliff_text(out)
+    assert [check_codes(s) for s in fixed.segments if s.key == seg.key] == [[]]
+    # a finding without the codes' data (a paired code missing: the check gives none): no fix
+    assert fixes("codes-missing", {}, seg.target, seg.source) == []

@@ -111,7 +111,7 @@ def _po_document(doc, d, sev, said, text):
 def _xml_segment(seg, fmt, text, given, facts):
     from .xml_checks import check_newlines, check_segment
 
-    return check_segment(seg, fmt, given) + check_newlines(seg, text, given)
+    return check_segment(seg, fmt, given, text) + check_newlines(seg, text, given)
 
 
 def _po_segment(seg, fmt, text, given, facts):

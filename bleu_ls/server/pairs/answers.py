@@ -311,7 +311,7 @@ def line_fixes(d: types.Diagnostic, texts: Callable[[int], Optional[tuple[str, O
     data = d.data if isinstance(d.data, Mapping) else None
     out = []
     for fx in fixes(code, data, line, source, at):
-        if any(plain_line(t) is None for _a, _b, t in fx.edits):
+        if fx.markup or any(plain_line(t) is None for _a, _b, t in fx.edits):
             continue
         edits = [types.TextEdit(range=types.Range(start=types.Position(line=i, character=to_units(line, a, encoding)),
                                                   end=types.Position(line=i, character=to_units(line, b, encoding))),

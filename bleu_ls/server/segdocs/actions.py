@@ -139,7 +139,7 @@ def _file_fixes(sp: SegmentPair, i: int, f: Finding) -> list[tuple[Fix, list[tup
         edits: list[tuple[int, int, str]] = []
         for c0, c1, new in fx.edits:
             x, y = seg.file_offset(c0), seg.file_offset(c1)
-            written = write(new)
+            written = new if fx.markup else write(new)
             if text[x:y] != seg.target[c0:c1] or written is None:
                 break
             edits.append((x, y, written))
