@@ -17,7 +17,11 @@ from lsprotocol import types
 from bleu_ls.qa.analysis import CODES
 
 from .conftest import _close, _session, eventually, units
-from .test_source_checks import CODES_HERE
+from .test_source_checks import CODES_HERE as SOURCE_CODES
+from .test_terms import CODES_HERE as TERM_CODES
+
+#: codes whose findings through the real server are tested in their own modules
+CODES_HERE = (*SOURCE_CODES, *TERM_CODES)
 
 WORDS = (
     "alpha bravo charlie delta echo foxtrot golf hotel india juliet kilo lima "
@@ -76,7 +80,8 @@ async def test_every_diagnostic_code(any_session):
     lone = s.open("lonely.hyp", "nothing pairs with me\n")
     lone_diags, _, _ = await s.diagnostics(lone)
     got = {d.code for d in diags} | {d.code for d in lone_diags}
-    # those: test_source_checks.py (adequacy, on by default, may arrive later from its worker)
+    # those: test_source_checks.py (adequacy, on by default, may arrive later from its worker) and
+    # test_terms.py (they need a glossary)
     assert got - set(CODES_HERE) == set(CODES) - set(CODES_HERE)
     assert all(d.source == "bleu-ls" for d in diags + lone_diags)
     by_code = {}

@@ -21,6 +21,8 @@ from .conftest import _close, _session
 
 PO = Path(__file__).resolve().parents[1] / "data" / "formats" / "po" / "allauth-de-2023-11-03.po"
 TERM_CODES = {"term-missing", "term-forbidden", "do-not-translate"}
+#: the codes whose findings through the real server are this module's (a glossary is needed)
+CODES_HERE = tuple(sorted(TERM_CODES))
 GLOSSARY = "en,de,status,note\npassword,Passwort,,the product's word\npassword,Kennwort,forbidden,\nGitHub,,do-not-translate,\n"
 
 

@@ -70,11 +70,16 @@ class Side:
         #: English: a stem match must be a regular inflection of the term's word (the Porter
         #: stem joins "interpreted" to "interpreter", "promptly" to "prompt")
         self.english = W.primary(lang) == "en"
+        #: one-word terms by their stem; terms of several words by their first two stems (a
+        #: frequent first word, "of", does not walk every term that starts with it)
         self.by_first: dict[str, list[Entry]] = {}
+        self.by_pair: dict[tuple[str, str], list[Entry]] = {}
+        self._pair_firsts: set[str] = set()
         self.substrings: list[Entry] = []
         self._entries: dict[tuple, Entry] = {}
         #: the first two letters of every first stem (a word starting otherwise is not stemmed)
         self._heads: set[str] = set()
+        self._keys: dict[str, tuple] = {}
 
     def add(self, text: str, use: tuple) -> Optional[Entry]:
         text = " ".join(text.split())
@@ -97,7 +102,11 @@ class Side:
                 self.substrings.append(entry)
             else:
                 entry = Entry(text, stems, exact, False, lowers=tuple(w.lower for w in ws))
-                self.by_first.setdefault(stems[0], []).append(entry)
+                if len(stems) == 1:
+                    self.by_first.setdefault(stems[0], []).append(entry)
+                else:
+                    self.by_pair.setdefault((stems[0], stems[1]), []).append(entry)
+                    self._pair_firsts.add(stems[0])
                 self._heads.add(stems[0][:2])
             self._entries[key] = entry
         entry.uses.append(use)
@@ -106,22 +115,30 @@ class Side:
     def __len__(self) -> int:
         return len(self._entries)
 
-    def find(self, text: str, strict: bool) -> list[Match]:
+    def find(self, text: str, strict: bool, split: Optional[tuple[str, list]] = None) -> list[Match]:
         """Every term of this side in ``text`` (masked first), longest first where two overlap
-        at one start.  ``strict``: never part of a hyphenated word."""
+        at one start.  ``strict``: never part of a hyphenated word.  ``split``: ``text`` masked
+        and its words (:func:`split`), when the caller has them."""
         if not self._entries or not text:
             return []
-        plain = W.masked(text)
+        plain, ws = split if split is not None else split_text(text)
         out: list[Match] = []
-        if self.by_first:
-            ws = W.words(plain)
+        if self.by_first or self.by_pair:
             stems: list[Optional[str]] = [None] * len(ws)
-            stem, heads, by_first = self.stem, self._heads, self.by_first
+            stem, heads, by_first, by_pair, firsts = self.stem, self._heads, self.by_first, self.by_pair, self._pair_firsts
+            n = len(ws)
             for i, w in enumerate(ws):
                 if w.lower[:2] not in heads:
                     continue
                 s = stems[i] = stem(w.lower)
                 cands = by_first.get(s)
+                if s in firsts and i + 1 < n:
+                    s1 = stems[i + 1]
+                    if s1 is None:
+                        s1 = stems[i + 1] = stem(ws[i + 1].lower)
+                    more = by_pair.get((s, s1))
+                    if more:
+                        cands = [*cands, *more] if cands else more
                 if not cands:
                     continue
                 for e in cands:
@@ -155,7 +172,8 @@ class Side:
         out.sort(key=lambda m: (m.start, -(m.end - m.start)))
         return out
 
-    def present(self, text: str, entry_texts: Iterable[str], matches: Optional[list] = None) -> bool:
+    def present(self, text: str, entry_texts: Iterable[str], matches: Optional[list] = None,
+                split: Optional[tuple[str, list]] = None) -> bool:
         """Is one of the terms ``entry_texts`` of this side in ``text``?  Leniently: a term
         inside a compound counts in a compounding language."""
         wanted = [self._entries.get(k) for k in map(self._key_of, entry_texts)]
@@ -169,7 +187,7 @@ class Side:
                 continue
             s, term = e.stems[0], e.text.lower()
             if low_words is None:
-                low_words = [w.lower for w in W.words(W.masked(text).lower())]
+                low_words = [w.lower for w in (split[1] if split is not None else split_text(text)[1])]
             for w in low_words:
                 # a compound holding the term, in a language that writes compounds as one word
                 if self.compounding and len(s) >= 3 and len(w) > len(s) and (w.startswith(s) or w.endswith(s)):
@@ -180,12 +198,27 @@ class Side:
         return False
 
     def _key_of(self, text: str) -> tuple:
+        got = self._keys.get(text)
+        if got is None:
+            if len(self._keys) > 100_000:
+                self._keys.clear()
+            got = self._keys[text] = self._make_key(text)
+        return got
+
+    def _make_key(self, text: str) -> tuple:
         text = " ".join(text.split())
         if W.no_spaces(text):
             return ("sub", text.lower())
         ws = W.words(W.masked(text))
         exact = tuple(w.text for w in ws) if W.case_sensitive(text) else None
         return ("words", tuple(self.stem(w.lower) for w in ws), exact)
+
+
+def split_text(text: str) -> tuple[str, list]:
+    """``text`` masked (:func:`~.words.masked`) and its words: what every side's :meth:`Side.find`
+    reads, made once per line."""
+    plain = W.masked(text)
+    return plain, W.words(plain)
 
 
 def _common_prefix(a: str, b: str) -> int:
@@ -250,12 +283,14 @@ class TermIndex:
     def scan(self, source: Optional[str], target: str) -> tuple[Finding, ...]:
         """The terminology findings of one target line (and its source line, when there is one)."""
         hits: list[Finding] = []
-        tgt_found = self.tgt.find(target, strict=False) if len(self.tgt) and target else []
+        tsplit = split_text(target) if target else None
+        tgt_found = self.tgt.find(target, strict=False, split=tsplit) if len(self.tgt) and target else []
+        ssplit = split_text(source) if source else None
         # forbidden target terms (strict: whole words, never half of a hyphenated word)
         allowed_here: set[str] = set()
         src_found: list[Match] = []
         if source and len(self.src):
-            src_found = _outermost(self.src.find(source, strict=False))
+            src_found = _outermost(self.src.find(source, strict=False, split=ssplit))
             for m in src_found:
                 for c, _st, _p in m.entry.uses:
                     allowed_here.update(t.text.lower() for t in c.terms_in(self.target_lang or "*") if t.status in ALLOWED)
@@ -287,7 +322,7 @@ class TermIndex:
                             expected.append(t.text)
                 if not expected:
                     continue
-                if self.tgt.present(target, expected, tgt_found):
+                if self.tgt.present(target, expected, tgt_found, split=tsplit):
                     continue
                 if _forbidden_of(concepts, tgt_found, forbidden_at):
                     continue  # term-forbidden says it on the term itself
@@ -301,7 +336,7 @@ class TermIndex:
         # do-not-translate terms of the source, kept as written in the target
         if source and len(self.dnt):
             seen: set[str] = set()
-            for m in _outermost(self.dnt.find(source, strict=True)):
+            for m in _outermost(self.dnt.find(source, strict=True, split=ssplit)):
                 # the glossary's spelling where the source writes it so, else the source's
                 term = m.entry.text if _contains_exactly(source, m.entry.text) else source[m.start:m.end]
                 if term in seen:
