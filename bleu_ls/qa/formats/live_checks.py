@@ -127,7 +127,7 @@ class LiveChecks:
                 continue
             if self.sev.get(f.code, f.severity) is None:
                 continue
-            out.append(Finding(f.code, f.severity, f.message, (f.span[0] - base, f.span[1] - base)))
+            out.append(Finding(f.code, f.severity, f.message, (f.span[0] - base, f.span[1] - base), data=f.data))
         return out or _NONE
 
     def _group_of(self, s) -> Optional[object]:

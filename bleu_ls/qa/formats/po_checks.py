@@ -121,7 +121,8 @@ def check_placeholders(seg: Segment, severity: Optional[dict] = None,
         if idx is not None and plural is not None and single_forms is None and sev == "error":
             sev = "warning"  # the formula is not known: the form may stand for one number only
         names = ", ".join(missing)
-        out.append(Finding("placeholders-missing", sev, f"The target lacks the source's {names}.", _anchor(seg)))
+        out.append(Finding("placeholders-missing", sev, f"The target lacks the source's {names}.", _anchor(seg),
+                           data={"missing": missing}))
     ok = {(p.arg, p.kind) for p in allowed}
     for p in tgt:
         if (p.arg, p.kind) not in ok:

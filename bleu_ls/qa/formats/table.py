@@ -42,6 +42,23 @@ class CheckRow:
     group_fields: tuple[str, ...] = ()
     #: ``doc -> {name: count}`` for the summary of ``check`` (PO: fuzzy, untranslated)
     counts: Optional[Callable[[SegmentDocument], dict[str, int]]] = None
+    #: ``text -> the text as the file spells it, or None``: how a quick fix's new text is written into a
+    #: target (:mod:`~bleu_ls.qa.fixes`: PO C escapes, XML character data, a cue's text as it is)
+    write: Callable[[str], Optional[str]] = lambda text: _fixes().plain_line(text)
+
+
+def _fixes():
+    from .. import fixes
+
+    return fixes
+
+
+def _po_write(text: str) -> Optional[str]:
+    return _fixes().po_string(text)
+
+
+def _xml_write(text: str) -> Optional[str]:
+    return _fixes().xml_text(text)
 
 
 def _kept(sev: dict) -> dict:
@@ -94,7 +111,7 @@ def _po_document(doc, d, sev, said, text):
 def _xml_segment(seg, fmt, text, given, facts):
     from .xml_checks import check_newlines, check_segment
 
-    return check_segment(seg, fmt, given) + check_newlines(seg, text, given)
+    return check_segment(seg, fmt, given, text) + check_newlines(seg, text, given)
 
 
 def _po_segment(seg, fmt, text, given, facts):
@@ -121,13 +138,13 @@ def _po_counts(doc):
     return counts(doc)
 
 
-_XML = CheckRow(document=_xml_document, segment=_xml_segment)
+_XML = CheckRow(document=_xml_document, segment=_xml_segment, write=_xml_write)
 _SUBTITLES = CheckRow(document=_subtitle_document)
 
 #: format name -> its checks
 CHECKS: dict[str, CheckRow] = {
     PO: CheckRow(document=_po_document, segment=_po_segment, header_facts=_po_facts, plurals=_po_plurals,
-                 group_fields=("msgctxt", "plural_index"), counts=_po_counts),
+                 group_fields=("msgctxt", "plural_index"), counts=_po_counts, write=_po_write),
     XLIFF1: _XML,
     XLIFF2: _XML,
     TMX: _XML,

@@ -36,6 +36,7 @@ from typing import Iterable, Optional, cast
 
 from ...formats.model import XLIFF1, XLIFF2, InlineCode, Segment, SegmentDocument
 from ...formats.rows import show_key
+from ...formats.finding import NO_DATA
 from ..findings import Finding
 from ..rules import XML, default_severities
 
@@ -86,7 +87,7 @@ def _target_anchor(seg: Segment) -> tuple[int, int]:
     return seg.target_span
 
 
-def check_codes(seg: Segment, severity: Optional[dict] = None) -> list[Finding]:
+def check_codes(seg: Segment, severity: Optional[dict] = None, text: Optional[str] = None) -> list[Finding]:
     """Inline codes missing, extra, out of order relative to the source; a target's paired codes misnested.
 
     Codes are compared by role (start / end / standalone) and id, so ``<g id="1">``
@@ -108,7 +109,9 @@ def check_codes(seg: Segment, severity: Optional[dict] = None) -> list[Finding]:
     extra = ct - cs
     if missing:
         names = ", ".join(_describe(i) for i in sorted(missing.elements()))
-        out.append(Finding("codes-missing", sev["codes-missing"], f"The target lacks the source's {names}.", _target_anchor(seg)))
+        data = _missing_codes(seg, missing, text) if text is not None else None
+        out.append(Finding("codes-missing", sev["codes-missing"], f"The target lacks the source's {names}.", _target_anchor(seg),
+                           data=data or NO_DATA))
     if extra:
         seen: Counter[tuple[str, str]] = Counter()
         for c in codes:
@@ -135,6 +138,39 @@ def check_codes(seg: Segment, severity: Optional[dict] = None) -> list[Finding]:
             opened[c.id] -= 1
             out.append(Finding("codes-malformed", sev["codes-malformed"], f"The paired code {c.id!r} is started but never ended.", c.span or _target_anchor(seg)))
     return out
+
+
+_TAG = re.compile(r"<[^>]*>")
+
+
+def _missing_codes(seg: Segment, missing: Counter, text: str) -> Optional[dict]:
+    """What a quick fix of ``codes-missing`` needs (:mod:`bleu_ls.qa.fixes`): for each missing
+    standalone code, the source's element as the file writes it and where it stands in the source's
+    text (``at``, left out where the file's source does not read as the scored source); None where a
+    paired code is missing (its start and end go around words: no fix)."""
+    if any(role != "ph" for role, _id in missing):
+        return None
+    src_span = cast("Optional[tuple[int, int]]", seg.extra.get("source_span"))
+    left = Counter(missing)
+    codes = []
+    for c in seg.source_codes:
+        ident = _ident(c)
+        if left[ident] <= 0 or c.span is None:
+            continue
+        left[ident] -= 1
+        item: dict = {"markup": text[c.span[0]:c.span[1]], "id": c.id}
+        if src_span is not None and src_span[0] <= c.span[0] <= src_span[1]:
+            before = _unescape(_TAG.sub("", text[src_span[0]:c.span[0]]))
+            if seg.source is not None and seg.source.startswith(before):
+                item["at"] = len(before)
+        codes.append(item)
+    return {"codes": codes} if codes and not +left else None
+
+
+def _unescape(s: str) -> str:
+    from xml.sax.saxutils import unescape
+
+    return unescape(s, {"&quot;": '"', "&apos;": "'"})
 
 
 def check_state(seg: Segment, fmt: str, severity: Optional[dict] = None) -> list[Finding]:
@@ -197,18 +233,27 @@ def check_whitespace(seg: Segment, severity: Optional[dict] = None) -> list[Find
     if lt != ls:
         a = seg.file_offset(0)
         out.append(Finding("whitespace-leading", sev["whitespace-leading"],
-                                  f"The target starts with {_ws(lt)}; the source with {_ws(ls)}.", (a, seg.file_offset(len(lt)) if lt else a)))
+                           f"The target starts with {_ws(lt)}; the source with {_ws(ls)}.", (a, seg.file_offset(len(lt)) if lt else a),
+                           data={"edits": [[0, len(lt), ls]]}))
     tt, ts = _trail(tgt), _trail(src)
     if tt != ts:
         b = seg.file_offset(len(tgt))
         out.append(Finding("whitespace-trailing", sev["whitespace-trailing"],
-                                  f"The target ends with {_ws(tt)}; the source with {_ws(ts)}.", (seg.file_offset(len(tgt) - len(tt)) if tt else b, b)))
+                           f"The target ends with {_ws(tt)}; the source with {_ws(ts)}.", (seg.file_offset(len(tgt) - len(tt)) if tt else b, b),
+                           data={"edits": [[len(tgt) - len(tt), len(tgt), ts]]}))
     if "  " in tgt.strip() and "  " not in src.strip():
         core_start = len(lt)
         i = tgt.find("  ", core_start)
+        # the fix: each run of two spaces or more between the first and the last other character made one
+        core_end = len(tgt) - len(tt)
+        runs = [[m.start() + 1, m.end(), ""] for m in _SPACES.finditer(tgt, core_start, core_end)]
         out.append(Finding("double-space", sev["double-space"], "The target has a double space; the source has none.",
-                                  (seg.file_offset(i), seg.file_offset(i + 2))))
+                           (seg.file_offset(i), seg.file_offset(i + 2)), data={"edits": runs}))
     return out
+
+
+#: two spaces or more (the double-space check's, U+0020 only)
+_SPACES = re.compile(" {2,}")
 
 
 def _ws(s: str) -> str:
@@ -218,10 +263,11 @@ def _ws(s: str) -> str:
     return f"{n} white-space character{'s' if n > 1 else ''}"
 
 
-def check_segment(seg: Segment, fmt: str, severity: Optional[dict] = None) -> list[Finding]:
-    """Every per-segment check above, in the order of ``CODES``."""
+def check_segment(seg: Segment, fmt: str, severity: Optional[dict] = None, text: Optional[str] = None) -> list[Finding]:
+    """Every per-segment check above, in the order of ``CODES`` (``text``: the file's, which a missing
+    code's quick fix reads its element from)."""
     out = []
-    out += check_codes(seg, severity)
+    out += check_codes(seg, severity, text)
     out += check_state(seg, fmt, severity)
     out += check_empty(seg, severity)
     out += check_same_as_source(seg, severity)
@@ -324,7 +370,7 @@ def check_document(doc: SegmentDocument, severity: Optional[dict] = None) -> dic
     """Every check on every segment: findings by segment key (segments without findings left out)."""
     out: dict[str, list[Finding]] = {}
     for s in doc.segments:
-        f = check_segment(s, doc.format, severity)
+        f = check_segment(s, doc.format, severity, doc.text)
         if doc.text is not None:
             f += check_newlines(s, doc.text, severity)
         if f:

@@ -93,6 +93,17 @@ def end_mark(text: str) -> Optional[str]:
     return _END.get(t[-1])
 
 
+def end_mark_at(text: str) -> tuple[int, int]:
+    """[start, end) of the run of end marks a sentence ends with, before its closing quotes and
+    brackets (``"Really?!"``: the ``?!``; ``Wait...``: the ``...``); start == end where it ends
+    in none: the place after its last other character (before the closers)."""
+    t = text.rstrip(_CLOSERS)
+    end = start = len(t)
+    while start > 0 and (t[start - 1] in _END or t[start - 1] == "."):
+        start -= 1
+    return start, end
+
+
 def check_end_punctuation(source: str, hypothesis: str, references: Sequence[str] = ()) -> Optional[Finding]:
     """An issue when the line ends with a different mark (or none) than the source."""
     if not hypothesis.strip() or not source.strip():

@@ -10,8 +10,10 @@ range, quick fixes that run ``bleuLs.ignore``:
 Running the command is the only time the server writes the file (see
 :mod:`bleu_ls.qa.ignore` for its shape).
 
-The actions are the document's (``manager.answers(uri)``): a line file's
-ignore quick fixes (:mod:`bleu_ls.server.pairs.answers`); in a segment file
+The actions are the document's (``manager.answers(uri)``): the edits that fix a
+finding (:mod:`bleu_ls.qa.fixes`; a ``quickfix`` each, "Fix all <code> in this
+file", and a ``source.fixAll`` for the whole file when ``only`` asks for it), a
+line file's ignore quick fixes (:mod:`bleu_ls.server.pairs.answers`); in a segment file
 (PO, XLIFF) the unit's state instead: "Mark as translated" / "Mark as final"
 (XLIFF), "Remove fuzzy" (PO), each an edit of the open document
 (:mod:`bleu_ls.server.segdocs.actions`).
@@ -37,14 +39,14 @@ class IgnoreError(Exception):
 
 
 def _wants_quickfix(only) -> bool:
-    """Does a code-action request's ``only`` filter let quick fixes through?"""
-    return not only or any(getattr(k, "value", k) in ("", "quickfix") for k in only)
+    """Does a code-action request's ``only`` filter let quick fixes or the fix of a whole file through?"""
+    return not only or any(getattr(k, "value", k) in ("", "quickfix", "source", "source.fixAll") for k in only)
 
 
 def register(server, manager: "PairManager") -> None:
     @server.feature(
         types.TEXT_DOCUMENT_CODE_ACTION,
-        types.CodeActionOptions(code_action_kinds=[QUICKFIX]),
+        types.CodeActionOptions(code_action_kinds=[QUICKFIX, types.CodeActionKind.SourceFixAll]),
     )
     async def _code_action(ls, params: types.CodeActionParams):
         if not _wants_quickfix(params.context.only):

@@ -5,7 +5,7 @@ segment file's side is :class:`~bleu_ls.server.segdocs.docs.SegmentAnswers`).
 
 The inlay hints are made in :mod:`.hints`, the semantic tokens in
 :mod:`.tokens`; the hover, lens, corpus score, pulled diagnostics, quick fixes
-(``bleuLs.ignore``), the next flagged line and the draft commands here, from
+(the edits of :mod:`bleu_ls.qa.fixes`, ``bleuLs.ignore``), the next flagged line and the draft commands here, from
 the pair (:mod:`.state`) and the texts of :mod:`bleu_ls.server.views.render`.
 The answers live in this room because the manager owns the line files
 themselves (their documents and pairs): they ask it, typed by
@@ -15,13 +15,14 @@ themselves (their documents and pairs): they ask it, typed by
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING, Any, Optional, Union, cast
+from typing import TYPE_CHECKING, Any, Callable, Mapping, Optional, Union, cast
 
 from lsprotocol import types
 
 from ...qa.ignore import IGNORABLE
-from ...qa.terms.index import replacements
+from ...qa.fixes import FIXABLE, disjoint, fixes, plain_line
 from ...qa.terms.load import document_terms
+from ..documents.document import UTF16, from_units, to_units
 from ..views.terms_render import completion_items, glossary_block
 from ..views.render import SOURCE, breakdown_of, corpus_record, finding_counts, hover_text, lens_title, signatures
 from ..wire.protocol import Encoded, unchanged_report
@@ -36,6 +37,7 @@ if TYPE_CHECKING:
 #: the command a quick fix runs (registered by features/actions.py)
 IGNORE = "bleuLs.ignore"
 QUICKFIX = types.CodeActionKind.QuickFix
+FIX_ALL = types.CodeActionKind.SourceFixAll
 #: said for a line of a huge document not read yet
 NOT_READ = "_Still reading the files: this line's scores in a moment._"
 
@@ -165,7 +167,36 @@ class LineAnswers:
                 return None
             first, last = params.range.start.line, params.range.end.line
             diags = [d for d in manager.diagnostics(pair)[0] if first <= d.range.start.line <= last]
-        return actions_for(uri, diags) or None
+        texts = self._texts(pair)
+        enc = manager.encoding
+        out = actions_for(uri, diags, texts, enc) if _wants(params.context.only, QUICKFIX) else []
+        fixable = [d for d in diags if d.code in FIXABLE]
+        if fixable or _wants(params.context.only, FIX_ALL, strict=True):
+            everything = manager.diagnostics(pair)[0]
+            if fixable and _wants(params.context.only, QUICKFIX):
+                for code in dict.fromkeys(str(d.code) for d in fixable):
+                    edits, n = all_fixes(everything, texts, {code}, enc)
+                    if n > 1:
+                        out.append(types.CodeAction(title=f"Fix all {code} in this file ({n})", kind=QUICKFIX,
+                                                    edit=types.WorkspaceEdit(changes={uri: edits})))
+            if _wants(params.context.only, FIX_ALL, strict=True):
+                edits, n = all_fixes(everything, texts, FIXABLE, enc)
+                if n:
+                    out.append(types.CodeAction(title=f"Fix all bleu-ls findings that have a fix ({n})", kind=FIX_ALL,
+                                                edit=types.WorkspaceEdit(changes={uri: edits})))
+        return out or None
+
+    def _texts(self, pair: "Pair") -> Callable[[int], Optional[tuple[str, Optional[str]]]]:
+        """Line ``i``'s text in the open document and its source line (None: no such line)."""
+        doc = self.manager.docs.get(pair.uri)
+        sources = pair.source_lines
+
+        def texts(i: int) -> Optional[tuple[str, Optional[str]]]:
+            if doc is None or not 0 <= i < doc.line_count:
+                return None
+            return doc.line(i), (sources[i] if sources is not None and i < len(sources) else None)
+
+        return texts
 
     def completion(self, params: types.CompletionParams) -> Optional[types.CompletionList]:
         pair = self.manager.pair_for(params.text_document.uri)
@@ -256,21 +287,79 @@ def _titles(code: str) -> list[tuple[str, str]]:
     ]
 
 
-def actions_for(uri: str, diagnostics: list[types.Diagnostic]) -> list[types.CodeAction]:
-    """The quick fixes for the bleu-ls diagnostics among ``diagnostics``: a glossary term put in
-    place of a forbidden or altered one (an edit of the open document: the user applies it),
-    then the ignore actions; an action that does the same thing for two diagnostics is offered once."""
+def _wants(only, kind: str, strict: bool = False) -> bool:
+    """Does a request's ``only`` let actions of ``kind`` through (``strict``: only when it names them or a
+    kind above them: the fix of a whole file is not worked out at every move of the cursor)?"""
+    if not only:
+        return not strict
+    return any(kind == k or kind.startswith(k + ".") for k in (str(getattr(k, "value", k)) for k in only))
+
+
+def line_fixes(d: types.Diagnostic, texts: Callable[[int], Optional[tuple[str, Optional[str]]]],
+               encoding: str = UTF16) -> list[tuple[str, list[types.TextEdit], bool]]:
+    """The fixes of one diagnostic of a line file (:func:`~bleu_ls.qa.fixes.fixes` on its line and
+    source line): (title, edits of the line, preferred); none where a new text would break the line."""
+    code = d.code if isinstance(d.code, str) else None
+    if d.source != SOURCE or code not in FIXABLE or d.range.start.line != d.range.end.line:
+        return []
+    i = d.range.start.line
+    got = texts(i)
+    if got is None:
+        return []
+    line, source = got
+    at = (from_units(line, d.range.start.character, encoding), from_units(line, d.range.end.character, encoding))
+    data = d.data if isinstance(d.data, Mapping) else None
+    out = []
+    for fx in fixes(code, data, line, source, at):
+        if fx.markup or any(plain_line(t) is None for _a, _b, t in fx.edits):
+            continue
+        edits = [types.TextEdit(range=types.Range(start=types.Position(line=i, character=to_units(line, a, encoding)),
+                                                  end=types.Position(line=i, character=to_units(line, b, encoding))),
+                                new_text=t) for a, b, t in fx.edits]
+        out.append((fx.title, edits, fx.preferred))
+    return out
+
+
+def all_fixes(diagnostics: list[types.Diagnostic], texts, codes, encoding: str = UTF16) -> tuple[list[types.TextEdit], int]:
+    """The first fix of each diagnostic of ``codes``, as one list of edits (a fix touching another's left
+    out), and how many diagnostics they fix."""
+    per_line: dict[int, list[tuple[int, int, str]]] = {}
+    edits: list[types.TextEdit] = []
+    n = 0
+    for d in diagnostics:
+        if d.code not in codes:
+            continue
+        found = line_fixes(d, texts, encoding)
+        if not found:
+            continue
+        mine = [(e.range.start.character, e.range.end.character, e.new_text) for e in found[0][1]]
+        line = d.range.start.line
+        taken = per_line.get(line, [])
+        if not disjoint(taken + mine):
+            continue
+        per_line[line] = taken + mine
+        edits += found[0][1]
+        n += 1
+    return edits, n
+
+
+def actions_for(uri: str, diagnostics: list[types.Diagnostic],
+                texts: Optional[Callable[[int], Optional[tuple[str, Optional[str]]]]] = None,
+                encoding: str = UTF16) -> list[types.CodeAction]:
+    """The quick fixes for the bleu-ls diagnostics among ``diagnostics``: the edits that fix a finding
+    (:func:`line_fixes`, where ``texts`` gives a line's text and its source line; an edit of the open
+    document: the user applies it), then the ignore actions; an action that does the same thing for
+    two diagnostics is offered once."""
     out: list[types.CodeAction] = []
     seen: dict[tuple, types.CodeAction] = {}
     for d in diagnostics:
         code = d.code if isinstance(d.code, str) else None
         if d.source != SOURCE or code not in IGNORABLE:
             continue
-        for k, text in enumerate(replacements(code, d.data)):
-            title = f"Replace with “{text}” (glossary)"
-            out.append(types.CodeAction(
-                title=title, kind=QUICKFIX, diagnostics=[d], is_preferred=k == 0 or None,
-                edit=types.WorkspaceEdit(changes={uri: [types.TextEdit(range=d.range, new_text=text)]})))
+        if texts is not None:
+            for title, edits, preferred in line_fixes(d, texts, encoding):
+                out.append(types.CodeAction(title=title, kind=QUICKFIX, diagnostics=[d], is_preferred=preferred or None,
+                                            edit=types.WorkspaceEdit(changes={uri: edits})))
         line = d.range.start.line
         for kind, title in _titles(code):
             # a workspace switch is one action for all lines; the rest are per line

@@ -82,7 +82,7 @@ _NONE: list[Finding] = []
 
 
 def _own(found) -> list[Finding]:
-    return [Finding(f.code, f.severity, f.message, f.span) for f in found] if found else _NONE
+    return [Finding(f.code, f.severity, f.message, f.span, data=f.data) for f in found] if found else _NONE
 
 
 def _all_checks(sp: SegmentPair) -> None:

@@ -24,7 +24,7 @@ import json
 import logging
 import time
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable, Optional, Union
+from typing import TYPE_CHECKING, Any, Callable, Optional, Sequence, Union
 
 import numpy as np
 from lsprotocol import types
@@ -337,9 +337,9 @@ class SegmentDocs:
         self.diagnostics(uri)  # made once per version; the id moves only when they differ
         return sp.diag_rid
 
-    def code_actions(self, uri: str, rng: types.Range) -> list[types.CodeAction]:
+    def code_actions(self, uri: str, rng: types.Range, only: Optional[Sequence[Any]] = None) -> list[types.CodeAction]:
         sp = self.docs.get(uri)
-        return actions.code_actions(sp, uri, rng, self.manager.encoding) if sp is not None else []
+        return actions.code_actions(sp, uri, rng, self.manager.encoding, only) if sp is not None else []
 
     def next_review(self, uri: str, line: int, character: int, direction: str = "next") -> Optional[dict[str, Any]]:
         sp = self.docs.get(uri)
@@ -485,7 +485,7 @@ class SegmentAnswers:
         return types.SemanticTokens(data=self.docs.tokens(uri, start, end))
 
     async def code_actions(self, params: types.CodeActionParams) -> Optional[list[types.CodeAction]]:
-        return self.docs.code_actions(params.text_document.uri, params.range) or None
+        return self.docs.code_actions(params.text_document.uri, params.range, params.context.only) or None
 
     async def next_review(self, uri: str, line: int, character: int, direction: str) -> Optional[dict[str, Any]]:
         return self.docs.next_review(uri, line, character, direction)

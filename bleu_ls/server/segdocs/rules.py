@@ -204,7 +204,10 @@ def _segment_findings(sp: SegmentPair, i: int, found) -> list[Finding]:
         n = len(seg.target)
         a = seg.file_offset(min(f.start_col, n)) - base
         b = seg.file_offset(min(f.end_col, n)) - base if f.end_col is not None else seg.target_span[1] - base
-        out.append(Finding(f.code, f.severity, f.message, (a, max(a, b)), data=f.data))
+        # the columns in the target kept beside the span (what a quick fix of a glossary term reads)
+        c0 = min(f.start_col, n)
+        c1 = max(c0, min(f.end_col, n) if f.end_col is not None else n)
+        out.append(Finding(f.code, f.severity, f.message, (a, max(a, b)), start_col=c0, end_col=c1, data=f.data))
     return out
 
 
