@@ -115,6 +115,20 @@ class LineContext:
         analyser's findings when the settings change)."""
         return self.analyzer.rule_state.setdefault(code, {})
 
+    def text_memo(self, code: str, token: Any) -> dict:
+        """A rule's per-line results by text, kept from pass to pass while ``token`` (what they
+        depend on besides the line) stays the same, emptied when it grows past
+        max(20000, 3 × the lines); kept in the rule's :meth:`state`."""
+        state = self.state(code)
+        if state.get("token") != token:
+            state.clear()
+            state["token"] = token
+            state["memo"] = {}
+        memo: dict = state["memo"]
+        if len(memo) > max(20000, 3 * self.n):
+            memo.clear()
+        return memo
+
     def keep(self, key: tuple, finding: Finding) -> Finding:
         self.kept[key] = finding
         return finding

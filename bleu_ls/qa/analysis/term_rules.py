@@ -70,14 +70,7 @@ def _hits(ctx: LineContext) -> list:
     token = term_params(ctx, None)
     out: list = []
     if terms.termbase is not None or by_lang is not None:
-        state = ctx.state("terms")
-        if state.get("token") != token:
-            state.clear()
-            state["token"] = token
-            state["memo"] = {}
-        memo: dict = state["memo"]
-        if len(memo) > max(20000, 3 * ctx.n):
-            memo.clear()
+        memo = ctx.text_memo("terms", token)
         hyp, source = ctx.hyp, ctx.source
         ns = len(source) if source is not None else 0
         cap = ctx.settings.max_line_bytes

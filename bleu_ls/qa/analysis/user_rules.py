@@ -279,14 +279,8 @@ def user_rules(ctx: LineContext, c) -> Iterator[Finding]:
         return
     path = ctx.names.get("path")
     token = (rules.serial, tuple(r.position for r in chosen))
+    memo = ctx.text_memo("rule", token)
     state = ctx.state("rule")
-    if state.get("token") != token:
-        state.clear()
-        state["token"] = token
-        state["memo"] = {}
-    memo: dict = state["memo"]
-    if len(memo) > max(20000, 3 * ctx.n):
-        memo.clear()
     spent = state.setdefault("spent", {})
     if state.get("pass") != ctx.passes:
         state["pass"] = ctx.passes
