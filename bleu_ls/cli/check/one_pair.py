@@ -25,19 +25,22 @@ from ...formats.table import names, row
 from ...qa.formats.table import checks_of
 from ...config.settings import Settings
 from ..inputs import Paired, read_inputs, read_segments
+from .across import Across
 from .report import Report, display
 
 #: the formats whose reading problems are findings of ``check`` (PO ``po-syntax``), not a stop
 PROBLEMS_CHECKED = names(problems_checked=True)
 
 
-def check_pair(hyp: Path, settings: Settings, root: Optional[Path], report: Report) -> None:
+def check_pair(hyp: Path, settings: Settings, root: Optional[Path], report: Report,
+               across: Optional[Across] = None) -> None:
     """Check ``hyp`` and hand the outcome to ``report`` (an error when the
-    pair cannot be checked)."""
+    pair cannot be checked); its segments with a source to ``across`` (the checks
+    comparing the files of the run)."""
     shown = display(hyp)
     spec = find_pair(hyp, settings, root)
     if spec is None:
-        _check_alone(hyp, settings, root, report)
+        _check_alone(hyp, settings, root, report, across)
         return
     for m in spec.missing():
         what = "is a folder, not a file" if m.is_dir() else "not found"
@@ -69,16 +72,18 @@ def check_pair(hyp: Path, settings: Settings, root: Optional[Path], report: Repo
         report.error(str(exc))
         return
     if inputs.segments is not None:
-        _check_segments(hyp, spec, settings, metrics, inputs.segments, report)
+        _check_segments(hyp, spec, settings, metrics, inputs.segments, report, across=across)
         return
     source = _source_lines(spec, report)
     findings = Analyzer(settings).analyse(model, source, pair_names(hyp, spec))
     findings = _unignored(hyp, hyp_lines, findings, report)
+    _hand_lines(across, hyp, shown, hyp_lines, source, settings, report)
     info = _pair_info(shown, spec, model)
     report.emit(shown, findings, info, info)
 
 
-def _check_alone(hyp: Path, settings: Settings, root: Optional[Path], report: Report) -> None:
+def _check_alone(hyp: Path, settings: Settings, root: Optional[Path], report: Report,
+                 across: Optional[Across] = None) -> None:
     """A file with no reference: every check that does not need one (the rule
     table's rows without ``needs_reference``; a segment file's own format
     checks), against the file's own sources (PO, XLIFF, TMX) or the line
@@ -95,7 +100,7 @@ def _check_alone(hyp: Path, settings: Settings, root: Optional[Path], report: Re
         report.error(str(exc))
         return
     if paired is not None:
-        _check_segments(hyp, None, settings, metrics, paired, report, unpaired)
+        _check_segments(hyp, None, settings, metrics, paired, report, unpaired, across)
         return
     source = _source_lines(PairSpec(hyp, [], source_path, {}, "convention"), report) if source_path else None
     if hyp_lines is None or source is None or source_path is None:  # nothing to check a line file against
@@ -105,12 +110,13 @@ def _check_alone(hyp: Path, settings: Settings, root: Optional[Path], report: Re
     findings = unpaired + Analyzer(settings).analyse(model, source, {"hypothesis": hyp.name, "path": str(hyp.absolute()),
                                                                     "references": [], "source": source_path.name})
     findings = _unignored(hyp, hyp_lines, findings, report)
+    _hand_lines(across, hyp, shown, hyp_lines, source, settings, report)
     info.update({"source": display(source_path), "lines": len(hyp_lines)})
     report.emit(shown, findings, info, info)
 
 
 def _check_segments(hyp: Path, spec: Optional[PairSpec], settings: Settings, metrics, paired: Paired, report: Report,
-                    unpaired: Sequence[Finding] = ()) -> None:
+                    unpaired: Sequence[Finding] = (), across: Optional[Across] = None) -> None:
     """Segment files (PO, XLIFF…): the segments paired by key are scored and checked as
     lines, the file's own sources used, findings placed at the targets in the file.  With no
     ``spec`` (no reference), the file alone: its non-empty targets checked, nothing scored."""
@@ -145,6 +151,8 @@ def _check_segments(hyp: Path, spec: Optional[PairSpec], settings: Settings, met
             placed.sort(key=lambda f: (f.line, f.start_col))
     file_lines = text.split("\n") if text is not None else []
     placed = _unignored(hyp, file_lines, placed, report)
+    if across is not None:
+        _hand_segments(across, hyp, shown, doc, segs, text, file_lines, settings, report)
     if spec is not None:
         rows = paired.rows
         info = _pair_info(shown, spec, model)
@@ -162,6 +170,42 @@ def _check_segments(hyp: Path, spec: Optional[PairSpec], settings: Settings, met
     if checks is not None and checks.counts is not None:
         info["segments"].update(checks.counts(doc))
     report.emit(shown, placed, info, info)
+
+
+def _hand_segments(across: Across, hyp: Path, shown: str, doc, segs, text: Optional[str], file_lines: list[str],
+                   settings: Settings, report: Report) -> None:
+    """A segment file's targets with their sources, for the checks across the run's files."""
+    by_key = {s.key: s for s in segs if s.source is not None}
+    items = [(s.key, s.source or "", s.target, s.extra.get("plural_index")) for s in by_key.values()]
+
+    def place(key: str) -> tuple[int, int, Optional[int]]:
+        seg = by_key[key]
+        if text is None:
+            return seg.line, 0, None
+        a = seg.file_offset(0) if seg.target else seg.target_span[0]
+        b = seg.file_offset(len(seg.target)) if seg.target else seg.target_span[1]
+        line, col = line_col(text, a)
+        end_line, end = line_col(text, b)
+        return line, col, end if end_line == line and end > col else None
+
+    language = doc.target_lang or settings.terms.target_language or None
+    across.add(shown, language, items, place, settings, lambda fs: _unignored(hyp, file_lines, fs, report))
+
+
+def _hand_lines(across: Optional[Across], hyp: Path, shown: str, hyp_lines: list[str], source: Optional[list[str]],
+                settings: Settings, report: Report) -> None:
+    """A line file's lines with their source lines, for the checks across the run's files."""
+    if across is None or source is None:
+        return
+    n = min(len(hyp_lines), len(source))
+    items = [(f"line {i + 1}", source[i], hyp_lines[i], None) for i in range(n)]
+
+    def place(key: str) -> tuple[int, int, Optional[int]]:
+        i = int(key.split()[1]) - 1
+        return i, 0, (len(hyp_lines[i]) or None)
+
+    language = settings.terms.target_language or None
+    across.add(shown, language, items, place, settings, lambda fs: _unignored(hyp, hyp_lines, fs, report))
 
 
 def _draft_effort(segments) -> Optional[dict]:
