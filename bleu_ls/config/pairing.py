@@ -327,10 +327,28 @@ def find_source(hyp: Path, settings: Settings, root: Optional[Path]) -> Optional
     return _convention_source(hyp) if settings.conventions else None
 
 
+#: a ``draft`` pattern naming a git revision of the file itself: ``git:HEAD``, ``git:main``…
+GIT_DRAFT = "git:"
+
+
+def draft_revision(hyp: Path, settings: Settings, root: Optional[Path]) -> Optional[str]:
+    """The git revision the first matching rule with a ``draft`` pattern names for ``hyp``
+    (``draft = "git:REV"``: the file as committed at REV is its draft), else None."""
+    hyp = Path(hyp)
+    root = Path(root) if root is not None else None
+    for rule in settings.pairs:
+        if not rule.draft:
+            continue
+        if _match_rule(rule, hyp, root) is not None:
+            return rule.draft[len(GIT_DRAFT):].strip() if rule.draft.startswith(GIT_DRAFT) else None
+    return None
+
+
 def find_draft(hyp: Path, settings: Settings, root: Optional[Path]) -> Optional[Path]:
     """The draft file named for ``hyp``: the first matching rule with a
     ``draft`` pattern, else ``NAME.draft`` beside ``NAME.hyp`` / ``NAME.mt``
-    (when it exists).  None: no draft file (the server then keeps its own)."""
+    (when it exists).  None: no draft file (the server then keeps its own;
+    a rule's ``git:REV`` draft is :func:`draft_revision`'s)."""
     hyp = Path(hyp)
     root = Path(root) if root is not None else None
     for rule in settings.pairs:
@@ -338,6 +356,8 @@ def find_draft(hyp: Path, settings: Settings, root: Optional[Path]) -> Optional[
             continue
         groups = _match_rule(rule, hyp, root)
         if groups is not None:
+            if rule.draft.startswith(GIT_DRAFT):
+                return None
             text = _substitute(rule.draft, hyp, root, groups)
             return _to_path(text if text is not None else rule.draft, root, hyp)
     parts = convention_parts(hyp) if settings.conventions else None

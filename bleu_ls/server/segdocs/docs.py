@@ -120,7 +120,7 @@ class SegmentDocs:
 
     def _bind(self, sp: SegmentPair) -> None:
         """The document's drafts and, with no reference, the rule table's checks."""
-        drafts.bind(sp, getattr(self.manager, "drafts", None), self.manager.settings)
+        drafts.bind(sp, getattr(self.manager, "drafts", None), self.manager.settings, self.manager.root_for(sp.path))
         rules.bind(sp, self.manager.settings, getattr(self.manager, "adequacy", None))
 
     def close(self, uri: str) -> None:
