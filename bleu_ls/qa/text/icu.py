@@ -19,13 +19,20 @@ apostrophe of the language swallowing an argument (French ``l'{count}``, Italian
 ``dell'{app}``).  The reader never raises: a message that is not well-formed gives the
 first problem with its offset, and the arguments read before it.
 
-Plain Python; imports nothing of the package.
+The checks of a translated message (:func:`check_message`), each a finding at the
+target's columns: ``icu-syntax`` (the target is not a well-formed message where its
+source is one), ``icu-arguments`` (an argument of the source missing, or one the source
+does not have) and ``plural-categories`` (a plural's forms against the target language's
+CLDR categories, :mod:`.plurals`).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from typing import Optional
+
+from . import Finding, finding
+from .plurals import compare, sentence
 
 #: argument types of a simple argument (``{n, number}``)
 SIMPLE_TYPES = frozenset({"number", "date", "time", "spellout", "ordinal", "duration"})
@@ -276,3 +283,42 @@ def argument_differences(source: Message, target: Message) -> tuple[list[str], l
     not have), by name, in the order they appear."""
     src, tgt = source.names, target.names
     return [a for a in src if a not in tgt], [a for a in tgt if a not in src]
+
+
+def check_message(source: str, target: str, language: Optional[str] = None,
+                  source_message: Optional[Message] = None) -> list[Finding]:
+    """The findings of ``target`` translating the ICU message ``source`` into ``language``
+    (columns of the target; no severity: the rule's).  A source that is not itself a
+    well-formed message is not the translator's to fix: nothing is said then."""
+    src = source_message if source_message is not None else parse(source)
+    if src.problem is not None or not target.strip():
+        return []
+    tgt = parse(target)
+    if tgt.problem is not None:
+        at, why = tgt.problem
+        return [finding("icu-syntax", f"ICU message: {why}.", at, min(at + 1, len(target)) if at < len(target) else None,
+                        {"offset": at})]
+    out = []
+    missing, extra = argument_differences(src, tgt)
+    if missing or extra:
+        said = []
+        if missing:
+            said.append("no " + ", ".join("{" + a + "}" for a in missing) + " as in the source")
+        if extra:
+            said.append(", ".join("{" + a + "}" for a in extra) + " not in the source")
+        where = next((a for a in tgt.arguments if a.name in extra), None)
+        out.append(finding("icu-arguments", "ICU arguments: " + "; ".join(said) + ".",
+                           where.start if where else 0, where.end if where else None,
+                           {"missing": missing, "extra": extra}))
+    for (name, kind), have in tgt.categories().items():
+        explicit = [s.keyword for s in tgt.selectors if s.argument == name and s.keyword.startswith("=")]
+        got = compare(language, [*have, *explicit], ordinal=kind == "selectordinal")
+        if got is None:
+            continue
+        lacking, dead = got
+        if lacking or dead:
+            first = next(s for s in tgt.selectors if s.argument == name and s.type == kind)
+            bad = next((s for s in tgt.selectors if s.argument == name and s.keyword in dead), first)
+            out.append(finding("plural-categories", sentence(lacking, dead, language or "the language"),
+                               bad.start, bad.end, {"argument": name, "missing": lacking, "extra": dead}))
+    return out

@@ -39,9 +39,8 @@ class Categories:
 
 
 @lru_cache(maxsize=256)
-def categories(language: Optional[str], ordinal: bool = False) -> Optional[Categories]:
-    """The cardinal (or ordinal) categories of ``language`` (a BCP 47 tag or a POSIX name:
-    ``de``, ``pt-BR``, ``sr_Latn``), or None when it is not given or Babel does not know it."""
+def rule_of(language: Optional[str], ordinal: bool = False):
+    """Babel's plural rule of ``language`` (``rule(n) -> category``), or None (see :func:`categories`)."""
     if not language or not language.strip():
         return None
     try:
@@ -49,14 +48,22 @@ def categories(language: Optional[str], ordinal: bool = False) -> Optional[Categ
     except ImportError:  # (a dependency; an install without it checks nothing)
         return None
     tag = language.strip().replace("-", "_")
-    try:
-        loc = Locale.parse(tag)
-    except (UnknownLocaleError, ValueError, TypeError):
+    for t in (tag, tag.split("_")[0]):
         try:
-            loc = Locale.parse(tag.split("_")[0])
+            loc = Locale.parse(t)
         except (UnknownLocaleError, ValueError, TypeError):
-            return None
-    rule = loc.ordinal_form if ordinal else loc.plural_form
+            continue
+        return loc.ordinal_form if ordinal else loc.plural_form
+    return None
+
+
+@lru_cache(maxsize=256)
+def categories(language: Optional[str], ordinal: bool = False) -> Optional[Categories]:
+    """The cardinal (or ordinal) categories of ``language`` (a BCP 47 tag or a POSIX name:
+    ``de``, ``pt-BR``, ``sr_Latn``), or None when it is not given or Babel does not know it."""
+    rule = rule_of(language, ordinal)
+    if rule is None:
+        return None
     every = frozenset(rule.tags) | {"other"}
     needed = frozenset(rule(n) for n in EVERYDAY) | {"other"}  # (ICU, Android and i18next fall back to it)
     return Categories(every, needed)
@@ -69,13 +76,26 @@ def ordered(names: Iterable[str]) -> list[str]:
 
 
 def compare(language: Optional[str], present: Iterable[str], ordinal: bool = False) -> Optional[tuple[list[str], list[str]]]:
-    """(missing, extra) categories of a plural whose forms are ``present`` (``=N`` explicit
-    values ignored), or None when the language's categories are not known."""
+    """(missing, extra) categories of a plural whose forms are ``present``, or None when the
+    language's categories are not known.  Explicit values among them (``=0``, ``=1``: ICU) are
+    always allowed and cover their numbers: French ``=0`` and ``=1`` leave ``one`` nothing to do."""
+    rule = rule_of(language, ordinal)
     cats = categories(language, ordinal)
-    if cats is None:
+    if rule is None or cats is None:
         return None
+    present = list(present)
+    covered = set()
+    for p in present:
+        if p.startswith("="):
+            try:
+                v = float(p[1:])
+            except ValueError:
+                continue
+            if v.is_integer():
+                covered.add(int(v))
+    needed = {rule(n) for n in EVERYDAY if n not in covered} | {"other"} if covered else set(cats.needed)
     have = {p for p in present if not p.startswith("=")}
-    missing = ordered(c for c in cats.needed if c not in have)
+    missing = ordered(c for c in needed if c not in have)
     extra = ordered(c for c in have if c not in cats.all)
     return missing, extra
 

@@ -121,3 +121,23 @@ def test_arguments_and_categories():
     s = tgt.selectors[1]
     assert "{count, plural, one {# Datei} few {# Dateien} other {# Dateien in {ordner}}}"[s.start:s.end] == "few"
     assert looks_like_icu("{count, plural, other {#}}") and not looks_like_icu("Hello {name}, welcome")
+
+
+def test_check_message_findings():
+    from bleu_ls.qa.text.icu import check_message
+
+    src = "{count, plural, one {# file} other {# files}}"
+    assert check_message(src, "{count, plural, one {# файл} few {# файла} many {# файлов} other {# файла}}", "ru") == []
+    [f] = check_message(src, "{count, plural, one {# файл} other {# файлов}}", "ru")
+    assert f.code == "plural-categories" and f.data["missing"] == ["few", "many"]
+    [f] = check_message(src, "{count, plural, one {# Datei} few {# Dateien} other {# Dateien}}", "de")
+    assert f.data["extra"] == ["few"] and "{count, plural, one {# Datei} few"[f.start:f.end] == "few"
+    [f] = check_message(src, "{n, plural, one {# Datei} other {# Dateien}}", "de")
+    assert f.code == "icu-arguments" and f.data == {"missing": ["count"], "extra": ["n"]}
+    [f] = check_message("Delete {name}?", "Supprimer l'{name} ?", "fr")
+    assert f.code == "icu-syntax" and "never closed" in f.message and f.start == len("Supprimer l")
+    assert check_message("Delete {name}?", "Supprimer l''{name} ?", "fr") == []
+    assert check_message("{broken", "{x}", "fr") == []  # the source is not well-formed: not the translator's
+    # Angular's ICU in XLIFF: explicit values, French
+    assert check_message("{VAR_PLURAL, plural, =0 {zero} =1 {one} other {many}}",
+                         "{VAR_PLURAL, plural, =0 {zéro} =1 {un} other {beaucoup}}", "fr") == []

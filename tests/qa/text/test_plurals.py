@@ -39,3 +39,9 @@ def test_compare_and_sentence():
     assert compare("xx", ["one"]) is None
     assert ordered(["other", "few", "one", "zz"]) == ["one", "few", "other", "zz"]
     assert sentence(["few", "many"], [], "ru") == "Plural categories: no few/many form (ru needs them)."
+
+
+def test_explicit_values_cover_their_numbers():
+    # French `one` is 0 and 1: Angular's =0 / =1 leave it nothing to do
+    assert compare("fr", ["=0", "=1", "other"]) == ([], [])
+    assert compare("ru", ["=1", "other"]) == (["one", "few", "many"], [])  # 21, 31… are still `one`
