@@ -141,6 +141,9 @@ TABLE: tuple[Rule, ...] = (
     _format("inconsistent-translation", XML, PO),
     _format("inconsistent-source", XML, PO),
     _format("newlines", XML, PO),
+    _format("icu-syntax", XML),  # ICU messages in segments (qa/formats/icu_checks.py)
+    _format("icu-arguments", XML),
+    _format("plural-categories", XML),
     _format(PO_SYNTAX, PO, READER),  # the PO reader's problems
     _format("placeholders-missing", PO),
     _format("placeholders-extra", PO),

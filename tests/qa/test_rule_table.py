@@ -33,7 +33,7 @@ FORMAT_DEFAULTS = {
     "inconsistent-translation": "warning", "newlines": "warning", "inconsistent-source": "information",
     "po-syntax": "error", "placeholders-missing": "error", "placeholders-extra": "error",
     "placeholders-order": "error", "plural-count": "error", "plural-header": "warning", "fuzzy": "information",
-    "accelerator": "warning",
+    "accelerator": "warning", "icu-syntax": "error", "icu-arguments": "error", "plural-categories": "warning",
     "timecode": "error", "end-before-start": "error", "cue-order": "warning", "cue-overlap": "warning",
     "reading-speed": "warning", "chars-per-line": "warning", "lines-per-cue": "warning",
     "duration-short": "information", "duration-long": "information", "cue-gap": "information",

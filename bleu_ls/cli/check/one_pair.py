@@ -248,7 +248,7 @@ def _format_findings(doc, text: str, settings: Settings, said: frozenset = froze
         line, col = line_col(text, a)
         end_line, end_col = line_col(text, b)
         out.append(Finding(f.code, f.severity, f.message, line=line, start_col=col,
-                           end_col=end_col if end_line == line and end_col > col else None))
+                           end_col=end_col if end_line == line and end_col > col else None, data=f.data))
     return out
 
 

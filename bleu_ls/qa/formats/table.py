@@ -93,10 +93,13 @@ def _by_key(raw: list, found: dict, sev: dict, said: frozenset) -> list:
 
 
 def _xml_document(doc, d, sev, said, text):
-    # the XML checks take the severities
+    # the XML checks take the severities; ICU messages in the segments (Angular's XLIFF)
+    from .icu_checks import check_icu
     from .xml_checks import check_document
 
-    return _by_key([], check_document(doc, _kept(sev)), sev, said)
+    given = _kept(sev)
+    icu = [f for s in doc.segments for f in check_icu(s, s.extra.get("lang") or doc.target_lang, given)]
+    return _by_key(icu, check_document(doc, given), sev, said)
 
 
 def _po_document(doc, d, sev, said, text):
@@ -109,9 +112,16 @@ def _po_document(doc, d, sev, said, text):
 
 
 def _xml_segment(seg, fmt, text, given, facts):
+    from .icu_checks import check_icu
     from .xml_checks import check_newlines, check_segment
 
-    return check_segment(seg, fmt, given, text) + check_newlines(seg, text, given)
+    return (check_segment(seg, fmt, given, text) + check_newlines(seg, text, given)
+            + check_icu(seg, seg.extra.get("lang") or facts.get("language"), given))
+
+
+def _xml_facts(header: dict) -> dict:
+    """The target language the file declares (XLIFF 1.2 ``target-language``, XLIFF 2 ``trgLang``)."""
+    return {"language": header.get("target-language") or header.get("trgLang")}
 
 
 def _po_segment(seg, fmt, text, given, facts):
@@ -138,7 +148,7 @@ def _po_counts(doc):
     return counts(doc)
 
 
-_XML = CheckRow(document=_xml_document, segment=_xml_segment, write=_xml_write)
+_XML = CheckRow(document=_xml_document, segment=_xml_segment, header_facts=_xml_facts, write=_xml_write)
 _SUBTITLES = CheckRow(document=_subtitle_document)
 
 #: format name -> its checks
