@@ -18,7 +18,7 @@ from typing import Callable, Optional, Sequence
 from ..engine.text import InputError, decode_utf8, looks_binary, open_binary, read_error
 from .finding import Finding
 from .model import LINES, SegmentDocument
-from .table import ROWS, SNIFFED, by_extension, row, sniffed
+from .table import ROWS, SNIFFED, by_extension, by_path, row, sniffed
 
 #: Extension (lower case, with the dot) -> format (the rows' extensions, formats/table.py).  XLIFF 1.2
 #: and 2.x share their extensions; the XLIFF reader tells them apart (see ``read_document``).
@@ -40,11 +40,15 @@ FORMAT_NAMES = {r.name: r.label for r in ROWS if r.label}
 
 
 def detect_format(path: str, head: bytes = b"") -> str:
-    """The format of ``path`` by its extension; ``.xml`` by whether ``head`` holds ``<xliff`` or ``<tmx``
-    (the rows' markers); a line file otherwise."""
+    """The format of ``path`` by its extension; else by a localization convention of its path
+    (``locales/de/app.json``: the rows' ``paths``); ``.xml`` by whether ``head`` holds ``<xliff`` or
+    ``<tmx`` (the rows' markers); a line file otherwise."""
     ext = os.path.splitext(os.fspath(path))[1].lower()
     if ext in EXTENSIONS:
         return EXTENSIONS[ext]
+    found = by_path(os.fspath(path))
+    if found is not None:
+        return found
     if ext in SNIFFED and head:
         found = sniffed(head)
         if found is not None:
