@@ -17,6 +17,7 @@ key: ``config/pairing.py``, ``formats/keyed.py``).  One :class:`~.model.Segment`
 * **WebExtension** (:func:`read_webext`): each top-level member's ``message``; its
   ``description`` a note, its ``placeholders`` in ``extra``.
 
+A value's line breaks (``\\n``, ``\\r``) are folded to spaces in the scored text, as in PO.
 Positions are exact: ``target_span`` is the value's characters between its quotes, and where
 the value has escapes (``\\n``, ``\\"``, ``\\uXXXX``, a surrogate pair as one character) the
 segment's runs map the decoded text back to them (an escape's character to its backslash, as
@@ -317,8 +318,15 @@ def split_key(key: str) -> list[str]:
 
 
 # -- segments ----------------------------------------------------------------------------------
+def fold(text: str) -> str:
+    """A value as it is scored: its line breaks (``\\n``, ``\\r``) folded to spaces, as the PO reader folds them."""
+    if "\n" in text or "\r" in text:
+        return text.replace("\r", " ").replace("\n", " ")
+    return text
+
+
 def _segment(sc_line, key: str, s: JStr, notes: tuple[str, ...] = (), extra: Optional[dict] = None) -> Segment:
-    return Segment(key=key, target=s.value, target_span=(s.start, s.end), line=sc_line(s.start),
+    return Segment(key=key, target=fold(s.value), target_span=(s.start, s.end), line=sc_line(s.start),
                    notes=notes, runs=s.runs or (), extra=extra)
 
 
