@@ -403,9 +403,6 @@ class SegmentDocument:
     problems: list[Finding] = field(default_factory=list)
     #: The decoded text the offsets refer to, where the reader or ``read_document`` keeps it (else None).
     text: Optional[str] = None
-    #: Key-value localization files (JSON, ARB…), whose source is another file: the source-language
-    #: file's segments no key of this file pairs with (filled by ``formats/keyed.py``; ``key-missing``).
-    source_missing: list[Segment] = field(default_factory=list)
 
     def keys(self) -> list[str]:
         return [s.key for s in self.segments]

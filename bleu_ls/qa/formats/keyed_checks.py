@@ -2,8 +2,8 @@
 
 Their source is another file, the source-language file, paired by key (``formats/keyed.py``):
 
-* ``key-missing``: a key of the source that this file does not have (said on the file's first
-  line: the file has no place for it yet);
+* ``key-missing``: a key of the source that this file does not have, said on the value of the key it
+  would follow in the source's order (on the first value when it would come first);
 * ``key-extra``: a key of this file that the source no longer has (on its value);
 * ``target-empty``: an empty value where the source's is not;
 * ``target-same-as-source``: the value copied from the source (with a letter in it);
@@ -21,7 +21,7 @@ import re
 from collections import Counter
 from typing import Callable, Optional
 
-from ...formats.keyed import SOURCE_FILE, paired_with_source
+from ...formats.keyed import SOURCE_FILE, missing_keys
 from ...formats.model import Segment, SegmentDocument
 from ..findings import Finding
 from ..rules import KEYED, default_severities
@@ -139,8 +139,42 @@ def _short(text: str, limit: int = 60) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
+def facts(header: dict) -> dict:
+    """What the checks read of a document's header (:mod:`~bleu_ls.formats.keyed`): paired with a source
+    file or not, its name, the source keys the file lacks by the key they would follow."""
+    if SOURCE_FILE not in header:
+        return {"paired": False}
+    return {"paired": True, "name": header.get(SOURCE_FILE) or "the source-language file",
+            "missing": missing_keys(header)}
+
+
+def _missing(seg_key: str, span: tuple[int, int], facts: dict, sev: dict) -> list[Finding]:
+    if not sev.get("key-missing"):
+        return []
+    return [Finding("key-missing", sev["key-missing"],
+                    f"{'Before' if before else 'After'} this value, the key \"{key}\" of {facts['name']} is "
+                    f"missing (source: \"{_short(text)}\").", span, key=key)
+            for key, text, before in facts["missing"].get(seg_key, ())]
+
+
+def check_one(seg: Segment, sev: dict, syntax: Optional[Syntax], facts: dict,
+              said: frozenset = frozenset()) -> list[Finding]:
+    """One segment's findings in a document paired with its source (none when it was not): the source
+    keys missing next to it, its key gone from the source, or its value's checks."""
+    if not facts.get("paired"):
+        return []
+    out: list[Finding] = []
+    if seg.source is None:
+        if sev.get("key-extra"):
+            out.append(Finding("key-extra", sev["key-extra"], f"{facts['name']} has no key \"{seg.key}\" any more.",
+                               seg.target_span, key=seg.key))
+    else:
+        out += check_segment(seg, sev, syntax, said)
+    return out + _missing(seg.key, seg.target_span, facts, sev)
+
+
 def check_segment(seg: Segment, sev: dict, syntax: Optional[Syntax], said: frozenset = frozenset()) -> list[Finding]:
-    """One paired segment's findings (none without a source)."""
+    """One paired segment's value checks (none without a source)."""
     src = seg.source
     if src is None:
         return []
@@ -160,9 +194,10 @@ def check_segment(seg: Segment, sev: dict, syntax: Optional[Syntax], said: froze
         have = Counter(p for p, _s, _e in have_list)
         lost, added = want - have, have - want
         if lost and sev.get("placeholders-missing"):
+            many = sum(lost.values()) > 1
             out.append(Finding("placeholders-missing", sev["placeholders-missing"],
-                               f"The source's placeholder{'s' if sum(lost.values()) > 1 else ''} {_listing(lost)} "
-                               f"{'are' if sum(lost.values()) > 1 else 'is'} missing here.", (a, b),
+                               f"The source's placeholder{'s' if many else ''} {_listing(lost)} "
+                               f"{'are' if many else 'is'} missing here.", (a, b),
                                data={"lost": sorted(lost.elements())}))
         if added and sev.get("placeholders-extra"):
             first = next(x for x in have_list if x[0] in added)
@@ -175,20 +210,12 @@ def check_segment(seg: Segment, sev: dict, syntax: Optional[Syntax], said: froze
 
 def check_document(doc: SegmentDocument, sev: dict, syntax: Optional[Syntax], said: frozenset = frozenset()) -> list[Finding]:
     """Every finding of a key-value localization file paired with its source (none when it was not)."""
-    if not paired_with_source(doc):
+    f = facts(doc.header)
+    if not f["paired"]:
         return []
-    name = doc.header.get(SOURCE_FILE) or "the source-language file"
+    if not doc.segments:  # nothing to put them after: the file's start
+        return _missing("", (0, 0), f, sev)
     out: list[Finding] = []
-    if sev.get("key-missing"):
-        for s in doc.source_missing:
-            out.append(Finding("key-missing", sev["key-missing"],
-                               f"The key \"{s.key}\" of {name} is missing here (source: \"{_short(s.target)}\").",
-                               (0, 0), key=s.key))
     for seg in doc.segments:
-        if seg.source is None:
-            if sev.get("key-extra"):
-                out.append(Finding("key-extra", sev["key-extra"], f"{name} has no key \"{seg.key}\" any more.",
-                                   seg.target_span, key=seg.key))
-            continue
-        out += check_segment(seg, sev, syntax, said)
+        out += check_one(seg, sev, syntax, f, said=said)
     return out

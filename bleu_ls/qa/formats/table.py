@@ -146,12 +146,22 @@ def _keyed(syntax: str) -> CheckRow:
 
         return _by_key(keyed_checks.check_document(doc, _kept(sev), getattr(keyed_checks, syntax), said), {}, sev, said)
 
+    def segment(seg, fmt, text, given, facts):
+        from . import keyed_checks
+
+        return keyed_checks.check_one(seg, given, getattr(keyed_checks, syntax), facts)
+
+    def header_facts(header: dict) -> dict:
+        from .keyed_checks import facts
+
+        return facts(header)
+
     def write(text: str) -> Optional[str]:
         import json
 
         return json.dumps(text, ensure_ascii=False)[1:-1]
 
-    return CheckRow(document=document, write=write)
+    return CheckRow(document=document, segment=segment, header_facts=header_facts, write=write)
 
 
 _XML = CheckRow(document=_xml_document, segment=_xml_segment, write=_xml_write)

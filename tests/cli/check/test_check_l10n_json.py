@@ -76,14 +76,21 @@ def test_keys_missing_and_extra(tmp_path: Path) -> None:
     found = sorted((d["code"], d["line"], d["column"]) for d in pair["diagnostics"]
                    if d["code"] in ("key-missing", "key-extra", "placeholders-missing", "placeholders-extra"))
     extra_col = de.split("\n")[2].index("{{extra}}") + 1
+    after = de.split("\n")[2].index("{{count}} Einträge") + 1
     assert found == [
         ("key-extra", 4, 11),  # "old": on its value
-        ("key-missing", 1, 1), ("key-missing", 1, 1),  # gone, nested.deep: on the first line
+        ("key-missing", 3, after), ("key-missing", 3, after),  # gone, nested.deep: after items.count_other
         ("placeholders-extra", 3, extra_col),
         ("placeholders-missing", 3, de.split("\n")[2].index("ein Eintrag") + 1),
     ]
     missing = [d["message"] for d in pair["diagnostics"] if d["code"] == "key-missing"]
-    assert any('"nested.deep"' in m and "Deep text" in m for m in missing)
+    assert any('"nested.deep"' in m and "Deep text" in m and m.startswith("After this value") for m in missing)
+    # a key the source has before every key of the file: said before the first value
+    (loc / "de" / "app.json").write_text('{"gone": "Bald weg"}', encoding="utf-8")
+    pair, _ = checked(loc / "de" / "app.json")
+    first = [(d["line"], d["message"]) for d in pair["diagnostics"] if d["code"] == "key-missing"]
+    assert [m.split(",")[0] for _, m in first] == ['Before this value'] * 3 + ['After this value']
+    assert {ln for ln, _ in first} == {1}
 
 
 def test_no_source_file_is_a_warning_and_the_values_are_checked_alone(tmp_path: Path) -> None:
