@@ -56,6 +56,16 @@ def detect_format(path: str, head: bytes = b"") -> str:
     return LINES
 
 
+def partner_format(first: str, first_name: str, fmt: str, name: str) -> str:
+    """The format a file given beside a file of format ``first`` is read in: its own, except that a file of
+    no known format with the same extension as a file known by its path (``old/de.json`` beside
+    ``locales/de/app.json``: a reference, a draft) is read in that file's format."""
+    same_ext = os.path.splitext(name)[1].lower() == os.path.splitext(first_name)[1].lower()
+    if not row(fmt).segmented and row(first).paths is not None and same_ext:
+        return first
+    return fmt
+
+
 def family(fmt: str) -> str:
     return FAMILY.get(fmt, fmt)
 
@@ -176,6 +186,7 @@ def read_documents(paths: Sequence[str], keep_problems: Sequence[str] = ()) -> O
     its document, for ``check`` to show as findings)."""
     names = [os.fspath(p) for p in paths]
     formats = [detect_format(n, _head(n)) for n in names]
+    formats = [formats[0], *(partner_format(formats[0], names[0], f, n) for f, n in zip(formats[1:], names[1:]))]
     if not any(row(f).segmented for f in formats):
         return None
     for n in names:  # a missing file or a folder is said as such, before any talk of formats

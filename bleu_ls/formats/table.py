@@ -157,7 +157,7 @@ _XLIFF: dict[str, Any] = dict(
     fallback=Ref("match:_source_fallback"),
 )
 _KEYED_JSON: dict[str, Any] = dict(
-    decoding="utf-8", fallback=Ref("match:_flat_key_fallback"), live_index=Ref("live.whole:WholeIndex"),
+    decoding="utf-8", fallback=Ref("match:_flat_key_fallback"), live_index=Ref("live.keyed:KeyedIndex"),
     quoted_target=True,
 )
 _SUBTITLES: dict[str, Any] = dict(

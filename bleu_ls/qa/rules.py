@@ -140,8 +140,8 @@ TABLE: tuple[Rule, ...] = (
     _format("whitespace-leading", XML, PO),
     _format("whitespace-trailing", XML, PO),
     _format("double-space", XML, PO),
-    _format("inconsistent-translation", XML, PO),
-    _format("inconsistent-source", XML, PO),
+    _format("inconsistent-translation", XML, PO, KEYED),
+    _format("inconsistent-source", XML, PO, KEYED),
     _format("newlines", XML, PO),
     _format(PO_SYNTAX, PO, READER),  # the PO reader's problems
     _format("placeholders-missing", PO, KEYED),

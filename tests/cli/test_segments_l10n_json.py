@@ -98,3 +98,14 @@ def test_package_json_stays_a_line_file(tmp_path):
     doc = json.loads(r.stdout)
     assert "key" not in doc["lines"][0]
     assert doc["corpus"]["score"] == sacrebleu.corpus_bleu(['{"name": "x"}'], [['{"name": "y"}']]).score
+
+
+def test_a_partner_outside_the_convention_is_read_as_the_first_file(tmp_path):
+    old = tmp_path / "old-de.json"  # no localization path: read as the file it is given beside
+    old.write_text(OLD.read_text(encoding="utf-8"), encoding="utf-8")
+    r = run("effort", old, NEW, "--format", "json")
+    assert r.returncode == 2 and "different formats" in r.stderr  # the first file decides: a line file here
+    r = run("score", NEW, old, "--format", "json")
+    assert r.returncode == 0, r.stderr
+    scored, _, _ = oracle(NEW, OLD)
+    assert [x["key"] for x in json.loads(r.stdout)["lines"]] == [k for k, _, _ in scored]

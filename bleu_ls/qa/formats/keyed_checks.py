@@ -7,6 +7,8 @@ Their source is another file, the source-language file, paired by key (``formats
 * ``key-extra``: a key of this file that the source no longer has (on its value);
 * ``target-empty``: an empty value where the source's is not;
 * ``target-same-as-source``: the value copied from the source (with a letter in it);
+* ``inconsistent-translation`` / ``inconsistent-source``: as in XLIFF (one source translated
+  differently, one translation of different sources);
 * ``placeholders-missing`` / ``placeholders-extra``: the format's own placeholders compared as
   multisets with the source's (:data:`SYNTAX`: i18next ``{{var}}`` and ``$t(key)``, vue/ngx
   ``{name}``; ARB ICU arguments ``{name}``, ``{n, plural, …}`` by name; WebExtension
@@ -215,7 +217,13 @@ def check_document(doc: SegmentDocument, sev: dict, syntax: Optional[Syntax], sa
         return []
     if not doc.segments:  # nothing to put them after: the file's start
         return _missing("", (0, 0), f, sev)
+    from .xml_checks import inconsistent_sources, inconsistent_translations
+
+    paired = [s for s in doc.segments if s.source is not None]
+    groups = (inconsistent_translations(paired, sev), inconsistent_sources(paired, sev))
     out: list[Finding] = []
     for seg in doc.segments:
         out += check_one(seg, sev, syntax, f, said=said)
+        for g in groups:
+            out += g.get(seg.key, ())
     return out
