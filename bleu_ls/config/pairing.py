@@ -350,6 +350,13 @@ def localization_source(hyp: Path, settings: Settings) -> Optional[Path]:
     return None
 
 
+def is_localization_target(path: Path, settings: Settings) -> bool:
+    """A key-value localization file in a target language: known by its path and with a source-language file
+    to look for (``locales/de/app.json``; not ``locales/en/app.json`` itself, nor the ARB template)."""
+    candidates = format_row(detect_format(str(path))).source_files
+    return candidates is not None and bool(candidates(Path(path), settings.terms.source_language or None))
+
+
 def find_draft(hyp: Path, settings: Settings, root: Optional[Path]) -> Optional[Path]:
     """The draft file named for ``hyp``: the first matching rule with a
     ``draft`` pattern, else ``NAME.draft`` beside ``NAME.hyp`` / ``NAME.mt``

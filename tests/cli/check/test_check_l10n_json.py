@@ -161,3 +161,12 @@ def test_a_half_typed_target_is_one_error_and_the_values_before_are_checked(tmp_
     (tmp_path / "locales" / "en" / "x.json").write_text('{"a": "Hello", "b": "World"}', encoding="utf-8")
     rc, out, err = check(str(tmp_path / "locales" / "de" / "x.json"), "--no-config")
     assert rc == 2 and "Traceback" not in err and "x.json:1:25" in err
+
+
+def test_a_folder_checks_its_target_languages_not_the_source(tmp_path: Path) -> None:
+    shutil.copytree(EX, tmp_path / "locales")
+    shutil.copytree(YUBI, tmp_path / "yubi")
+    rc, out, err = check(str(tmp_path), "--format", "json", "--no-config")
+    assert rc in (0, 1), err
+    shown = sorted(Path(p["hypothesis"]).name for p in json.loads(out)["pairs"])
+    assert shown == ["app_de.arb", "de-DE.json"]  # en.json and the ARB template are sources
