@@ -44,9 +44,13 @@ class KeyedIndex(WholeIndex):
         LiveIndex.__init__(self, fmt, text, reader=read)
 
     def set_source(self, source: Optional[SegmentDocument], name: str = "") -> None:
-        """Pair with ``source`` (None: with none) and read the text again."""
+        """Pair with ``source`` (None: with none): the segments as read given their sources (no reading;
+        with none, the text read again)."""
         self.source, self.source_name = source, name
-        self.reset(self.text)
+        if source is None:
+            self.reset(self.text)
+            return
+        fill_sources(SegmentDocument(self.format, self.segments(), header=self.header), source, name)
 
     def _edit(self, start: int, end: int, new: str) -> Change:
         i = self.at_offset(start) if not self.problems else None
