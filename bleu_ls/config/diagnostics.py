@@ -254,6 +254,9 @@ class DiagnosticsSettings:
     plural_header: CheckSettings = _format("warning")
     fuzzy: CheckSettings = _format("information")
     accelerator: CheckSettings = _format("warning")
+    # key-value localization files (JSON, ARB, WebExtension) against their source-language file
+    key_missing: CheckSettings = _format("warning")
+    key_extra: CheckSettings = _format("warning")
     timecode: CheckSettings = _format("error")
     end_before_start: CheckSettings = _format("error")
     cue_order: CheckSettings = _format("warning")

@@ -35,7 +35,14 @@ XLIFF2 = "xliff2"
 TMX = "tmx"
 SRT = "srt"
 VTT = "vtt"
-FORMATS = (LINES, PO, XLIFF1, XLIFF2, TMX, SRT, VTT)
+JSON = "json"
+ARB = "arb"
+WEBEXT = "webext"
+FORMATS = (LINES, PO, XLIFF1, XLIFF2, TMX, SRT, VTT,
+           JSON,
+           ARB,
+           WEBEXT,
+           )
 
 
 @dataclass(frozen=True, slots=True)

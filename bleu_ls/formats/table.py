@@ -25,7 +25,7 @@ import importlib
 from dataclasses import dataclass
 from typing import Any, Callable, Optional
 
-from .model import LINES, PO, SRT, TMX, VTT, XLIFF1, XLIFF2
+from .model import ARB, JSON, LINES, PO, SRT, TMX, VTT, WEBEXT, XLIFF1, XLIFF2
 
 #: the states actions (``formats/states.py``): their ids, here so that a row may name them
 MARK_TRANSLATED = "translated"
@@ -125,6 +125,11 @@ class FormatRow:
     placeholders_own: Optional[Ref] = None
     #: the diagnostic code of a reading problem in the editor
     problem_code: str = "malformed"
+    #: (path, lang) -> candidate source-language files, first existing wins (key-value localization files); None: the source is in the file
+    source_files: Optional[Ref] = None
+    #: ``path -> bool``: a file of an extension no row claims is this format by where it lies (a
+    #: localization convention: ``locales/de/app.json``); rows are tried in table order
+    paths: Optional[Ref] = None
     #: a reading problem is a check finding with its own diagnostics row (severity from it,
     #: said as a sentence) and ``check`` reports it rather than stopping (PO ``po-syntax``)
     problems_checked: bool = False
@@ -150,6 +155,10 @@ _XLIFF: dict[str, Any] = dict(
     text_reader=Ref("xliff:read_xliff_text"), prefix_reader=Ref("xliff:read_xliff_text"),
     live_index=Ref("live.whole:XmlIndex"), state_actions=(MARK_TRANSLATED, MARK_FINAL),
     fallback=Ref("match:_source_fallback"),
+)
+_KEYED_JSON: dict[str, Any] = dict(
+    decoding="utf-8", fallback=Ref("match:_flat_key_fallback"), live_index=Ref("live.keyed:KeyedIndex"),
+    quoted_target=True,
 )
 _SUBTITLES: dict[str, Any] = dict(
     pairing="time", fallback=Ref("match:_time_fallback"), live_index=Ref("live.index:LiveIndex"),
@@ -199,6 +208,24 @@ ROWS: tuple[FormatRow, ...] = (
         ids_decide=True,
         **_SUBTITLES,
     ),
+    FormatRow(
+        JSON, family=JSON, family_sentence="a localization JSON file", label="localization JSON",
+        reader_module="l10n_json", reader_names=("read_json",), text_reader=Ref("l10n_json:read_json"),
+        prefix_reader=Ref("l10n_json:read_json"),
+        source_files=Ref("l10n_paths:json_sources"), paths=Ref("l10n_paths:is_json"), **_KEYED_JSON,
+    ),
+    FormatRow(
+        ARB, family=ARB, family_sentence="a Flutter ARB file", label="Flutter ARB", extensions=(".arb",),
+        reader_module="l10n_json", reader_names=("read_arb",), text_reader=Ref("l10n_json:read_arb"),
+        prefix_reader=Ref("l10n_json:read_arb_prefix"),
+        source_files=Ref("l10n_paths:arb_sources"), **_KEYED_JSON,
+    ),
+    FormatRow(
+        WEBEXT, family=WEBEXT, family_sentence="a WebExtension messages.json file", label="WebExtension messages.json",
+        reader_module="l10n_json", reader_names=("read_webext",), text_reader=Ref("l10n_json:read_webext"),
+        prefix_reader=Ref("l10n_json:read_webext_prefix"),
+        source_files=Ref("l10n_paths:webext_sources"), paths=Ref("l10n_paths:is_webext"), **_KEYED_JSON,
+    ),
 )
 
 #: name -> row
@@ -217,6 +244,14 @@ def row(fmt: str) -> FormatRow:
 def by_extension() -> dict[str, str]:
     """Extension (lower case, with the dot) -> format name."""
     return {ext: r.name for r in ROWS for ext in r.extensions}
+
+
+def by_path(path: str) -> Optional[str]:
+    """The format whose localization convention the path ``path`` follows (:attr:`FormatRow.paths`), else None."""
+    for r in ROWS:
+        if r.paths is not None and r.paths(path):
+            return r.name
+    return None
 
 
 def sniffed(head: bytes) -> Optional[str]:

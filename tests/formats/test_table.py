@@ -13,12 +13,13 @@ from pathlib import Path
 import pytest
 
 from bleu_ls.formats import states
-from bleu_ls.formats.model import FORMATS, LINES, PO, SRT, TMX, VTT, XLIFF1, XLIFF2, Segment
+from bleu_ls.formats.model import ARB, FORMATS, JSON, LINES, PO, SRT, TMX, VTT, XLIFF1, XLIFF2, Segment
 from bleu_ls.formats.read import EXTENSIONS, _reader, decode_file, detect_format, read_document, read_prefix
 from bleu_ls.formats.table import BY_NAME, ROWS, SNIFFED, Ref, names, row, sniffed
 
 DATA = Path(__file__).resolve().parent.parent / "data" / "formats"
-FILES = sorted(p for p in DATA.rglob("*") if p.is_file() and p.suffix != ".md")
+#: the format files (not their notes, licences, nor a project's l10n.yaml kept beside its ARB files)
+FILES = sorted(p for p in DATA.rglob("*") if p.is_file() and p.suffix not in (".md", ".yaml") and p.name != "LICENSE")
 
 SRT_TEXT = "1\n00:00:01,000 --> 00:00:02,500\nHello there.\n\n2\n00:00:03,000 --> 00:00:04,000\n<i>Bye.</i>\n"
 
@@ -49,14 +50,15 @@ def test_the_rows_are_the_formats() -> None:
 
 def test_the_data_has_every_format_but_subtitles_srt_and_lines() -> None:
     found = {detect_format(str(p), p.read_bytes()[:4096]) for p in FILES}
-    assert found == {PO, XLIFF1, TMX, VTT}
+    assert found == {PO, XLIFF1, TMX, VTT, JSON, ARB}
 
 
 def test_extensions_are_the_detection(files) -> None:
     for p in files:
-        by_row = next((r.name for r in ROWS if p.suffix.lower() in r.extensions), LINES)
+        by_row = next((r.name for r in ROWS if p.suffix.lower() in r.extensions), None)
+        by_row = by_row or next((r.name for r in ROWS if r.paths is not None and r.paths(str(p))), LINES)
         assert detect_format(str(p), p.read_bytes()[:4096]) == by_row, p
-        assert EXTENSIONS.get(p.suffix.lower(), LINES) == by_row
+        assert EXTENSIONS.get(p.suffix.lower(), LINES) == by_row or row(by_row).paths is not None
 
 
 def test_sniffing_is_the_detection(files, tmp_path) -> None:

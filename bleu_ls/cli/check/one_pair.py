@@ -20,7 +20,9 @@ from ...qa.ignore import RELATIVE, IgnoreStore, find_store_root
 from ...config.pair_options import pair_names, pair_settings
 from ...qa.findings import Finding
 from ...qa.formats.format_checks import findings_for
+from ...formats.keyed import SOURCE_FILE, fill_sources, paired_with_source
 from ...formats.model import line_col
+from ...formats.read import detect_format, first_problem, read_document
 from ...formats.table import names, row
 from ...qa.formats.table import checks_of
 from ...config.settings import Settings
@@ -65,6 +67,8 @@ def check_pair(hyp: Path, settings: Settings, root: Optional[Path], report: Repo
     try:
         inputs = read_inputs([str(hyp), *map(str, spec.references)], names=[display(r) for r in spec.references],
                              keep_problems=PROBLEMS_CHECKED)
+        if inputs.segments is not None and not _with_source_file(hyp, inputs.segments, settings, root, report, spec):
+            return
         if inputs.segments is None:
             hyp_lines, *ref_lines = inputs.texts
             model = PairModel.from_lines(metrics, hyp_lines, ref_lines)
@@ -100,6 +104,8 @@ def _check_alone(hyp: Path, settings: Settings, root: Optional[Path], report: Re
         report.error(str(exc))
         return
     if paired is not None:
+        if not _with_source_file(hyp, paired, settings, root, report):
+            return
         _check_segments(hyp, None, settings, metrics, paired, report, unpaired, across)
         return
     source = _source_lines(PairSpec(hyp, [], source_path, {}, "convention"), report) if source_path else None
@@ -113,6 +119,38 @@ def _check_alone(hyp: Path, settings: Settings, root: Optional[Path], report: Re
     _hand_lines(across, hyp, shown, hyp_lines, source, settings, report)
     info.update({"source": display(source_path), "lines": len(hyp_lines)})
     report.emit(shown, findings, info, info)
+
+
+def _with_source_file(hyp: Path, paired: Paired, settings: Settings, root: Optional[Path], report: Report,
+                      spec: Optional[PairSpec] = None) -> bool:
+    """A key-value localization file (JSON, ARB…): its sources filled, by key, from its source-language file
+    (a rule's ``source``, else the format's convention); False when that file is there but cannot be read
+    (said as an error).  A format whose source is in the file itself, or no source-language file: as it is."""
+    doc = paired.docs[0]
+    if row(doc.format).source_files is None:
+        return True
+    path = spec.source if spec is not None and spec.source is not None else find_source(hyp, settings, root)
+    if path is None or not path.is_file():
+        report.warn(f"{display(hyp)}: no source-language file found (looked for "
+                    f"{', '.join(display(p) for p in _source_candidates(hyp, settings)) or 'none'}): "
+                    "the values are checked alone")
+        return True
+    try:
+        source = read_document(str(path), doc.format)
+    except InputError as exc:
+        report.error(str(exc))
+        return False
+    sentence = first_problem(display(path), source)
+    if sentence:
+        report.error(f"{sentence} (the source-language file of {display(hyp)})")
+        return False
+    fill_sources(doc, source, display(path))
+    return True
+
+
+def _source_candidates(hyp: Path, settings: Settings) -> list[Path]:
+    fn = row(detect_format(str(hyp))).source_files
+    return list(fn(hyp, settings.terms.source_language or None)) if fn is not None else []
 
 
 def _check_segments(hyp: Path, spec: Optional[PairSpec], settings: Settings, metrics, paired: Paired, report: Report,
@@ -130,6 +168,8 @@ def _check_segments(hyp: Path, spec: Optional[PairSpec], settings: Settings, met
         source = [s.source or "" for s in segs] if segs and all(s.source is not None for s in segs) else None
     else:  # every segment a line, as the server reads a file alone
         segs = list(doc.segments)
+        if paired_with_source(doc):  # a key the source no longer has: key-extra says it, no rule reads it
+            segs = [s for s in segs if s.source is not None]
         hyp_lines, source = segment_lines(segs)
         model = Unreferenced(metrics, hyp_lines)
     names = pair_names(hyp, spec)
@@ -160,7 +200,8 @@ def _check_segments(hyp: Path, spec: Optional[PairSpec], settings: Settings, met
         for sentence in rows.text_lines():
             report.warn(f"{shown}: {sentence}")
     else:
-        info = {"hypothesis": shown, "references": [], "paired": False, "source": None,
+        info = {"hypothesis": shown, "references": [], "paired": False,
+                "source": doc.header.get(SOURCE_FILE) if paired_with_source(doc) else None,
                 "segments": {"checked": len(al.rows), "empty": len(doc.segments) - len(al.rows)}}
         effort = _draft_effort(doc.segments)
         if effort is not None:

@@ -18,7 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable, Optional
 
-from ...formats.model import PO, SRT, TMX, VTT, XLIFF1, XLIFF2, Segment, SegmentDocument
+from ...formats.model import ARB, JSON, PO, SRT, TMX, VTT, WEBEXT, XLIFF1, XLIFF2, Segment, SegmentDocument
 from ..findings import Finding
 
 
@@ -148,6 +148,32 @@ def _po_counts(doc):
     return counts(doc)
 
 
+def _keyed(syntax: str) -> CheckRow:
+    """A key-value localization file's checks, its placeholders by ``syntax`` (a function of keyed_checks)."""
+
+    def document(doc, d, sev, said, text):
+        from . import keyed_checks
+
+        return _by_key(keyed_checks.check_document(doc, _kept(sev), getattr(keyed_checks, syntax), said), {}, sev, said)
+
+    def segment(seg, fmt, text, given, facts):
+        from . import keyed_checks
+
+        return keyed_checks.check_one(seg, given, getattr(keyed_checks, syntax), facts)
+
+    def header_facts(header: dict) -> dict:
+        from .keyed_checks import facts
+
+        return facts(header)
+
+    def write(text: str) -> Optional[str]:
+        import json
+
+        return json.dumps(text, ensure_ascii=False)[1:-1]
+
+    return CheckRow(document=document, segment=segment, header_facts=header_facts, write=write)
+
+
 _XML = CheckRow(document=_xml_document, segment=_xml_segment, header_facts=_xml_facts, write=_xml_write)
 _SUBTITLES = CheckRow(document=_subtitle_document)
 
@@ -160,6 +186,9 @@ CHECKS: dict[str, CheckRow] = {
     TMX: _XML,
     SRT: _SUBTITLES,
     VTT: _SUBTITLES,
+    JSON: _keyed("json_placeholders"),
+    ARB: _keyed("icu_placeholders"),
+    WEBEXT: _keyed("webext_placeholders"),
 }
 
 
