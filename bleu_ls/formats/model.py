@@ -35,7 +35,12 @@ XLIFF2 = "xliff2"
 TMX = "tmx"
 SRT = "srt"
 VTT = "vtt"
-FORMATS = (LINES, PO, XLIFF1, XLIFF2, TMX, SRT, VTT)
+#: key-value localization files: the target language's file, the source text in another file of the format
+ANDROID = "android"
+PROPERTIES = "properties"
+FORMATS: tuple[str, ...] = (LINES, PO, XLIFF1, XLIFF2, TMX, SRT, VTT)
+FORMATS += (ANDROID,)
+FORMATS += (PROPERTIES,)
 
 
 @dataclass(frozen=True, slots=True)

@@ -25,7 +25,7 @@ import importlib
 from dataclasses import dataclass
 from typing import Any, Callable, Optional
 
-from .model import LINES, PO, SRT, TMX, VTT, XLIFF1, XLIFF2
+from .model import ANDROID, LINES, PO, PROPERTIES, SRT, TMX, VTT, XLIFF1, XLIFF2
 
 #: the states actions (``formats/states.py``): their ids, here so that a row may name them
 MARK_TRANSLATED = "translated"
@@ -80,8 +80,11 @@ class FormatRow:
     #: markers which, found in the first bytes of a file of a shared extension
     #: (:data:`SNIFFED`), make it this format (rows are tried in table order)
     sniff: tuple[bytes, ...] = ()
+    #: (path) -> bool: the file is this format by its path (files of a shared extension such as .json or .xml); None: by extension/sniff
+    paths: Optional[Ref] = None
     #: how the bytes become text: "utf-8" (``engine.text.decode_utf8``), "charset"
-    #: (the PO header's charset), "xml" (the XML declaration; the reader decodes itself)
+    #: (the PO header's charset), "xml" (the XML declaration; the reader decodes itself),
+    #: "utf-8-or-latin-1" (UTF-8, ISO-8859-1 when the bytes are not UTF-8: Java .properties)
     decoding: str = "utf-8"
     #: the reader: module and the function names to try in order (the first that exists)
     reader_module: Optional[str] = None
@@ -125,6 +128,8 @@ class FormatRow:
     placeholders_own: Optional[Ref] = None
     #: the diagnostic code of a reading problem in the editor
     problem_code: str = "malformed"
+    #: (path, lang) -> candidate source-language files, first existing wins (key-value localization files); None: the source is in the file
+    source_files: Optional[Ref] = None
     #: a reading problem is a check finding with its own diagnostics row (severity from it,
     #: said as a sentence) and ``check`` reports it rather than stopping (PO ``po-syntax``)
     problems_checked: bool = False
@@ -198,6 +203,21 @@ ROWS: tuple[FormatRow, ...] = (
         keys_pair=lambda key: not key.startswith("#"),  # a cue's place (``#n``) when it has no id: neither
         ids_decide=True,
         **_SUBTITLES,
+    ),
+    # Android string resources: a strings.xml under res/values*/ (other .xml files never), the source in values/
+    FormatRow(
+        ANDROID, family=ANDROID, family_sentence="an Android strings.xml file", label="Android strings.xml",
+        paths=Ref("android:is_android_strings"), decoding="xml", reader_module="android",
+        reader_names=("read_android",), reader_takes="bytes", text_reader=Ref("android:read_android_text"),
+        prefix_reader=Ref("android:read_android_text"), live_index=Ref("live.whole:WholeIndex"), source_files=Ref("android:source_files"),
+    ),
+    # Java .properties (ResourceBundle): messages_de.properties, the source in messages.properties
+    FormatRow(
+        PROPERTIES, family=PROPERTIES, family_sentence="a Java .properties file", label="Java .properties",
+        extensions=(".properties",), decoding="utf-8-or-latin-1", reader_module="properties",
+        reader_names=("read_properties",), text_reader=Ref("properties:read_properties"),
+        prefix_reader=Ref("properties:read_properties"), live_index=Ref("live.whole:WholeIndex"),
+        source_files=Ref("properties:source_files"),
     ),
 )
 
