@@ -11,11 +11,14 @@ The reading is ``Properties.load``'s, step by step:
   feed) at a line's start is skipped; a line whose first other character is
   ``#`` or ``!`` is a comment (a backslash at its end continues nothing);
 * a line ending in an odd number of backslashes goes on on the next line, that
-  line's leading white space dropped (a ``#`` there is text);
+  line's leading white space dropped (a ``#`` there is text, unless nothing came
+  before the backslash: then, as in Java 9 and later, the next line is read as a
+  new one, and a comment there is a comment);
 * the key ends at the first unescaped ``=``, ``:`` or white space; white space
   and then one ``=`` or ``:`` and more white space separate it from the value;
 * escapes in key and value: ``\t \n \r \f``, ``\uXXXX``; a backslash before any
-  other character is that character; a backslash ending the file is dropped.
+  other character is that character; a backslash ending the file is dropped
+  (alone on its line, it leaves a property with an empty key, as in Java).
 
 ``target_span`` runs from the value's first character to its last, across
 continuation lines; the runs map the decoded value back to the file (an
@@ -140,6 +143,7 @@ def _logical_lines(text: str):
         chars: list[str] = []
         offs: list[int] = []
         start_line = line
+        afresh = False
         while True:
             backslashes = 0
             while i < n and text[i] not in "\r\n":
@@ -150,15 +154,33 @@ def _logical_lines(text: str):
                 i += 1
             if backslashes % 2 == 0:
                 break
-            chars.pop()  # the continuing backslash (at the end of the file: dropped)
+            chars.pop()  # the continuing backslash (at the end of the file: dropped, the line kept)
             offs.pop()
             if i >= n:
                 break
+            if i == n - 1:  # its line break ends the file: Java returns the line as it is (even empty)
+                i += 1
+                break
             i += 2 if text.startswith("\r\n", i) else 1
             line += 1
+            if not chars:  # nothing yet: Java reads the next line as a new one (a comment there is one)
+                afresh = True
+                break
             while i < n and text[i] in _WS:
                 i += 1
-        yield chars, offs, start_line
+        if not afresh:
+            yield chars, offs, start_line
+
+
+def _low_surrogate(chars: list[str], i: int, b: int) -> Optional[int]:
+    """The low surrogate a ``\\uDC00``–``\\uDFFF`` escape at ``chars[i]`` writes (None: no such escape)."""
+    if i + 6 > b or chars[i] != "\\" or chars[i + 1] != "u":
+        return None
+    digits = "".join(chars[i + 2:i + 6])
+    if not all(d in _HEX for d in digits):
+        return None
+    code = int(digits, 16)
+    return code if 0xDC00 <= code < 0xE000 else None
 
 
 class _Converted:
@@ -181,8 +203,13 @@ class _Converted:
             if e == "u":
                 digits = "".join(chars[i + 2:i + 6])
                 if len(digits) == 4 and all(d in _HEX for d in digits):
-                    out.append(chr(int(digits, 16)))
-                    at.append(offs[i])
+                    code = int(digits, 16)
+                    low = _low_surrogate(chars, i + 6, b) if 0xD800 <= code < 0xDC00 else None
+                    if low is not None:  # a UTF-16 pair written as two escapes: one character
+                        code = 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00)
+                        i += 6
+                    out.append(chr(code))
+                    at.append(offs[i if low is None else i - 6])
                     exact.append(False)
                     i += 6
                     continue
