@@ -386,6 +386,8 @@ class _Reader:
             self.problems.append(problem_at(self.file, at, f"The string {v.extra['name']!r}: {sentence}."))
         value = "".join(c.chars)
         target = value.translate(_FOLD)
+        if target != value:  # a folded line break is no longer the file's character
+            c.exact = [e and ch not in "\n\r" for ch, e in zip(c.chars, c.exact)]
         extra = dict(v.extra)
         if target != value:
             extra["value"] = value
