@@ -16,7 +16,7 @@ from ...engine import PairModel
 from ...formats.live.index import LiveIndex
 from ...formats.finding import Finding
 from ...formats.model import SegmentDocument
-from ...formats.read import EXTENSIONS as READ_EXTENSIONS
+from ...formats.read import EXTENSIONS as READ_EXTENSIONS, PATHED
 from ...formats.table import names, row
 from ...qa.formats.live_checks import LiveChecks
 from ..documents.document import from_units, to_units
@@ -37,7 +37,11 @@ def loop_running() -> bool:
 
 
 def segment_format(path: Path) -> Optional[str]:
-    """The segment format of a file, by its name; None for a line file."""
+    """The segment format of a file, by its place where a row knows its files so (Android's
+    ``res/values*/strings.xml``), else by its name; None for a line file."""
+    for r in PATHED:
+        if r.paths(path):  # type: ignore[misc]  # a Ref is callable
+            return r.name
     return EXTENSIONS.get(Path(path).suffix.lower())
 
 
