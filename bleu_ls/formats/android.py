@@ -54,6 +54,8 @@ _SPACE = frozenset(" \t\n\v\f\r")
 #: the escapes aapt2 turns into a character of their own; any other escaped character is itself
 _ESCAPES = {"t": "\t", "n": "\n"}
 _HEX = frozenset("0123456789abcdefABCDEF")
+#: characters aapt2 copies as they are: no white space, no quote, no apostrophe, no backslash
+_PLAIN = re.compile(r"[^\\\"' \t\n\v\f\r]+")
 
 #: a Java format specifier (``java.util.Formatter``): ``%s``, ``%1$s``, ``%-10.2f``, ``%tY``, ``%%``, ``%n``
 _JAVA_SPEC = re.compile(r"%(?:\d+\$|<)?[-#+ 0,(]*\d*(?:\.\d+)?(?:[tT][a-zA-Z]|[a-zA-Z%])")
@@ -173,7 +175,19 @@ class _Compiled:
 
     def text(self, chars: list[str], offs: list[int], exact: list[bool]) -> None:
         i, n = 0, len(chars)
+        joined = "".join(chars)
+        plain = _PLAIN.match
         while i < n:
+            m = plain(joined, i)
+            if m is not None:  # characters that are themselves, whatever the state: copied as a block
+                j = m.end()
+                self.chars += chars[i:j]
+                self.offs += offs[i:j]
+                self.exact += exact[i:j]
+                self.last_space = False
+                i = j
+                if i >= n:
+                    break
             c = chars[i]
             if not self.quote and c in _SPACE:
                 if not self.last_space:
@@ -235,19 +249,24 @@ def _trim(pieces: list[tuple]) -> None:
 def _runs(c: _Compiled, end: int) -> list[Run]:
     """The runs of the compiled text: characters spelled as themselves at consecutive offsets joined;
     each other character a zero-length run at its place; the end marked when the text ends in one."""
-    runs: list[list[int]] = []
-    for i, (off, ex) in enumerate(zip(c.offs, c.exact)):
-        if ex:
-            if runs and runs[-1][2] and runs[-1][0] + runs[-1][2] == i and runs[-1][1] + runs[-1][2] == off:
-                runs[-1][2] += 1
-            else:
-                runs.append([i, off, 1])
-        else:
-            runs.append([i, off, 0])
-    n = len(c.chars)
-    if n and not c.exact[-1]:
-        runs.append([n, end, 0])
-    return [Run(a, b, k) for a, b, k in runs]
+    out: list[Run] = []
+    offs, exact = c.offs, c.exact
+    n = len(offs)
+    i = 0
+    while i < n:
+        off = offs[i]
+        if not exact[i]:
+            out.append(Run(i, off, 0))
+            i += 1
+            continue
+        j = i + 1
+        while j < n and exact[j] and offs[j] == off + (j - i):
+            j += 1
+        out.append(Run(i, off, j - i))
+        i = j
+    if n and not exact[-1]:
+        out.append(Run(n, end, 0))
+    return out
 
 
 _FOLD = {ord("\n"): " ", ord("\r"): " "}

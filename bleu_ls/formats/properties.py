@@ -45,6 +45,7 @@ _WS = frozenset(" \t\f")
 _ESC = {"t": "\t", "n": "\n", "r": "\r", "f": "\f"}
 _HEX = frozenset("0123456789abcdefABCDEF")
 _FOLD = {ord("\n"): " ", ord("\r"): " "}
+_EOL = re.compile(r"[\r\n]")
 
 
 def message_format_placeholders(text: str) -> list[tuple[int, int, str]]:
@@ -137,22 +138,21 @@ def _logical_lines(text: str):
             line += 1
             continue
         if c == "#" or c == "!":
-            while i < n and text[i] not in "\r\n":
-                i += 1
+            m = _EOL.search(text, i)
+            i = n if m is None else m.start()
             continue
         chars: list[str] = []
         offs: list[int] = []
         start_line = line
         afresh = False
         while True:
-            backslashes = 0
-            while i < n and text[i] not in "\r\n":
-                ch = text[i]
-                chars.append(ch)
-                offs.append(i)
-                backslashes = backslashes + 1 if ch == "\\" else 0
-                i += 1
-            if backslashes % 2 == 0:
+            m = _EOL.search(text, i)
+            e = n if m is None else m.start()
+            piece = text[i:e]
+            chars += piece
+            offs += range(i, e)
+            i = e
+            if (len(piece) - len(piece.rstrip("\\"))) % 2 == 0:
                 break
             chars.pop()  # the continuing backslash (at the end of the file: dropped, the line kept)
             offs.pop()
@@ -191,7 +191,17 @@ class _Converted:
         at: list[int] = []
         exact: list[bool] = []
         i = a
+        joined = "".join(chars[a:b])
         while i < b:
+            k = joined.find("\\", i - a)
+            j = b if k < 0 else a + k
+            if j > i:  # up to the next backslash: the characters themselves, copied as a block
+                out += chars[i:j]
+                at += offs[i:j]
+                exact += [True] * (j - i)
+                i = j
+                if i >= b:
+                    break
             c = chars[i]
             if c != "\\" or i + 1 >= b:
                 out.append(c)
@@ -230,20 +240,26 @@ class _Converted:
         self.exact = exact
 
     def runs(self, end: int) -> list[Run]:
-        runs: list[list[int]] = []
-        for i, (off, ex) in enumerate(zip(self.offs, self.exact)):
-            if ex:
-                last = runs[-1] if runs else None
-                if last is not None and last[2] and last[0] + last[2] == i and last[1] + last[2] == off:
-                    last[2] += 1
-                else:
-                    runs.append([i, off, 1])
-            else:
-                runs.append([i, off, 0])
-        n = len(self.text)
-        if n and not self.exact[-1]:
-            runs.append([n, end, 0])
-        return [Run(a, b, k) for a, b, k in runs]
+        """Characters spelled as themselves at consecutive offsets joined; each other one a
+        zero-length run at its backslash; the end marked when the value ends in an escape."""
+        out: list[Run] = []
+        offs, exact = self.offs, self.exact
+        n = len(offs)
+        i = 0
+        while i < n:
+            off = offs[i]
+            if not exact[i]:
+                out.append(Run(i, off, 0))
+                i += 1
+                continue
+            j = i + 1
+            while j < n and exact[j] and offs[j] == off + (j - i):
+                j += 1
+            out.append(Run(i, off, j - i))
+            i = j
+        if n and not exact[-1]:
+            out.append(Run(n, end, 0))
+        return out
 
 
 def read_properties(text: str, path: str = "", max_segments: Optional[int] = None) -> SegmentDocument:
