@@ -38,11 +38,13 @@ VTT = "vtt"
 JSON = "json"
 ARB = "arb"
 WEBEXT = "webext"
-FORMATS = (LINES, PO, XLIFF1, XLIFF2, TMX, SRT, VTT,
-           JSON,
-           ARB,
-           WEBEXT,
-           )
+#: key-value localization files: the target language's file, the source text in another file of the format
+ANDROID = "android"
+PROPERTIES = "properties"
+FORMATS: tuple[str, ...] = (LINES, PO, XLIFF1, XLIFF2, TMX, SRT, VTT)
+FORMATS += (JSON, ARB, WEBEXT)
+FORMATS += (ANDROID,)
+FORMATS += (PROPERTIES,)
 
 
 @dataclass(frozen=True, slots=True)
