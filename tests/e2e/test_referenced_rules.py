@@ -149,3 +149,38 @@ async def test_a_real_pair_lists_what_check_lists_before_and_after_an_edit(hyp, 
         assert got == want2, (sorted(want2 - got)[:8], sorted(got - want2)[:8])
     finally:
         await _close(s)
+
+
+async def test_a_large_pair_is_analysed_in_a_worker_thread_first_and_lists_what_check_lists(tmp_path):
+    """3,000 entries (over the server's THREAD_LINES): the first pass runs off the event loop on a
+    copy of the rows, its scores installed after; the list is then ``check``'s, and an edit after
+    it is followed as in a small file."""
+    n = 3000
+    head = 'msgid ""\nmsgstr ""\n"Content-Type: text/plain; charset=UTF-8\\n"\n"Language: de\\n"\n'
+
+    def po(entries) -> str:
+        return "\n".join([head, *(f'msgid "{src}"\nmsgstr "{tgt}"\n' for src, tgt in entries)])
+
+    ref = [(f"Open file {i} now and save it", f"Datei {i} jetzt öffnen und speichern") for i in range(n)]
+    hyp = [(src, tgt.replace("jetzt", "sofort") if i % 7 else tgt.replace(str(i), str(i + 1))) for i, (src, tgt) in enumerate(ref)]
+    s = await _session("vscode", tmp_path)
+    try:
+        s.write("big.ref.po", po(ref))
+        text = po(hyp)
+        path = s.write("big.hyp.po", text)
+        uri = s.open("big.hyp.po", text)
+        want, _ = checked(path)
+        assert sum(1 for _l, code in want if code == "number-mismatch") == len(range(0, n, 7))
+        got, _ = await settled(s, uri, want)
+        assert got == want, (sorted(want - got)[:8], sorted(got - want)[:8])
+        lines = text.split("\n")
+        k = lines.index('msgstr "Datei 1 sofort öffnen und speichern"')
+        s.change(uri, [{"range": ((k, 8), (k, 8)), "text": "Datei "}])
+        lines[k] = 'msgstr "Datei Datei 1 sofort öffnen und speichern"'
+        path = s.write("big.hyp.po", "\n".join(lines))
+        want2, _ = checked(path)
+        assert (k, "doubled-word") in want2 - want
+        got, _ = await settled(s, uri, want2, timeout=60)
+        assert got == want2, (sorted(want2 - got)[:8], sorted(got - want2)[:8])
+    finally:
+        await _close(s)

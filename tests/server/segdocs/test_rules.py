@@ -151,3 +151,34 @@ def test_the_rule_findings_are_there_and_placed_on_the_target(tmp_path):
     assert (lines.index('msgstr "Hello world"'), "untranslated") in got
     assert (lines.index('msgstr "Sie haben 21 neue Nachrichten."'), "number-mismatch") in got
     assert not any(code == "target-same-as-source" for _l, code in got)  # said as untranslated
+
+
+def test_with_a_reference_an_edit_works_out_the_edited_segment_only(tmp_path):
+    """Live: typing in one target of a 2,000-entry catalogue paired with its reference splices
+    that segment's line alone into the rule table's lines (the analyser computes one line's
+    facts again, not the file's), and its finding comes and goes."""
+    n = 2000
+    ref = [(f"Open file {i} now", f"Datei {i} jetzt öffnen") for i in range(n)]
+    (tmp_path / "big.ref.po").write_text(_po(ref), encoding="utf-8")
+    uri = (tmp_path / "big.hyp.po").as_uri()
+    docs = _docs(tmp_path)
+    text = _po([(s, t.replace("jetzt", "sofort")) for s, t in ref])
+    docs.open(uri, text, 1)
+    sp = docs.docs[uri]
+    assert sp.rules is not None and len(sp.rules.rows) == n
+    assert not any(code == "doubled-word" for _l, code, _m in _found(docs, uri))
+    analyzer = sp.rules.analyzer
+    before = analyzer.stats["hyp_lines_computed"]
+    lines = text.split("\n")
+    k = lines.index('msgstr "Datei 1234 sofort öffnen"')
+    at = sum(len(x) + 1 for x in lines[:k]) + len('msgstr "')
+    docs._apply(sp, at, at, "Datei ")  # "Datei Datei 1234 sofort öffnen"
+    sp.serial += 1
+    got = _found(docs, uri)
+    assert [(line, code) for line, code, _m in got if code == "doubled-word"] == [(k, "doubled-word")]
+    assert analyzer.stats["hyp_lines_computed"] - before == 1
+    assert analyzer.changed is not None and len(analyzer.changed) <= 2  # an incremental pass
+    docs._apply(sp, at, at + len("Datei "), "")
+    sp.serial += 1
+    assert not any(code == "doubled-word" for _l, code, _m in _found(docs, uri))
+    assert analyzer.stats["hyp_lines_computed"] - before == 1  # the old text's facts remembered
