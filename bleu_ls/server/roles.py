@@ -44,6 +44,9 @@ class PairRole(Protocol):
     settings: Settings
     model: Optional[PairModel]
     source_lines: Optional[list[str]]
+    #: a file with its source and no reference: its lines for the rule table, and the source file
+    alone: Any
+    alone_source: Optional[Path]
     problems: list[str]
     settings_problems: list[str]
     baseline: Optional[dict[str, Optional[float]]]

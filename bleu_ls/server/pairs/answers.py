@@ -70,7 +70,7 @@ class LineAnswers:
             if not early.preview.wait_is_short():
                 return None  # a line known to be unpaired: nothing to say (never build the pair for a hover)
         pair = manager.pair_for(params.text_document.uri)
-        if pair is None or (pair.model is None and pair.effort is None and not pair.draft_problem):
+        if pair is None or (pair.model is None and pair.alone is None and pair.effort is None and not pair.draft_problem):
             return None
         line = params.position.line
         text = hover_text(pair, line, manager.line_findings(pair, line))

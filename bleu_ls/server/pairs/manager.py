@@ -322,6 +322,8 @@ class PairManager:
         for pair in self.pairs.values():
             spec = pair.spec
             if spec is None:
+                if pair.alone_source is not None and path_key(pair.alone_source) == key:
+                    out.append((pair, None))  # the source of a file alone
                 continue
             for k, ref in enumerate(spec.references):
                 if path_key(ref) == key:
@@ -354,6 +356,8 @@ class PairManager:
                 paths.update(pair.spec.references)
                 if pair.spec.source is not None:
                     paths.add(pair.spec.source)
+            if pair.alone_source is not None:
+                paths.add(pair.alone_source)
             if pair.draft_path is not None:
                 paths.add(pair.draft_path)
         paths.update(self.segment_docs.watched())
@@ -396,7 +400,8 @@ class PairManager:
 
     def _adequacy_arrived(self) -> None:
         for pair in self.pairs.values():
-            if pair.model is not None and pair.source_lines is not None and pair.settings.diagnostics.adequacy.enabled:
+            if (pair.model is not None or pair.alone is not None) and pair.source_lines is not None \
+                    and pair.settings.diagnostics.adequacy.enabled:
                 if pair.diag_cache is not None:  # read again (the resultId stays when none moved)
                     pair.diag_cache.key = None
                 if not self.pull_diagnostics:

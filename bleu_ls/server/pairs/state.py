@@ -40,6 +40,11 @@ class Pair:
     settings: Settings = field(default_factory=Settings)
     model: Optional[PairModel] = None
     source_lines: Optional[list[str]] = None
+    #: a file with its source and no reference (``NAME.src`` beside it, or a rule's ``source``):
+    #: its lines as the rule table reads them (:class:`~bleu_ls.qa.analysis.unreferenced.Unreferenced`,
+    #: spliced with the document's edits; ``source_lines`` its source's), and that source file
+    alone: Any = None
+    alone_source: Optional[Path] = None
     #: reference/source problems in plain words (shown on line 1)
     problems: list[str] = field(default_factory=list)
     settings_problems: list[str] = field(default_factory=list)

@@ -119,7 +119,7 @@ class SegmentDocs:
         self._refresh()
 
     def _bind(self, sp: SegmentPair) -> None:
-        """The document's drafts and, with no reference, the rule table's checks."""
+        """The document's drafts and the rule table's checks (over its lines alone, or its rows with the reference)."""
         drafts.bind(sp, getattr(self.manager, "drafts", None), self.manager.settings, self.manager.root_for(sp.path))
         rules.bind(sp, self.manager.settings, getattr(self.manager, "adequacy", None))
 
@@ -182,8 +182,7 @@ class SegmentDocs:
                 sp.model, sp.frozen = None, None
                 read_reference(sp, self.manager, self.docs.values())
                 pair(sp, self.manager.settings)
-                if (sp.ref is None) != (sp.rules is not None):  # a reference came or went
-                    rules.bind(sp, self.manager.settings, getattr(self.manager, "adequacy", None))
+                rules.bind(sp, self.manager.settings, getattr(self.manager, "adequacy", None))  # (its rows read again)
                 self._changed(sp)
                 self._refresh()
 

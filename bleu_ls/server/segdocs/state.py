@@ -104,7 +104,7 @@ class SegmentPair:
     keyed_rows: bool = False
     #: (the reference, its key -> first segment with it)
     ref_keys: Optional[tuple[object, dict[str, int]]] = None
-    #: the rule table's checks of a file with no reference (rules.SegRules; None: paired, or not bound)
+    #: the rule table's checks, alone or with the reference (rules.SegRules; None: not bound, or diagnostics off)
     rules: Any = None
     #: a large file's full read under way (its first segments only in ``index`` meanwhile: opening.py)
     loading: Optional[asyncio.Future] = None
