@@ -3,7 +3,7 @@ never a spelling question is left out.
 
 Left out: placeholders, inline tags, URLs, e-mail addresses and inline code (masked as the
 terminology check masks them, :func:`~bleu_ls.qa.terms.words.masked`); words with a digit;
-words of one letter; words in capitals ("NASA") or with a capital inside ("iPhone",
+words of fewer than :data:`MIN_LETTERS` letters ("km", "ok"); words in capitals ("NASA") or with a capital inside ("iPhone",
 "McDonald"); in languages that do not capitalise nouns, a capitalised word that does not start
 a sentence (a name); any word of the source line (names, brands and code kept as written).
 The rule (``analysis/spell_rules.py``) then leaves out the user's word list and the
@@ -28,6 +28,8 @@ _ENDS = ".!?…:;"
 #: what may stand between a sentence's end and its first word
 _OPENERS = " \t\"'«»„“”‚‘’()[]¿¡-–—*"
 _APOSTROPHES = "'’"
+#: shorter words are not checked (units, abbreviations, interjections)
+MIN_LETTERS = 3
 
 
 class Unknown(NamedTuple):
@@ -64,7 +66,7 @@ def unknown_words(target: str, source: Optional[str], dictionary: Dictionary) ->
     known = dictionary.known
     for k, w in enumerate(found):
         t = w.text
-        if len(t) < 2 or not t.isalpha():
+        if len(t) < MIN_LETTERS or not t.isalpha():
             continue
         if t.isupper() or any(ch.isupper() for ch in t[1:]):
             continue
