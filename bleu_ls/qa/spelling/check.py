@@ -16,9 +16,10 @@ apostrophe separates them; a word written with an apostrophe that the dictionary
 
 from __future__ import annotations
 
+import re
 from typing import NamedTuple, Optional
 
-from ..terms.words import masked, words
+from ..terms.words import NO_SPACE_RANGES, masked
 from .dictionary import Dictionary
 
 #: languages whose nouns are written with a capital: a capitalised word there is checked
@@ -30,6 +31,10 @@ _OPENERS = " \t\"'«»„“”‚‘’()[]¿¡-–—*"
 _APOSTROPHES = "'’"
 #: shorter words are not checked (units, abbreviations, interjections)
 MIN_LETTERS = 3
+#: a word, as the terminology check reads words (terms/words.py): letters and digits
+_WORD = re.compile(f"[^\\W_{NO_SPACE_RANGES}]+")
+#: the word that ends where a search ends
+_WORD_BEFORE = re.compile(f"[^\\W_{NO_SPACE_RANGES}]+\\Z")
 
 
 class Unknown(NamedTuple):
@@ -49,42 +54,43 @@ def source_words(source: Optional[str]) -> frozenset:
     """The lower-case words of a source line (its placeholders and code masked)."""
     if not source:
         return frozenset()
-    return frozenset(w.lower for w in words(masked(source)))
+    return frozenset(m.group().lower() for m in _WORD.finditer(masked(source)))
 
 
 def unknown_words(target: str, source: Optional[str], dictionary: Dictionary) -> tuple[Unknown, ...]:
     """The words of ``target`` that ``dictionary`` does not know, minus what is never a
     spelling question (see the module) and the words of ``source``."""
     text = masked(target)
-    found = words(text)
-    if not found:
+    known_words = dictionary.words
+    found = [m for m in _WORD.finditer(text) if m.group().lower() not in known_words]
+    if not found:  # (most lines: every word in the list)
         return ()
-    from_source = source_words(source)
+    from_source: Optional[frozenset] = None
     names = dictionary.language not in NOUNS_CAPITALISED
     out: list[Unknown] = []
-    n = len(found)
-    known = dictionary.known
-    for k, w in enumerate(found):
-        t = w.text
+    n = len(text)
+    for m in found:
+        t = m.group()
         if len(t) < MIN_LETTERS or not t.isalpha():
             continue
-        if t.isupper() or any(ch.isupper() for ch in t[1:]):
-            continue
-        low = w.lower
-        if low in from_source:
-            continue
+        if t.isupper() or not t[1:].islower():
+            continue  # "NASA", "iPhone", "McDonald"
+        low = t.lower()
+        a, b = m.span()
         # a word written with an apostrophe: "don't", "l'homme", "geht's"
-        if k + 1 < n and w.end < len(text) and text[w.end] in _APOSTROPHES and found[k + 1].start == w.end + 1:
-            whole = low + "'" + found[k + 1].lower
-            if whole in dictionary:
+        if b + 1 < n and text[b] in _APOSTROPHES and text[b + 1].isalpha():
+            after = _WORD.match(text, b + 1)
+            if after is not None and low + "'" + after.group().lower() in known_words:
                 continue
-        if k > 0 and w.start >= 1 and text[w.start - 1] in _APOSTROPHES and found[k - 1].end == w.start - 1:
-            whole = found[k - 1].lower + "'" + low
-            if whole in dictionary or len(t) <= 2:
+        if a >= 2 and text[a - 1] in _APOSTROPHES and text[a - 2].isalpha():
+            before = _WORD_BEFORE.search(text, 0, a - 1)
+            if before is not None and before.group().lower() + "'" + low in known_words:
                 continue
-        if t[0].isupper() and names and not _starts_sentence(text, w.start):
+        if t[0].isupper() and names and not _starts_sentence(text, a):
             continue
-        if known(low):
+        if from_source is None:
+            from_source = source_words(source)
+        if low in from_source or dictionary.known(low):
             continue
-        out.append(Unknown(w.start, w.end, t))
+        out.append(Unknown(a, b, t))
     return tuple(out)

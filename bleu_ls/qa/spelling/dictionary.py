@@ -12,9 +12,12 @@ not in the list is known when it is made of two or three known words of at least
 
 from __future__ import annotations
 
+import gzip
 import itertools
+import json
 import threading
-from typing import Callable, NamedTuple, Optional
+from importlib import resources
+from typing import Callable, Collection, NamedTuple, Optional
 
 from ..terms.words import COMPOUNDING, primary
 
@@ -36,7 +39,7 @@ _SERIAL = itertools.count(1)
 class Dictionary:
     """The known words of one language (lower case), with the compound rule where it applies."""
 
-    def __init__(self, language: str, words: frozenset, compounds: bool = True) -> None:
+    def __init__(self, language: str, words: Collection[str], compounds: bool = True) -> None:
         self.language = language
         self.words = words
         self.compounds = compounds and language in COMPOUNDING
@@ -94,15 +97,23 @@ def _languages() -> Optional[list[str]]:
     return sorted(SpellChecker.languages())
 
 
-def _read(language: str) -> frozenset:
+def _read(language: str) -> Collection[str]:
+    """The words of the wheel's list for ``language`` (its packaged ``resources/<lang>.json.gz``,
+    read as the package reads it; through the package's API where the file is not there)."""
+    try:
+        data = resources.files("spellchecker").joinpath("resources").joinpath(f"{language}.json.gz").read_bytes()
+        words = json.loads(gzip.decompress(data))
+        if isinstance(words, dict):
+            return words.keys()
+    except (OSError, ValueError, ModuleNotFoundError):
+        pass
     from spellchecker import SpellChecker
 
-    checker = SpellChecker(language=language, distance=1)
-    return frozenset(checker.word_frequency.dictionary)
+    return SpellChecker(language=language, distance=1).word_frequency.dictionary.keys()
 
 
 def dictionary(language: Optional[str], compounds: bool = True,
-               reader: Callable[[str], frozenset] = _read) -> Loaded:
+               reader: Callable[[str], Collection[str]] = _read) -> Loaded:
     """The dictionary of ``language`` (a BCP 47 code; its primary subtag chooses), read once."""
     lang = primary(language)
     if not lang:
