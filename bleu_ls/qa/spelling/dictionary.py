@@ -1,7 +1,8 @@
 """The dictionary of a target language: the word list the ``pyspellchecker`` wheel ships
 (an optional dependency, the ``spelling`` extra), read once per language and kept.
 
-Nothing is downloaded: a language the installed wheel has no list for, or no wheel at all, is
+Nothing is downloaded: the words are read from the installed wheel (and kept in the user's
+cache folder in a form read faster, :func:`_read`); a language the installed wheel has no list for, or no wheel at all, is
 one sentence (:func:`dictionary` returns it) and the check does not run.
 
 Compounds: in the languages that write them as one word (:data:`COMPOUNDING`), a word that is
@@ -15,8 +16,11 @@ from __future__ import annotations
 import gzip
 import itertools
 import json
+import marshal
+import os
 import threading
 from importlib import resources
+from pathlib import Path
 from typing import Callable, Collection, NamedTuple, Optional
 
 from ..terms.words import COMPOUNDING, primary
@@ -97,19 +101,50 @@ def _languages() -> Optional[list[str]]:
     return sorted(SpellChecker.languages())
 
 
+def cache_dir() -> Path:
+    """The user's cache folder (``$XDG_CACHE_HOME/bleu-ls``, else ``~/.cache/bleu-ls``)."""
+    base = os.environ.get("XDG_CACHE_HOME") or ""
+    root = Path(base) if base and Path(base).is_absolute() else Path.home() / ".cache"
+    return root / "bleu-ls"
+
+
 def _read(language: str) -> Collection[str]:
-    """The words of the wheel's list for ``language`` (its packaged ``resources/<lang>.json.gz``,
-    read as the package reads it; through the package's API where the file is not there)."""
+    """The words of the wheel's list for ``language``: its packaged ``resources/<lang>.json.gz``,
+    read as the package reads it, kept in the user's cache as a list of words read four times
+    as fast (``spelling-<lang>-<stamp>.marshal``: the stamp is the packaged file's size and time,
+    so another version of the wheel is read again); through the package's API where the file is
+    not there."""
     try:
-        data = resources.files("spellchecker").joinpath("resources").joinpath(f"{language}.json.gz").read_bytes()
-        words = json.loads(gzip.decompress(data))
+        res = resources.files("spellchecker").joinpath("resources").joinpath(f"{language}.json.gz")
+        with resources.as_file(res) as path:
+            st = os.stat(path)
+            cached = cache_dir() / f"spelling-{language}-{st.st_size}-{st.st_mtime_ns}.marshal"
+            try:
+                got = marshal.loads(cached.read_bytes())
+                if isinstance(got, list):
+                    return set(got)
+            except (OSError, ValueError, EOFError, TypeError):
+                pass
+            words = json.loads(gzip.decompress(path.read_bytes()))
         if isinstance(words, dict):
+            _keep(cached, list(words))
             return words.keys()
     except (OSError, ValueError, ModuleNotFoundError):
         pass
     from spellchecker import SpellChecker
 
     return SpellChecker(language=language, distance=1).word_frequency.dictionary.keys()
+
+
+def _keep(path: Path, words: list) -> None:
+    """Write the cache file (never fails the check: a cache that cannot be written is not kept)."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
+        tmp.write_bytes(marshal.dumps(words))
+        os.replace(tmp, path)
+    except OSError:
+        pass
 
 
 def dictionary(language: Optional[str], compounds: bool = True,

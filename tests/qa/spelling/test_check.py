@@ -109,11 +109,27 @@ def test_no_dictionary_is_one_sentence(monkeypatch):
     D._LOADED.clear()
 
 
-def test_the_installed_word_lists():
+def test_the_installed_word_lists(tmp_path, monkeypatch):
     pytest.importorskip("spellchecker")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    D._LOADED.clear()
     de = D.dictionary("de").dictionary
     en = D.dictionary("en-US").dictionary
     assert de is not None and en is not None
     assert [u.word for u in unknown_words("Das ist ein Feheler im Text.", None, de)] == ["Feheler"]
     assert [u.word for u in unknown_words("I did not recieve the letter.", None, en)] == ["recieve"]
     assert unknown_words("Die Übersetzung enthält keinen Fehler.", None, de) == ()
+
+
+def test_the_word_list_is_the_packages_read_once_then_from_the_cache(tmp_path, monkeypatch):
+    spellchecker = pytest.importorskip("spellchecker")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    oracle = set(spellchecker.SpellChecker(language="de").word_frequency.dictionary)
+    first = D._read("de")
+    assert set(first) == oracle
+    [cached] = (tmp_path / "bleu-ls").glob("spelling-de-*.marshal")
+    second = D._read("de")
+    assert isinstance(second, set) and second == oracle
+    cached.write_bytes(b"not a cache")  # damaged: read from the wheel again, and written again
+    assert set(D._read("de")) == oracle
+    assert isinstance(D._read("de"), set)
