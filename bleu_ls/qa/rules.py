@@ -34,7 +34,8 @@ from typing import Any, Callable, NamedTuple, Optional
 
 from ..config.diagnostics import DiagnosticsSettings
 from ..formats.finding import MALFORMED, PO_SYNTAX, TIMECODE
-from .analysis import file_rules, length_rules, qe_rules, score_rules, source_rules, term_rules, text_rules, user_rules
+from .analysis import (file_rules, length_rules, qe_rules, score_rules, source_rules, spell_rules, term_rules, text_rules,
+                       user_rules)
 from .analysis.context import LineContext
 from .findings import INTERNAL, REFERENCE_ERROR, SETTINGS_PROBLEM
 
@@ -121,6 +122,8 @@ TABLE: tuple[Rule, ...] = (
     Rule("term-missing", term_rules.term_missing, kind=LINE, params=term_rules.term_params, line_pair=True),
     Rule("term-forbidden", term_rules.term_forbidden, kind=LINE, params=term_rules.term_params),
     Rule("do-not-translate", term_rules.do_not_translate, kind=LINE, params=term_rules.term_params, line_pair=True),
+    # the target's spelling (spell_rules over qa/spelling/; docs/diagnostics.md#spelling)
+    Rule("spelling", spell_rules.spelling, kind=LINE, params=spell_rules.spelling_params),
     # the user's own rules ([[rules]]; user_rules): one row for all of them, their findings
     # are coded rule:<the rule's code> (see USER_RULE)
     Rule("rule", user_rules.user_rules, kind=LINE, params=user_rules.rule_params),

@@ -56,7 +56,8 @@ def test_codes_are_the_tables_line_file_codes_with_a_setting():
     assert rules.CODES == (
         "low-score", "outlier", "empty-hypothesis", "untranslated", "length-ratio", "repetition", "doubled-word",
         "line-count-mismatch", "unpaired", "number-mismatch", "markup-mismatch", "unbalanced", "end-punctuation",
-        "wrong-language", "misaligned", "adequacy", "term-missing", "term-forbidden", "do-not-translate", "rule",
+        "wrong-language", "misaligned", "adequacy", "term-missing", "term-forbidden", "do-not-translate", "spelling",
+        "rule",
     )
     # a user rule's findings (rule:<name>) are listed in its row's place
     assert rules.ORDER["rule:any-name"] == rules.ORDER["rule"] and rules.row("rule:x") is TABLE["rule"]

@@ -23,6 +23,7 @@ from lsprotocol import types
 
 from ...qa.analysis import Analyzer
 from ...qa.adequacy.qe_background import BackgroundAdequacy
+from ...qa.spelling import wordlist
 from ...config.pairing import PairSpec
 from ...config.workspace import CONFIG_NAME
 from ...config.settings import Settings
@@ -362,6 +363,7 @@ class PairManager:
                 paths.add(pair.draft_path)
         paths.update(self.segment_docs.watched())
         paths.update(self._glossaries())
+        paths.update(root / wordlist.RELATIVE for root in self.roots)  # the spelling check's word lists
         self.watcher.set_paths(paths)
 
     def _glossaries(self) -> list[Path]:
@@ -374,6 +376,9 @@ class PairManager:
             return
         if any(path_key(g) == path_key(path) for g in self._glossaries()):
             self.settings_changed()  # every open document's terms checked again (the glossary is read again)
+            return
+        if path.name == wordlist.FILE_NAME and path.parent.name == wordlist.FOLDER:
+            self.settings_changed()  # a word added to the spelling check's word list: every line checked again
             return
         if path in self.open_paths():
             return  # the open buffer is what counts

@@ -151,6 +151,7 @@ describe("package.json", () => {
   it("contributes a palette entry for every command the extension registers", async () => {
     const ids = packageJson.contributes.commands.map((c: { command: string }) => c.command).sort();
     assert.deepEqual(ids, [
+      "bleu-ls.addToDictionary",
       "bleu-ls.addToGlossary",
       "bleu-ls.compareWith",
       "bleu-ls.exportScores",
