@@ -117,6 +117,8 @@ FORMAT_CHECKS: dict[str, str] = {
     "inconsistent-translation": "PO/XLIFF/TMX: flag the same source translated differently in the file.",
     "inconsistent-source": "PO/XLIFF/TMX: flag one translation used for different sources in the file.",
     "newlines": "PO/XLIFF/TMX: flag a target with another number of line breaks than its source.",
+    "key-missing": "Localization files (JSON, ARB, Android, .properties): flag a key of the source-language file the target file lacks.",
+    "key-extra": "Localization files: flag a key of the target file its source-language file no longer has.",
     "icu-syntax": "ICU messages (Angular XLIFF…): flag a target that is not a well-formed ICU message where its source is one.",
     "icu-arguments": "ICU messages: flag an argument of the source missing from the target, or one the source does not have.",
     "plural-categories": "ICU plurals: flag plural forms the target language needs (CLDR) and lacks, or has and never uses.",
