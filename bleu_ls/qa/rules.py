@@ -146,9 +146,9 @@ TABLE: tuple[Rule, ...] = (
     _format("inconsistent-translation", XML, PO, KEYED),
     _format("inconsistent-source", XML, PO, KEYED),
     _format("newlines", XML, PO),
-    _format("icu-syntax", XML),  # ICU messages in segments (qa/formats/icu_checks.py)
+    _format("icu-syntax", XML, KEYED),  # ICU messages in segments (qa/formats/icu_checks.py; ARB's values)
     _format("icu-arguments", XML),
-    _format("plural-categories", XML),
+    _format("plural-categories", XML, KEYED),
     _format(PO_SYNTAX, PO, READER),  # the PO reader's problems
     _format("placeholders-missing", PO, KEYED),
     _format("placeholders-extra", PO, KEYED),

@@ -81,7 +81,7 @@ def test_format_codes_and_the_check_modules_defaults_come_from_the_table():
     assert list(subtitle_checks.CODES) == [r.code for r in rules.TABLE if rules.SUBTITLES in r.by]
     assert [r.code for r in rules.TABLE if rules.KEYED in r.by] == [
         "target-empty", "target-same-as-source", "inconsistent-translation", "inconsistent-source",
-        "placeholders-missing", "placeholders-extra", "key-missing", "key-extra"]
+        "icu-syntax", "plural-categories", "placeholders-missing", "placeholders-extra", "key-missing", "key-extra"]
     for defaults in (xml_checks.DEFAULT_SEVERITY, po_checks.DEFAULT_SEVERITY, subtitle_checks.CODES):
         assert defaults == {c: FORMAT_DEFAULTS[c] for c in defaults}
     assert rules.IGNORABLE == (*rules.CODES, *rules.FORMAT_CODES, "worse-than-other")

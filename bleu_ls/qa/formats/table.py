@@ -167,23 +167,35 @@ def _properties_write(text: str) -> Optional[str]:
     return text.replace("\\", "\\\\").replace("\n", "\\n").replace("\r", "\\r").replace("\t", "\\t")
 
 
-def _keyed(syntax: str, write: Callable[[str], Optional[str]] = _json_write) -> CheckRow:
-    """A key-value localization file's checks, its placeholders by ``syntax`` (a function of keyed_checks)."""
+def _keyed(syntax: str, write: Callable[[str], Optional[str]] = _json_write, icu: bool = False) -> CheckRow:
+    """A key-value localization file's checks, its placeholders by ``syntax`` (a function of keyed_checks);
+    ``icu``: its values are ICU messages (ARB), checked as such too (``icu-syntax``, ``plural-categories``;
+    a lost or added argument is the placeholder checks' to say)."""
+
+    def _icu(seg, language, given) -> list[Finding]:
+        if not icu or seg.source is None:
+            return []
+        from .icu_checks import check_icu
+
+        return [f for f in check_icu(seg, language, {c: s for c, s in given.items() if c != "icu-arguments"})]
 
     def document(doc, d, sev, said, text):
         from . import keyed_checks
 
-        return _by_key(keyed_checks.check_document(doc, _kept(sev), getattr(keyed_checks, syntax), said), {}, sev, said)
+        given = _kept(sev)
+        found = keyed_checks.check_document(doc, given, getattr(keyed_checks, syntax), said)
+        found += [f for s in doc.segments for f in _icu(s, doc.target_lang, given)]
+        return _by_key(found, {}, sev, said)
 
     def segment(seg, fmt, text, given, facts):
         from . import keyed_checks
 
-        return keyed_checks.check_one(seg, given, getattr(keyed_checks, syntax), facts)
+        return keyed_checks.check_one(seg, given, getattr(keyed_checks, syntax), facts) + _icu(seg, facts.get("language"), given)
 
     def header_facts(header: dict) -> dict:
         from .keyed_checks import facts
 
-        return facts(header)
+        return {**facts(header), "language": header.get("locale") or None}
 
     return CheckRow(document=document, segment=segment, header_facts=header_facts, write=write)
 
@@ -201,7 +213,7 @@ CHECKS: dict[str, CheckRow] = {
     SRT: _SUBTITLES,
     VTT: _SUBTITLES,
     JSON: _keyed("json_placeholders"),
-    ARB: _keyed("icu_placeholders"),
+    ARB: _keyed("icu_placeholders", icu=True),
     WEBEXT: _keyed("webext_placeholders"),
     ANDROID: _keyed("java_format_placeholders", _android_write),
     PROPERTIES: _keyed("message_format_arguments", _properties_write),

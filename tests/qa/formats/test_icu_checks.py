@@ -66,3 +66,28 @@ def test_a_broken_target_a_renamed_argument_and_another_language(tmp_path):
     cats = [f for f in found if f["code"] == "plural-categories"]
     assert cats and all(f["data"]["missing"] == ["one", "few", "many"] for f in cats)
     assert len(cats) == sum(1 for _u, t in icu_units(ANGULAR.read_text(encoding="utf-8")) if ", plural," in t)
+
+
+YUBIOATH = Path(__file__).resolve().parents[2] / "data" / "formats" / "json" / "yubioath"
+
+
+def test_arb_values_are_icu_messages(tmp_path):
+    """A real Flutter ARB pair (the template from l10n.yaml): the German plurals (=1 and other: German
+    `one` is 1 alone) are clean; declared Russian, each lacks one/few/many; a value broken is icu-syntax."""
+    import shutil
+
+    root = tmp_path / "yubioath"
+    shutil.copytree(YUBIOATH, root)
+    de = root / "lib" / "l10n" / "app_de.arb"
+    text = de.read_text(encoding="utf-8")
+    plurals = [k for k, v in json.loads(text).items() if isinstance(v, str) and ", plural," in v]
+    assert len(plurals) == 3
+    assert icu_findings(de) == []
+    de.write_text(text.replace('"@@locale": "de"', '"@@locale": "ru"'), encoding="utf-8")
+    found = icu_findings(de)
+    assert [f["code"] for f in found] == ["plural-categories"] * 3
+    assert all(f["data"]["missing"] == ["one", "few", "many"] for f in found)
+    de.write_text(text.replace("=1{{retries} verbleibender Versuch}other", "=1{{retries} verbleibender Versuch}andere", 1),
+                  encoding="utf-8")
+    [f] = icu_findings(de)
+    assert f["code"] == "icu-syntax" and "no “other” message" in f["message"]
