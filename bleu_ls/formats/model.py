@@ -35,7 +35,16 @@ XLIFF2 = "xliff2"
 TMX = "tmx"
 SRT = "srt"
 VTT = "vtt"
-FORMATS = (LINES, PO, XLIFF1, XLIFF2, TMX, SRT, VTT)
+#: Apple .strings, .stringsdict, Xcode String Catalogs; Rails / Symfony translation YAML
+STRINGS = "strings"
+STRINGSDICT = "stringsdict"
+XCSTRINGS = "xcstrings"
+YAML = "yaml"
+FORMATS: tuple[str, ...] = (LINES, PO, XLIFF1, XLIFF2, TMX, SRT, VTT)
+FORMATS += (STRINGS,)
+FORMATS += (STRINGSDICT,)
+FORMATS += (XCSTRINGS,)
+FORMATS += (YAML,)
 
 
 @dataclass(frozen=True, slots=True)

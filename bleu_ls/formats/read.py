@@ -39,9 +39,17 @@ READERS: dict[str, tuple[str, tuple[str, ...], str]] = {
 FORMAT_NAMES = {r.name: r.label for r in ROWS if r.label}
 
 
+#: the rows that know their files by the path (translation YAML under config/locales/)
+PATHED = tuple(r for r in ROWS if r.paths is not None)
+
+
 def detect_format(path: str, head: bytes = b"") -> str:
-    """The format of ``path`` by its extension; ``.xml`` by whether ``head`` holds ``<xliff`` or ``<tmx``
-    (the rows' markers); a line file otherwise."""
+    """The format of ``path`` by its place where a row knows its files so (``config/locales/de.yml``),
+    then by its extension; ``.xml`` by whether ``head`` holds ``<xliff`` or ``<tmx`` (the rows'
+    markers); a line file otherwise."""
+    for r in PATHED:
+        if r.paths(path):  # type: ignore[misc]  # a Ref is callable
+            return r.name
     ext = os.path.splitext(os.fspath(path))[1].lower()
     if ext in EXTENSIONS:
         return EXTENSIONS[ext]
@@ -101,8 +109,13 @@ def decode_po(data: bytes, name: str) -> str:
 
 def decode(fmt: str, data: bytes, name: str) -> str:
     """The text of a file of format ``fmt`` (not for the XML formats, which decode themselves)."""
-    if row(fmt).decoding == "charset":
+    how = row(fmt).decoding
+    if how == "charset":
         return decode_po(data, name)
+    if how == "utf16-or-utf8":
+        from .apple_strings import decode_strings
+
+        return decode_strings(data)[0]
     return decode_utf8(data, name)
 
 

@@ -25,7 +25,7 @@ import importlib
 from dataclasses import dataclass
 from typing import Any, Callable, Optional
 
-from .model import LINES, PO, SRT, TMX, VTT, XLIFF1, XLIFF2
+from .model import LINES, PO, SRT, STRINGS, STRINGSDICT, TMX, VTT, XCSTRINGS, XLIFF1, XLIFF2, YAML
 
 #: the states actions (``formats/states.py``): their ids, here so that a row may name them
 MARK_TRANSLATED = "translated"
@@ -80,8 +80,12 @@ class FormatRow:
     #: markers which, found in the first bytes of a file of a shared extension
     #: (:data:`SNIFFED`), make it this format (rows are tried in table order)
     sniff: tuple[bytes, ...] = ()
+    #: (path) -> bool: the file is this format by its path (files of a shared extension such as .json or .xml); None: by extension/sniff
+    paths: Optional[Ref] = None
     #: how the bytes become text: "utf-8" (``engine.text.decode_utf8``), "charset"
-    #: (the PO header's charset), "xml" (the XML declaration; the reader decodes itself)
+    #: (the PO header's charset), "xml" (the XML declaration; the reader decodes itself),
+    #: "utf16-or-utf8" (a UTF-16 or UTF-8 byte-order mark, UTF-16 without one told by its NUL
+    #: bytes, else UTF-8: Apple .strings; the reader takes the bytes and says a missing mark)
     decoding: str = "utf-8"
     #: the reader: module and the function names to try in order (the first that exists)
     reader_module: Optional[str] = None
@@ -125,6 +129,8 @@ class FormatRow:
     placeholders_own: Optional[Ref] = None
     #: the diagnostic code of a reading problem in the editor
     problem_code: str = "malformed"
+    #: (path, lang) -> candidate source-language files, first existing wins (key-value localization files); None: the source is in the file
+    source_files: Optional[Ref] = None
     #: a reading problem is a check finding with its own diagnostics row (severity from it,
     #: said as a sentence) and ``check`` reports it rather than stopping (PO ``po-syntax``)
     problems_checked: bool = False
@@ -198,6 +204,37 @@ ROWS: tuple[FormatRow, ...] = (
         keys_pair=lambda key: not key.startswith("#"),  # a cue's place (``#n``) when it has no id: neither
         ids_decide=True,
         **_SUBTITLES,
+    ),
+    # Apple .strings ("key" = "value";), UTF-16 or UTF-8: the source in en.lproj/ (or Base.lproj/)
+    FormatRow(
+        STRINGS, family=STRINGS, family_sentence="an Apple .strings file", label="Apple .strings",
+        extensions=(".strings",), decoding="utf16-or-utf8", reader_module="apple_strings",
+        reader_names=("read_strings_bytes",), reader_takes="bytes", text_reader=Ref("apple_strings:read_strings"),
+        prefix_reader=Ref("apple_strings:read_strings"), live_index=Ref("live.whole:WholeIndex"),
+        quoted_target=True, source_files=Ref("apple_strings:source_files"),
+    ),
+    # Apple .stringsdict (an XML plist of plural rules): the source in en.lproj/ (or Base.lproj/)
+    FormatRow(
+        STRINGSDICT, family=STRINGSDICT, family_sentence="an Apple .stringsdict file", label="Apple .stringsdict",
+        extensions=(".stringsdict",), decoding="xml", reader_module="stringsdict", reader_names=("read_stringsdict",),
+        reader_takes="bytes", text_reader=Ref("stringsdict:read_stringsdict_text"),
+        prefix_reader=Ref("stringsdict:read_stringsdict_text"), live_index=Ref("live.whole:WholeIndex"),
+        source_files=Ref("apple_strings:source_files"),
+    ),
+    # Xcode String Catalogs: every language in one file, the source inside it (like a multilingual TMX)
+    FormatRow(
+        XCSTRINGS, family=XCSTRINGS, family_sentence="an Xcode String Catalog", label="Xcode String Catalog",
+        extensions=(".xcstrings",), reader_module="xcstrings", reader_names=("read_xcstrings",),
+        text_reader=Ref("xcstrings:read_xcstrings"), prefix_reader=Ref("xcstrings:read_xcstrings"),
+        live_index=Ref("live.whole:WholeIndex"), needs_review=Ref("states:xcstrings_needs_review"),
+        fallback=Ref("match:_source_fallback"), quoted_target=True,
+    ),
+    # Rails / Symfony translation YAML: known by its place only (config/locales/, translations/*.de.yaml)
+    FormatRow(
+        YAML, family=YAML, family_sentence="a translation YAML file", label="translation YAML",
+        paths=Ref("l10n_yaml:is_translation_yaml"), reader_module="l10n_yaml", reader_names=("read_yaml",),
+        text_reader=Ref("l10n_yaml:read_yaml"), prefix_reader=Ref("l10n_yaml:read_yaml"),
+        live_index=Ref("live.whole:WholeIndex"), source_files=Ref("l10n_yaml:source_files"),
     ),
 )
 
