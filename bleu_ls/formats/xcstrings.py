@@ -25,7 +25,7 @@ variation, as a multilingual TMX gives one per language (``extra["lang"]``):
   ``string_key``, ``variation`` (the path, "" for a plain unit).
 * ``target_span``: the ``value`` string's characters between its quotes; JSON escapes
   are mapped back with runs (an escape's character maps to its backslash); line breaks
-  are folded to spaces in the scored text.
+  are folded to spaces in the scored text (``extra["value"]`` keeps them).
 
 A string with ``"shouldTranslate": false`` gives no segment.  Malformed JSON is one
 problem at its place; the strings read before it are kept.
@@ -345,11 +345,14 @@ def _read_strings(doc: SegmentDocument, text: str, strings: _Obj, source_lang: s
                 seen.add(key)
                 state = _lit_str(unit.get("state"))
                 raw = value.value
+                extra = {"lang": lang.value, "source_lang": source_lang, "string_key": k.value, "variation": variation}
+                if "\n" in raw or "\r" in raw:
+                    extra["value"] = raw
                 doc.segments.append(Segment(
                     key=key, target=raw.translate(_FOLD), target_span=(value.start, value.end),
                     line=line_col(text, value.start)[0], source=_source_text(src_units, path, k.value),
                     state=state, notes=notes, runs=value.runs,
-                    extra={"lang": lang.value, "source_lang": source_lang, "string_key": k.value, "variation": variation},
+                    extra=extra,
                 ))
                 if max_segments is not None and len(doc.segments) >= max_segments:
                     doc.header["partial"] = "true"
