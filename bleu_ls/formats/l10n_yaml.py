@@ -23,7 +23,8 @@ Symfony (``translations/messages.de.yaml``), flat or nested, ICU values::
   take it for; two spellings of one key are a duplicate (one problem, the second not read).
   Sequence items are ``key[0]``, ``key[1]``… (Rails' ``date.day_names``).
 * Only string values are segments: a plain ``3``, ``true`` or ``~`` (what YAML resolves to a
-  number, a boolean, a null) is not text.
+  number, a boolean, a null) is not text, nor anything under an application's own tag
+  (``!ruby/object:Foo``, ``!!python/…``: skipped, never constructed).
 * ``target_span``: the value's characters (between the quotes of a quoted scalar; the
   content lines of a block scalar, from the first character of its first line to the last of its
   last); ``Segment.runs`` map the value back to the file: escapes of double-quoted scalars
@@ -57,6 +58,8 @@ FORMAT = "yaml"
 _FOLD = {ord("\n"): " ", ord("\r"): " "}
 _LANG = re.compile(r"[a-z]{2,3}(?:[-_][A-Za-z0-9]{2,8})*\Z")
 _STR = "tag:yaml.org,2002:str"
+#: the tags whose nodes are read: mappings, sequences, strings (others: numbers, booleans, an application's own)
+_PLAIN_TAGS = frozenset({"tag:yaml.org,2002:map", "tag:yaml.org,2002:seq", _STR})
 #: the source language when the settings name none
 DEFAULT_SOURCE = "en"
 
@@ -151,6 +154,9 @@ def _compose(text: str) -> tuple[Optional[yaml.Node], Optional[tuple[int, str]]]
 
 # --- values and their places ------------------------------------------------------------------
 _DQ_ESC_LEN = {"x": 4, "u": 6, "U": 10}
+#: YAML's line breaks (1.1: NEL, LS and PS too) and white space
+_BREAKS = "\r\n\x85\u2028\u2029"
+_WHITE = " \t" + _BREAKS
 
 
 def _content_span(text: str, node: yaml.ScalarNode) -> tuple[int, int]:
@@ -186,22 +192,22 @@ def _align(text: str, value: str, start: int, end: int, style: Optional[str]) ->
                 break
             if style == '"' and f == "\\":
                 nxt = text[fp + 1 : fp + 2]
-                if nxt in ("\n", "\r"):  # an escaped line break: no character, then the next line's indentation
+                if nxt and nxt in _BREAKS:  # an escaped line break: no character, then the next line's indentation
                     fp += 2
-                    while fp < end and text[fp] in " \t\r\n":
+                    while fp < end and text[fp] in _WHITE:
                         fp += 1
                     continue
                 runs.append([i, fp, 0])
                 fp += _DQ_ESC_LEN.get(nxt, 2)
                 break
-            if f in " \t\r\n":
+            if f in _WHITE:
                 k = fp
                 while k < end and text[k] in " \t":
                     k += 1
-                if c in " \n" and k < end and text[k] in "\r\n":
+                if c in " \n" and k < end and text[k] in _BREAKS:
                     # a folded line break (with the spaces before it): the character maps to its place
                     runs.append([i, fp, 0])
-                    while k < end and text[k] in " \t\r\n":
+                    while k < end and text[k] in _WHITE:
                         k += 1
                     fp = k
                     break
@@ -260,6 +266,8 @@ class _Read:
             return
         if isinstance(node, _Alias):
             self.aliases.append(node)
+        elif node.tag not in _PLAIN_TAGS:
+            return  # an object of an application's own tag (``!ruby/object``…): not a translation, never constructed
         elif isinstance(node, yaml.MappingNode):
             for k, v in node.value:
                 name = k.value if isinstance(k, yaml.ScalarNode) else None
