@@ -43,6 +43,7 @@ from typing import Optional
 
 from .finding import Finding, problem
 from .model import Run, Segment, SegmentDocument, line_col
+from .xmlcontent import LineCounter
 
 FORMAT = "strings"
 
@@ -51,8 +52,15 @@ _PLAIN = re.compile(r"[A-Za-z0-9_$+/:.\-]+")
 _SPACE = re.compile(r"[ \t\r\n\f\v\ufeff]*")
 _ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "a": "\a", "b": "\b", "f": "\f", "v": "\v"}
 _FOLD = {ord("\n"): " ", ord("\r"): " "}
+
+
+def _fold(s: str) -> str:
+    """Line breaks as spaces (one for one: the runs hold)."""
+    return s.translate(_FOLD) if "\n" in s or "\r" in s else s
 _HEX = re.compile(r"[0-9A-Fa-f]{1,4}")
 _OCT = re.compile(r"[0-7]{1,3}")
+#: the characters of a quoted string up to its closing quote or an escape
+_UNTIL = {'"': re.compile(r'[^"\\]*'), "'": re.compile(r"[^'\\]*")}
 
 #: the source language when the settings name none
 DEFAULT_SOURCE = "en"
@@ -153,9 +161,7 @@ def _quoted(text: str, i: int) -> tuple[_Str, int]:
     j = start
     n = len(text)
     while True:
-        k = j
-        while k < n and text[k] != q and text[k] != "\\":
-            k += 1
+        k = _UNTIL[q].match(text, j).end()  # type: ignore[union-attr]  # it matches anywhere (maybe empty)
         if k > j:
             out.append(text[j:k])
             runs.append(Run(pos, j, k - j))
@@ -236,6 +242,7 @@ def read_strings(text: str, max_segments: Optional[int] = None) -> SegmentDocume
     """A ``.strings`` file's decoded text read into segments (see the module's docstring)."""
     doc = SegmentDocument(format=FORMAT, segments=[], text=text)
     seen: dict[str, int] = {}
+    lines = LineCounter(text)  # the entries' lines, counted as the read goes forward
     i = 0
     n = len(text)
     if text.startswith("\ufeff"):
@@ -273,8 +280,8 @@ def read_strings(text: str, max_segments: Optional[int] = None) -> SegmentDocume
                     key_at, ln, col, f"The key {key.value!r} is defined again (first on line {first}); "
                     "this definition is not read.")))
                 continue
-            seen[key.value] = line_col(text, key_at)[0]
-            doc.segments.append(_segment(text, key.value, value, tuple(x for x in notes if x)))
+            seen[key.value] = lines(key_at)
+            doc.segments.append(_segment(key.value, value, tuple(x for x in notes if x), lines(value.start)))
     except _Bad as bad:
         ln, col = line_col(text, bad.offset)
         doc.problems.append(problem(bad.offset, ln, col, bad.message))
@@ -285,11 +292,10 @@ def _warning(f: Finding) -> Finding:
     return replace(f, severity="warning")
 
 
-def _segment(text: str, key: str, value: _Str, notes: tuple[str, ...]) -> Segment:
+def _segment(key: str, value: _Str, notes: tuple[str, ...], line: int) -> Segment:
     raw = value.value
-    folded = raw.translate(_FOLD)
+    folded = _fold(raw)
     extra = {"value": raw} if folded != raw else None
-    line = line_col(text, value.start)[0]
     return Segment(key=key, target=folded, target_span=(value.start, value.end), line=line, notes=notes,
                    runs=value.runs, extra=extra)
 

@@ -53,9 +53,15 @@ import yaml
 
 from .finding import problem
 from .model import Run, Segment, SegmentDocument, line_col
+from .xmlcontent import LineCounter
 
 FORMAT = "yaml"
 _FOLD = {ord("\n"): " ", ord("\r"): " "}
+
+
+def _fold(s: str) -> str:
+    """Line breaks as spaces (one for one: the runs hold)."""
+    return s.translate(_FOLD) if "\n" in s or "\r" in s else s
 _LANG = re.compile(r"[a-z]{2,3}(?:[-_][A-Za-z0-9]{2,8})*\Z")
 _STR = "tag:yaml.org,2002:str"
 #: the tags whose nodes are read: mappings, sequences, strings (others: numbers, booleans, an application's own)
@@ -217,7 +223,7 @@ def _align(text: str, value: str, start: int, end: int, style: Optional[str]) ->
     return [Run(a, b, n) for a, b, n in runs]
 
 
-def _scalar(text: str, key: str, node: yaml.ScalarNode) -> Segment:
+def _scalar(text: str, key: str, node: yaml.ScalarNode, lines: LineCounter) -> Segment:
     full = node.value
     # a block scalar's final line breaks (its chomping) are not text a translator types
     value = full.rstrip("\n") if node.style in ("|", ">") else full
@@ -237,10 +243,10 @@ def _scalar(text: str, key: str, node: yaml.ScalarNode) -> Segment:
     if runs and runs[-1].length == 0:  # the value ends in an escape or a break: its end is the span's
         runs.append(Run(len(value), span[1], 0))
     runs = _relative(runs, span[0], len(value), span[1])
-    folded = value.translate(_FOLD)
+    folded = _fold(value)
     if full != folded:
         extra["value"] = full
-    return Segment(key=key, target=folded, target_span=span, line=line_col(text, span[0])[0], runs=runs,
+    return Segment(key=key, target=folded, target_span=span, line=lines(span[0]), runs=runs,
                    extra=extra or None)
 
 
@@ -259,6 +265,7 @@ class _Read:
         self.max = max_segments
         self.seen: dict[str, int] = {}
         self.aliases: list[_Alias] = []
+        self.lines = LineCounter(text)  # the values' lines, counted as the read goes forward
 
     def walk(self, node: yaml.Node, key: str) -> None:
         if self.max is not None and len(self.doc.segments) >= self.max:
@@ -292,8 +299,8 @@ class _Read:
                 self.doc.problems.append(problem(at, ln, col, f"The key {key!r} is defined again (first on line "
                                                                f"{self.seen[key] + 1}); this definition is not read."))
                 return
-            self.seen[key] = line_col(self.text, at)[0]
-            self.doc.segments.append(_scalar(self.text, key, node))
+            self.seen[key] = node.start_mark.line
+            self.doc.segments.append(_scalar(self.text, key, node, self.lines))
 
 
 def read_yaml(text: str, max_segments: Optional[int] = None) -> SegmentDocument:

@@ -30,8 +30,11 @@ variation, as a multilingual TMX gives one per language (``extra["lang"]``):
 A string with ``"shouldTranslate": false`` gives no segment.  Malformed JSON is one
 problem at its place; the strings read before it are kept.
 
-The JSON is read by a small position-keeping scanner of this module (:func:`_scan`);
-the localization JSON readers (``l10n_json.py``) have their own, to be made one.
+The JSON is read by the standard library's C reader, the ``"value"`` strings placed by one
+regular expression in file order, each checked against the value read (:func:`_scan_fast`);
+a text that is not valid JSON, or one whose strings do not check out, is read by a small
+position-keeping scanner of this module (:func:`_scan`: the strings before an error kept).
+The localization JSON readers (``l10n_json.py``) have their own scanner, to be made one.
 """
 
 from __future__ import annotations
@@ -41,9 +44,15 @@ from typing import Optional, Union
 
 from .model import Run, Segment, SegmentDocument, line_col
 from .finding import problem
+from .xmlcontent import LineCounter
 
 FORMAT = "xcstrings"
 _FOLD = {ord("\n"): " ", ord("\r"): " "}
+
+
+def _fold(s: str) -> str:
+    """Line breaks as spaces (one for one: the runs hold)."""
+    return s.translate(_FOLD) if "\n" in s or "\r" in s else s
 _ESC = {'"': '"', "\\": "\\", "/": "/", "b": "\b", "f": "\f", "n": "\n", "r": "\r", "t": "\t"}
 _WS = re.compile(r"[ \t\r\n]*")
 _NUM = re.compile(r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?")
@@ -238,25 +247,82 @@ def _scan(text: str) -> tuple[Optional[_Node], Optional[tuple[int, str]]]:
         return sc.root, (0, "The JSON nests too deeply to be read.")
 
 
+#: a member named "value" with a string value, its string's content in group 1
+_VALUE_MEMBER = re.compile(r'"value"[ \t\r\n]*:[ \t\r\n]*"((?:[^"\\\x00-\x1f]|\\.)*)"')
+
+
+def _wrap(v: object) -> _Node:
+    if isinstance(v, (_Obj, _Arr)):
+        return v
+    if isinstance(v, str):
+        return _Str(v, -1, -1, ())
+    if isinstance(v, list):
+        a = _Arr(-1)
+        a.items = [_wrap(x) for x in v]
+        return a
+    return _Lit(v, -1)
+
+
+def _pairs(pairs: list) -> _Obj:
+    o = _Obj(-1)
+    o.items = [(_Str(k, -1, -1, ()), _wrap(v)) for k, v in pairs]
+    return o
+
+
+def _scan_fast(text: str) -> Optional[_Node]:
+    """The same nodes as :func:`_scan`, read by the standard library's C JSON reader, with the
+    positions of the ``"value"`` strings only (what the catalog's segments need), found by one
+    regular expression in file order and each checked against the value read; None when the text
+    is not valid JSON or a found string does not check out (then :func:`_scan` reads it, slowly)."""
+    import json
+
+    try:
+        root = _wrap(json.loads(text[1:] if text.startswith("\ufeff") else text, object_pairs_hook=_pairs))
+    except (ValueError, RecursionError):
+        return None
+    found = _VALUE_MEMBER.finditer(text)
+    sc = _Scanner(text)
+    stack: list[_Node] = [root]
+    while stack:  # depth first, members in file order: the order the strings stand in the file
+        node = stack.pop()
+        if isinstance(node, _Obj):
+            for n, (k, v) in enumerate(node.items):
+                if k.value == "value" and isinstance(v, _Str):
+                    m = next(found, None)
+                    if m is None:
+                        return None
+                    placed, _ = sc.string(m.start(1) - 1)
+                    if placed.value != v.value:
+                        return None
+                    node.items[n] = (k, placed)
+            stack.extend(reversed([v for _, v in node.items if isinstance(v, (_Obj, _Arr))]))
+        elif isinstance(node, _Arr):
+            stack.extend(reversed([v for v in node.items if isinstance(v, (_Obj, _Arr))]))
+    if next(found, None) is not None:
+        return None
+    return root
+
+
 # --- the catalog --------------------------------------------------------------------------------
 def _units(node: _Node, path: tuple[str, ...]) -> list[tuple[tuple[str, ...], _Obj]]:
-    """The ``stringUnit`` objects under a localization (or a variation), with their variation path."""
+    """The ``stringUnit`` objects under a localization (or a variation), with their variation
+    path, in file order."""
     if not isinstance(node, _Obj):
         return []
     out: list[tuple[tuple[str, ...], _Obj]] = []
-    unit = node.get("stringUnit")
-    if isinstance(unit, _Obj):
-        out.append((path, unit))
-    variations = node.get("variations")
-    if isinstance(variations, _Obj):
-        for kind, cases in variations.items:
-            if isinstance(cases, _Obj):
-                for case, sub in cases.items:
-                    out += _units(sub, (*path, f"{kind.value}:{case.value}"))
-    subs = node.get("substitutions")
-    if isinstance(subs, _Obj):
-        for name, sub in subs.items:
-            out += _units(sub, (*path, name.value))
+    for name, member in node.items:
+        if not isinstance(member, _Obj):
+            continue
+        if name.value == "stringUnit":
+            out.append((path, member))
+        elif name.value == "variations":
+            for kind, cases in member.items:
+                if isinstance(cases, _Obj):
+                    for case, sub in cases.items:
+                        out += _units(sub, (*path, f"{kind.value}:{case.value}"))
+        elif name.value == "substitutions":
+            for sub_name, sub in member.items:
+                out += _units(sub, (*path, sub_name.value))
     return out
 
 
@@ -280,14 +346,15 @@ def _source_text(units: dict[tuple[str, ...], _Obj], path: tuple[str, ...], key:
         if u is not None:
             v = _unit_value(u)
             if v is not None:
-                return v.value.translate(_FOLD)
+                return _fold(v.value)
     return key
 
 
 def read_xcstrings(text: str, max_segments: Optional[int] = None) -> SegmentDocument:
     """A String Catalog's decoded text read into segments (see the module's docstring)."""
     doc = SegmentDocument(format=FORMAT, segments=[], text=text)
-    root, error = _scan(text)
+    fast = _scan_fast(text)
+    root, error = (fast, None) if fast is not None else _scan(text)
     if isinstance(root, _Obj):
         source_lang = _lit_str(root.get("sourceLanguage")) or "en"
         doc.source_lang = source_lang
@@ -310,13 +377,14 @@ def read_xcstrings(text: str, max_segments: Optional[int] = None) -> SegmentDocu
 
 
 def _problem(text: str, offset: int, message: str):
-    offset = min(offset, len(text))
+    offset = max(0, min(offset, len(text)))
     ln, col = line_col(text, offset)
     return problem(offset, ln, col, message)
 
 
 def _read_strings(doc: SegmentDocument, text: str, strings: _Obj, source_lang: str, max_segments: Optional[int]) -> None:
     seen: set[str] = set()
+    lines = LineCounter(text)  # the values' lines, counted as the read goes forward
     for k, entry in strings.items:
         if not isinstance(entry, _Obj):
             continue
@@ -349,8 +417,8 @@ def _read_strings(doc: SegmentDocument, text: str, strings: _Obj, source_lang: s
                 if "\n" in raw or "\r" in raw:
                     extra["value"] = raw
                 doc.segments.append(Segment(
-                    key=key, target=raw.translate(_FOLD), target_span=(value.start, value.end),
-                    line=line_col(text, value.start)[0], source=_source_text(src_units, path, k.value),
+                    key=key, target=_fold(raw), target_span=(value.start, value.end),
+                    line=lines(value.start), source=_source_text(src_units, path, k.value),
                     state=state, notes=notes, runs=value.runs,
                     extra=extra,
                 ))

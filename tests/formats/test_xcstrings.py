@@ -138,3 +138,27 @@ def test_broken_json_keeps_the_strings_before_it() -> None:
     assert read_xcstrings("[1, 2]").problems[0].message.startswith("This is not a String Catalog")
     deep = "[" * 100000
     assert read_xcstrings(deep).problems  # one sentence, no RecursionError
+
+
+def test_the_fast_read_is_the_scanners_read() -> None:
+    """The catalog's JSON is read by the C reader with the "value" strings placed by a regular
+    expression, checked; a text that fools the expression is read by the module's scanner: the
+    same segments either way."""
+    from bleu_ls.formats import xcstrings
+
+    def seen(doc):
+        return [(s.key, s.target, s.target_span, s.runs, s.source, s.state, s.line) for s in doc.segments]
+
+    # a member whose key ends in "value (escaped quote) with a string value: the expression finds one string too many
+    tricky = dict(CATALOG, strings={**CATALOG["strings"], "Yes": {'x"value': "no", "localizations": {
+        "de": {"stringUnit": {"state": "translated", "value": "ja"}}}}})
+    for text in (MACCY.read_text(encoding="utf-8"), json.dumps(CATALOG, indent=2),
+                 json.dumps(CATALOG, ensure_ascii=False, separators=(",", ":")), json.dumps(tricky, indent=1)):
+        fast = read_xcstrings(text)
+        root, error = xcstrings._scan(text)
+        assert error is None
+        slow = xcstrings.SegmentDocument(format="xcstrings", segments=[], text=text)
+        xcstrings._read_strings(slow, text, root.get("strings"), root.get("sourceLanguage").value, None)
+        assert seen(fast) == seen(slow) and fast.segments
+    assert xcstrings._scan_fast(json.dumps(tricky, indent=1)) is None  # the key fools the expression
+    assert xcstrings._scan_fast(json.dumps(CATALOG, indent=1)) is not None
