@@ -228,7 +228,10 @@ def _scalar(text: str, key: str, node: yaml.ScalarNode, lines: LineCounter) -> S
     # a block scalar's final line breaks (its chomping) are not text a translator types
     value = full.rstrip("\n") if node.style in ("|", ">") else full
     start, end = _content_span(text, node)
-    runs = _align(text, value, start, end, node.style) if value else []
+    if node.style not in ("|", ">") and text.startswith(value, start) and start + len(value) == end:
+        runs: Optional[list[Run]] = []  # the value is the file's characters (most values: one line, no escape)
+    else:
+        runs = _align(text, value, start, end, node.style) if value else []
     extra: dict[str, object] = {}
     if runs is None:
         runs = [Run(0, start, 0)]
