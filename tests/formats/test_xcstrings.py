@@ -162,3 +162,35 @@ def test_the_fast_read_is_the_scanners_read() -> None:
         assert seen(fast) == seen(slow) and fast.segments
     assert xcstrings._scan_fast(json.dumps(tricky, indent=1)) is None  # the key fools the expression
     assert xcstrings._scan_fast(json.dumps(CATALOG, indent=1)) is not None
+
+
+def test_check_reads_each_segment_in_its_own_language(tmp_path) -> None:
+    """``wrong-language`` in a catalog of many languages: each value against its own language
+    (no finding on a correct Russian or Japanese value), and a value in the wrong one found."""
+    import io
+
+    from bleu_ls.cli.check import main as check_main
+
+    values = {
+        "de": "Die Katze schläft den ganzen Nachmittag auf dem warmen Sofa im Wohnzimmer.",
+        "fr": "Le chat dort tout l'après-midi sur le canapé chaud du salon.",
+        "ru": "Кошка спит весь день на тёплом диване в гостиной комнате.",
+        "es": "El gato duerme toda la tarde en el sofá caliente de la sala de estar.",
+    }
+    wrong = dict(values, es="Die Katze schläft den ganzen Nachmittag auf dem warmen Sofa im Wohnzimmer.")
+
+    def findings(vals: dict) -> list[tuple[int, str]]:
+        catalog = {"sourceLanguage": "en", "version": "1.0", "strings": {
+            "The cat sleeps all afternoon on the warm sofa in the living room.": {"localizations": {
+                lang: {"stringUnit": {"state": "translated", "value": v}} for lang, v in vals.items()}}}}
+        path = tmp_path / "Localizable.xcstrings"
+        path.write_text(json.dumps(catalog, indent=2, ensure_ascii=False), encoding="utf-8")
+        out, err = io.StringIO(), io.StringIO()
+        assert check_main([str(path), "--format", "json", "--no-config"], out=out, err=err) in (0, 1), err.getvalue()
+        [pair] = json.loads(out.getvalue())["pairs"]
+        doc = read_xcstrings(path.read_text(encoding="utf-8"))
+        lines = {s.line + 1: s.extra["lang"] for s in doc.segments}
+        return [(d["line"], lines[d["line"]]) for d in pair["diagnostics"] if d["code"] == "wrong-language"]
+
+    assert findings(values) == []
+    assert [lang for _line, lang in findings(wrong)] == ["es"]
