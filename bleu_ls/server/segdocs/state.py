@@ -17,6 +17,7 @@ from ...formats.live.index import LiveIndex
 from ...formats.finding import Finding
 from ...formats.model import SegmentDocument
 from ...formats.read import EXTENSIONS as READ_EXTENSIONS
+from ...formats.read import PATHED
 from ...formats.table import names, row
 from ...qa.formats.live_checks import LiveChecks
 from ..documents.document import from_units, to_units
@@ -37,7 +38,11 @@ def loop_running() -> bool:
 
 
 def segment_format(path: Path) -> Optional[str]:
-    """The segment format of a file, by its name; None for a line file."""
+    """The segment format of a file, by its name (or its place, for the rows that know their files
+    so: translation YAML under ``config/locales/``); None for a line file."""
+    for r in PATHED:
+        if r.paths(str(path)):  # type: ignore[misc]  # a Ref is callable
+            return r.name
     return EXTENSIONS.get(Path(path).suffix.lower())
 
 
