@@ -46,6 +46,7 @@ place; the values before the line it is on are kept (the text before that line i
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from pathlib import Path, PurePath
 from typing import Optional, Union
 
@@ -325,25 +326,22 @@ def read_yaml(text: str, max_segments: Optional[int] = None) -> SegmentDocument:
                 break
             cut = again[0]
             node = None
-    root_key = ""
-    if isinstance(node, yaml.MappingNode) and len(node.value) == 1:
+    if isinstance(node, yaml.MappingNode) and len(node.value) == 1:  # Rails: the root key is the language
         k, v = node.value[0]
         if isinstance(k, yaml.ScalarNode) and is_lang(str(k.value)) and isinstance(v, yaml.MappingNode):
             doc.target_lang = str(k.value)
             node = v
-            root_key = ""
     reader = _Read(text, doc, max_segments)
     if node is not None:
-        reader.walk(node, root_key)
+        reader.walk(node, "")
     if reader.aliases:
         first = reader.aliases[0]
         at = first.start_mark.index
         ln, col = line_col(text, at)
         n = len(reader.aliases)
         more = f" ({n} aliases in the file, none read)" if n > 1 else ""
-        doc.problems.append(problem(at, ln, col, f"The alias *{first.value} is not read: aliases are not read, "
-                                                 f"their values are skipped{more}.", ))
-        doc.problems[-1].severity = "warning"
+        doc.problems.append(replace(problem(at, ln, col, f"The alias *{first.value} is not read: aliases are not "
+                                                         f"read, their values are skipped{more}."), severity="warning"))
     if error is not None:
         off = min(error[0], len(text))
         ln, col = line_col(text, off)
