@@ -35,16 +35,23 @@ XLIFF2 = "xliff2"
 TMX = "tmx"
 SRT = "srt"
 VTT = "vtt"
+JSON = "json"
+ARB = "arb"
+WEBEXT = "webext"
 #: Apple .strings, .stringsdict, Xcode String Catalogs; Rails / Symfony translation YAML
 STRINGS = "strings"
 STRINGSDICT = "stringsdict"
 XCSTRINGS = "xcstrings"
 YAML = "yaml"
-FORMATS: tuple[str, ...] = (LINES, PO, XLIFF1, XLIFF2, TMX, SRT, VTT)
-FORMATS += (STRINGS,)
-FORMATS += (STRINGSDICT,)
-FORMATS += (XCSTRINGS,)
-FORMATS += (YAML,)
+FORMATS = (LINES, PO, XLIFF1, XLIFF2, TMX, SRT, VTT,
+           JSON,
+           ARB,
+           WEBEXT,
+           STRINGS,
+           STRINGSDICT,
+           XCSTRINGS,
+           YAML,
+           )
 
 
 @dataclass(frozen=True, slots=True)

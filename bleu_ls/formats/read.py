@@ -18,7 +18,7 @@ from typing import Callable, Optional, Sequence
 from ..engine.text import InputError, decode_utf8, looks_binary, open_binary, read_error
 from .finding import Finding
 from .model import LINES, SegmentDocument
-from .table import ROWS, SNIFFED, by_extension, row, sniffed
+from .table import ROWS, SNIFFED, by_extension, by_path, row, sniffed
 
 #: Extension (lower case, with the dot) -> format (the rows' extensions, formats/table.py).  XLIFF 1.2
 #: and 2.x share their extensions; the XLIFF reader tells them apart (see ``read_document``).
@@ -39,25 +39,31 @@ READERS: dict[str, tuple[str, tuple[str, ...], str]] = {
 FORMAT_NAMES = {r.name: r.label for r in ROWS if r.label}
 
 
-#: the rows that know their files by the path (translation YAML under config/locales/)
-PATHED = tuple(r for r in ROWS if r.paths is not None)
-
-
 def detect_format(path: str, head: bytes = b"") -> str:
-    """The format of ``path`` by its place where a row knows its files so (``config/locales/de.yml``),
-    then by its extension; ``.xml`` by whether ``head`` holds ``<xliff`` or ``<tmx`` (the rows'
-    markers); a line file otherwise."""
-    for r in PATHED:
-        if r.paths(path):  # type: ignore[misc]  # a Ref is callable
-            return r.name
+    """The format of ``path`` by its extension; else by a localization convention of its path
+    (``locales/de/app.json``: the rows' ``paths``); ``.xml`` by whether ``head`` holds ``<xliff`` or
+    ``<tmx`` (the rows' markers); a line file otherwise."""
     ext = os.path.splitext(os.fspath(path))[1].lower()
     if ext in EXTENSIONS:
         return EXTENSIONS[ext]
+    found = by_path(os.fspath(path))
+    if found is not None:
+        return found
     if ext in SNIFFED and head:
         found = sniffed(head)
         if found is not None:
             return found
     return LINES
+
+
+def partner_format(first: str, first_name: str, fmt: str, name: str) -> str:
+    """The format a file given beside a file of format ``first`` is read in: its own, except that a file of
+    no known format with the same extension as a file known by its path (``old/de.json`` beside
+    ``locales/de/app.json``: a reference, a draft) is read in that file's format."""
+    same_ext = os.path.splitext(name)[1].lower() == os.path.splitext(first_name)[1].lower()
+    if not row(fmt).segmented and row(first).paths is not None and same_ext:
+        return first
+    return fmt
 
 
 def family(fmt: str) -> str:
@@ -185,6 +191,7 @@ def read_documents(paths: Sequence[str], keep_problems: Sequence[str] = ()) -> O
     its document, for ``check`` to show as findings)."""
     names = [os.fspath(p) for p in paths]
     formats = [detect_format(n, _head(n)) for n in names]
+    formats = [formats[0], *(partner_format(formats[0], names[0], f, n) for f, n in zip(formats[1:], names[1:]))]
     if not any(row(f).segmented for f in formats):
         return None
     for n in names:  # a missing file or a folder is said as such, before any talk of formats

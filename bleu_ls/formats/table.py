@@ -25,7 +25,7 @@ import importlib
 from dataclasses import dataclass
 from typing import Any, Callable, Optional
 
-from .model import LINES, PO, SRT, STRINGS, STRINGSDICT, TMX, VTT, XCSTRINGS, XLIFF1, XLIFF2, YAML
+from .model import ARB, JSON, LINES, PO, SRT, STRINGS, STRINGSDICT, TMX, VTT, WEBEXT, XCSTRINGS, XLIFF1, XLIFF2, YAML
 
 #: the states actions (``formats/states.py``): their ids, here so that a row may name them
 MARK_TRANSLATED = "translated"
@@ -80,8 +80,6 @@ class FormatRow:
     #: markers which, found in the first bytes of a file of a shared extension
     #: (:data:`SNIFFED`), make it this format (rows are tried in table order)
     sniff: tuple[bytes, ...] = ()
-    #: (path) -> bool: the file is this format by its path (files of a shared extension such as .json or .xml); None: by extension/sniff
-    paths: Optional[Ref] = None
     #: how the bytes become text: "utf-8" (``engine.text.decode_utf8``), "charset"
     #: (the PO header's charset), "xml" (the XML declaration; the reader decodes itself),
     #: "utf16-or-utf8" (a UTF-16 or UTF-8 byte-order mark, UTF-16 without one told by its NUL
@@ -131,6 +129,9 @@ class FormatRow:
     problem_code: str = "malformed"
     #: (path, lang) -> candidate source-language files, first existing wins (key-value localization files); None: the source is in the file
     source_files: Optional[Ref] = None
+    #: ``path -> bool``: a file of an extension no row claims is this format by where it lies (a
+    #: localization convention: ``locales/de/app.json``); rows are tried in table order
+    paths: Optional[Ref] = None
     #: a reading problem is a check finding with its own diagnostics row (severity from it,
     #: said as a sentence) and ``check`` reports it rather than stopping (PO ``po-syntax``)
     problems_checked: bool = False
@@ -156,6 +157,10 @@ _XLIFF: dict[str, Any] = dict(
     text_reader=Ref("xliff:read_xliff_text"), prefix_reader=Ref("xliff:read_xliff_text"),
     live_index=Ref("live.whole:XmlIndex"), state_actions=(MARK_TRANSLATED, MARK_FINAL),
     fallback=Ref("match:_source_fallback"),
+)
+_KEYED_JSON: dict[str, Any] = dict(
+    decoding="utf-8", fallback=Ref("match:_flat_key_fallback"), live_index=Ref("live.keyed:KeyedIndex"),
+    quoted_target=True,
 )
 _SUBTITLES: dict[str, Any] = dict(
     pairing="time", fallback=Ref("match:_time_fallback"), live_index=Ref("live.index:LiveIndex"),
@@ -205,13 +210,31 @@ ROWS: tuple[FormatRow, ...] = (
         ids_decide=True,
         **_SUBTITLES,
     ),
+    FormatRow(
+        JSON, family=JSON, family_sentence="a localization JSON file", label="localization JSON",
+        reader_module="l10n_json", reader_names=("read_json",), text_reader=Ref("l10n_json:read_json"),
+        prefix_reader=Ref("l10n_json:read_json"),
+        source_files=Ref("l10n_paths:json_sources"), paths=Ref("l10n_paths:is_json"), **_KEYED_JSON,
+    ),
+    FormatRow(
+        ARB, family=ARB, family_sentence="a Flutter ARB file", label="Flutter ARB", extensions=(".arb",),
+        reader_module="l10n_json", reader_names=("read_arb",), text_reader=Ref("l10n_json:read_arb"),
+        prefix_reader=Ref("l10n_json:read_arb_prefix"),
+        source_files=Ref("l10n_paths:arb_sources"), **_KEYED_JSON,
+    ),
+    FormatRow(
+        WEBEXT, family=WEBEXT, family_sentence="a WebExtension messages.json file", label="WebExtension messages.json",
+        reader_module="l10n_json", reader_names=("read_webext",), text_reader=Ref("l10n_json:read_webext"),
+        prefix_reader=Ref("l10n_json:read_webext_prefix"),
+        source_files=Ref("l10n_paths:webext_sources"), paths=Ref("l10n_paths:is_webext"), **_KEYED_JSON,
+    ),
     # Apple .strings ("key" = "value";), UTF-16 or UTF-8: the source in en.lproj/ (or Base.lproj/)
     FormatRow(
         STRINGS, family=STRINGS, family_sentence="an Apple .strings file", label="Apple .strings",
         extensions=(".strings",), decoding="utf16-or-utf8", reader_module="apple_strings",
         reader_names=("read_strings_bytes",), reader_takes="bytes", text_reader=Ref("apple_strings:read_strings"),
         prefix_reader=Ref("apple_strings:read_strings"), live_index=Ref("live.whole:WholeIndex"),
-        quoted_target=True, source_files=Ref("apple_strings:source_files"),
+        quoted_target=True, fallback=Ref("match:_source_fallback"), source_files=Ref("apple_strings:source_files"),
     ),
     # Apple .stringsdict (an XML plist of plural rules): the source in en.lproj/ (or Base.lproj/)
     FormatRow(
@@ -219,7 +242,7 @@ ROWS: tuple[FormatRow, ...] = (
         extensions=(".stringsdict",), decoding="xml", reader_module="stringsdict", reader_names=("read_stringsdict",),
         reader_takes="bytes", text_reader=Ref("stringsdict:read_stringsdict_text"),
         prefix_reader=Ref("stringsdict:read_stringsdict_text"), live_index=Ref("live.whole:WholeIndex"),
-        source_files=Ref("apple_strings:source_files"),
+        fallback=Ref("match:_source_fallback"), source_files=Ref("apple_strings:source_files"),
     ),
     # Xcode String Catalogs: every language in one file, the source inside it (like a multilingual TMX)
     FormatRow(
@@ -234,7 +257,7 @@ ROWS: tuple[FormatRow, ...] = (
         YAML, family=YAML, family_sentence="a translation YAML file", label="translation YAML",
         paths=Ref("l10n_yaml:is_translation_yaml"), reader_module="l10n_yaml", reader_names=("read_yaml",),
         text_reader=Ref("l10n_yaml:read_yaml"), prefix_reader=Ref("l10n_yaml:read_yaml"),
-        live_index=Ref("live.whole:WholeIndex"), source_files=Ref("l10n_yaml:source_files"),
+        live_index=Ref("live.whole:WholeIndex"), fallback=Ref("match:_source_fallback"), source_files=Ref("l10n_yaml:source_files"),
     ),
 )
 
@@ -254,6 +277,14 @@ def row(fmt: str) -> FormatRow:
 def by_extension() -> dict[str, str]:
     """Extension (lower case, with the dot) -> format name."""
     return {ext: r.name for r in ROWS for ext in r.extensions}
+
+
+def by_path(path: str) -> Optional[str]:
+    """The format whose localization convention the path ``path`` follows (:attr:`FormatRow.paths`), else None."""
+    for r in ROWS:
+        if r.paths is not None and r.paths(path):
+            return r.name
+    return None
 
 
 def sniffed(head: bytes) -> Optional[str]:

@@ -48,10 +48,12 @@ LINE_RULES = "lines"
 XML = "xml"
 PO = "po"
 SUBTITLES = "subtitles"
+#: key-value localization files paired with their source-language file (JSON, ARB…: qa/formats/keyed_checks.py)
+KEYED = "keyed"
 READER = "reader"
 COMPARE = "compare"
 #: the checks of a file's own format
-FORMAT_CHECKS = (XML, PO, SUBTITLES)
+FORMAT_CHECKS = (XML, PO, SUBTITLES, KEYED)
 
 
 class Rule(NamedTuple):
@@ -133,22 +135,27 @@ TABLE: tuple[Rule, ...] = (
     _format("codes-order", XML),
     _format("codes-malformed", XML),
     _format("state-undefined", XML),
-    _format("target-empty", XML, PO),
-    _format("target-same-as-source", XML, PO),
+    _format("target-empty", XML, PO, KEYED),
+    _format("target-same-as-source", XML, PO, KEYED),
     _format("whitespace-leading", XML, PO),
     _format("whitespace-trailing", XML, PO),
     _format("double-space", XML, PO),
-    _format("inconsistent-translation", XML, PO),
-    _format("inconsistent-source", XML, PO),
+    _format("inconsistent-translation", XML, PO, KEYED),
+    _format("inconsistent-source", XML, PO, KEYED),
     _format("newlines", XML, PO),
+    _format("icu-syntax", XML),  # ICU messages in segments (qa/formats/icu_checks.py)
+    _format("icu-arguments", XML),
+    _format("plural-categories", XML),
     _format(PO_SYNTAX, PO, READER),  # the PO reader's problems
-    _format("placeholders-missing", PO),
-    _format("placeholders-extra", PO),
+    _format("placeholders-missing", PO, KEYED),
+    _format("placeholders-extra", PO, KEYED),
     _format("placeholders-order", PO),
     _format("plural-count", PO),
     _format("plural-header", PO),
     _format("fuzzy", PO),
     _format("accelerator", PO),
+    _format("key-missing", KEYED),
+    _format("key-extra", KEYED),
     _format(TIMECODE, SUBTITLES, READER),  # the subtitle reader's problems
     _format("end-before-start", SUBTITLES),
     _format("cue-order", SUBTITLES),

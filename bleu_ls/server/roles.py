@@ -62,6 +62,7 @@ class PairRole(Protocol):
     draft: Optional[DraftTrack]
     draft_origin: Optional[str]
     draft_path: Optional[Path]
+    draft_revision: Optional[str]
     draft_problem: Optional[str]
     draft_detail: Optional[str]
     draft_forgotten: bool

@@ -13,14 +13,14 @@ from pathlib import Path
 import pytest
 
 from bleu_ls.formats import states
-from bleu_ls.formats.model import (FORMATS, LINES, PO, SRT, STRINGS, STRINGSDICT, TMX, VTT, XCSTRINGS, XLIFF1, XLIFF2,
-                                   YAML, Segment)
-from bleu_ls.formats.read import EXTENSIONS, PATHED, _reader, decode_file, detect_format, read_document, read_prefix
+from bleu_ls.formats.model import (ARB, FORMATS, JSON, LINES, PO, SRT, STRINGS, STRINGSDICT, TMX, VTT, XCSTRINGS, XLIFF1,
+                                   XLIFF2, YAML, Segment)
+from bleu_ls.formats.read import EXTENSIONS, _reader, decode_file, detect_format, read_document, read_prefix
 from bleu_ls.formats.table import BY_NAME, ROWS, SNIFFED, Ref, names, row, sniffed
 
 DATA = Path(__file__).resolve().parent.parent / "data" / "formats"
-#: the format files (not their notes nor the licences kept beside them)
-FILES = sorted(p for p in DATA.rglob("*") if p.is_file() and p.suffix != ".md" and p.name != "LICENSE")
+#: the format files (not their notes, licences, nor a project's l10n.yaml kept beside its ARB files)
+FILES = sorted(p for p in DATA.rglob("*") if p.is_file() and p.suffix not in (".md", ".yaml") and p.name != "LICENSE")
 
 SRT_TEXT = "1\n00:00:01,000 --> 00:00:02,500\nHello there.\n\n2\n00:00:03,000 --> 00:00:04,000\n<i>Bye.</i>\n"
 
@@ -51,16 +51,15 @@ def test_the_rows_are_the_formats() -> None:
 
 def test_the_data_has_every_format_but_subtitles_srt_and_lines() -> None:
     found = {detect_format(str(p), p.read_bytes()[:4096]) for p in FILES}
-    assert found == {PO, XLIFF1, TMX, VTT, STRINGS, STRINGSDICT, XCSTRINGS, YAML}
+    assert found == {PO, XLIFF1, TMX, VTT, JSON, ARB, STRINGS, STRINGSDICT, XCSTRINGS, YAML}
 
 
 def test_extensions_are_the_detection(files) -> None:
     for p in files:
-        by_path = next((r.name for r in PATHED if r.paths(p)), None)  # type: ignore[misc]
-        by_row = next((r.name for r in ROWS if p.suffix.lower() in r.extensions), LINES)
-        assert detect_format(str(p), p.read_bytes()[:4096]) == (by_path or by_row), p
-        if by_path is None:
-            assert EXTENSIONS.get(p.suffix.lower(), LINES) == by_row
+        by_row = next((r.name for r in ROWS if p.suffix.lower() in r.extensions), None)
+        by_row = by_row or next((r.name for r in ROWS if r.paths is not None and r.paths(str(p))), LINES)
+        assert detect_format(str(p), p.read_bytes()[:4096]) == by_row, p
+        assert EXTENSIONS.get(p.suffix.lower(), LINES) == by_row or row(by_row).paths is not None
 
 
 def test_translation_yaml_is_known_by_its_place_only(tmp_path) -> None:
@@ -86,8 +85,6 @@ def test_sniffing_is_the_detection(files, tmp_path) -> None:
         head = p.read_bytes()[:4096]
         as_xml = tmp_path / (p.stem + ".xml")
         as_xml.write_bytes(p.read_bytes())
-        if any(r.paths(p) for r in PATHED):  # type: ignore[misc]  # known by its place, not by its bytes
-            continue
         expected = sniffed(head)
         got = detect_format(str(as_xml), head)
         assert got == (expected or LINES), p
@@ -184,8 +181,7 @@ def test_pairing_by_the_rows() -> None:
 
     assert names(timed=True) == (SRT, VTT)
     assert match.PIECES == frozenset({SRT, VTT})
-    # the key-value localization files pair by key alone (their source is another file)
-    assert set(match.FALLBACKS) == {r.name for r in ROWS if r.source_files is None} - {LINES}
+    assert set(match.FALLBACKS) == set(FORMATS) - {LINES}
     assert set(match.KEYED) == {SRT, VTT}
     assert not match.KEYED[SRT]("1") and match.KEYED[VTT]("intro") and not match.KEYED[VTT]("#2")
     assert names(ids_decide=True) == (VTT,)

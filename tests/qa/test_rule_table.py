@@ -33,10 +33,11 @@ FORMAT_DEFAULTS = {
     "inconsistent-translation": "warning", "newlines": "warning", "inconsistent-source": "information",
     "po-syntax": "error", "placeholders-missing": "error", "placeholders-extra": "error",
     "placeholders-order": "error", "plural-count": "error", "plural-header": "warning", "fuzzy": "information",
-    "accelerator": "warning",
+    "accelerator": "warning", "icu-syntax": "error", "icu-arguments": "error", "plural-categories": "warning",
     "timecode": "error", "end-before-start": "error", "cue-order": "warning", "cue-overlap": "warning",
     "reading-speed": "warning", "chars-per-line": "warning", "lines-per-cue": "warning",
     "duration-short": "information", "duration-long": "information", "cue-gap": "information",
+    "key-missing": "warning", "key-extra": "warning",
 }
 
 
@@ -77,6 +78,9 @@ def test_format_codes_and_the_check_modules_defaults_come_from_the_table():
     assert list(xml_checks.CODES) == [r.code for r in rules.TABLE if rules.XML in r.by]
     assert set(po_checks.CODES) == {r.code for r in rules.TABLE if rules.PO in r.by}
     assert list(subtitle_checks.CODES) == [r.code for r in rules.TABLE if rules.SUBTITLES in r.by]
+    assert [r.code for r in rules.TABLE if rules.KEYED in r.by] == [
+        "target-empty", "target-same-as-source", "inconsistent-translation", "inconsistent-source",
+        "placeholders-missing", "placeholders-extra", "key-missing", "key-extra"]
     for defaults in (xml_checks.DEFAULT_SEVERITY, po_checks.DEFAULT_SEVERITY, subtitle_checks.CODES):
         assert defaults == {c: FORMAT_DEFAULTS[c] for c in defaults}
     assert rules.IGNORABLE == (*rules.CODES, *rules.FORMAT_CODES, "worse-than-other")

@@ -66,9 +66,11 @@ class Pair:
     hints_pending: bool = False
     # -- post-editing (see drafts.py): the draft, its line partners, HTER rows
     draft: Optional[DraftTrack] = None
-    #: "file" (a draft file) or "cache" (the text as first seen, or set by command)
+    #: "file" (a draft file), "git" (the file at a revision) or "cache" (the text as first seen, or set by command)
     draft_origin: Optional[str] = None
     draft_path: Optional[Path] = None
+    #: the revision of a "git" draft as shown: ``HEAD (abc1234)``
+    draft_revision: Optional[str] = None
     #: the draft's problem in a few words (hover, lens) and in full
     draft_problem: Optional[str] = None
     draft_detail: Optional[str] = None

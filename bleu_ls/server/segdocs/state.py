@@ -17,8 +17,7 @@ from ...formats.live.index import LiveIndex
 from ...formats.finding import Finding
 from ...formats.model import SegmentDocument
 from ...formats.read import EXTENSIONS as READ_EXTENSIONS
-from ...formats.read import PATHED
-from ...formats.table import names, row
+from ...formats.table import by_path, names, row
 from ...qa.formats.live_checks import LiveChecks
 from ..documents.document import from_units, to_units
 
@@ -38,12 +37,10 @@ def loop_running() -> bool:
 
 
 def segment_format(path: Path) -> Optional[str]:
-    """The segment format of a file, by its name (or its place, for the rows that know their files
-    so: translation YAML under ``config/locales/``); None for a line file."""
-    for r in PATHED:
-        if r.paths(str(path)):  # type: ignore[misc]  # a Ref is callable
-            return r.name
-    return EXTENSIONS.get(Path(path).suffix.lower())
+    """The segment format of a file, by its name (or a localization convention of its path:
+    ``locales/de/app.json``); None for a line file."""
+    found = EXTENSIONS.get(Path(path).suffix.lower())
+    return found if found is not None else by_path(str(path))
 
 
 @dataclass
@@ -58,6 +55,8 @@ class SegmentPair:
     ref_path: Optional[Path] = None
     #: why there is no reference (said in the hover and the lens)
     no_ref: Optional[str] = None
+    #: a key-value localization file's source-language file (rows.read_source; None: none found)
+    source_path: Optional[Path] = None
     offset_ms: int = 0
     model: Optional[PairModel] = None
     #: row r: hypothesis cues [row_hs[r], row_he[r]) against reference cues row_refs[r]
