@@ -39,16 +39,20 @@ READERS: dict[str, tuple[str, tuple[str, ...], str]] = {
 FORMAT_NAMES = {r.name: r.label for r in ROWS if r.label}
 
 
+#: the rows that know their files by the path (Android's res/values*/strings.xml)
+PATHED = tuple(r for r in ROWS if r.paths is not None)
+
+
 def detect_format(path: str, head: bytes = b"") -> str:
-    """The format of ``path`` by its extension; else by a localization convention of its path
-    (``locales/de/app.json``: the rows' ``paths``); ``.xml`` by whether ``head`` holds ``<xliff`` or
-    ``<tmx`` (the rows' markers); a line file otherwise."""
-    ext = os.path.splitext(os.fspath(path))[1].lower()
-    if ext in EXTENSIONS:
-        return EXTENSIONS[ext]
+    """The format of ``path`` by its place where a row knows its files so (the rows' ``paths``:
+    ``locales/de/app.json``, Android's ``res/values*/strings.xml``), then by its extension; ``.xml``
+    by whether ``head`` holds ``<xliff`` or ``<tmx`` (the rows' markers); a line file otherwise."""
     found = by_path(os.fspath(path))
     if found is not None:
         return found
+    ext = os.path.splitext(os.fspath(path))[1].lower()
+    if ext in EXTENSIONS:
+        return EXTENSIONS[ext]
     if ext in SNIFFED and head:
         found = sniffed(head)
         if found is not None:
@@ -113,11 +117,27 @@ def decode_po(data: bytes, name: str) -> str:
     return text
 
 
+def decode_utf8_or_latin1(data: bytes, name: str) -> str:
+    """UTF-8 (a BOM dropped), or ISO-8859-1 when the bytes are not UTF-8: what Java 9+ reads a
+    ``.properties`` resource bundle as."""
+    if data.startswith(b"\xef\xbb\xbf"):
+        data = data[3:]
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        text = data.decode("latin-1")
+    if "\x00" in text:
+        raise looks_binary(text.count("\n", 0, text.index("\x00")) + 1, name)
+    return text
+
+
 def decode(fmt: str, data: bytes, name: str) -> str:
     """The text of a file of format ``fmt`` (not for the XML formats, which decode themselves)."""
     how = row(fmt).decoding
     if how == "charset":
         return decode_po(data, name)
+    if how == "utf-8-or-latin-1":
+        return decode_utf8_or_latin1(data, name)
     if how == "utf16-or-utf8":
         from .apple_strings import decode_strings
 

@@ -25,7 +25,8 @@ import importlib
 from dataclasses import dataclass
 from typing import Any, Callable, Optional
 
-from .model import ARB, JSON, LINES, PO, SRT, STRINGS, STRINGSDICT, TMX, VTT, WEBEXT, XCSTRINGS, XLIFF1, XLIFF2, YAML
+from .model import (ANDROID, ARB, JSON, LINES, PO, PROPERTIES, SRT, STRINGS, STRINGSDICT, TMX, VTT, WEBEXT, XCSTRINGS,
+                    XLIFF1, XLIFF2, YAML)
 
 #: the states actions (``formats/states.py``): their ids, here so that a row may name them
 MARK_TRANSLATED = "translated"
@@ -80,8 +81,13 @@ class FormatRow:
     #: markers which, found in the first bytes of a file of a shared extension
     #: (:data:`SNIFFED`), make it this format (rows are tried in table order)
     sniff: tuple[bytes, ...] = ()
+    #: ``path -> bool``: the file is this format by where it lies, before its extension counts (files of
+    #: a shared extension such as .json or .xml: ``locales/de/app.json``, ``res/values-de/strings.xml``);
+    #: rows are tried in table order; None: by extension / sniff
+    paths: Optional[Ref] = None
     #: how the bytes become text: "utf-8" (``engine.text.decode_utf8``), "charset"
     #: (the PO header's charset), "xml" (the XML declaration; the reader decodes itself),
+    #: "utf-8-or-latin-1" (UTF-8, ISO-8859-1 when the bytes are not UTF-8: Java .properties),
     #: "utf16-or-utf8" (a UTF-16 or UTF-8 byte-order mark, UTF-16 without one told by its NUL
     #: bytes, else UTF-8: Apple .strings; the reader takes the bytes and says a missing mark)
     decoding: str = "utf-8"
@@ -129,9 +135,6 @@ class FormatRow:
     problem_code: str = "malformed"
     #: (path, lang) -> candidate source-language files, first existing wins (key-value localization files); None: the source is in the file
     source_files: Optional[Ref] = None
-    #: ``path -> bool``: a file of an extension no row claims is this format by where it lies (a
-    #: localization convention: ``locales/de/app.json``); rows are tried in table order
-    paths: Optional[Ref] = None
     #: a reading problem is a check finding with its own diagnostics row (severity from it,
     #: said as a sentence) and ``check`` reports it rather than stopping (PO ``po-syntax``)
     problems_checked: bool = False
@@ -227,6 +230,22 @@ ROWS: tuple[FormatRow, ...] = (
         reader_module="l10n_json", reader_names=("read_webext",), text_reader=Ref("l10n_json:read_webext"),
         prefix_reader=Ref("l10n_json:read_webext_prefix"),
         source_files=Ref("l10n_paths:webext_sources"), paths=Ref("l10n_paths:is_webext"), **_KEYED_JSON,
+    ),
+    # Android string resources: a strings.xml under res/values*/ (other .xml files never), the source in values/
+    FormatRow(
+        ANDROID, family=ANDROID, family_sentence="an Android strings.xml file", label="Android strings.xml",
+        paths=Ref("android:is_android_strings"), decoding="xml", reader_module="android",
+        reader_names=("read_android",), reader_takes="bytes", text_reader=Ref("android:read_android_text"),
+        prefix_reader=Ref("android:read_android_text"), live_index=Ref("live.keyed:KeyedRereadIndex"),
+        source_files=Ref("android:source_files"),
+    ),
+    # Java .properties (ResourceBundle): messages_de.properties, the source in messages.properties
+    FormatRow(
+        PROPERTIES, family=PROPERTIES, family_sentence="a Java .properties file", label="Java .properties",
+        extensions=(".properties",), decoding="utf-8-or-latin-1", reader_module="properties",
+        reader_names=("read_properties",), text_reader=Ref("properties:read_properties"),
+        prefix_reader=Ref("properties:read_properties"), live_index=Ref("live.keyed:KeyedRereadIndex"),
+        source_files=Ref("properties:source_files"),
     ),
     # Apple .strings ("key" = "value";), UTF-16 or UTF-8: the source in en.lproj/ (or Base.lproj/)
     FormatRow(

@@ -13,9 +13,9 @@ from pathlib import Path
 import pytest
 
 from bleu_ls.formats import states
-from bleu_ls.formats.model import (ARB, FORMATS, JSON, LINES, PO, SRT, STRINGS, STRINGSDICT, TMX, VTT, XCSTRINGS, XLIFF1,
-                                   XLIFF2, YAML, Segment)
-from bleu_ls.formats.read import EXTENSIONS, _reader, decode_file, detect_format, read_document, read_prefix
+from bleu_ls.formats.model import (ANDROID, ARB, FORMATS, JSON, LINES, PO, PROPERTIES, SRT, STRINGS, STRINGSDICT, TMX,
+                                   VTT, XCSTRINGS, XLIFF1, XLIFF2, YAML, Segment)
+from bleu_ls.formats.read import EXTENSIONS, PATHED, _reader, decode_file, detect_format, read_document, read_prefix
 from bleu_ls.formats.table import BY_NAME, ROWS, SNIFFED, Ref, names, row, sniffed
 
 DATA = Path(__file__).resolve().parent.parent / "data" / "formats"
@@ -51,15 +51,25 @@ def test_the_rows_are_the_formats() -> None:
 
 def test_the_data_has_every_format_but_subtitles_srt_and_lines() -> None:
     found = {detect_format(str(p), p.read_bytes()[:4096]) for p in FILES}
-    assert found == {PO, XLIFF1, TMX, VTT, JSON, ARB, STRINGS, STRINGSDICT, XCSTRINGS, YAML}
+    assert found == {PO, XLIFF1, TMX, VTT, JSON, ARB, ANDROID, PROPERTIES, STRINGS, STRINGSDICT, XCSTRINGS, YAML}
 
 
 def test_extensions_are_the_detection(files) -> None:
     for p in files:
-        by_row = next((r.name for r in ROWS if p.suffix.lower() in r.extensions), None)
-        by_row = by_row or next((r.name for r in ROWS if r.paths is not None and r.paths(str(p))), LINES)
-        assert detect_format(str(p), p.read_bytes()[:4096]) == by_row, p
-        assert EXTENSIONS.get(p.suffix.lower(), LINES) == by_row or row(by_row).paths is not None
+        by_path = next((r.name for r in PATHED if r.paths(p)), None)  # type: ignore[misc]
+        by_row = next((r.name for r in ROWS if p.suffix.lower() in r.extensions), LINES)
+        assert detect_format(str(p), p.read_bytes()[:4096]) == (by_path or by_row), p
+        if by_path is None:
+            assert EXTENSIONS.get(p.suffix.lower(), LINES) == by_row
+
+
+def test_paths_are_the_detection(tmp_path) -> None:
+    """Android's strings.xml is known by its folder only: values/ or values-*/; any other .xml never."""
+    for folder, fmt in (("values", ANDROID), ("values-de", ANDROID), ("values-b+sr+Latn", ANDROID),
+                        ("values-de-rDE", ANDROID), ("layout", LINES), ("valuesx", LINES)):
+        assert detect_format(str(tmp_path / "res" / folder / "strings.xml")) == fmt, folder
+    assert detect_format(str(tmp_path / "res" / "values" / "colors.xml")) == LINES
+    assert detect_format(str(tmp_path / "res" / "values" / "strings.xml.bak")) == LINES
 
 
 def test_translation_yaml_is_known_by_its_place_only(tmp_path) -> None:
@@ -85,6 +95,8 @@ def test_sniffing_is_the_detection(files, tmp_path) -> None:
         head = p.read_bytes()[:4096]
         as_xml = tmp_path / (p.stem + ".xml")
         as_xml.write_bytes(p.read_bytes())
+        if any(r.paths(p) for r in PATHED):  # type: ignore[misc]  # known by its place, not by its bytes
+            continue
         expected = sniffed(head)
         got = detect_format(str(as_xml), head)
         assert got == (expected or LINES), p
@@ -181,7 +193,10 @@ def test_pairing_by_the_rows() -> None:
 
     assert names(timed=True) == (SRT, VTT)
     assert match.PIECES == frozenset({SRT, VTT})
-    assert set(match.FALLBACKS) == set(FORMATS) - {LINES}
+    # every segment format has a fallback after the exact key but Android and .properties (their keys are
+    # names a build refers to: a key is the string or not); JSON's pairs a flat file with a nested one
+    assert set(match.FALLBACKS) == {r.name for r in ROWS if r.fallback is not None}
+    assert set(match.FALLBACKS) == set(FORMATS) - {LINES, ANDROID, PROPERTIES}
     assert set(match.KEYED) == {SRT, VTT}
     assert not match.KEYED[SRT]("1") and match.KEYED[VTT]("intro") and not match.KEYED[VTT]("#2")
     assert names(ids_decide=True) == (VTT,)

@@ -72,3 +72,12 @@ class KeyedIndex(WholeIndex):
                         flags=seg.flags, extra=seg.extra)
         self._splice(i, i + 1, [fresh], delta, 0)
         return Change("text", i, i + 1, 1, target != seg.target, False, False, delta, 0)
+
+
+class KeyedRereadIndex(KeyedIndex):
+    """A :class:`KeyedIndex` that reads the whole text again after every edit: formats whose value text
+    is not its characters even without escapes (Android's collapsed white space and apostrophe rule, a
+    ``.properties`` value's leading white space)."""
+
+    def _edit(self, start: int, end: int, new: str) -> Change:
+        return WholeIndex._edit(self, start, end, new)

@@ -65,6 +65,24 @@ def webext_placeholders(text: str) -> list[tuple[str, int, int]]:
             for m in _WEBEXT.finditer(text)]
 
 
+def java_format_placeholders(text: str) -> list[tuple[str, int, int]]:
+    """Android: the Java format specifiers (``%s``, ``%1$d``…; ``%%`` and ``%n`` are text, not arguments)."""
+    if "%" not in text:
+        return []
+    from ...formats.android import java_placeholders
+
+    return [(s, a, b) for a, b, s in java_placeholders(text) if s not in ("%%", "%n")]
+
+
+def message_format_arguments(text: str) -> list[tuple[str, int, int]]:
+    """Java ``.properties``: the ``MessageFormat`` arguments by name (``{0,number,#.##}`` is ``{0}``)."""
+    if "{" not in text:
+        return []
+    from ...formats.properties import message_format_placeholders
+
+    return [("{" + s[1:-1].split(",", 1)[0].strip() + "}", a, b) for a, b, s in message_format_placeholders(text)]
+
+
 def icu_placeholders(text: str) -> list[tuple[str, int, int]]:
     """The arguments of an ICU message, by name (``{n}``, ``{n, plural, …}``, nested messages
     read too), each where it is written; apostrophe quoting honoured.  Lenient: an ill-formed

@@ -18,7 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable, Optional
 
-from ...formats.model import ARB, JSON, PO, SRT, TMX, VTT, WEBEXT, XLIFF1, XLIFF2, Segment, SegmentDocument
+from ...formats.model import ANDROID, ARB, JSON, PO, PROPERTIES, SRT, TMX, VTT, WEBEXT, XLIFF1, XLIFF2, Segment, SegmentDocument
 from ..findings import Finding
 
 
@@ -148,7 +148,26 @@ def _po_counts(doc):
     return counts(doc)
 
 
-def _keyed(syntax: str) -> CheckRow:
+def _json_write(text: str) -> Optional[str]:
+    import json
+
+    return json.dumps(text, ensure_ascii=False)[1:-1]
+
+
+def _android_write(text: str) -> Optional[str]:
+    """A quick fix's text in an Android string: XML character data with aapt2's escapes (``\'``, ``\"``,
+    ``\\``, ``\n``, a leading ``@`` / ``?``)."""
+    out = text.replace("\\", "\\\\").replace("'", "\\'").replace('"', '\\"').replace("\n", "\\n")
+    out = out.replace("&", "&amp;").replace("<", "&lt;")
+    return "\\" + out if out[:1] in ("@", "?") else out
+
+
+def _properties_write(text: str) -> Optional[str]:
+    """A quick fix's text in a ``.properties`` value (backslash, line breaks and tabs escaped)."""
+    return text.replace("\\", "\\\\").replace("\n", "\\n").replace("\r", "\\r").replace("\t", "\\t")
+
+
+def _keyed(syntax: str, write: Callable[[str], Optional[str]] = _json_write) -> CheckRow:
     """A key-value localization file's checks, its placeholders by ``syntax`` (a function of keyed_checks)."""
 
     def document(doc, d, sev, said, text):
@@ -165,11 +184,6 @@ def _keyed(syntax: str) -> CheckRow:
         from .keyed_checks import facts
 
         return facts(header)
-
-    def write(text: str) -> Optional[str]:
-        import json
-
-        return json.dumps(text, ensure_ascii=False)[1:-1]
 
     return CheckRow(document=document, segment=segment, header_facts=header_facts, write=write)
 
@@ -189,6 +203,8 @@ CHECKS: dict[str, CheckRow] = {
     JSON: _keyed("json_placeholders"),
     ARB: _keyed("icu_placeholders"),
     WEBEXT: _keyed("webext_placeholders"),
+    ANDROID: _keyed("java_format_placeholders", _android_write),
+    PROPERTIES: _keyed("message_format_arguments", _properties_write),
 }
 
 

@@ -37,10 +37,10 @@ def loop_running() -> bool:
 
 
 def segment_format(path: Path) -> Optional[str]:
-    """The segment format of a file, by its name (or a localization convention of its path:
-    ``locales/de/app.json``); None for a line file."""
-    found = EXTENSIONS.get(Path(path).suffix.lower())
-    return found if found is not None else by_path(str(path))
+    """The segment format of a file, by its place where a row knows its files so (the rows' ``paths``:
+    ``locales/de/app.json``, Android's ``res/values*/strings.xml``), else by its name; None for a line file."""
+    found = by_path(str(path))
+    return found if found is not None else EXTENSIONS.get(Path(path).suffix.lower())
 
 
 @dataclass
