@@ -45,6 +45,15 @@ FORMATS: tuple[str, ...] = (LINES, PO, XLIFF1, XLIFF2, TMX, SRT, VTT)
 FORMATS += (JSON, ARB, WEBEXT)
 FORMATS += (ANDROID,)
 FORMATS += (PROPERTIES,)
+#: Apple .strings, .stringsdict, Xcode String Catalogs; Rails / Symfony translation YAML
+STRINGS = "strings"
+STRINGSDICT = "stringsdict"
+XCSTRINGS = "xcstrings"
+YAML = "yaml"
+FORMATS += (STRINGS,)
+FORMATS += (STRINGSDICT,)
+FORMATS += (XCSTRINGS,)
+FORMATS += (YAML,)
 
 
 @dataclass(frozen=True, slots=True)

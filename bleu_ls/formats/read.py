@@ -138,6 +138,10 @@ def decode(fmt: str, data: bytes, name: str) -> str:
         return decode_po(data, name)
     if how == "utf-8-or-latin-1":
         return decode_utf8_or_latin1(data, name)
+    if how == "utf16-or-utf8":
+        from .apple_strings import decode_strings
+
+        return decode_strings(data)[0]
     return decode_utf8(data, name)
 
 

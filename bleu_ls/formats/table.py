@@ -25,7 +25,8 @@ import importlib
 from dataclasses import dataclass
 from typing import Any, Callable, Optional
 
-from .model import ANDROID, ARB, JSON, LINES, PO, PROPERTIES, SRT, TMX, VTT, WEBEXT, XLIFF1, XLIFF2
+from .model import (ANDROID, ARB, JSON, LINES, PO, PROPERTIES, SRT, STRINGS, STRINGSDICT, TMX, VTT, WEBEXT, XCSTRINGS,
+                    XLIFF1, XLIFF2, YAML)
 
 #: the states actions (``formats/states.py``): their ids, here so that a row may name them
 MARK_TRANSLATED = "translated"
@@ -86,7 +87,9 @@ class FormatRow:
     paths: Optional[Ref] = None
     #: how the bytes become text: "utf-8" (``engine.text.decode_utf8``), "charset"
     #: (the PO header's charset), "xml" (the XML declaration; the reader decodes itself),
-    #: "utf-8-or-latin-1" (UTF-8, ISO-8859-1 when the bytes are not UTF-8: Java .properties)
+    #: "utf-8-or-latin-1" (UTF-8, ISO-8859-1 when the bytes are not UTF-8: Java .properties),
+    #: "utf16-or-utf8" (a UTF-16 or UTF-8 byte-order mark, UTF-16 without one told by its NUL
+    #: bytes, else UTF-8: Apple .strings; the reader takes the bytes and says a missing mark)
     decoding: str = "utf-8"
     #: the reader: module and the function names to try in order (the first that exists)
     reader_module: Optional[str] = None
@@ -243,6 +246,37 @@ ROWS: tuple[FormatRow, ...] = (
         reader_names=("read_properties",), text_reader=Ref("properties:read_properties"),
         prefix_reader=Ref("properties:read_properties"), live_index=Ref("live.keyed:KeyedRereadIndex"),
         source_files=Ref("properties:source_files"),
+    ),
+    # Apple .strings ("key" = "value";), UTF-16 or UTF-8: the source in en.lproj/ (or Base.lproj/)
+    FormatRow(
+        STRINGS, family=STRINGS, family_sentence="an Apple .strings file", label="Apple .strings",
+        extensions=(".strings",), decoding="utf16-or-utf8", reader_module="apple_strings",
+        reader_names=("read_strings_bytes",), reader_takes="bytes", text_reader=Ref("apple_strings:read_strings"),
+        prefix_reader=Ref("apple_strings:read_strings"), live_index=Ref("live.whole:WholeIndex"),
+        quoted_target=True, fallback=Ref("match:_source_fallback"), source_files=Ref("apple_strings:source_files"),
+    ),
+    # Apple .stringsdict (an XML plist of plural rules): the source in en.lproj/ (or Base.lproj/)
+    FormatRow(
+        STRINGSDICT, family=STRINGSDICT, family_sentence="an Apple .stringsdict file", label="Apple .stringsdict",
+        extensions=(".stringsdict",), decoding="xml", reader_module="stringsdict", reader_names=("read_stringsdict",),
+        reader_takes="bytes", text_reader=Ref("stringsdict:read_stringsdict_text"),
+        prefix_reader=Ref("stringsdict:read_stringsdict_text"), live_index=Ref("live.whole:WholeIndex"),
+        fallback=Ref("match:_source_fallback"), source_files=Ref("apple_strings:source_files"),
+    ),
+    # Xcode String Catalogs: every language in one file, the source inside it (like a multilingual TMX)
+    FormatRow(
+        XCSTRINGS, family=XCSTRINGS, family_sentence="an Xcode String Catalog", label="Xcode String Catalog",
+        extensions=(".xcstrings",), reader_module="xcstrings", reader_names=("read_xcstrings",),
+        text_reader=Ref("xcstrings:read_xcstrings"), prefix_reader=Ref("xcstrings:read_xcstrings"),
+        live_index=Ref("live.whole:WholeIndex"), needs_review=Ref("states:xcstrings_needs_review"),
+        fallback=Ref("match:_source_fallback"), quoted_target=True,
+    ),
+    # Rails / Symfony translation YAML: known by its place only (config/locales/, translations/*.de.yaml)
+    FormatRow(
+        YAML, family=YAML, family_sentence="a translation YAML file", label="translation YAML",
+        paths=Ref("l10n_yaml:is_translation_yaml"), reader_module="l10n_yaml", reader_names=("read_yaml",),
+        text_reader=Ref("l10n_yaml:read_yaml"), prefix_reader=Ref("l10n_yaml:read_yaml"),
+        live_index=Ref("live.whole:WholeIndex"), fallback=Ref("match:_source_fallback"), source_files=Ref("l10n_yaml:source_files"),
     ),
 )
 

@@ -13,7 +13,8 @@ from pathlib import Path
 import pytest
 
 from bleu_ls.formats import states
-from bleu_ls.formats.model import ANDROID, ARB, FORMATS, JSON, LINES, PO, PROPERTIES, SRT, TMX, VTT, XLIFF1, XLIFF2, Segment
+from bleu_ls.formats.model import (ANDROID, ARB, FORMATS, JSON, LINES, PO, PROPERTIES, SRT, STRINGS, STRINGSDICT, TMX,
+                                   VTT, XCSTRINGS, XLIFF1, XLIFF2, YAML, Segment)
 from bleu_ls.formats.read import EXTENSIONS, PATHED, _reader, decode_file, detect_format, read_document, read_prefix
 from bleu_ls.formats.table import BY_NAME, ROWS, SNIFFED, Ref, names, row, sniffed
 
@@ -50,7 +51,7 @@ def test_the_rows_are_the_formats() -> None:
 
 def test_the_data_has_every_format_but_subtitles_srt_and_lines() -> None:
     found = {detect_format(str(p), p.read_bytes()[:4096]) for p in FILES}
-    assert found == {PO, XLIFF1, TMX, VTT, JSON, ARB, ANDROID, PROPERTIES}
+    assert found == {PO, XLIFF1, TMX, VTT, JSON, ARB, ANDROID, PROPERTIES, STRINGS, STRINGSDICT, XCSTRINGS, YAML}
 
 
 def test_extensions_are_the_detection(files) -> None:
@@ -69,6 +70,22 @@ def test_paths_are_the_detection(tmp_path) -> None:
         assert detect_format(str(tmp_path / "res" / folder / "strings.xml")) == fmt, folder
     assert detect_format(str(tmp_path / "res" / "values" / "colors.xml")) == LINES
     assert detect_format(str(tmp_path / "res" / "values" / "strings.xml.bak")) == LINES
+
+
+def test_translation_yaml_is_known_by_its_place_only(tmp_path) -> None:
+    """Rails' config/locales/ and locales/, Symfony's translations/NAME.<lang>.yaml: translation
+    YAML; any other .yml (a compose file, a CI workflow, a .yml whose one root key is a language) never."""
+    de_root = b"de:\n  hello: Hallo\n"
+    for rel, fmt in (("config/locales/de.yml", YAML), ("config/locales/models/de.yml", YAML),
+                     ("app/config/locales/devise.de.yml", YAML), ("locales/de.yml", YAML),
+                     ("translations/messages.de.yaml", YAML), ("translations/validators.pt_BR.yml", YAML),
+                     ("docker-compose.yml", LINES), (".github/workflows/ci.yml", LINES), ("de.yml", LINES),
+                     ("config/database.yml", LINES), ("translations/messages.yaml", LINES),
+                     ("config/locales/de.yml.bak", LINES), ("locales/de/x/de.txt", LINES)):
+        p = tmp_path / rel
+        p.parent.mkdir(parents=True, exist_ok=True)
+        p.write_bytes(de_root)
+        assert detect_format(str(p), de_root) == fmt, rel
 
 
 def test_sniffing_is_the_detection(files, tmp_path) -> None:
