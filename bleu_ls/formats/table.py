@@ -252,7 +252,7 @@ ROWS: tuple[FormatRow, ...] = (
         STRINGS, family=STRINGS, family_sentence="an Apple .strings file", label="Apple .strings",
         extensions=(".strings",), decoding="utf16-or-utf8", reader_module="apple_strings",
         reader_names=("read_strings_bytes",), reader_takes="bytes", text_reader=Ref("apple_strings:read_strings"),
-        prefix_reader=Ref("apple_strings:read_strings"), live_index=Ref("live.whole:WholeIndex"),
+        prefix_reader=Ref("apple_strings:read_strings"), live_index=Ref("live.keyed:KeyedRereadIndex"),
         quoted_target=True, fallback=Ref("match:_source_fallback"), source_files=Ref("apple_strings:source_files"),
     ),
     # Apple .stringsdict (an XML plist of plural rules): the source in en.lproj/ (or Base.lproj/)
@@ -260,7 +260,7 @@ ROWS: tuple[FormatRow, ...] = (
         STRINGSDICT, family=STRINGSDICT, family_sentence="an Apple .stringsdict file", label="Apple .stringsdict",
         extensions=(".stringsdict",), decoding="xml", reader_module="stringsdict", reader_names=("read_stringsdict",),
         reader_takes="bytes", text_reader=Ref("stringsdict:read_stringsdict_text"),
-        prefix_reader=Ref("stringsdict:read_stringsdict_text"), live_index=Ref("live.whole:WholeIndex"),
+        prefix_reader=Ref("stringsdict:read_stringsdict_text"), live_index=Ref("live.keyed:KeyedRereadIndex"),
         fallback=Ref("match:_source_fallback"), source_files=Ref("apple_strings:source_files"),
     ),
     # Xcode String Catalogs: every language in one file, the source inside it (like a multilingual TMX)
@@ -276,7 +276,7 @@ ROWS: tuple[FormatRow, ...] = (
         YAML, family=YAML, family_sentence="a translation YAML file", label="translation YAML",
         paths=Ref("l10n_yaml:is_translation_yaml"), reader_module="l10n_yaml", reader_names=("read_yaml",),
         text_reader=Ref("l10n_yaml:read_yaml"), prefix_reader=Ref("l10n_yaml:read_yaml"),
-        live_index=Ref("live.whole:WholeIndex"), fallback=Ref("match:_source_fallback"), source_files=Ref("l10n_yaml:source_files"),
+        live_index=Ref("live.keyed:KeyedRereadIndex"), fallback=Ref("match:_source_fallback"), source_files=Ref("l10n_yaml:source_files"),
     ),
 )
 

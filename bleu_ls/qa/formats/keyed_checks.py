@@ -74,6 +74,44 @@ def java_format_placeholders(text: str) -> list[tuple[str, int, int]]:
     return [(s, a, b) for a, b, s in java_placeholders(text) if s not in ("%%", "%n")]
 
 
+_PRINTF = re.compile(r"%%|%#@([A-Za-z_]\w*)@|%(?:\d+\$)?[-+ #0']*(?:\d+|\*)?(?:\.(?:\d+|\*))?(?:hh|h|ll|l|q|z|t|j|L)?"
+                     r"([@dDiuUxXoOfFeEgGcCsSpaA])")
+_YAML = re.compile(r"%\{\s*([A-Za-z_]\w*)\s*\}|%([A-Za-z_]\w*)%|\{\{\s*([A-Za-z_]\w*)\s*\}\}|\{\s*([A-Za-z_]\w*)\s*[,}]")
+
+
+def apple_format_placeholders(text: str) -> list[tuple[str, int, int]]:
+    """Apple ``.strings`` / ``.stringsdict``: printf specifiers by their conversion (``%1$@`` and ``%@`` are
+    one ``%@``: a translation may number them to reorder), ``%#@var@`` plural references by name;
+    ``%%`` is text."""
+    if "%" not in text:
+        return []
+    out = []
+    for m in _PRINTF.finditer(text):
+        if m.group(1):
+            out.append((f"%#@{m.group(1)}@", m.start(), m.end()))
+        elif m.group(2):
+            conv = m.group(2)
+            out.append(("%" + ("d" if conv in "diDuU" else conv), m.start(), m.end()))
+    return out
+
+
+def yaml_placeholders(text: str) -> list[tuple[str, int, int]]:
+    """Rails ``%{name}``, Symfony ``%name%`` and ``{name}`` / ICU ``{name, …}``, Twig-style ``{{ name }}``."""
+    if "%" not in text and "{" not in text:
+        return []
+    out = []
+    for m in _YAML.finditer(text):
+        if m.group(1):
+            out.append(("%{" + m.group(1) + "}", m.start(), m.end()))
+        elif m.group(2):
+            out.append(("%" + m.group(2) + "%", m.start(), m.end()))
+        elif m.group(3):
+            out.append(("{{" + m.group(3) + "}}", m.start(), m.end()))
+        else:
+            out.append(("{" + m.group(4) + "}", m.start(), m.start() + len(m.group(0)) - 1))
+    return out
+
+
 def message_format_arguments(text: str) -> list[tuple[str, int, int]]:
     """Java ``.properties``: the ``MessageFormat`` arguments by name (``{0,number,#.##}`` is ``{0}``)."""
     if "{" not in text:

@@ -18,7 +18,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable, Optional
 
-from ...formats.model import ANDROID, ARB, JSON, PO, PROPERTIES, SRT, TMX, VTT, WEBEXT, XLIFF1, XLIFF2, Segment, SegmentDocument
+from ...formats.model import (ANDROID, ARB, JSON, PO, PROPERTIES, SRT, STRINGS, STRINGSDICT, TMX, VTT, WEBEXT, XLIFF1, XLIFF2,
+                              YAML, Segment, SegmentDocument)
 from ..findings import Finding
 
 
@@ -167,6 +168,17 @@ def _properties_write(text: str) -> Optional[str]:
     return text.replace("\\", "\\\\").replace("\n", "\\n").replace("\r", "\\r").replace("\t", "\\t")
 
 
+def _strings_write(text: str) -> Optional[str]:
+    """A quick fix's text in a ``.strings`` value (between double quotes: backslash, quote, line break escaped)."""
+    return text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n")
+
+
+def _yaml_write(text: str) -> Optional[str]:
+    """A quick fix's text in a YAML value: only text a plain or quoted scalar keeps as it is (no quote, no
+    backslash, no line break); other text is not offered as an edit."""
+    return None if any(c in text for c in "\"'\\\n:#") else text
+
+
 def _keyed(syntax: str, write: Callable[[str], Optional[str]] = _json_write, icu: bool = False) -> CheckRow:
     """A key-value localization file's checks, its placeholders by ``syntax`` (a function of keyed_checks);
     ``icu``: its values are ICU messages (ARB), checked as such too (``icu-syntax``, ``plural-categories``;
@@ -217,6 +229,9 @@ CHECKS: dict[str, CheckRow] = {
     WEBEXT: _keyed("webext_placeholders"),
     ANDROID: _keyed("java_format_placeholders", _android_write),
     PROPERTIES: _keyed("message_format_arguments", _properties_write),
+    STRINGS: _keyed("apple_format_placeholders", _strings_write),
+    STRINGSDICT: _keyed("apple_format_placeholders", _xml_write),
+    YAML: _keyed("yaml_placeholders", _yaml_write),
 }
 
 
