@@ -181,6 +181,14 @@ export const L10N_PATTERNS = [
   `**/{${LOCALE_DIRS.join(",")}}/*.json`,
   "**/*.arb",
   "**/_locales/*/messages.json",
+  // Android string resources, Java resource bundles, Apple strings and String Catalogs, Rails / Symfony YAML
+  "**/res/values*/strings.xml",
+  "**/*.properties",
+  "**/*.lproj/*.{strings,stringsdict}",
+  "**/*.xcstrings",
+  "**/config/locales/**/*.{yml,yaml}",
+  "**/locales/*.{yml,yaml}",
+  "**/translations/*.{yml,yaml}",
 ];
 
 /** Which documents the server sees: the convention languages, the segment files, localization files, and every file a pairing rule names. */
