@@ -183,7 +183,7 @@ export const L10N_PATTERNS = [
   "**/_locales/*/messages.json",
   // Android string resources, Java resource bundles, Apple strings and String Catalogs, Rails / Symfony YAML
   "**/res/values*/strings.xml",
-  "**/*.properties",
+  "**/*_*.properties",  // a resource bundle of a language (messages_de.properties), not every .properties
   "**/*.lproj/*.{strings,stringsdict}",
   "**/*.xcstrings",
   "**/config/locales/**/*.{yml,yaml}",
