@@ -1,6 +1,8 @@
 """Neovim 0.11, headless: bleu-ls attaches to segment files (PO, XLIFF, TMX, SubRip, WebVTT) by their
-file name and leaves their filetype and syntax as Neovim set them; other XML, PO or subtitle buffers
-(pom.xml, a .txt given filetype srt) get no bleu-ls.  Both ways of starting it: vim.lsp.enable (0.11+)
+file name and to software localization files by their place (locales/de/app.json, res/values-de/strings.xml,
+messages_de.properties, de.lproj/*.strings, config/locales/de.yml, *.arb), and leaves their filetype and
+syntax as Neovim set them; other XML, JSON, YAML, .properties, PO or subtitle buffers (pom.xml,
+package.json, docker-compose.yml, gradle.properties, a .txt given filetype srt) get no bleu-ls.  Both ways of starting it: vim.lsp.enable (0.11+)
 and the FileType fallback of Neovim 0.10 (require('bleu_ls').start_fallback())."""
 
 from __future__ import annotations
@@ -36,6 +38,16 @@ FILES = {
     "messages.fr.xlf": (XLF, "xml", True),
     "memory.tmx": (TMX, "xml", True),
     "pom.xml": (POM, "xml", False),
+    # software localization files, by their place only; the same kinds of file elsewhere are left alone
+    "locales/de/app.json": ('{"hello": "Hallo"}\n', "json", True),
+    "package.json": ('{"name": "x"}\n', "json", False),
+    "app_de.arb": ('{"@@locale": "de", "hello": "Hallo"}\n', "json", True),
+    "res/values-de/strings.xml": ('<resources><string name="hello">Hallo</string></resources>\n', "xml", True),
+    "messages_de.properties": ("hello=Hallo\n", "jproperties", True),
+    "gradle.properties": ("org.gradle.jvmargs=-Xmx2g\n", "jproperties", False),
+    "de.lproj/Localizable.strings": ('"hello" = "Hallo";\n', "strings", True),
+    "config/locales/de.yml": ("de:\n  hello: Hallo\n", "yaml", True),
+    "docker-compose.yml": ("services: {}\n", "yaml", False),
 }
 
 LUA = """
@@ -82,6 +94,7 @@ def test_neovim_attaches_to_segment_files_by_name_and_keeps_their_filetype(tmp_p
     ws.mkdir()
     (ws / ".git").mkdir()  # the workspace root
     for name, (text, _, _) in FILES.items():
+        (ws / name).parent.mkdir(parents=True, exist_ok=True)
         (ws / name).write_text(text, encoding="utf-8")
     (ws / "notes.txt").write_text(SRT, encoding="utf-8")
     how = "vim.lsp.enable('bleu_ls')" if start == "enable" else "require('bleu_ls').start_fallback()"

@@ -10,7 +10,9 @@ return {
   -- TMX, SubRip, WebVTT): of those, root_dir takes only the buffers whose file
   -- name is a segment file's (a .po, .xlf, .srt…, never any XML file), and
   -- their filetype and syntax stay Neovim's.
-  filetypes = { 'mthyp', 'mtref', 'mtsrc', 'po', 'xml', 'srt', 'webvtt' },
+  -- Software localization files too (JSON, YAML, .properties, Apple .strings; root_dir
+  -- takes them by their place only: locales/de/app.json, res/values-de/strings.xml…).
+  filetypes = { 'mthyp', 'mtref', 'mtsrc', 'po', 'xml', 'srt', 'webvtt', 'json', 'yaml', 'jproperties', 'strings' },
   root_markers = { 'bleu-ls.toml', '.git' },
   root_dir = function(bufnr, on_dir)
     require('bleu_ls').root_dir(bufnr, on_dir)

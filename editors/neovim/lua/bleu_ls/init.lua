@@ -12,17 +12,58 @@ M.mt_filetypes = { 'mthyp', 'mtref', 'mtsrc' }
 --- (whatever filetype Neovim gives them: po, xml, srt, webvtt).
 M.segment_extensions = { 'po', 'pot', 'xlf', 'xliff', 'sdlxliff', 'mxliff', 'tmx', 'srt', 'vtt' }
 
---- The filetypes Neovim gives segment files; a buffer of one of them is the
---- server's only when its file name is a segment file's.
-M.segment_filetypes = { 'po', 'xml', 'srt', 'webvtt' }
+--- The filetypes Neovim gives segment files and software localization files; a buffer of
+--- one of them is the server's only when its file name or place is one (never package.json,
+--- docker-compose.yml, gradle.properties or pom.xml).
+M.segment_filetypes = { 'po', 'xml', 'srt', 'webvtt', 'json', 'yaml', 'jproperties', 'strings' }
 
 --- Filetypes the server attaches to (lsp/bleu_ls.lua's list).
-M.filetypes_list = { 'mthyp', 'mtref', 'mtsrc', 'po', 'xml', 'srt', 'webvtt' }
+M.filetypes_list = { 'mthyp', 'mtref', 'mtsrc', 'po', 'xml', 'srt', 'webvtt', 'json', 'yaml', 'jproperties', 'strings' }
 
---- Whether a file name is a segment file's (.po, .xlf, .srt…, any case).
+--- The folders whose `<lang>.json` or `<lang>/NAME.json` are localization files (the server's l10n_paths.LOCALE_DIRS).
+M.locale_dirs = { 'locales', 'locale', 'i18n', 'lang', 'langs', 'languages', 'translations', 'l10n', 'messages' }
+
+--- Whether a path is a software localization file by its place, as the server tells them
+--- (formats/l10n_paths.py, android.py, properties.py, apple_strings.py, l10n_yaml.py).
+function M.is_l10n_file(name)
+  local p = (name or ''):gsub('\\', '/')
+  local dir, base = p:match('^(.-)/?([^/]+)$')
+  if not base then
+    return false
+  end
+  local parent = dir:match('([^/]+)$') or ''
+  local grand = dir:match('([^/]+)/[^/]+$') or ''
+  if base:match('%.json$') then
+    if base == 'messages.json' and grand == '_locales' then
+      return true
+    end
+    return vim.tbl_contains(M.locale_dirs, parent) or vim.tbl_contains(M.locale_dirs, grand)
+  end
+  if base:match('%.arb$') or base:match('%.xcstrings$') or base:match('%.stringsdict$') then
+    return true
+  end
+  if base:match('%.strings$') then
+    return parent:match('%.lproj$') ~= nil
+  end
+  if base == 'strings.xml' then
+    return parent:match('^values') ~= nil and grand == 'res'
+  end
+  if base:match('%.properties$') then
+    return base:match('_[%a]+[^/]*%.properties$') ~= nil
+  end
+  if base:match('%.ya?ml$') then
+    return p:match('/config/locales/') ~= nil or parent == 'locales' or parent == 'translations'
+  end
+  return false
+end
+
+--- Whether a file name is a segment file's (.po, .xlf, .srt…, any case) or a localization file's.
 function M.is_segment_file(name)
   local ext = (name or ''):match('%.([%a]+)$')
-  return ext ~= nil and vim.tbl_contains(M.segment_extensions, ext:lower())
+  if ext ~= nil and vim.tbl_contains(M.segment_extensions, ext:lower()) then
+    return true
+  end
+  return M.is_l10n_file(name)
 end
 
 --- Whether bleu-ls may serve a buffer of a filetype it is configured for: any
@@ -65,6 +106,11 @@ function M.filetypes()
     extension = {
       -- WebVTT subtitles (Neovim has no filetype for them): scored per cue
       vtt = 'webvtt',
+      -- localization files Neovim has no filetype for
+      arb = 'json',
+      xcstrings = 'json',
+      stringsdict = 'xml',
+      strings = 'strings',
       hyp = 'mthyp',
       mt = function(path)
         if has_sibling(path, { 'ref', 'ref1', 'src' }) then
