@@ -116,3 +116,34 @@ def test_vscode_po_fuzzy_entry_hover_shows_the_source_change(code_server, tmp_pa
     tail = r["hover"][r["hover"].index("Source changed"):]
     assert tail.index("Current Password") < tail.index("Incorrect password."), tail
     assert _changed(r) == [(line, "Falsches")]
+
+
+def test_vscode_localization_json_against_its_git_draft(code_server, tmp_path: Path) -> None:
+    """A real i18next-style JSON file (excalidraw's German strings) in a git work tree, its source
+    `locales/en/app.json` beside it, the reviewed German as its reference and `draft = "git:HEAD"`:
+    a value typed over shows BLEU against the reference and HTER against the committed value, the
+    typed word marked, the hover with the draft diff. Screenshot .artifacts/vscode-seg-json-hover.png."""
+    import os
+
+    old = DATA / "json" / "excalidraw-2026-07-07" / "locales"
+    new = DATA / "json" / "excalidraw" / "locales"
+    (tmp_path / "locales" / "en").mkdir(parents=True)
+    (tmp_path / "locales" / "de-DE").mkdir(parents=True)
+    (tmp_path / "reviewed").mkdir()
+    (tmp_path / "locales" / "en" / "app.json").write_bytes((old / "en.json").read_bytes())
+    hyp = tmp_path / "locales" / "de-DE" / "app.json"
+    hyp.write_bytes((old / "de-DE.json").read_bytes())
+    (tmp_path / "reviewed" / "de-DE.json").write_bytes((new / "de-DE.json").read_bytes())
+    (tmp_path / "bleu-ls.toml").write_text('[[pairs]]\nhypothesis = "locales/de-DE/app.json"\n'
+                                           'references = ["reviewed/de-DE.json"]\ndraft = "git:HEAD"\n', encoding="utf-8")
+    env = {**os.environ, "GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@example.org",
+           "GIT_COMMITTER_NAME": "t", "GIT_COMMITTER_EMAIL": "t@example.org"}
+    for args in (["init", "-q"], ["add", "locales"], ["commit", "-q", "-m", "MT"]):
+        subprocess.run(["git", *args], cwd=tmp_path, env=env, check=True, capture_output=True)
+    text = hyp.read_text(encoding="utf-8")
+    line = next(i for i, x in enumerate(text.split("\n")) if '"moveCanvas": "Leinwand verschieben"' in x)
+    r = _drive(code_server, tmp_path, "locales/de-DE/app.json", "json", line, "Leinwand", "Zeichenfläche", line)
+    want = _label("Zeichenfläche verschieben", "Zeichenfläche verschieben", "Leinwand verschieben")
+    assert f'"moveCanvas": "Zeichenfläche verschieben" {want},' in r["after"]["line"], (r["after"]["line"], want)
+    assert _changed(r) == [(line, "Zeichenfläche")]
+    assert "HTER" in r["hover"] and "Leinwand Zeichenfläche" in r["hover"]  # rendered: ~~Leinwand~~ **Zeichenfläche**

@@ -90,8 +90,18 @@ try {
 
   await page.goto(env.BLEU_URL);
   await page.waitForSelector(".explorer-folders-view .monaco-list-row", { timeout });
-  const escaped = env.BLEU_FILE.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-  await page.locator(".explorer-folders-view .monaco-list-row", { hasText: new RegExp(`^${escaped}$`) }).click();
+  if (env.BLEU_FILE.includes("/")) {
+    // a file in a folder: Quick Open by its path
+    await page.locator(".explorer-folders-view .monaco-list-row").first().click();
+    await page.keyboard.press("Control+P");
+    await page.waitForSelector(".quick-input-widget input", { timeout });
+    await page.keyboard.type(env.BLEU_FILE);
+    await page.waitForTimeout(800);
+    await page.keyboard.press("Enter");
+  } else {
+    const escaped = env.BLEU_FILE.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+    await page.locator(".explorer-folders-view .monaco-list-row", { hasText: new RegExp(`^${escaped}$`) }).click();
+  }
   note("clicked");
   await page.locator(".editor-instance .view-lines .view-line").first().waitFor({ timeout });
   await focusEditor(page);
