@@ -147,3 +147,39 @@ def test_vscode_localization_json_against_its_git_draft(code_server, tmp_path: P
     assert f'"moveCanvas": "Zeichenfläche verschieben" {want},' in r["after"]["line"], (r["after"]["line"], want)
     assert _changed(r) == [(line, "Zeichenfläche")]
     assert "HTER" in r["hover"] and "Leinwand Zeichenfläche" in r["hover"]  # rendered: ~~Leinwand~~ **Zeichenfläche**
+
+
+def test_vscode_android_strings_against_its_git_draft(code_server, tmp_path: Path) -> None:
+    """A real Android `res/values-de/strings.xml` (LineageOS Updater) in a git work tree with its source
+    `res/values/strings.xml`, the later German file as reference and `draft = "git:HEAD"`: a string
+    typed over shows BLEU and HTER after its text, the typed word marked, the hover with the source and
+    the draft. Screenshot .artifacts/vscode-seg-android-hover.png."""
+    import os
+    import xml.etree.ElementTree as ET
+
+    data = DATA / "android"
+    (tmp_path / "res" / "values").mkdir(parents=True)
+    (tmp_path / "res" / "values-de").mkdir(parents=True)
+    (tmp_path / "reviewed").mkdir()
+    (tmp_path / "res" / "values" / "strings.xml").write_bytes((data / "updater" / "res" / "values" / "strings.xml").read_bytes())
+    hyp = tmp_path / "res" / "values-de" / "strings.xml"
+    hyp.write_bytes((data / "updater-previous" / "res" / "values-de" / "strings.xml").read_bytes())
+    reviewed = data / "updater" / "res" / "values-de" / "strings.xml"
+    (tmp_path / "reviewed" / "strings.xml").write_bytes(reviewed.read_bytes())
+    (tmp_path / "bleu-ls.toml").write_text('[[pairs]]\nhypothesis = "res/values-de/strings.xml"\n'
+                                           'references = ["reviewed/strings.xml"]\ndraft = "git:HEAD"\n', encoding="utf-8")
+    env = {**os.environ, "GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@example.org",
+           "GIT_COMMITTER_NAME": "t", "GIT_COMMITTER_EMAIL": "t@example.org"}
+    for args in (["init", "-q"], ["add", "res"], ["commit", "-q", "-m", "MT"]):
+        subprocess.run(["git", *args], cwd=tmp_path, env=env, check=True, capture_output=True)
+    text = hyp.read_text(encoding="utf-8")
+    key = "download_paused_notification"
+    line = next(i for i, x in enumerate(text.split("\n")) if f'name="{key}"' in x)
+    draft = ET.parse(hyp).getroot().find(f"string[@name='{key}']").text
+    ref = ET.parse(reviewed).getroot().find(f"string[@name='{key}']").text
+    assert draft == "Herunterladen pausiert"
+    r = _drive(code_server, tmp_path, "res/values-de/strings.xml", "android", line, "pausiert", "angehalten", line)
+    want = _label("Herunterladen angehalten", ref, draft)
+    assert f"Herunterladen angehalten {want}</string>" in r["after"]["line"], (r["after"]["line"], want)
+    assert _changed(r) == [(line, "angehalten")]
+    assert "HTER" in r["hover"] and "pausiert angehalten" in r["hover"]

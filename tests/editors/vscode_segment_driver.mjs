@@ -96,7 +96,9 @@ try {
     await page.keyboard.press("Control+P");
     await page.waitForSelector(".quick-input-widget input", { timeout });
     await page.keyboard.type(env.BLEU_FILE);
-    await page.waitForTimeout(800);
+    const base = env.BLEU_FILE.split("/").pop();
+    await page.locator(".quick-input-widget .monaco-list-row", { hasText: base }).first().waitFor({ timeout });
+    await page.waitForTimeout(300);
     await page.keyboard.press("Enter");
   } else {
     const escaped = env.BLEU_FILE.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
