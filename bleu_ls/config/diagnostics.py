@@ -151,6 +151,20 @@ class AdequacySettings(CheckSettings):
     min_lines: int = 20
 
 
+@dataclass
+class LengthLimitSettings(CheckSettings):
+    """A target over a length limit (docs/diagnostics.md#length-limit): the limit its file
+    declares (XLIFF ``maxwidth``/``maxbytes``, ``slr:sizeRestriction``/``slr:storageRestriction``)
+    and, when ``max_ratio`` is set, a target much longer than its source."""
+
+    #: A warning: a declared limit is a hard fact (the text does not fit the screen or the field).
+    severity: str = "warning"
+    #: Off (None) by default: a target longer than this many times its source's characters is
+    #: flagged (a source under 10 characters counted as 10), wherever a line or segment has a
+    #: source (a line file with its source, PO, XLIFF, TMX).
+    max_ratio: Optional[float] = None
+
+
 def _format(severity: str, cls: type = CheckSettings):
     """The default row of a check of a file's own format: on, with ``severity``
     (``cls``: the row's class, for the checks with a limit)."""
@@ -242,6 +256,7 @@ class DiagnosticsSettings:
     inconsistent_translation: CheckSettings = _format("warning")
     inconsistent_source: CheckSettings = _format("information")
     newlines: CheckSettings = _format("warning")
+    length_limit: LengthLimitSettings = field(default_factory=LengthLimitSettings)
     po_syntax: CheckSettings = _format("error")
     placeholders_missing: CheckSettings = _format("error")
     placeholders_extra: CheckSettings = _format("error")

@@ -33,7 +33,7 @@ FORMAT_DEFAULTS = {
     "inconsistent-translation": "warning", "newlines": "warning", "inconsistent-source": "information",
     "po-syntax": "error", "placeholders-missing": "error", "placeholders-extra": "error",
     "placeholders-order": "error", "plural-count": "error", "plural-header": "warning", "fuzzy": "information",
-    "accelerator": "warning",
+    "accelerator": "warning", "length-limit": "warning",
     "timecode": "error", "end-before-start": "error", "cue-order": "warning", "cue-overlap": "warning",
     "reading-speed": "warning", "chars-per-line": "warning", "lines-per-cue": "warning",
     "duration-short": "information", "duration-long": "information", "cue-gap": "information",
@@ -56,6 +56,7 @@ def test_codes_are_the_tables_line_file_codes_with_a_setting():
         "low-score", "outlier", "empty-hypothesis", "untranslated", "length-ratio", "repetition", "doubled-word",
         "line-count-mismatch", "unpaired", "number-mismatch", "markup-mismatch", "unbalanced", "end-punctuation",
         "wrong-language", "misaligned", "adequacy", "term-missing", "term-forbidden", "do-not-translate", "rule",
+        "length-limit",
     )
     # a user rule's findings (rule:<name>) are listed in its row's place
     assert rules.ORDER["rule:any-name"] == rules.ORDER["rule"] and rules.row("rule:x") is TABLE["rule"]
@@ -67,7 +68,7 @@ def test_the_analysers_rules_are_the_rows_with_a_check():
     assert set(rules.RANKED) == {"outlier", "adequacy"}
     assert rules.LINE_PAIR_CODES == {"low-score", "outlier", "untranslated", "length-ratio", "adequacy",
                                      "number-mismatch", "markup-mismatch", "unbalanced", "end-punctuation",
-                                     "term-missing", "do-not-translate"}
+                                     "term-missing", "do-not-translate", "length-limit"}
     assert set(rules.REFERENCE_CODES) == {"empty-hypothesis", "low-score", "outlier", "length-ratio",
                                           "line-count-mismatch", "misaligned"}
 

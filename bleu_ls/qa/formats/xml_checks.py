@@ -23,6 +23,7 @@ code                       default      compare with
 ``inconsistent-translation`` warning    Xbench "inconsistency in target"
 ``inconsistent-source``    information  Xbench "inconsistency in source" (one target, two sources)
 ``newlines``               warning      pofilter ``newlines`` (line breaks in the file's text)
+``length-limit``           warning      XLIFF ``maxwidth``/``maxbytes``, ``slr:sizeRestriction``/``storageRestriction``
 =========================  ===========  ==================================================
 
 Plain Python; imports the segment model, the finding record and the rule table.
@@ -39,6 +40,7 @@ from ...formats.rows import show_key
 from ...formats.finding import NO_DATA
 from ..findings import Finding
 from ..rules import XML, default_severities
+from ..text.length_limit import verdicts
 
 #: code -> default severity of the XML checks' codes (the rule table's rows ``by`` XML)
 DEFAULT_SEVERITY = default_severities(XML)
@@ -263,6 +265,18 @@ def _ws(s: str) -> str:
     return f"{n} white-space character{'s' if n > 1 else ''}"
 
 
+def check_length(seg: Segment, severity: Optional[dict] = None) -> list[Finding]:
+    """``length-limit``: the target over a limit its file declares for it (``seg.extra["limits"]``:
+    XLIFF ``maxwidth``/``maxbytes``, ``slr:sizeRestriction``/``slr:storageRestriction``).  An
+    empty target is not measured (``target-empty`` names it).  ``maxRatio``, the target against
+    its source, is the rule table's line rule (it runs on every file with a source)."""
+    limits = cast("tuple", seg.extra.get("limits") or ())
+    if not limits or not seg.target:
+        return []
+    sev = (severity or {}).get("length-limit", DEFAULT_SEVERITY["length-limit"])
+    return [Finding("length-limit", sev, v.message, seg.target_span, data=v.data) for v in verdicts(seg.target, limits)]
+
+
 def check_segment(seg: Segment, fmt: str, severity: Optional[dict] = None, text: Optional[str] = None) -> list[Finding]:
     """Every per-segment check above, in the order of ``CODES`` (``text``: the file's, which a missing
     code's quick fix reads its element from)."""
@@ -272,6 +286,7 @@ def check_segment(seg: Segment, fmt: str, severity: Optional[dict] = None, text:
     out += check_empty(seg, severity)
     out += check_same_as_source(seg, severity)
     out += check_whitespace(seg, severity)
+    out += check_length(seg, severity)
     return out
 
 
