@@ -159,7 +159,7 @@ class LengthLimitSettings(CheckSettings):
 
     #: A warning: a declared limit is a hard fact (the text does not fit the screen or the field).
     severity: str = "warning"
-    #: Off (None) by default: a target longer than this many times its source's characters is
+    #: Off by default (no ratio): a target longer than this many times its source's characters is
     #: flagged (a source under 10 characters counted as 10), wherever a line or segment has a
     #: source (a line file with its source, PO, XLIFF, TMX).
     max_ratio: Optional[float] = None

@@ -117,6 +117,7 @@ FORMAT_CHECKS: dict[str, str] = {
     "inconsistent-translation": "PO/XLIFF/TMX: flag the same source translated differently in the file.",
     "inconsistent-source": "PO/XLIFF/TMX: flag one translation used for different sources in the file.",
     "newlines": "PO/XLIFF/TMX: flag a target with another number of line breaks than its source.",
+    "length-limit": "XLIFF: flag a target over the length its unit declares (maxwidth, maxbytes, slr:sizeRestriction); with maxRatio, any target longer than maxRatio times its source.",
     "po-syntax": "PO: flag a malformed entry (a quote left open, an unknown keyword...).",
     "placeholders-missing": "PO: flag a msgstr lacking a placeholder of the entry's format flag (c-format, python-format...).",
     "placeholders-extra": "PO: flag a placeholder in the msgstr that the source does not have.",
