@@ -183,9 +183,6 @@ class XliffHandler(ContentEvents):
         local, action = self.stack.pop()
         if action is None:
             return
-        if action[0] == "limits":  # a group with limits ends: its units' context is over
-            self.limit_context = action[1]
-            return
         off = self.pos()
         kind = action[0]
         if kind == "content":
@@ -216,6 +213,8 @@ class XliffHandler(ContentEvents):
             action[2](c)
         elif kind == "call":
             action[1](off)
+        elif kind == "limits":  # a group with limits ends: its units' context is over
+            self.limit_context = action[1]
 
     def _end_of_content(self, c: Content, off: int) -> tuple[int, bool]:
         empty = c.empty if c.empty is not None else self.sc.tag_end(c.tag_start)[1]
