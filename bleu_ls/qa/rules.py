@@ -132,6 +132,10 @@ TABLE: tuple[Rule, ...] = (
     _format("codes-extra", XML),
     _format("codes-order", XML),
     _format("codes-malformed", XML),
+    # the length limits an XLIFF file declares (xml_checks) and maxRatio to the source (a line rule:
+    # it runs wherever the analyser has a source, PO, XLIFF and TMX files included)
+    Rule("length-limit", length_rules.length_limit, kind=LINE, params=length_rules.limit_params,
+         by=(XML, LINE_RULES), line_pair=True),
     _format("state-undefined", XML),
     _format("target-empty", XML, PO),
     _format("target-same-as-source", XML, PO),
@@ -141,10 +145,6 @@ TABLE: tuple[Rule, ...] = (
     _format("inconsistent-translation", XML, PO),
     _format("inconsistent-source", XML, PO),
     _format("newlines", XML, PO),
-    # the length limits an XLIFF file declares (xml_checks) and maxRatio to the source (a line rule:
-    # it runs wherever the analyser has a source, PO, XLIFF and TMX files included)
-    Rule("length-limit", length_rules.length_limit, kind=LINE, params=length_rules.limit_params,
-         by=(XML, LINE_RULES), line_pair=True),
     _format(PO_SYNTAX, PO, READER),  # the PO reader's problems
     _format("placeholders-missing", PO),
     _format("placeholders-extra", PO),

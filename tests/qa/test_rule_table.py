@@ -28,12 +28,13 @@ TABLE = {r.code: r for r in rules.TABLE}
 #: settings (they were the check modules' own tables): kept as they were.
 FORMAT_DEFAULTS = {
     "codes-missing": "error", "codes-extra": "warning", "codes-order": "information", "codes-malformed": "error",
+    "length-limit": "warning",
     "state-undefined": "warning", "target-empty": "information", "target-same-as-source": "warning",
     "whitespace-leading": "warning", "whitespace-trailing": "warning", "double-space": "information",
     "inconsistent-translation": "warning", "newlines": "warning", "inconsistent-source": "information",
     "po-syntax": "error", "placeholders-missing": "error", "placeholders-extra": "error",
     "placeholders-order": "error", "plural-count": "error", "plural-header": "warning", "fuzzy": "information",
-    "accelerator": "warning", "length-limit": "warning",
+    "accelerator": "warning",
     "timecode": "error", "end-before-start": "error", "cue-order": "warning", "cue-overlap": "warning",
     "reading-speed": "warning", "chars-per-line": "warning", "lines-per-cue": "warning",
     "duration-short": "information", "duration-long": "information", "cue-gap": "information",

@@ -14,6 +14,7 @@ code                       default      compare with
 ``codes-extra``            warning      pofilter ``xmltags``; CheckMate "extra codes"
 ``codes-order``            information  CheckMate code order (reordering can be right)
 ``codes-malformed``        error        an end code before its start / a start left open
+``length-limit``           warning      XLIFF ``maxwidth``/``maxbytes``, ``slr:sizeRestriction``/``storageRestriction``
 ``state-undefined``        warning      the XLIFF 1.2 / 2.x specification's value lists
 ``target-empty``           information  pofilter ``untranslated``; CheckMate "empty target"
 ``target-same-as-source``  warning      pofilter ``unchanged``; CheckMate "target same as source"
@@ -23,7 +24,6 @@ code                       default      compare with
 ``inconsistent-translation`` warning    Xbench "inconsistency in target"
 ``inconsistent-source``    information  Xbench "inconsistency in source" (one target, two sources)
 ``newlines``               warning      pofilter ``newlines`` (line breaks in the file's text)
-``length-limit``           warning      XLIFF ``maxwidth``/``maxbytes``, ``slr:sizeRestriction``/``storageRestriction``
 =========================  ===========  ==================================================
 
 Plain Python; imports the segment model, the finding record and the rule table.
@@ -282,11 +282,11 @@ def check_segment(seg: Segment, fmt: str, severity: Optional[dict] = None, text:
     code's quick fix reads its element from)."""
     out = []
     out += check_codes(seg, severity, text)
+    out += check_length(seg, severity)
     out += check_state(seg, fmt, severity)
     out += check_empty(seg, severity)
     out += check_same_as_source(seg, severity)
     out += check_whitespace(seg, severity)
-    out += check_length(seg, severity)
     return out
 
 
