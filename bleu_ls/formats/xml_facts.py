@@ -106,6 +106,15 @@ class XmlFacts(Mapping):
             return self._lim[0]
         raise KeyError(k)
 
+    def get(self, k: str, default: object = None) -> object:
+        if k == "limits":  # asked of every segment by the length check: no KeyError raised and caught
+            lim = self._lim
+            return lim[0] if lim is not None and lim[0] else default
+        try:
+            return self[k]
+        except KeyError:
+            return default
+
     def __iter__(self):
         for k in self._KEYS:
             if k == "source_span" and not int_view(self._p)[7] & 2:
