@@ -677,7 +677,9 @@ def one_code(folders: Sequence[Path], code: str, n_boot: int, markdown: bool, sh
         for s in c.systems:
             model = _model(settings, s)
             m = np.zeros(len(s.hypothesis), dtype=bool)
-            for f in Analyzer(settings).analyse(model, s.source):
+            # the target language as a file declares it (the spelling check's dictionary)
+            names = {"target_language": c.pair.split("-")[-1]}
+            for f in Analyzer(settings).analyse(model, s.source, names):
                 if f.code == code:
                     m[f.line] = True
                     shown.append(f"{c.pair} {s.name} line {f.line + 1} MQM {s.mqm[f.line]:g}: {f.message}"

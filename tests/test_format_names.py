@@ -16,10 +16,10 @@ from pathlib import Path
 from bleu_ls.formats import model
 
 PACKAGE = Path(__file__).resolve().parent.parent / "bleu_ls"
-#: the format names, as constants of the model and as strings (not "lines" nor "tmx": words
-#: the package uses for other things, a JSON field and an XML element)
+#: the format names, as constants of the model and as strings (not "lines", "tmx" nor "json": words
+#: the package uses for other things, a JSON field, an XML element and an output format)
 CONSTANTS = frozenset({"LINES", "PO", "XLIFF1", "XLIFF2", "TMX", "SRT", "VTT"})
-STRINGS = frozenset(model.FORMATS) - {"lines", "tmx"}
+STRINGS = frozenset(model.FORMATS) - {"lines", "tmx", "json"}
 COMPARE = (ast.Eq, ast.NotEq, ast.In, ast.NotIn, ast.Is, ast.IsNot)
 
 #: the tables

@@ -28,7 +28,7 @@ COMMANDS: tuple[Command, ...] = (
             "per-line and corpus BLEU / chrF / TER, as sacrebleu or NLTK compute them", ".score"),
     Command("compare", "BASE HYP REF...",
             "paired significance test of HYP against BASE (sacrebleu's PairedTest)", ".compare"),
-    Command("effort", "DRAFT POSTEDIT", "post-editing effort: per-line and corpus HTER and word edits", ".effort"),
+    Command("effort", "DRAFT POSTEDIT", "post-editing effort: per-line and corpus HTER and word edits (--draft-rev REV: the draft from git)", ".effort"),
     Command("check", "PATH [PATH ...]", "pair files and print diagnostics (for CI jobs and a quick look)", ".check"),
     Command("report", "HYP [HYP ...] --ref REF [REF ...]",
             "a self-contained HTML report on one or more systems", ".report"),

@@ -7,6 +7,11 @@ Case-sensitive by default (a changed capital is an edit).  The numbers are
 sacrebleu 2.6's ``TER(case_sensitive=True)`` of the draft against the
 post-edit; the edit kinds come from the same alignment.  Segment files (PO,
 XLIFF…) pair the draft's segments with the post-edit's by key.
+
+``bleu-ls effort --draft-rev REV FILE`` takes the draft from git: ``FILE`` as it
+was at revision ``REV`` (read-only, :mod:`bleu_ls.postedit.revision`) against
+``FILE`` as it is now, e.g. the MT commit of a translation pull request against
+its head.
 """
 
 from __future__ import annotations
@@ -14,6 +19,8 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import tempfile
+from pathlib import Path
 from typing import Any, Optional, Sequence
 
 from ..engine import InputError
@@ -21,6 +28,7 @@ from ..formats.rows import SegmentRows
 from ..engine.ter import TerMetric
 from ..engine.ter_batch import corpus_of_alignments, ter_alignments
 from ..engine.ter_core import TerResult
+from ..postedit.revision import Revision, RevisionError, read_at
 from .inputs import LineCounts, read_inputs
 from .output import Chunked
 
@@ -28,6 +36,15 @@ KINDS = ("insertions", "deletions", "substitutions", "shifts")
 
 #: what a post-edit with another line count than its draft is told
 LINE_COUNTS = LineCounts("the post-edit must have one line per draft line")
+
+
+def _materialise(revision: Revision, tmp: Path) -> Path:
+    """The revision's bytes written under ``tmp`` at the file's path in the repository (its
+    folders and name decide its format as the work tree's file's do)."""
+    target = tmp.joinpath(*revision.path.split("/"))
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_bytes(revision.data)
+    return target
 
 
 def _tsv_cell(text: str) -> str:
@@ -109,8 +126,12 @@ def build_parser() -> argparse.ArgumentParser:
         description="Post-editing effort: HTER (TER of the MT draft against its post-edit) per line and "
         "for the file, with word insertions, deletions, substitutions and shifts.",
     )
-    p.add_argument("draft", help="the machine-translation draft, one segment per line")
-    p.add_argument("postedit", help="the post-edited text, line-aligned with the draft")
+    p.add_argument("files", nargs="+", metavar="FILE",
+                   help="DRAFT POSTEDIT: the machine-translation draft and its post-edit (line-aligned, "
+                   "or segment files paired by key); with --draft-rev, the post-edit alone")
+    p.add_argument("--draft-rev", metavar="REV", default=None,
+                   help="take the draft from git: the post-edit file as it was at revision REV "
+                   "(HEAD, main, a commit id…), read-only")
     p.add_argument("--format", "-f", choices=("text", "json", "tsv"), default="text", help="output format")
     p.add_argument("--case-insensitive", action="store_true", help="lowercase both sides first (TER's default)")
     p.add_argument("--ter-normalized", action="store_true", help="tercom's normalization")
@@ -120,12 +141,33 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
-    args = build_parser().parse_args(argv)
-    try:  # segments are paired by key
-        inputs = read_inputs([args.draft, args.postedit], LINE_COUNTS)
-    except InputError as exc:
-        print(f"bleu-ls effort: error: {exc}", file=sys.stderr)
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    want = 1 if args.draft_rev is not None else 2
+    if len(args.files) != want:
+        parser.print_usage(sys.stderr)
+        what = "the post-edit file alone with --draft-rev" if want == 1 else "a draft and a post-edit file"
+        print(f"bleu-ls effort: error: give {what}", file=sys.stderr)
         return 2
+    revision: Optional[Revision] = None
+    with tempfile.TemporaryDirectory(prefix="bleu-ls-draft-") as tmp:
+        try:
+            if args.draft_rev is not None:
+                post = args.files[0]
+                if not Path(post).is_file():
+                    raise InputError(f"{post}: not found" if not Path(post).exists() else f"{post}: not a file")
+                revision = read_at(Path(post), args.draft_rev)
+                draft_path = _materialise(revision, Path(tmp))
+                shown = f"{post} at {revision.label}"
+                try:
+                    inputs = read_inputs([str(draft_path), post], LINE_COUNTS)
+                except InputError as exc:
+                    raise InputError(str(exc).replace(str(draft_path), shown)) from None
+            else:
+                inputs = read_inputs(args.files, LINE_COUNTS)  # segments are paired by key
+        except (InputError, RevisionError) as exc:
+            print(f"bleu-ls effort: error: {exc}", file=sys.stderr)
+            return 2
     rows = inputs.rows
     draft, post = inputs.texts
     metric = TerMetric(
@@ -135,6 +177,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         case_sensitive=not args.case_insensitive,
     )
     report = effort_report(metric, draft, post, segments=rows)
+    if revision is not None:
+        report["draft"] = {"revision": revision.rev, "commit": revision.commit, "path": revision.path}
     try:
         out = Chunked(sys.stdout)
         if args.format == "json":
@@ -142,6 +186,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
             out.write("\n")
         else:
             notes = rows.text_lines("draft", "post-edit") if rows is not None else []
+            if revision is not None:
+                notes = [f"draft: {revision.path} at {revision.label}", *notes]
             (_text if args.format == "text" else _tsv)({**report, "_notes": notes}, out)
         out.flush()
     except BrokenPipeError:

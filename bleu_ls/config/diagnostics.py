@@ -165,6 +165,24 @@ class LengthLimitSettings(CheckSettings):
     max_ratio: Optional[float] = None
 
 
+@dataclass
+class SpellingSettings(CheckSettings):
+    """Words of the target that the language's dictionary does not know
+    (docs/diagnostics.md#spelling; the dictionaries of the ``spelling`` extra)."""
+
+    #: Flag words of the target that the language's dictionary (pyspellchecker's word lists,
+    #: the `spelling` extra) does not know. Off by default: on rated MT its flags did not
+    #: point at spelling errors (measured: docs/diagnostics.md#spelling).
+    enabled: bool = False
+    #: Severity of spelling diagnostics.
+    severity: str = "information"
+    #: The language whose dictionary is used (de, en, fr…); empty: the language the file
+    #: declares for its targets, else `terms.targetLanguage`.
+    language: str = ""
+    #: German, Dutch, Swedish…: a word made of two or three known words is known (compounds).
+    compounds: bool = True
+
+
 def _format(severity: str, cls: type = CheckSettings):
     """The default row of a check of a file's own format: on, with ``severity``
     (``cls``: the row's class, for the checks with a limit)."""
@@ -238,6 +256,8 @@ class DiagnosticsSettings:
     term_missing: CheckSettings = field(default_factory=lambda: CheckSettings(severity="information"))
     term_forbidden: CheckSettings = field(default_factory=CheckSettings)
     do_not_translate: CheckSettings = field(default_factory=CheckSettings)
+    # words the target language's dictionary does not know (qa/spelling/; off by default)
+    spelling: SpellingSettings = field(default_factory=SpellingSettings)
     # the user's own rules ([[rules]] in bleu-ls.toml; docs/diagnostics.md#your-own-rules): all
     # of them on or off, and the severity of a rule that does not give its own
     rule: CheckSettings = field(default_factory=CheckSettings)
@@ -257,6 +277,10 @@ class DiagnosticsSettings:
     inconsistent_translation: CheckSettings = _format("warning")
     inconsistent_source: CheckSettings = _format("information")
     newlines: CheckSettings = _format("warning")
+    # ICU messages in a segment whose source is one (qa/formats/icu_checks.py; docs/formats.md#icu-messages)
+    icu_syntax: CheckSettings = _format("error")
+    icu_arguments: CheckSettings = _format("error")
+    plural_categories: CheckSettings = _format("warning")
     po_syntax: CheckSettings = _format("error")
     placeholders_missing: CheckSettings = _format("error")
     placeholders_extra: CheckSettings = _format("error")
@@ -265,6 +289,9 @@ class DiagnosticsSettings:
     plural_header: CheckSettings = _format("warning")
     fuzzy: CheckSettings = _format("information")
     accelerator: CheckSettings = _format("warning")
+    # key-value localization files (JSON, ARB, WebExtension) against their source-language file
+    key_missing: CheckSettings = _format("warning")
+    key_extra: CheckSettings = _format("warning")
     timecode: CheckSettings = _format("error")
     end_before_start: CheckSettings = _format("error")
     cue_order: CheckSettings = _format("warning")

@@ -26,6 +26,10 @@ Two ways to pair, tried in this order:
    or ``txt``.  Extra references are taken while the numbering is
    consecutive.
 
+   A key-value localization file (JSON, ARB, WebExtension ``messages.json``…) has its source
+   in its source-language file, found by its format's row (``source_files``,
+   :func:`localization_source`); a rule's ``source`` overrides it.
+
 Security: files are read only inside the workspace root, unless a rule
 names an absolute path (see :func:`path_allowed`).
 """
@@ -39,6 +43,8 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import Any, Optional, Union
 
+from ..formats.read import detect_format
+from ..formats.table import row as format_row
 from .settings import PairRule, Settings
 
 HYP_MARKERS = ("hyp", "mt")
@@ -324,13 +330,55 @@ def find_source(hyp: Path, settings: Settings, root: Optional[Path]) -> Optional
             text = _substitute(rule.source, hyp, root, groups)
             cands = _expand(text, root, hyp) if text is not None else []
             return cands[0] if cands and cands[0].is_file() else None
-    return _convention_source(hyp) if settings.conventions else None
+    if not settings.conventions:
+        return None
+    return _convention_source(hyp) or localization_source(hyp, settings)
+
+
+def localization_source(hyp: Path, settings: Settings) -> Optional[Path]:
+    """A key-value localization file's source-language file by its format's convention (the row's
+    ``source_files``: ``locales/en/x.json`` beside ``locales/de/x.json``, the ARB template…), the
+    source language being ``[terms] sourceLanguage``, else English; the first candidate that exists."""
+    fmt = detect_format(str(hyp))
+    candidates = format_row(fmt).source_files
+    if candidates is None:
+        return None
+    lang = settings.terms.source_language or None
+    for cand in candidates(Path(hyp), lang):
+        if cand.is_file() and _resolve(cand) != _resolve(Path(hyp)):
+            return cand
+    return None
+
+
+def is_localization_target(path: Path, settings: Settings) -> bool:
+    """A key-value localization file in a target language: known by its path and with a source-language file
+    to look for (``locales/de/app.json``; not ``locales/en/app.json`` itself, nor the ARB template)."""
+    candidates = format_row(detect_format(str(path))).source_files
+    return candidates is not None and bool(candidates(Path(path), settings.terms.source_language or None))
+
+
+#: a ``draft`` pattern naming a git revision of the file itself: ``git:HEAD``, ``git:main``…
+GIT_DRAFT = "git:"
+
+
+def draft_revision(hyp: Path, settings: Settings, root: Optional[Path]) -> Optional[str]:
+    """The git revision the first matching rule with a ``draft`` pattern names for ``hyp``
+    (``draft = "git:REV"``: the file as committed at REV is its draft), else None."""
+    hyp = Path(hyp)
+    root = Path(root) if root is not None else None
+    for rule in settings.pairs:
+        if not rule.draft:
+            continue
+        if _match_rule(rule, hyp, root) is not None:
+            return rule.draft[len(GIT_DRAFT):].strip() if rule.draft.startswith(GIT_DRAFT) else None
+    return None
 
 
 def find_draft(hyp: Path, settings: Settings, root: Optional[Path]) -> Optional[Path]:
     """The draft file named for ``hyp``: the first matching rule with a
     ``draft`` pattern, else ``NAME.draft`` beside ``NAME.hyp`` / ``NAME.mt``
-    (when it exists).  None: no draft file (the server then keeps its own)."""
+    (when it exists).  None: no draft file (the server then keeps its own;
+    a rule's ``git:REV`` draft is :func:`draft_revision`'s)."""
     hyp = Path(hyp)
     root = Path(root) if root is not None else None
     for rule in settings.pairs:
@@ -338,6 +386,8 @@ def find_draft(hyp: Path, settings: Settings, root: Optional[Path]) -> Optional[
             continue
         groups = _match_rule(rule, hyp, root)
         if groups is not None:
+            if rule.draft.startswith(GIT_DRAFT):
+                return None
             text = _substitute(rule.draft, hyp, root, groups)
             return _to_path(text if text is not None else rule.draft, root, hyp)
     parts = convention_parts(hyp) if settings.conventions else None

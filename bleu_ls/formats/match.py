@@ -72,6 +72,11 @@ def _by(hyp, hi, ref, ri, ident, every: bool) -> list[tuple[int, int]]:
     return links
 
 
+def _flat_key_fallback(hyp: SegmentDocument, hi: list[int], ref: SegmentDocument, ri: list[int]) -> list[tuple[int, int]]:
+    """Localization JSON: a flat key (``{"a.b": …}``, key ``a\\.b``) with the nested one (``a.b``)."""
+    return _by(hyp, hi, ref, ri, lambda s: s.key.replace("\\.", "."), every=False)
+
+
 def _time_fallback(hyp: SegmentDocument, hi: list[int], ref: SegmentDocument, ri: list[int]) -> list[tuple[int, int]]:
     """Subtitles: cues that cover the same time (``subtitles.match_by_time``; none while that module is absent)."""
     try:

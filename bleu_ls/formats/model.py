@@ -35,7 +35,25 @@ XLIFF2 = "xliff2"
 TMX = "tmx"
 SRT = "srt"
 VTT = "vtt"
-FORMATS = (LINES, PO, XLIFF1, XLIFF2, TMX, SRT, VTT)
+JSON = "json"
+ARB = "arb"
+WEBEXT = "webext"
+#: key-value localization files: the target language's file, the source text in another file of the format
+ANDROID = "android"
+PROPERTIES = "properties"
+FORMATS: tuple[str, ...] = (LINES, PO, XLIFF1, XLIFF2, TMX, SRT, VTT)
+FORMATS += (JSON, ARB, WEBEXT)
+FORMATS += (ANDROID,)
+FORMATS += (PROPERTIES,)
+#: Apple .strings, .stringsdict, Xcode String Catalogs; Rails / Symfony translation YAML
+STRINGS = "strings"
+STRINGSDICT = "stringsdict"
+XCSTRINGS = "xcstrings"
+YAML = "yaml"
+FORMATS += (STRINGS,)
+FORMATS += (STRINGSDICT,)
+FORMATS += (XCSTRINGS,)
+FORMATS += (YAML,)
 
 
 @dataclass(frozen=True, slots=True)

@@ -18,7 +18,7 @@ from typing import Callable, Optional, Sequence
 from ..engine.text import InputError, decode_utf8, looks_binary, open_binary, read_error
 from .finding import Finding
 from .model import LINES, SegmentDocument
-from .table import ROWS, SNIFFED, by_extension, row, sniffed
+from .table import ROWS, SNIFFED, by_extension, by_path, row, sniffed
 
 #: Extension (lower case, with the dot) -> format (the rows' extensions, formats/table.py).  XLIFF 1.2
 #: and 2.x share their extensions; the XLIFF reader tells them apart (see ``read_document``).
@@ -39,9 +39,17 @@ READERS: dict[str, tuple[str, tuple[str, ...], str]] = {
 FORMAT_NAMES = {r.name: r.label for r in ROWS if r.label}
 
 
+#: the rows that know their files by the path (Android's res/values*/strings.xml)
+PATHED = tuple(r for r in ROWS if r.paths is not None)
+
+
 def detect_format(path: str, head: bytes = b"") -> str:
-    """The format of ``path`` by its extension; ``.xml`` by whether ``head`` holds ``<xliff`` or ``<tmx``
-    (the rows' markers); a line file otherwise."""
+    """The format of ``path`` by its place where a row knows its files so (the rows' ``paths``:
+    ``locales/de/app.json``, Android's ``res/values*/strings.xml``), then by its extension; ``.xml``
+    by whether ``head`` holds ``<xliff`` or ``<tmx`` (the rows' markers); a line file otherwise."""
+    found = by_path(os.fspath(path))
+    if found is not None:
+        return found
     ext = os.path.splitext(os.fspath(path))[1].lower()
     if ext in EXTENSIONS:
         return EXTENSIONS[ext]
@@ -50,6 +58,16 @@ def detect_format(path: str, head: bytes = b"") -> str:
         if found is not None:
             return found
     return LINES
+
+
+def partner_format(first: str, first_name: str, fmt: str, name: str) -> str:
+    """The format a file given beside a file of format ``first`` is read in: its own, except that a file of
+    no known format with the same extension as a file known by its path (``old/de.json`` beside
+    ``locales/de/app.json``: a reference, a draft) is read in that file's format."""
+    same_ext = os.path.splitext(name)[1].lower() == os.path.splitext(first_name)[1].lower()
+    if not row(fmt).segmented and row(first).paths is not None and same_ext:
+        return first
+    return fmt
 
 
 def family(fmt: str) -> str:
@@ -99,10 +117,31 @@ def decode_po(data: bytes, name: str) -> str:
     return text
 
 
+def decode_utf8_or_latin1(data: bytes, name: str) -> str:
+    """UTF-8 (a BOM dropped), or ISO-8859-1 when the bytes are not UTF-8: what Java 9+ reads a
+    ``.properties`` resource bundle as."""
+    if data.startswith(b"\xef\xbb\xbf"):
+        data = data[3:]
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        text = data.decode("latin-1")
+    if "\x00" in text:
+        raise looks_binary(text.count("\n", 0, text.index("\x00")) + 1, name)
+    return text
+
+
 def decode(fmt: str, data: bytes, name: str) -> str:
     """The text of a file of format ``fmt`` (not for the XML formats, which decode themselves)."""
-    if row(fmt).decoding == "charset":
+    how = row(fmt).decoding
+    if how == "charset":
         return decode_po(data, name)
+    if how == "utf-8-or-latin-1":
+        return decode_utf8_or_latin1(data, name)
+    if how == "utf16-or-utf8":
+        from .apple_strings import decode_strings
+
+        return decode_strings(data)[0]
     return decode_utf8(data, name)
 
 
@@ -172,6 +211,7 @@ def read_documents(paths: Sequence[str], keep_problems: Sequence[str] = ()) -> O
     its document, for ``check`` to show as findings)."""
     names = [os.fspath(p) for p in paths]
     formats = [detect_format(n, _head(n)) for n in names]
+    formats = [formats[0], *(partner_format(formats[0], names[0], f, n) for f, n in zip(formats[1:], names[1:]))]
     if not any(row(f).segmented for f in formats):
         return None
     for n in names:  # a missing file or a folder is said as such, before any talk of formats

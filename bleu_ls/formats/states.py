@@ -62,6 +62,11 @@ def xliff2_needs_review(seg: Segment) -> bool:
     return bool(qualifier and _MT_SUBSTATE.search(qualifier)) and state not in _X2_DONE
 
 
+def xcstrings_needs_review(seg: Segment) -> bool:
+    """A String Catalog's unit marked for review, or new (not yet translated by a person)."""
+    return seg.state in ("needs_review", "new")
+
+
 def po_target_is_draft(seg: Segment) -> bool:
     """A fuzzy entry's target is the draft."""
     return "fuzzy" in seg.flags

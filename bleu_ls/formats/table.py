@@ -25,7 +25,8 @@ import importlib
 from dataclasses import dataclass
 from typing import Any, Callable, Optional
 
-from .model import LINES, PO, SRT, TMX, VTT, XLIFF1, XLIFF2
+from .model import (ANDROID, ARB, JSON, LINES, PO, PROPERTIES, SRT, STRINGS, STRINGSDICT, TMX, VTT, WEBEXT, XCSTRINGS,
+                    XLIFF1, XLIFF2, YAML)
 
 #: the states actions (``formats/states.py``): their ids, here so that a row may name them
 MARK_TRANSLATED = "translated"
@@ -80,8 +81,15 @@ class FormatRow:
     #: markers which, found in the first bytes of a file of a shared extension
     #: (:data:`SNIFFED`), make it this format (rows are tried in table order)
     sniff: tuple[bytes, ...] = ()
+    #: ``path -> bool``: the file is this format by where it lies, before its extension counts (files of
+    #: a shared extension such as .json or .xml: ``locales/de/app.json``, ``res/values-de/strings.xml``);
+    #: rows are tried in table order; None: by extension / sniff
+    paths: Optional[Ref] = None
     #: how the bytes become text: "utf-8" (``engine.text.decode_utf8``), "charset"
-    #: (the PO header's charset), "xml" (the XML declaration; the reader decodes itself)
+    #: (the PO header's charset), "xml" (the XML declaration; the reader decodes itself),
+    #: "utf-8-or-latin-1" (UTF-8, ISO-8859-1 when the bytes are not UTF-8: Java .properties),
+    #: "utf16-or-utf8" (a UTF-16 or UTF-8 byte-order mark, UTF-16 without one told by its NUL
+    #: bytes, else UTF-8: Apple .strings; the reader takes the bytes and says a missing mark)
     decoding: str = "utf-8"
     #: the reader: module and the function names to try in order (the first that exists)
     reader_module: Optional[str] = None
@@ -125,6 +133,8 @@ class FormatRow:
     placeholders_own: Optional[Ref] = None
     #: the diagnostic code of a reading problem in the editor
     problem_code: str = "malformed"
+    #: (path, lang) -> candidate source-language files, first existing wins (key-value localization files); None: the source is in the file
+    source_files: Optional[Ref] = None
     #: a reading problem is a check finding with its own diagnostics row (severity from it,
     #: said as a sentence) and ``check`` reports it rather than stopping (PO ``po-syntax``)
     problems_checked: bool = False
@@ -150,6 +160,10 @@ _XLIFF: dict[str, Any] = dict(
     text_reader=Ref("xliff:read_xliff_text"), prefix_reader=Ref("xliff:read_xliff_text"),
     live_index=Ref("live.whole:XmlIndex"), state_actions=(MARK_TRANSLATED, MARK_FINAL),
     fallback=Ref("match:_source_fallback"),
+)
+_KEYED_JSON: dict[str, Any] = dict(
+    decoding="utf-8", fallback=Ref("match:_flat_key_fallback"), live_index=Ref("live.keyed:KeyedIndex"),
+    quoted_target=True,
 )
 _SUBTITLES: dict[str, Any] = dict(
     pairing="time", fallback=Ref("match:_time_fallback"), live_index=Ref("live.index:LiveIndex"),
@@ -199,6 +213,71 @@ ROWS: tuple[FormatRow, ...] = (
         ids_decide=True,
         **_SUBTITLES,
     ),
+    FormatRow(
+        JSON, family=JSON, family_sentence="a localization JSON file", label="localization JSON",
+        reader_module="l10n_json", reader_names=("read_json",), text_reader=Ref("l10n_json:read_json"),
+        prefix_reader=Ref("l10n_json:read_json"),
+        source_files=Ref("l10n_paths:json_sources"), paths=Ref("l10n_paths:is_json"), **_KEYED_JSON,
+    ),
+    FormatRow(
+        ARB, family=ARB, family_sentence="a Flutter ARB file", label="Flutter ARB", extensions=(".arb",),
+        reader_module="l10n_json", reader_names=("read_arb",), text_reader=Ref("l10n_json:read_arb"),
+        prefix_reader=Ref("l10n_json:read_arb_prefix"),
+        source_files=Ref("l10n_paths:arb_sources"), **_KEYED_JSON,
+    ),
+    FormatRow(
+        WEBEXT, family=WEBEXT, family_sentence="a WebExtension messages.json file", label="WebExtension messages.json",
+        reader_module="l10n_json", reader_names=("read_webext",), text_reader=Ref("l10n_json:read_webext"),
+        prefix_reader=Ref("l10n_json:read_webext_prefix"),
+        source_files=Ref("l10n_paths:webext_sources"), paths=Ref("l10n_paths:is_webext"), **_KEYED_JSON,
+    ),
+    # Android string resources: a strings.xml under res/values*/ (other .xml files never), the source in values/
+    FormatRow(
+        ANDROID, family=ANDROID, family_sentence="an Android strings.xml file", label="Android strings.xml",
+        paths=Ref("android:is_android_strings"), decoding="xml", reader_module="android",
+        reader_names=("read_android",), reader_takes="bytes", text_reader=Ref("android:read_android_text"),
+        prefix_reader=Ref("android:read_android_text"), live_index=Ref("live.keyed:KeyedRereadIndex"),
+        source_files=Ref("android:source_files"),
+    ),
+    # Java .properties (ResourceBundle): messages_de.properties, the source in messages.properties
+    FormatRow(
+        PROPERTIES, family=PROPERTIES, family_sentence="a Java .properties file", label="Java .properties",
+        extensions=(".properties",), decoding="utf-8-or-latin-1", reader_module="properties",
+        reader_names=("read_properties",), text_reader=Ref("properties:read_properties"),
+        prefix_reader=Ref("properties:read_properties"), live_index=Ref("live.keyed:KeyedRereadIndex"),
+        source_files=Ref("properties:source_files"),
+    ),
+    # Apple .strings ("key" = "value";), UTF-16 or UTF-8: the source in en.lproj/ (or Base.lproj/)
+    FormatRow(
+        STRINGS, family=STRINGS, family_sentence="an Apple .strings file", label="Apple .strings",
+        extensions=(".strings",), decoding="utf16-or-utf8", reader_module="apple_strings",
+        reader_names=("read_strings_bytes",), reader_takes="bytes", text_reader=Ref("apple_strings:read_strings"),
+        prefix_reader=Ref("apple_strings:read_strings"), live_index=Ref("live.whole:WholeIndex"),
+        quoted_target=True, fallback=Ref("match:_source_fallback"), source_files=Ref("apple_strings:source_files"),
+    ),
+    # Apple .stringsdict (an XML plist of plural rules): the source in en.lproj/ (or Base.lproj/)
+    FormatRow(
+        STRINGSDICT, family=STRINGSDICT, family_sentence="an Apple .stringsdict file", label="Apple .stringsdict",
+        extensions=(".stringsdict",), decoding="xml", reader_module="stringsdict", reader_names=("read_stringsdict",),
+        reader_takes="bytes", text_reader=Ref("stringsdict:read_stringsdict_text"),
+        prefix_reader=Ref("stringsdict:read_stringsdict_text"), live_index=Ref("live.whole:WholeIndex"),
+        fallback=Ref("match:_source_fallback"), source_files=Ref("apple_strings:source_files"),
+    ),
+    # Xcode String Catalogs: every language in one file, the source inside it (like a multilingual TMX)
+    FormatRow(
+        XCSTRINGS, family=XCSTRINGS, family_sentence="an Xcode String Catalog", label="Xcode String Catalog",
+        extensions=(".xcstrings",), reader_module="xcstrings", reader_names=("read_xcstrings",),
+        text_reader=Ref("xcstrings:read_xcstrings"), prefix_reader=Ref("xcstrings:read_xcstrings"),
+        live_index=Ref("live.whole:WholeIndex"), needs_review=Ref("states:xcstrings_needs_review"),
+        fallback=Ref("match:_source_fallback"), quoted_target=True,
+    ),
+    # Rails / Symfony translation YAML: known by its place only (config/locales/, translations/*.de.yaml)
+    FormatRow(
+        YAML, family=YAML, family_sentence="a translation YAML file", label="translation YAML",
+        paths=Ref("l10n_yaml:is_translation_yaml"), reader_module="l10n_yaml", reader_names=("read_yaml",),
+        text_reader=Ref("l10n_yaml:read_yaml"), prefix_reader=Ref("l10n_yaml:read_yaml"),
+        live_index=Ref("live.whole:WholeIndex"), fallback=Ref("match:_source_fallback"), source_files=Ref("l10n_yaml:source_files"),
+    ),
 )
 
 #: name -> row
@@ -217,6 +296,14 @@ def row(fmt: str) -> FormatRow:
 def by_extension() -> dict[str, str]:
     """Extension (lower case, with the dot) -> format name."""
     return {ext: r.name for r in ROWS for ext in r.extensions}
+
+
+def by_path(path: str) -> Optional[str]:
+    """The format whose localization convention the path ``path`` follows (:attr:`FormatRow.paths`), else None."""
+    for r in ROWS:
+        if r.paths is not None and r.paths(path):
+            return r.name
+    return None
 
 
 def sniffed(head: bytes) -> Optional[str]:

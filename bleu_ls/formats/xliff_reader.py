@@ -230,6 +230,8 @@ class XliffHandler(ContentEvents):
                 self.fmt = XLIFF2
                 self.source_lang = attrs.get("srcLang")
                 self.target_lang = attrs.get("trgLang")
+                if self.target_lang:
+                    self.header["trgLang"] = self.target_lang
             else:
                 self.fmt = XLIFF1
             self.version = v or ("2.0" if self.fmt == XLIFF2 else "1.2")

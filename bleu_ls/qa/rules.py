@@ -34,7 +34,8 @@ from typing import Any, Callable, NamedTuple, Optional
 
 from ..config.diagnostics import DiagnosticsSettings
 from ..formats.finding import MALFORMED, PO_SYNTAX, TIMECODE
-from .analysis import file_rules, length_rules, qe_rules, score_rules, source_rules, term_rules, text_rules, user_rules
+from .analysis import (file_rules, length_rules, qe_rules, score_rules, source_rules, spell_rules, term_rules, text_rules,
+                       user_rules)
 from .analysis.context import LineContext
 from .findings import INTERNAL, REFERENCE_ERROR, SETTINGS_PROBLEM
 
@@ -48,10 +49,12 @@ LINE_RULES = "lines"
 XML = "xml"
 PO = "po"
 SUBTITLES = "subtitles"
+#: key-value localization files paired with their source-language file (JSON, ARB…: qa/formats/keyed_checks.py)
+KEYED = "keyed"
 READER = "reader"
 COMPARE = "compare"
 #: the checks of a file's own format
-FORMAT_CHECKS = (XML, PO, SUBTITLES)
+FORMAT_CHECKS = (XML, PO, SUBTITLES, KEYED)
 
 
 class Rule(NamedTuple):
@@ -119,6 +122,8 @@ TABLE: tuple[Rule, ...] = (
     Rule("term-missing", term_rules.term_missing, kind=LINE, params=term_rules.term_params, line_pair=True),
     Rule("term-forbidden", term_rules.term_forbidden, kind=LINE, params=term_rules.term_params),
     Rule("do-not-translate", term_rules.do_not_translate, kind=LINE, params=term_rules.term_params, line_pair=True),
+    # the target's spelling (spell_rules over qa/spelling/; docs/diagnostics.md#spelling)
+    Rule("spelling", spell_rules.spelling, kind=LINE, params=spell_rules.spelling_params),
     # the user's own rules ([[rules]]; user_rules): one row for all of them, their findings
     # are coded rule:<the rule's code> (see USER_RULE)
     Rule("rule", user_rules.user_rules, kind=LINE, params=user_rules.rule_params),
@@ -137,22 +142,27 @@ TABLE: tuple[Rule, ...] = (
     Rule("length-limit", length_rules.length_limit, kind=LINE, params=length_rules.limit_params,
          by=(XML, LINE_RULES), line_pair=True),
     _format("state-undefined", XML),
-    _format("target-empty", XML, PO),
-    _format("target-same-as-source", XML, PO),
+    _format("target-empty", XML, PO, KEYED),
+    _format("target-same-as-source", XML, PO, KEYED),
     _format("whitespace-leading", XML, PO),
     _format("whitespace-trailing", XML, PO),
     _format("double-space", XML, PO),
-    _format("inconsistent-translation", XML, PO),
-    _format("inconsistent-source", XML, PO),
+    _format("inconsistent-translation", XML, PO, KEYED),
+    _format("inconsistent-source", XML, PO, KEYED),
     _format("newlines", XML, PO),
+    _format("icu-syntax", XML, KEYED),  # ICU messages in segments (qa/formats/icu_checks.py; ARB's values)
+    _format("icu-arguments", XML),
+    _format("plural-categories", XML, KEYED),
     _format(PO_SYNTAX, PO, READER),  # the PO reader's problems
-    _format("placeholders-missing", PO),
-    _format("placeholders-extra", PO),
+    _format("placeholders-missing", PO, KEYED),
+    _format("placeholders-extra", PO, KEYED),
     _format("placeholders-order", PO),
     _format("plural-count", PO),
     _format("plural-header", PO),
     _format("fuzzy", PO),
     _format("accelerator", PO),
+    _format("key-missing", KEYED),
+    _format("key-extra", KEYED),
     _format(TIMECODE, SUBTITLES, READER),  # the subtitle reader's problems
     _format("end-before-start", SUBTITLES),
     _format("cue-order", SUBTITLES),

@@ -44,6 +44,9 @@ class PairRole(Protocol):
     settings: Settings
     model: Optional[PairModel]
     source_lines: Optional[list[str]]
+    #: a file with its source and no reference: its lines for the rule table, and the source file
+    alone: Any
+    alone_source: Optional[Path]
     problems: list[str]
     settings_problems: list[str]
     baseline: Optional[dict[str, Optional[float]]]
@@ -62,6 +65,7 @@ class PairRole(Protocol):
     draft: Optional[DraftTrack]
     draft_origin: Optional[str]
     draft_path: Optional[Path]
+    draft_revision: Optional[str]
     draft_problem: Optional[str]
     draft_detail: Optional[str]
     draft_forgotten: bool

@@ -16,7 +16,7 @@ WRITTEN = """usage: bleu-ls {score,check,compare,effort,report,serve,health} ...
 
   score HYP REF [REF ...]   per-line and corpus BLEU / chrF / TER, as sacrebleu or NLTK compute them
   compare BASE HYP REF...   paired significance test of HYP against BASE (sacrebleu's PairedTest)
-  effort DRAFT POSTEDIT     post-editing effort: per-line and corpus HTER and word edits
+  effort DRAFT POSTEDIT     post-editing effort: per-line and corpus HTER and word edits (--draft-rev REV: the draft from git)
   check PATH [PATH ...]     pair files and print diagnostics (for CI jobs and a quick look)
   report HYP [HYP ...] --ref REF [REF ...]
                             a self-contained HTML report on one or more systems

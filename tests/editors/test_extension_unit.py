@@ -71,7 +71,8 @@ def test_settings_round_trip_through_the_server_parser() -> None:
     sample = {
         "bleu": {"tokenize": "intl", "smooth": "floor", "smoothValue": 0.1, "maxOrder": 3},
         "chrf": {"enabled": True, "wordOrder": 2},
-        "diagnostics": {"lowScore": {"bleuThreshold": 20.0, "severity": "error"}},
+        "diagnostics": {"lowScore": {"bleuThreshold": 20.0, "severity": "error"},
+                        "spelling": {"enabled": True, "language": "de-AT", "compounds": False}},
         "hints": {"bleuFormat": "B {bleu:.2f}"},
         "pairs": [{"hypothesis": "out/*.de", "references": ["ref/{1}.de"]}],
     }
@@ -81,6 +82,8 @@ def test_settings_round_trip_through_the_server_parser() -> None:
     s = Settings.from_dict(sample, problems)
     assert problems == [] and s.validate() == []
     assert s.chrf.word_order == 2 and s.diagnostics.low_score.bleu_threshold == 20.0
+    sp = s.diagnostics.spelling
+    assert (sp.enabled, sp.language, sp.compounds) == (True, "de-AT", False)
     assert s.pairs[0].references == ["ref/{1}.de"]
 
 

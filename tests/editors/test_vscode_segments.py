@@ -91,3 +91,28 @@ def test_vscode_xliff_mt_suggestion_hint_and_highlight(code_server, tmp_path: Pa
     assert f"nouvel élément {want}</target>" in r["after"]["line"].replace("  ", " "), (r["after"]["line"], want)
     assert _changed(r) == [(line, "nouvel"), (line, "élément")]
     assert "HTER" in r["hover"] and "nouveau contenu nouvel élément" in r["hover"]
+
+
+def test_vscode_po_fuzzy_entry_hover_shows_the_source_change(code_server, tmp_path: Path) -> None:
+    """A fuzzy entry whose msgid changed since it was translated (``#| msgid "Current
+    Password"``): after a word of its msgstr is typed over, the hover shows the hint's numbers,
+    the draft diff and what changed in the source, old words struck through and new ones bold.
+    Screenshot .artifacts/vscode-seg-po-fuzzy-hover.png."""
+    old, new = DATA / "po" / "allauth-de-2023-10-07.po", DATA / "po" / "allauth-de-2023-11-03.po"
+    hyp_text = old.read_text(encoding="utf-8")
+    (tmp_path / "django.hyp.po").write_text(hyp_text, encoding="utf-8")
+    (tmp_path / "django.ref.po").write_text(new.read_text(encoding="utf-8"), encoding="utf-8")
+    entry = next(e for e in polib.pofile(hyp_text) if e.msgid == "Incorrect password.")
+    assert entry.fuzzy and entry.previous_msgid == "Current Password"
+    lines = hyp_text.split("\n")
+    line = lines.index('msgid "Incorrect password."') + 1
+    assert lines[line] == f'msgstr "{entry.msgstr}"'
+    r = _drive(code_server, tmp_path, "django.hyp.po", "po-fuzzy", line, "Aktuelles", "Falsches", line)
+    ref = next(e for e in polib.pofile(str(new)) if e.msgid == entry.msgid).msgstr
+    want = _label("Falsches Passwort", ref, entry.msgstr)
+    assert r["after"]["line"].rstrip().endswith(want), (r["after"]["line"], want)
+    assert "Source changed since it was translated" in r["hover"], r["hover"]
+    # the rendered diff: the old source and the new one, in that order, after the draft's
+    tail = r["hover"][r["hover"].index("Source changed"):]
+    assert tail.index("Current Password") < tail.index("Incorrect password."), tail
+    assert _changed(r) == [(line, "Falsches")]

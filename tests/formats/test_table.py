@@ -13,12 +13,14 @@ from pathlib import Path
 import pytest
 
 from bleu_ls.formats import states
-from bleu_ls.formats.model import FORMATS, LINES, PO, SRT, TMX, VTT, XLIFF1, XLIFF2, Segment
-from bleu_ls.formats.read import EXTENSIONS, _reader, decode_file, detect_format, read_document, read_prefix
+from bleu_ls.formats.model import (ANDROID, ARB, FORMATS, JSON, LINES, PO, PROPERTIES, SRT, STRINGS, STRINGSDICT, TMX,
+                                   VTT, XCSTRINGS, XLIFF1, XLIFF2, YAML, Segment)
+from bleu_ls.formats.read import EXTENSIONS, PATHED, _reader, decode_file, detect_format, read_document, read_prefix
 from bleu_ls.formats.table import BY_NAME, ROWS, SNIFFED, Ref, names, row, sniffed
 
 DATA = Path(__file__).resolve().parent.parent / "data" / "formats"
-FILES = sorted(p for p in DATA.rglob("*") if p.is_file() and p.suffix != ".md")
+#: the format files (not their notes, licences, nor a project's l10n.yaml kept beside its ARB files)
+FILES = sorted(p for p in DATA.rglob("*") if p.is_file() and p.suffix not in (".md", ".yaml") and p.name != "LICENSE")
 
 SRT_TEXT = "1\n00:00:01,000 --> 00:00:02,500\nHello there.\n\n2\n00:00:03,000 --> 00:00:04,000\n<i>Bye.</i>\n"
 
@@ -49,14 +51,41 @@ def test_the_rows_are_the_formats() -> None:
 
 def test_the_data_has_every_format_but_subtitles_srt_and_lines() -> None:
     found = {detect_format(str(p), p.read_bytes()[:4096]) for p in FILES}
-    assert found == {PO, XLIFF1, TMX, VTT}
+    assert found == {PO, XLIFF1, TMX, VTT, JSON, ARB, ANDROID, PROPERTIES, STRINGS, STRINGSDICT, XCSTRINGS, YAML}
 
 
 def test_extensions_are_the_detection(files) -> None:
     for p in files:
+        by_path = next((r.name for r in PATHED if r.paths(p)), None)  # type: ignore[misc]
         by_row = next((r.name for r in ROWS if p.suffix.lower() in r.extensions), LINES)
-        assert detect_format(str(p), p.read_bytes()[:4096]) == by_row, p
-        assert EXTENSIONS.get(p.suffix.lower(), LINES) == by_row
+        assert detect_format(str(p), p.read_bytes()[:4096]) == (by_path or by_row), p
+        if by_path is None:
+            assert EXTENSIONS.get(p.suffix.lower(), LINES) == by_row
+
+
+def test_paths_are_the_detection(tmp_path) -> None:
+    """Android's strings.xml is known by its folder only: values/ or values-*/; any other .xml never."""
+    for folder, fmt in (("values", ANDROID), ("values-de", ANDROID), ("values-b+sr+Latn", ANDROID),
+                        ("values-de-rDE", ANDROID), ("layout", LINES), ("valuesx", LINES)):
+        assert detect_format(str(tmp_path / "res" / folder / "strings.xml")) == fmt, folder
+    assert detect_format(str(tmp_path / "res" / "values" / "colors.xml")) == LINES
+    assert detect_format(str(tmp_path / "res" / "values" / "strings.xml.bak")) == LINES
+
+
+def test_translation_yaml_is_known_by_its_place_only(tmp_path) -> None:
+    """Rails' config/locales/ and locales/, Symfony's translations/NAME.<lang>.yaml: translation
+    YAML; any other .yml (a compose file, a CI workflow, a .yml whose one root key is a language) never."""
+    de_root = b"de:\n  hello: Hallo\n"
+    for rel, fmt in (("config/locales/de.yml", YAML), ("config/locales/models/de.yml", YAML),
+                     ("app/config/locales/devise.de.yml", YAML), ("locales/de.yml", YAML),
+                     ("translations/messages.de.yaml", YAML), ("translations/validators.pt_BR.yml", YAML),
+                     ("docker-compose.yml", LINES), (".github/workflows/ci.yml", LINES), ("de.yml", LINES),
+                     ("config/database.yml", LINES), ("translations/messages.yaml", LINES),
+                     ("config/locales/de.yml.bak", LINES), ("locales/de/x/de.txt", LINES)):
+        p = tmp_path / rel
+        p.parent.mkdir(parents=True, exist_ok=True)
+        p.write_bytes(de_root)
+        assert detect_format(str(p), de_root) == fmt, rel
 
 
 def test_sniffing_is_the_detection(files, tmp_path) -> None:
@@ -66,6 +95,8 @@ def test_sniffing_is_the_detection(files, tmp_path) -> None:
         head = p.read_bytes()[:4096]
         as_xml = tmp_path / (p.stem + ".xml")
         as_xml.write_bytes(p.read_bytes())
+        if any(r.paths(p) for r in PATHED):  # type: ignore[misc]  # known by its place, not by its bytes
+            continue
         expected = sniffed(head)
         got = detect_format(str(as_xml), head)
         assert got == (expected or LINES), p
@@ -162,7 +193,10 @@ def test_pairing_by_the_rows() -> None:
 
     assert names(timed=True) == (SRT, VTT)
     assert match.PIECES == frozenset({SRT, VTT})
-    assert set(match.FALLBACKS) == set(FORMATS) - {LINES}
+    # every segment format has a fallback after the exact key but Android and .properties (their keys are
+    # names a build refers to: a key is the string or not); JSON's pairs a flat file with a nested one
+    assert set(match.FALLBACKS) == {r.name for r in ROWS if r.fallback is not None}
+    assert set(match.FALLBACKS) == set(FORMATS) - {LINES, ANDROID, PROPERTIES}
     assert set(match.KEYED) == {SRT, VTT}
     assert not match.KEYED[SRT]("1") and match.KEYED[VTT]("intro") and not match.KEYED[VTT]("#2")
     assert names(ids_decide=True) == (VTT,)

@@ -34,10 +34,11 @@ FORMAT_DEFAULTS = {
     "inconsistent-translation": "warning", "newlines": "warning", "inconsistent-source": "information",
     "po-syntax": "error", "placeholders-missing": "error", "placeholders-extra": "error",
     "placeholders-order": "error", "plural-count": "error", "plural-header": "warning", "fuzzy": "information",
-    "accelerator": "warning",
+    "accelerator": "warning", "icu-syntax": "error", "icu-arguments": "error", "plural-categories": "warning",
     "timecode": "error", "end-before-start": "error", "cue-order": "warning", "cue-overlap": "warning",
     "reading-speed": "warning", "chars-per-line": "warning", "lines-per-cue": "warning",
     "duration-short": "information", "duration-long": "information", "cue-gap": "information",
+    "key-missing": "warning", "key-extra": "warning",
 }
 
 
@@ -56,8 +57,8 @@ def test_codes_are_the_tables_line_file_codes_with_a_setting():
     assert rules.CODES == (
         "low-score", "outlier", "empty-hypothesis", "untranslated", "length-ratio", "repetition", "doubled-word",
         "line-count-mismatch", "unpaired", "number-mismatch", "markup-mismatch", "unbalanced", "end-punctuation",
-        "wrong-language", "misaligned", "adequacy", "term-missing", "term-forbidden", "do-not-translate", "rule",
-        "length-limit",
+        "wrong-language", "misaligned", "adequacy", "term-missing", "term-forbidden", "do-not-translate", "spelling",
+        "rule", "length-limit",
     )
     # a user rule's findings (rule:<name>) are listed in its row's place
     assert rules.ORDER["rule:any-name"] == rules.ORDER["rule"] and rules.row("rule:x") is TABLE["rule"]
@@ -79,6 +80,9 @@ def test_format_codes_and_the_check_modules_defaults_come_from_the_table():
     assert list(xml_checks.CODES) == [r.code for r in rules.TABLE if rules.XML in r.by]
     assert set(po_checks.CODES) == {r.code for r in rules.TABLE if rules.PO in r.by}
     assert list(subtitle_checks.CODES) == [r.code for r in rules.TABLE if rules.SUBTITLES in r.by]
+    assert [r.code for r in rules.TABLE if rules.KEYED in r.by] == [
+        "target-empty", "target-same-as-source", "inconsistent-translation", "inconsistent-source",
+        "icu-syntax", "plural-categories", "placeholders-missing", "placeholders-extra", "key-missing", "key-extra"]
     for defaults in (xml_checks.DEFAULT_SEVERITY, po_checks.DEFAULT_SEVERITY, subtitle_checks.CODES):
         assert defaults == {c: FORMAT_DEFAULTS[c] for c in defaults}
     assert rules.IGNORABLE == (*rules.CODES, *rules.FORMAT_CODES, "worse-than-other")

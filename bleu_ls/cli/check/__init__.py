@@ -32,6 +32,7 @@ from ...config.workspace import CONFIG_NAME
 from ..metric_args import UsageError, add_metric_arguments, settings_from_args  # the shared metric flags
 from ...config.settings import SEVERITIES, Settings
 from .discover import Discovery
+from .across import Across
 from .one_pair import check_pair
 from .report import Report
 
@@ -97,6 +98,7 @@ def _main(argv: Optional[Sequence[str]], out, err) -> int:
     report = Report(args.format, args.fail_on, Chunked(out), err)
     discovery = Discovery(args, report)
     seen: set[Path] = set()
+    across = Across()
     for arg in args.paths:
         try:
             files = discovery.collect(arg)
@@ -113,5 +115,7 @@ def _main(argv: Optional[Sequence[str]], out, err) -> int:
             except (InputError, UsageError, ValueError) as exc:
                 report.error(str(exc))
                 continue
-            check_pair(hyp, settings, root, report)
+            check_pair(hyp, settings, root, report, across)
+    for shown, findings in across.findings():
+        report.late(shown, findings)
     return report.finish()

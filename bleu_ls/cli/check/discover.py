@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Optional
 
 from ...engine import InputError
-from ...config.pairing import is_hypothesis_like
+from ...config.pairing import is_hypothesis_like, is_localization_target
 from ...config.workspace import CONFIG_NAME, find_workspace_root, load_workspace_config
 from ..metric_args import settings_from_args
 from ...config.settings import Settings
@@ -85,12 +85,12 @@ class Discovery:
             dirnames[:] = sorted(d for d in dirnames if d not in SKIP_DIRS and not d.startswith("."))
             for name in sorted(filenames):
                 f = Path(dirpath) / name
-                if is_hypothesis_like(f, settings, root):
+                if is_hypothesis_like(f, settings, root) or is_localization_target(f, settings):
                     found.append(f)
         if not found:
             self.report.warn(
-                f"{arg}: no hypothesis files found (looked for NAME.hyp, NAME.mt, NAME.hyp.XX "
-                f"and the [[pairs]] rules of {CONFIG_NAME})"
+                f"{arg}: no hypothesis files found (looked for NAME.hyp, NAME.mt, NAME.hyp.XX, "
+                f"localization files such as locales/de/NAME.json and the [[pairs]] rules of {CONFIG_NAME})"
             )
         return found
 

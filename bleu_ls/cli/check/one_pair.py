@@ -20,24 +20,29 @@ from ...qa.ignore import RELATIVE, IgnoreStore, find_store_root
 from ...config.pair_options import pair_names, pair_settings
 from ...qa.findings import Finding
 from ...qa.formats.format_checks import findings_for
+from ...formats.keyed import SOURCE_FILE, fill_sources, paired_with_source
 from ...formats.model import line_col
+from ...formats.read import detect_format, first_problem, read_document
 from ...formats.table import names, row
 from ...qa.formats.table import checks_of
 from ...config.settings import Settings
 from ..inputs import Paired, read_inputs, read_segments
+from .across import Across
 from .report import Report, display
 
 #: the formats whose reading problems are findings of ``check`` (PO ``po-syntax``), not a stop
 PROBLEMS_CHECKED = names(problems_checked=True)
 
 
-def check_pair(hyp: Path, settings: Settings, root: Optional[Path], report: Report) -> None:
+def check_pair(hyp: Path, settings: Settings, root: Optional[Path], report: Report,
+               across: Optional[Across] = None) -> None:
     """Check ``hyp`` and hand the outcome to ``report`` (an error when the
-    pair cannot be checked)."""
+    pair cannot be checked); its segments with a source to ``across`` (the checks
+    comparing the files of the run)."""
     shown = display(hyp)
     spec = find_pair(hyp, settings, root)
     if spec is None:
-        _check_alone(hyp, settings, root, report)
+        _check_alone(hyp, settings, root, report, across)
         return
     for m in spec.missing():
         what = "is a folder, not a file" if m.is_dir() else "not found"
@@ -62,6 +67,8 @@ def check_pair(hyp: Path, settings: Settings, root: Optional[Path], report: Repo
     try:
         inputs = read_inputs([str(hyp), *map(str, spec.references)], names=[display(r) for r in spec.references],
                              keep_problems=PROBLEMS_CHECKED)
+        if inputs.segments is not None and not _with_source_file(hyp, inputs.segments, settings, root, report, spec):
+            return
         if inputs.segments is None:
             hyp_lines, *ref_lines = inputs.texts
             model = PairModel.from_lines(metrics, hyp_lines, ref_lines)
@@ -69,16 +76,18 @@ def check_pair(hyp: Path, settings: Settings, root: Optional[Path], report: Repo
         report.error(str(exc))
         return
     if inputs.segments is not None:
-        _check_segments(hyp, spec, settings, metrics, inputs.segments, report)
+        _check_segments(hyp, spec, settings, metrics, inputs.segments, report, across=across)
         return
     source = _source_lines(spec, report)
     findings = Analyzer(settings).analyse(model, source, pair_names(hyp, spec))
     findings = _unignored(hyp, hyp_lines, findings, report)
+    _hand_lines(across, hyp, shown, hyp_lines, source, settings, report)
     info = _pair_info(shown, spec, model)
     report.emit(shown, findings, info, info)
 
 
-def _check_alone(hyp: Path, settings: Settings, root: Optional[Path], report: Report) -> None:
+def _check_alone(hyp: Path, settings: Settings, root: Optional[Path], report: Report,
+                 across: Optional[Across] = None) -> None:
     """A file with no reference: every check that does not need one (the rule
     table's rows without ``needs_reference``; a segment file's own format
     checks), against the file's own sources (PO, XLIFF, TMX) or the line
@@ -95,7 +104,9 @@ def _check_alone(hyp: Path, settings: Settings, root: Optional[Path], report: Re
         report.error(str(exc))
         return
     if paired is not None:
-        _check_segments(hyp, None, settings, metrics, paired, report, unpaired)
+        if not _with_source_file(hyp, paired, settings, root, report):
+            return
+        _check_segments(hyp, None, settings, metrics, paired, report, unpaired, across)
         return
     source = _source_lines(PairSpec(hyp, [], source_path, {}, "convention"), report) if source_path else None
     if hyp_lines is None or source is None or source_path is None:  # nothing to check a line file against
@@ -105,12 +116,45 @@ def _check_alone(hyp: Path, settings: Settings, root: Optional[Path], report: Re
     findings = unpaired + Analyzer(settings).analyse(model, source, {"hypothesis": hyp.name, "path": str(hyp.absolute()),
                                                                     "references": [], "source": source_path.name})
     findings = _unignored(hyp, hyp_lines, findings, report)
+    _hand_lines(across, hyp, shown, hyp_lines, source, settings, report)
     info.update({"source": display(source_path), "lines": len(hyp_lines)})
     report.emit(shown, findings, info, info)
 
 
+def _with_source_file(hyp: Path, paired: Paired, settings: Settings, root: Optional[Path], report: Report,
+                      spec: Optional[PairSpec] = None) -> bool:
+    """A key-value localization file (JSON, ARB…): its sources filled, by key, from its source-language file
+    (a rule's ``source``, else the format's convention); False when that file is there but cannot be read
+    (said as an error).  A format whose source is in the file itself, or no source-language file: as it is."""
+    doc = paired.docs[0]
+    if row(doc.format).source_files is None:
+        return True
+    path = spec.source if spec is not None and spec.source is not None else find_source(hyp, settings, root)
+    if path is None or not path.is_file():
+        report.warn(f"{display(hyp)}: no source-language file found (looked for "
+                    f"{', '.join(display(p) for p in _source_candidates(hyp, settings)) or 'none'}): "
+                    "the values are checked alone")
+        return True
+    try:
+        source = read_document(str(path), doc.format)
+    except InputError as exc:
+        report.error(str(exc))
+        return False
+    sentence = first_problem(display(path), source)
+    if sentence:
+        report.error(f"{sentence} (the source-language file of {display(hyp)})")
+        return False
+    fill_sources(doc, source, display(path))
+    return True
+
+
+def _source_candidates(hyp: Path, settings: Settings) -> list[Path]:
+    fn = row(detect_format(str(hyp))).source_files
+    return list(fn(hyp, settings.terms.source_language or None)) if fn is not None else []
+
+
 def _check_segments(hyp: Path, spec: Optional[PairSpec], settings: Settings, metrics, paired: Paired, report: Report,
-                    unpaired: Sequence[Finding] = ()) -> None:
+                    unpaired: Sequence[Finding] = (), across: Optional[Across] = None) -> None:
     """Segment files (PO, XLIFF…): the segments paired by key are scored and checked as
     lines, the file's own sources used, findings placed at the targets in the file.  With no
     ``spec`` (no reference), the file alone: its non-empty targets checked, nothing scored."""
@@ -124,6 +168,8 @@ def _check_segments(hyp: Path, spec: Optional[PairSpec], settings: Settings, met
         source = [s.source or "" for s in segs] if segs and all(s.source is not None for s in segs) else None
     else:  # every segment a line, as the server reads a file alone
         segs = list(doc.segments)
+        if paired_with_source(doc):  # a key the source no longer has: key-extra says it, no rule reads it
+            segs = [s for s in segs if s.source is not None]
         hyp_lines, source = segment_lines(segs)
         model = Unreferenced(metrics, hyp_lines)
     names = pair_names(hyp, spec)
@@ -145,6 +191,8 @@ def _check_segments(hyp: Path, spec: Optional[PairSpec], settings: Settings, met
             placed.sort(key=lambda f: (f.line, f.start_col))
     file_lines = text.split("\n") if text is not None else []
     placed = _unignored(hyp, file_lines, placed, report)
+    if across is not None:
+        _hand_segments(across, hyp, shown, doc, segs, text, file_lines, settings, report)
     if spec is not None:
         rows = paired.rows
         info = _pair_info(shown, spec, model)
@@ -152,7 +200,8 @@ def _check_segments(hyp: Path, spec: Optional[PairSpec], settings: Settings, met
         for sentence in rows.text_lines():
             report.warn(f"{shown}: {sentence}")
     else:
-        info = {"hypothesis": shown, "references": [], "paired": False, "source": None,
+        info = {"hypothesis": shown, "references": [], "paired": False,
+                "source": doc.header.get(SOURCE_FILE) if paired_with_source(doc) else None,
                 "segments": {"checked": len(al.rows), "empty": len(doc.segments) - len(al.rows)}}
         effort = _draft_effort(doc.segments)
         if effort is not None:
@@ -162,6 +211,42 @@ def _check_segments(hyp: Path, spec: Optional[PairSpec], settings: Settings, met
     if checks is not None and checks.counts is not None:
         info["segments"].update(checks.counts(doc))
     report.emit(shown, placed, info, info)
+
+
+def _hand_segments(across: Across, hyp: Path, shown: str, doc, segs, text: Optional[str], file_lines: list[str],
+                   settings: Settings, report: Report) -> None:
+    """A segment file's targets with their sources, for the checks across the run's files."""
+    by_key = {s.key: s for s in segs if s.source is not None}
+    items = [(s.key, s.source or "", s.target, s.extra.get("plural_index")) for s in by_key.values()]
+
+    def place(key: str) -> tuple[int, int, Optional[int]]:
+        seg = by_key[key]
+        if text is None:
+            return seg.line, 0, None
+        a = seg.file_offset(0) if seg.target else seg.target_span[0]
+        b = seg.file_offset(len(seg.target)) if seg.target else seg.target_span[1]
+        line, col = line_col(text, a)
+        end_line, end = line_col(text, b)
+        return line, col, end if end_line == line and end > col else None
+
+    language = doc.target_lang or settings.terms.target_language or None
+    across.add(shown, language, items, place, settings, lambda fs: _unignored(hyp, file_lines, fs, report))
+
+
+def _hand_lines(across: Optional[Across], hyp: Path, shown: str, hyp_lines: list[str], source: Optional[list[str]],
+                settings: Settings, report: Report) -> None:
+    """A line file's lines with their source lines, for the checks across the run's files."""
+    if across is None or source is None:
+        return
+    n = min(len(hyp_lines), len(source))
+    items = [(f"line {i + 1}", source[i], hyp_lines[i], None) for i in range(n)]
+
+    def place(key: str) -> tuple[int, int, Optional[int]]:
+        i = int(key.split()[1]) - 1
+        return i, 0, (len(hyp_lines[i]) or None)
+
+    language = settings.terms.target_language or None
+    across.add(shown, language, items, place, settings, lambda fs: _unignored(hyp, hyp_lines, fs, report))
 
 
 def _draft_effort(segments) -> Optional[dict]:
@@ -204,7 +289,7 @@ def _format_findings(doc, text: str, settings: Settings, said: frozenset = froze
         line, col = line_col(text, a)
         end_line, end_col = line_col(text, b)
         out.append(Finding(f.code, f.severity, f.message, line=line, start_col=col,
-                           end_col=end_col if end_line == line and end_col > col else None))
+                           end_col=end_col if end_line == line and end_col > col else None, data=f.data))
     return out
 
 

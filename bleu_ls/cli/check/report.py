@@ -61,6 +61,22 @@ class Report:
         if summary is not None:
             w(_summary_line(shown, summary))
 
+    def late(self, shown: str, findings: list[Finding]) -> None:
+        """Findings that took the whole run (a file compared with the others), after every file's
+        own: printed after the summaries; in JSON, added to the file's record."""
+        if self.fail_on != "never" and any(at_or_above(f.severity, self.fail_on) for f in findings):
+            self.failed = True
+        if self.fmt == "json":
+            for rec in self.pairs:
+                if rec.get("hypothesis") == shown:
+                    rec["diagnostics"].extend(_finding_record(f) for f in findings)
+                    rec["diagnostics"].sort(key=lambda d: (d["line"], d["column"]))
+                    return
+            return
+        w = self.out.write
+        for f in findings:
+            w(f"{shown}:{f.line + 1}:{f.start_col + 1}: {f.severity}: {f.message} [{f.code}]\n")
+
     # -- the end ---------------------------------------------------------------
     def finish(self) -> int:
         """Print what waits for the end (JSON); the exit status."""

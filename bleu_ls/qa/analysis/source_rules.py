@@ -117,16 +117,20 @@ def wrong_language(ctx: LineContext, c) -> Iterator[Finding]:
     if not lid.load():
         yield Finding("wrong-language", "information", f"{lid.error[0].upper()}{lid.error[1:]}.", line=0)
         return
-    expected = _expected_language(ctx, c, lid)
-    if not expected:
+    # a file whose segments are in several languages (a multilingual TMX, a String Catalog): each
+    # line against its own segment's language, unless the setting names one
+    langs = None if c.language else ctx.names.get("line_languages")
+    expected = None if langs else _expected_language(ctx, c, lid)
+    if not expected and not langs:
         return
     found = ctx.analyzer.languages(ctx.hyp)
     refs = ctx.refs
     lo, hi = ctx.span
     for i, hit in enumerate(found[lo:hi], lo):
-        if hit is None or hit[1] < c.min_probability or hit[0] == expected:
+        want = langs[i].replace("_", "-").split("-")[0].lower() if langs and i < len(langs) else expected
+        if hit is None or not want or hit[1] < c.min_probability or hit[0] == want:
             continue
-        issue = check_language(ctx.hyp[i], expected, lid, [r[i] for r in refs], c.min_probability)
+        issue = check_language(ctx.hyp[i], want, lid, [r[i] for r in refs], c.min_probability)
         if issue is not None:
             yield _finding(i, "wrong-language", c.severity, issue)
 

@@ -43,10 +43,11 @@ class Unreferenced:
         self.hyp[start:end] = lines
         self.n_hyp = self.n_paired = len(self.hyp)
 
-    def copy(self) -> "Unreferenced":
+    def copy(self, follow: bool = True) -> "Unreferenced":
         """The same lines at the same version (and lineage, and edit log): an
         analyser that reads the copy in a worker thread then follows this
-        model's edits made since."""
+        model's edits made since (``follow``: as ``PairModel.copy`` is asked; a
+        copy is only read, so it always may)."""
         other = Unreferenced.__new__(Unreferenced)
         other.metrics, other.hyp = self.metrics, list(self.hyp)
         other.n_hyp = other.n_paired = self.n_hyp

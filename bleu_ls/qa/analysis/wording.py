@@ -93,3 +93,12 @@ def reference_error(problem: str) -> str:
 
 def internal_error(exc: Exception) -> str:
     return f"bleu-ls could not analyse this file: {exc}"
+
+
+# -- spelling ------------------------------------------------------------------
+def spelling(word: str, language: str) -> str:
+    return f"“{word}” is not in the {language} dictionary (nor in your word list)."
+
+
+def spelling_off(problem: str) -> str:
+    return f"Spelling not checked: {problem}."

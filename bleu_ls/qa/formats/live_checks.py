@@ -63,7 +63,9 @@ class LiveChecks:
         self.sev = severity
         self.given = {c: s for c, s in severity.items() if s is not None}
         self.said = said
-        self.on = bool(self.given)
+        # a format with no checks of its own has none here either, as ``format_checks.findings_for``
+        # (a String Catalog: its sources in many languages are not one file's inconsistencies)
+        self.on = bool(self.given) and checks_of(fmt) is not None
 
     # -- the whole document -----------------------------------------------------------
     def full(self, index) -> None:

@@ -18,7 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable, Optional
 
-from ...formats.model import PO, SRT, TMX, VTT, XLIFF1, XLIFF2, Segment, SegmentDocument
+from ...formats.model import ANDROID, ARB, JSON, PO, PROPERTIES, SRT, TMX, VTT, WEBEXT, XLIFF1, XLIFF2, Segment, SegmentDocument
 from ..findings import Finding
 
 
@@ -93,10 +93,13 @@ def _by_key(raw: list, found: dict, sev: dict, said: frozenset) -> list:
 
 
 def _xml_document(doc, d, sev, said, text):
-    # the XML checks take the severities
+    # the XML checks take the severities; ICU messages in the segments (Angular's XLIFF)
+    from .icu_checks import check_icu
     from .xml_checks import check_document
 
-    return _by_key([], check_document(doc, _kept(sev)), sev, said)
+    given = _kept(sev)
+    icu = [f for s in doc.segments for f in check_icu(s, s.extra.get("lang") or doc.target_lang, given)]
+    return _by_key(icu, check_document(doc, given), sev, said)
 
 
 def _po_document(doc, d, sev, said, text):
@@ -109,9 +112,16 @@ def _po_document(doc, d, sev, said, text):
 
 
 def _xml_segment(seg, fmt, text, given, facts):
+    from .icu_checks import check_icu
     from .xml_checks import check_newlines, check_segment
 
-    return check_segment(seg, fmt, given, text) + check_newlines(seg, text, given)
+    return (check_segment(seg, fmt, given, text) + check_newlines(seg, text, given)
+            + check_icu(seg, seg.extra.get("lang") or facts.get("language"), given))
+
+
+def _xml_facts(header: dict) -> dict:
+    """The target language the file declares (XLIFF 1.2 ``target-language``, XLIFF 2 ``trgLang``)."""
+    return {"language": header.get("target-language") or header.get("trgLang")}
 
 
 def _po_segment(seg, fmt, text, given, facts):
@@ -138,7 +148,59 @@ def _po_counts(doc):
     return counts(doc)
 
 
-_XML = CheckRow(document=_xml_document, segment=_xml_segment, write=_xml_write)
+def _json_write(text: str) -> Optional[str]:
+    import json
+
+    return json.dumps(text, ensure_ascii=False)[1:-1]
+
+
+def _android_write(text: str) -> Optional[str]:
+    """A quick fix's text in an Android string: XML character data with aapt2's escapes (``\'``, ``\"``,
+    ``\\``, ``\n``, a leading ``@`` / ``?``)."""
+    out = text.replace("\\", "\\\\").replace("'", "\\'").replace('"', '\\"').replace("\n", "\\n")
+    out = out.replace("&", "&amp;").replace("<", "&lt;")
+    return "\\" + out if out[:1] in ("@", "?") else out
+
+
+def _properties_write(text: str) -> Optional[str]:
+    """A quick fix's text in a ``.properties`` value (backslash, line breaks and tabs escaped)."""
+    return text.replace("\\", "\\\\").replace("\n", "\\n").replace("\r", "\\r").replace("\t", "\\t")
+
+
+def _keyed(syntax: str, write: Callable[[str], Optional[str]] = _json_write, icu: bool = False) -> CheckRow:
+    """A key-value localization file's checks, its placeholders by ``syntax`` (a function of keyed_checks);
+    ``icu``: its values are ICU messages (ARB), checked as such too (``icu-syntax``, ``plural-categories``;
+    a lost or added argument is the placeholder checks' to say)."""
+
+    def _icu(seg, language, given) -> list[Finding]:
+        if not icu or seg.source is None:
+            return []
+        from .icu_checks import check_icu
+
+        return [f for f in check_icu(seg, language, {c: s for c, s in given.items() if c != "icu-arguments"})]
+
+    def document(doc, d, sev, said, text):
+        from . import keyed_checks
+
+        given = _kept(sev)
+        found = keyed_checks.check_document(doc, given, getattr(keyed_checks, syntax), said)
+        found += [f for s in doc.segments for f in _icu(s, doc.target_lang, given)]
+        return _by_key(found, {}, sev, said)
+
+    def segment(seg, fmt, text, given, facts):
+        from . import keyed_checks
+
+        return keyed_checks.check_one(seg, given, getattr(keyed_checks, syntax), facts) + _icu(seg, facts.get("language"), given)
+
+    def header_facts(header: dict) -> dict:
+        from .keyed_checks import facts
+
+        return {**facts(header), "language": header.get("locale") or None}
+
+    return CheckRow(document=document, segment=segment, header_facts=header_facts, write=write)
+
+
+_XML = CheckRow(document=_xml_document, segment=_xml_segment, header_facts=_xml_facts, write=_xml_write)
 _SUBTITLES = CheckRow(document=_subtitle_document)
 
 #: format name -> its checks
@@ -150,6 +212,11 @@ CHECKS: dict[str, CheckRow] = {
     TMX: _XML,
     SRT: _SUBTITLES,
     VTT: _SUBTITLES,
+    JSON: _keyed("json_placeholders"),
+    ARB: _keyed("icu_placeholders", icu=True),
+    WEBEXT: _keyed("webext_placeholders"),
+    ANDROID: _keyed("java_format_placeholders", _android_write),
+    PROPERTIES: _keyed("message_format_arguments", _properties_write),
 }
 
 

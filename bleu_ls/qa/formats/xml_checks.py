@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from typing import Iterable, Optional, cast
+from typing import Iterable, Optional, Sequence, cast
 
 from ...formats.model import XLIFF1, XLIFF2, InlineCode, Segment, SegmentDocument
 from ...formats.rows import show_key
@@ -356,6 +356,55 @@ def inconsistent_sources(segments: Iterable[Segment], severity: Optional[dict] =
             others = [(o.key, o.source or "") for o in group if o is not s and source_identity(o.source or "") != mine]
             out.setdefault(s.key, []).append(Finding("inconsistent-source", sev, other_sources_message(others), s.target_span))
     return out
+
+
+def inconsistent_sources_across(files: Sequence[tuple[str, Sequence[tuple[str, str, str, object]]]],
+                                severity: Optional[dict] = None) -> list[dict[str, Finding]]:
+    """One target used for different sources in *different* files of one run (``bleu-ls check`` over
+    several files of a language): ``files`` is ``(name, items)`` per file, an item ``(key, source,
+    target, form)`` (``form``: the plural form a PO entry's target is, else None; only targets of
+    the same form are compared).  Returns, per file, key -> one finding naming the other files'
+    sources.  Within one file the format's own ``inconsistent-source`` says it: a source the file
+    itself has for the translation is not named again here."""
+    sev = (severity or {}).get("inconsistent-source", DEFAULT_SEVERITY["inconsistent-source"])
+    groups: dict[tuple[object, str], list[tuple[int, str, str]]] = {}
+    for i, (_name, items) in enumerate(files):
+        for key, source, target, form in items:
+            if source and source.strip() and target.strip():
+                groups.setdefault((form, " ".join(target.split())), []).append((i, key, source))
+    out: list[dict[str, Finding]] = [{} for _ in files]
+    for group in groups.values():
+        if len(group) < 2 or len({i for i, _k, _s in group}) < 2:
+            continue
+        ids = [source_identity(s) for _i, _k, s in group]
+        if len(set(ids)) < 2:
+            continue
+        own: dict[int, set[str]] = {}  # the sources each file itself has for this translation
+        for (i, _k, _s), ident in zip(group, ids):
+            own.setdefault(i, set()).add(ident)
+        for i, key, _source in group:
+            others, named = [], set()
+            for (j, k, s), other in zip(group, ids):
+                # a source the file itself has for this translation is said by its own check; each other once per file
+                if j != i and other not in own[i] and (j, other) not in named:
+                    named.add((j, other))
+                    others.append((files[j][0], k, s))
+            if others:
+                out[i][key] = Finding("inconsistent-source", sev, _other_files_message(others))
+    return out
+
+
+def _other_files_message(others: list[tuple[str, str, str]]) -> str:
+    """The sentence of a cross-file ``inconsistent-source``: the other sources with their file (and key
+    where it is not the source itself), at most three."""
+    named = []
+    for name, key, source in others[:3]:
+        text = " ".join(source.split())
+        short = text if len(text) <= 60 else text[:57] + "…"
+        where = name if key == source else f"{name}, {show_key(key, 40)}"
+        named.append(f"“{short}” ({where})")
+    more = f" and {len(others) - 3} more" if len(others) > 3 else ""
+    return f"The same translation stands for another source in another file: {', '.join(named)}{more}."
 
 
 _LINE_BREAK = re.compile(r"\r\n|\n|\r|&#(?:10|13|x0*[aAdD]);")

@@ -13,6 +13,9 @@
 ``bleuLs.addToGlossary`` (source term, target term [, status]) append the pair to the first CSV or
                         TSV glossary of ``terms.files`` (the only write into a glossary; the
                         user's action)
+``bleuLs.addToDictionary`` (uri, word) append the word to the user's word list
+                        ``.bleu-ls/words.txt`` of the document's workspace (the spelling check's;
+                        the only write into it; the user's action)
 """
 
 from __future__ import annotations
@@ -24,8 +27,10 @@ from typing import TYPE_CHECKING, Any
 
 from ...engine import InputError
 from ...formats.glossary.write import GlossaryWriteError, append_entry
+from ...qa.spelling import wordlist
+from ..documents.files import uri_path
 from ..pairs.answers import next_flagged
-from ..views.render import corpus_record, report_text, value_cell
+from ..views.render import ADD_TO_DICTIONARY, corpus_record, report_text, value_cell
 
 if TYPE_CHECKING:
     from ..pairs.manager import Pair, PairManager
@@ -213,3 +218,18 @@ def register(server, manager: "PairManager") -> None:
             raise CommandError(str(exc)) from None
         manager.on_file_changed(Path(files[0]))  # every open file's terms checked again now
         return {"glossary": files[0], "message": said}
+
+    @server.command(ADD_TO_DICTIONARY)
+    async def _add_to_dictionary(ls, *args):
+        if len(args) < 2 or not isinstance(args[1], str):
+            raise CommandError("usage: bleuLs.addToDictionary(uri, word)")
+        doc = uri_path(_uri(args[0]))
+        root = manager.root_for(doc)
+        path = wordlist.find(str(doc)) or (root if root is not None else doc.parent) / wordlist.RELATIVE
+        try:
+            said = wordlist.add_word(path, args[1])
+        except wordlist.WordListError as exc:
+            raise CommandError(str(exc)) from None
+        manager.update_watch_list()
+        manager.on_file_changed(path)  # the finding goes at once
+        return {"wordList": str(path), "message": said}

@@ -19,12 +19,13 @@ from typing import TYPE_CHECKING, Any, Callable, Mapping, Optional, Union, cast
 
 from lsprotocol import types
 
+from ...qa.analysis.spell_rules import CODE as SPELLING
 from ...qa.ignore import IGNORABLE
 from ...qa.fixes import FIXABLE, disjoint, fixes, plain_line
 from ...qa.terms.load import document_terms
 from ..documents.document import UTF16, from_units, to_units
 from ..views.terms_render import completion_items, glossary_block
-from ..views.render import SOURCE, breakdown_of, corpus_record, finding_counts, hover_text, lens_title, signatures
+from ..views.render import SOURCE, breakdown_of, dictionary_action, corpus_record, finding_counts, hover_text, lens_title, signatures
 from ..wire.protocol import Encoded, unchanged_report
 from . import hints as line_hints
 from .tokens import Tokens
@@ -70,7 +71,7 @@ class LineAnswers:
             if not early.preview.wait_is_short():
                 return None  # a line known to be unpaired: nothing to say (never build the pair for a hover)
         pair = manager.pair_for(params.text_document.uri)
-        if pair is None or (pair.model is None and pair.effort is None and not pair.draft_problem):
+        if pair is None or (pair.model is None and pair.alone is None and pair.effort is None and not pair.draft_problem):
             return None
         line = params.position.line
         text = hover_text(pair, line, manager.line_findings(pair, line))
@@ -360,6 +361,10 @@ def actions_for(uri: str, diagnostics: list[types.Diagnostic],
             for title, edits, preferred in line_fixes(d, texts, encoding):
                 out.append(types.CodeAction(title=title, kind=QUICKFIX, diagnostics=[d], is_preferred=preferred or None,
                                             edit=types.WorkspaceEdit(changes={uri: edits})))
+        word = d.data.get("word") if code == SPELLING and isinstance(d.data, Mapping) else None
+        if isinstance(word, str) and ("dict", word) not in seen:  # the spelling check's "Add to dictionary"
+            seen[("dict", word)] = fix = dictionary_action(uri, word, [d])
+            out.append(fix)
         line = d.range.start.line
         for kind, title in _titles(code):
             # a workspace switch is one action for all lines; the rest are per line

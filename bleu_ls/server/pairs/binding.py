@@ -14,7 +14,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Optional, Union
 
 from ...engine import InputError, Metric, PairModel
-from ...config.pairing import PairSpec, find_pair, is_hypothesis_like, path_allowed
+from ...config.pairing import PairSpec, find_pair, find_source, is_hypothesis_like, path_allowed
+from ...qa.analysis.unreferenced import Unreferenced
 from ...config.pair_options import metrics_or_defaults, pair_settings
 from ...config.settings import Settings
 from ..postedit import drafts
@@ -118,6 +119,7 @@ def build(manager: "PairManager", pair: "Pair", *, keep_model: bool = True, prep
     pair.settings_problems = problems
     if spec is None:
         drop_model(pair)
+        _bind_alone(manager, pair, root, metrics, prepared)
         return
     refs: list[list[str]] = []
     for k, ref in enumerate(spec.references):
@@ -182,11 +184,37 @@ def _prepared_lines(
     return prepared.hyp, out
 
 
+def _bind_alone(manager: "PairManager", pair: "Pair", root: Optional[Path], metrics: dict[str, Metric],
+                prepared: Optional[Prepared]) -> None:
+    """A file nothing pairs with a reference, with a source (``NAME.src`` beside ``NAME.hyp``, or
+    a ``[[pairs]]`` rule's ``source``): its lines kept for the rule table, as ``bleu-ls check``
+    reads a line file alone (every rule that does not need a reference)."""
+    try:
+        source = find_source(pair.path, manager.settings, root)
+    except Exception:  # a broken rule: said by the pairing
+        return
+    if source is None:
+        return
+    lines = _read(manager, source, root, pair, "source", prepared)
+    if lines is None:
+        return
+    doc = manager.docs.get(pair.uri)
+    if prepared is not None and prepared.lines is not None:
+        hyp = prepared.lines
+    else:
+        hyp = doc.engine_lines() if doc is not None else []
+    pair.alone = Unreferenced(metrics, hyp)  # (the metrics for their tokenizer only: nothing is scored)
+    pair.alone_source = source
+    pair.source_lines = lines
+
+
 def drop_model(pair: "Pair") -> None:
     if pair.bg_task is not None:
         pair.bg_task.cancel()
         pair.bg_task = None
     pair.model = None
+    pair.alone = None
+    pair.alone_source = None
     pair.source_lines = None
     pair.baseline = None
     pair.baseline_lines = {}
@@ -198,6 +226,14 @@ def reload_file(manager: "PairManager", pair: "Pair", path: Path) -> bool:
     key = path_key(path)
     spec = pair.spec
     if spec is None:
+        if pair.alone is not None and pair.alone_source is not None and path_key(pair.alone_source) == key:
+            lines = _read(manager, path, manager.root_for(pair.path), pair, "source")
+            if lines is None:
+                drop_model(pair)
+            else:
+                pair.source_lines = lines
+                pair.diag_cache = None
+            return True
         return False
     if pair.model is None or pair.problems:
         build(manager, pair)
@@ -224,6 +260,8 @@ def splice_own(pair: "Pair", doc: "LineDocument", splice: "Splice", *, resync: b
     HTER rows follow.  A model out of step (should not happen) is set to the
     document's lines (``resync``) and False is returned."""
     ok = True
+    if pair.alone is not None:  # a file alone: the rule table's lines
+        pair.alone.splice_hyp(splice.start, splice.end, splice.lines)
     if pair.model is not None:
         try:
             pair.model.splice_hyp(splice.start, splice.end, splice.lines)
@@ -239,6 +277,9 @@ def splice_own(pair: "Pair", doc: "LineDocument", splice: "Splice", *, resync: b
 def splice_dependent(pair: "Pair", k: Optional[int], doc: "LineDocument", splice: "Splice") -> None:
     """An open reference (``k``) or source (None) of ``pair`` was edited."""
     if pair.model is None:
+        if k is None and pair.alone is not None:  # the source of a file alone
+            pair.source_lines = doc.engine_lines()
+            pair.diag_cache = None
         return
     if k is None:
         pair.source_lines = doc.engine_lines()

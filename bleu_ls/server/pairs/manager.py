@@ -23,6 +23,7 @@ from lsprotocol import types
 
 from ...qa.analysis import Analyzer
 from ...qa.adequacy.qe_background import BackgroundAdequacy
+from ...qa.spelling import wordlist
 from ...config.pairing import PairSpec
 from ...config.workspace import CONFIG_NAME
 from ...config.settings import Settings
@@ -322,6 +323,8 @@ class PairManager:
         for pair in self.pairs.values():
             spec = pair.spec
             if spec is None:
+                if pair.alone_source is not None and path_key(pair.alone_source) == key:
+                    out.append((pair, None))  # the source of a file alone
                 continue
             for k, ref in enumerate(spec.references):
                 if path_key(ref) == key:
@@ -354,10 +357,13 @@ class PairManager:
                 paths.update(pair.spec.references)
                 if pair.spec.source is not None:
                     paths.add(pair.spec.source)
+            if pair.alone_source is not None:
+                paths.add(pair.alone_source)
             if pair.draft_path is not None:
                 paths.add(pair.draft_path)
         paths.update(self.segment_docs.watched())
         paths.update(self._glossaries())
+        paths.update(root / wordlist.RELATIVE for root in self.roots)  # the spelling check's word lists
         self.watcher.set_paths(paths)
 
     def _glossaries(self) -> list[Path]:
@@ -370,6 +376,9 @@ class PairManager:
             return
         if any(path_key(g) == path_key(path) for g in self._glossaries()):
             self.settings_changed()  # every open document's terms checked again (the glossary is read again)
+            return
+        if path.name == wordlist.FILE_NAME and path.parent.name == wordlist.FOLDER:
+            self.settings_changed()  # a word added to the spelling check's word list: every line checked again
             return
         if path in self.open_paths():
             return  # the open buffer is what counts
@@ -396,7 +405,8 @@ class PairManager:
 
     def _adequacy_arrived(self) -> None:
         for pair in self.pairs.values():
-            if pair.model is not None and pair.source_lines is not None and pair.settings.diagnostics.adequacy.enabled:
+            if (pair.model is not None or pair.alone is not None) and pair.source_lines is not None \
+                    and pair.settings.diagnostics.adequacy.enabled:
                 if pair.diag_cache is not None:  # read again (the resultId stays when none moved)
                     pair.diag_cache.key = None
                 if not self.pull_diagnostics:

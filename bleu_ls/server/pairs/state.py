@@ -40,6 +40,11 @@ class Pair:
     settings: Settings = field(default_factory=Settings)
     model: Optional[PairModel] = None
     source_lines: Optional[list[str]] = None
+    #: a file with its source and no reference (``NAME.src`` beside it, or a rule's ``source``):
+    #: its lines as the rule table reads them (:class:`~bleu_ls.qa.analysis.unreferenced.Unreferenced`,
+    #: spliced with the document's edits; ``source_lines`` its source's), and that source file
+    alone: Any = None
+    alone_source: Optional[Path] = None
     #: reference/source problems in plain words (shown on line 1)
     problems: list[str] = field(default_factory=list)
     settings_problems: list[str] = field(default_factory=list)
@@ -66,9 +71,11 @@ class Pair:
     hints_pending: bool = False
     # -- post-editing (see drafts.py): the draft, its line partners, HTER rows
     draft: Optional[DraftTrack] = None
-    #: "file" (a draft file) or "cache" (the text as first seen, or set by command)
+    #: "file" (a draft file), "git" (the file at a revision) or "cache" (the text as first seen, or set by command)
     draft_origin: Optional[str] = None
     draft_path: Optional[Path] = None
+    #: the revision of a "git" draft as shown: ``HEAD (abc1234)``
+    draft_revision: Optional[str] = None
     #: the draft's problem in a few words (hover, lens) and in full
     draft_problem: Optional[str] = None
     draft_detail: Optional[str] = None

@@ -3,7 +3,9 @@
 The draft is found in this order:
 
 1. a file named by the ``draft`` pattern of the first matching ``[[pairs]]``
-   rule (bleu-ls.toml or the editor's settings);
+   rule (bleu-ls.toml or the editor's settings), or, when that pattern is
+   ``git:REV``, the file itself as committed at revision REV (read from git,
+   read-only: :mod:`bleu_ls.postedit.revision`);
 2. ``NAME.draft`` beside ``NAME.hyp`` / ``NAME.mt`` (when it exists);
 3. otherwise the text as bleu-ls first saw it, kept in the user's cache
    folder (:class:`~bleu_ls.postedit.DraftStore`), never in the workspace.
@@ -22,10 +24,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Generator, Optional
 
 from ...engine import InputError
+from ...engine.text import decode_utf8, split_file_lines
 from ...engine.lazytext import run
 from ...engine.ter import TerMetric
-from ...config.pairing import find_draft, path_allowed
+from ...config.pairing import draft_revision, find_draft, path_allowed
 from ...postedit import DraftTrack
+from ...postedit.revision import RevisionError, read_at
 from .effort import BATCH_LINES, PAUSE_SECONDS, EffortRows
 from ..documents.files import path_key, read_lines_from
 from ..background import pools, heap
@@ -67,10 +71,21 @@ def _draft_lines(manager: "PairManager", pair: "Pair", lines: list[str]) -> Gene
     or writing the kept draft."""
     root = manager.root_for(pair.path)
     try:
-        path = find_draft(pair.path, manager.settings, root)
+        rev = draft_revision(pair.path, manager.settings, root)
+        path = find_draft(pair.path, manager.settings, root) if rev is None else None
     except Exception as exc:  # a broken rule must not take the document down
         pair.draft_problem = f"draft: {exc}"
         return None
+    if rev is not None:
+        pair.draft_path, pair.draft_origin, pair.draft_revision = None, "git", None
+        try:
+            got = read_at(pair.path, rev)
+            pair.draft_revision = got.label
+            return split_file_lines(decode_utf8(got.data, f"{pair.path.name} at {got.label}"))
+        except (RevisionError, InputError) as exc:
+            pair.draft_problem = f"draft git:{rev}: {exc}"
+            pair.draft_detail = str(exc)
+            return None
     pair.draft_path = path
     if path is not None:
         pair.draft_origin = "file"
@@ -168,6 +183,9 @@ def set_to_current(manager: "PairManager", pair: "Pair") -> str:
     doc = manager.docs.get(pair.uri)
     if doc is None:
         raise ValueError(f"{pair.uri} is not open")
+    if pair.draft_origin == "git":
+        raise ValueError(f"the draft of this file is its commit at {pair.draft_revision or 'a revision'} "
+                         "(a [[pairs]] rule's draft = \"git:REV\"); change the rule to change it")
     if pair.draft_origin == "file" and pair.draft_path is not None:
         raise ValueError(
             f"the draft of this file is {pair.draft_path.name} (named by a rule or beside it); "

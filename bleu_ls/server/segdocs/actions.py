@@ -15,6 +15,8 @@ from ...formats.states import actions as state_actions
 from ...qa.findings import Finding
 from ...qa.fixes import FIXABLE, Fix, disjoint, fixes, plain_line
 from ...qa.formats.table import checks_of
+from ...qa.analysis.spell_rules import CODE as SPELLING
+from ..views.render import dictionary_action
 from .checks import findings, with_findings
 from .state import SegmentPair, offset_at, position_at, range_of
 
@@ -93,6 +95,7 @@ def fix_actions(sp: SegmentPair, uri: str, segments: list[int], a: int, b: int, 
                     out.append(_action(sp, uri, fx.title, QUICKFIX, edits, encoding, fx.preferred or None))
                 if f.code not in codes:
                     codes.append(f.code)
+            out.extend(_dictionary_actions(sp, uri, i, base, a, b))
         for code in codes:
             edits, n = _all_fixes(sp, {code})
             if n > 1:
@@ -105,6 +108,21 @@ def fix_actions(sp: SegmentPair, uri: str, segments: list[int], a: int, b: int, 
 
 
 QUICKFIX = types.CodeActionKind.QuickFix
+
+
+def _dictionary_actions(sp: SegmentPair, uri: str, i: int, base: int, a: int, b: int) -> list[types.CodeAction]:
+    """"Add to dictionary" for each ``spelling`` finding of segment ``i`` touching [a, b]."""
+    r = sp.rules
+    out, seen = [], set()
+    for f in (r.found.get(i, ()) if r is not None else ()):
+        word = f.data.get("word") if f.code == SPELLING and isinstance(f.data, dict) else None
+        if not isinstance(word, str) or word in seen or f.span is None:
+            continue
+        if base + f.span[1] < a or base + f.span[0] > b:
+            continue
+        seen.add(word)
+        out.append(dictionary_action(uri, word))
+    return out
 FIX_ALL = types.CodeActionKind.SourceFixAll
 
 

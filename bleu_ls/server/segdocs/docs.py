@@ -38,7 +38,7 @@ from ..wire.protocol import Encoded, full_report, unchanged_report
 from . import actions, answers, drafts, effort, opening, rules
 from .checks import after_edit, configure, diagnostics_json
 from .draft_tokens import tokens_data
-from .rows import pair, read_reference, repair
+from .rows import pair, read_reference, read_source, repair
 from .state import SegmentPair, hint_offsets, loop_running, offset_at, position_at, segment_format
 
 if TYPE_CHECKING:
@@ -119,8 +119,8 @@ class SegmentDocs:
         self._refresh()
 
     def _bind(self, sp: SegmentPair) -> None:
-        """The document's drafts and, with no reference, the rule table's checks."""
-        drafts.bind(sp, getattr(self.manager, "drafts", None), self.manager.settings)
+        """The document's drafts and the rule table's checks (over its lines alone, or its rows with the reference)."""
+        drafts.bind(sp, getattr(self.manager, "drafts", None), self.manager.settings, self.manager.root_for(sp.path))
         rules.bind(sp, self.manager.settings, getattr(self.manager, "adequacy", None))
 
     def close(self, uri: str) -> None:
@@ -161,12 +161,20 @@ class SegmentDocs:
         self._changed(sp)
 
     def watched(self) -> set[Path]:
-        """The reference files of the open segment documents (watched for changes on disk)."""
-        return {sp.ref_path for sp in self.docs.values() if sp.ref_path is not None}
+        """The reference (and source-language) files of the open segment documents (watched for changes on disk)."""
+        return {p for sp in self.docs.values() for p in (sp.ref_path, sp.source_path) if p is not None}
 
     def file_changed(self, path: Path) -> None:
         """A file changed on disk: the documents it is the reference of read it again."""
         for sp in self.docs.values():
+            if sp.source_path is not None and path_key(sp.source_path) == path_key(path) and sp.loading is None:
+                read_source(sp, self.manager, self.docs.values())  # every segment read again with its source
+                configure(sp, self.manager.settings)
+                sp.model, sp.frozen = None, None
+                pair(sp, self.manager.settings)
+                self._bind(sp)
+                self._changed(sp)
+                self._refresh()
             if sp.ref_path is not None and path_key(sp.ref_path) == path_key(path):
                 if sp.loading is not None:  # read with the whole
                     sp.load_gen += 1
@@ -174,8 +182,7 @@ class SegmentDocs:
                 sp.model, sp.frozen = None, None
                 read_reference(sp, self.manager, self.docs.values())
                 pair(sp, self.manager.settings)
-                if (sp.ref is None) != (sp.rules is not None):  # a reference came or went
-                    rules.bind(sp, self.manager.settings, getattr(self.manager, "adequacy", None))
+                rules.bind(sp, self.manager.settings, getattr(self.manager, "adequacy", None))  # (its rows read again)
                 self._changed(sp)
                 self._refresh()
 
@@ -196,6 +203,7 @@ class SegmentDocs:
             sp.model, sp.frozen = None, None
             configure(sp, self.manager.settings)
             read_reference(sp, self.manager, self.docs.values())
+            read_source(sp, self.manager, self.docs.values())
             pair(sp, self.manager.settings)
             self._bind(sp)
             self._changed(sp)

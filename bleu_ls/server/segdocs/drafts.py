@@ -13,6 +13,13 @@ A segment's draft is, in this order:
    post-editing in place, removing ``fuzzy`` or closing and reopening the file
    still measures against what the machine wrote.
 
+A ``[[pairs]]`` rule whose ``draft`` is ``git:REV`` replaces both: each segment's
+draft is its target in the file as committed at revision REV (read from git,
+read-only, :mod:`bleu_ls.postedit.revision`; paired by key), and nothing is kept
+in the cache.  Reviewing a translation pull request with ``git:main`` shows the
+HTER of every changed key against the base branch.  A revision that cannot be
+read leaves the document without drafts and says why in the lens and hover.
+
 The ``bleuLs.setDraft`` command makes every non-empty target the draft of its
 segment (a snapshot of the file as it is now, kept as above, before the file's
 own MT drafts from then on, across reopenings); ``bleuLs.forgetDraft`` drops
@@ -34,10 +41,16 @@ from typing import Any, Optional
 
 import numpy as np
 
+from pathlib import Path
+
+from ...engine import InputError
 from ...engine.ter import UNITS, TerMetric
 from ...postedit import DraftStore
+from ...postedit.revision import RevisionError, read_at
 from ...formats.model import Segment
+from ...formats.read import first_problem, parse
 from ...formats.table import row
+from ...config.pairing import draft_revision
 from ...config.settings import HintSettings, Settings
 from ..views.effort_render import diff_markdown
 from .state import SegmentPair
@@ -90,6 +103,9 @@ class SegDrafts:
     version: int = 0
     #: what the corpus effort and the paired test keep between requests (segdocs/effort.py)
     corpus: Any = None
+    #: the drafts are the file at a git revision (``draft = "git:REV"``): that revision as
+    #: shown, ``HEAD (abc1234)``; None: the file's own drafts and the kept snapshot
+    revision: Optional[str] = None
 
 
 def hter_metric(settings: Settings) -> TerMetric:
@@ -98,12 +114,19 @@ def hter_metric(settings: Settings) -> TerMetric:
     return TerMetric(normalized=t.normalized, no_punct=t.no_punct, asian_support=t.asian_support, case_sensitive=True)
 
 
-def bind(sp: SegmentPair, store: Optional[DraftStore], settings: Settings) -> None:
-    """Read the kept snapshot of ``sp``'s file and decide every segment's draft (on opening);
-    ``store``: the manager's (None: one of this document's own, in the same cache folder)."""
+def bind(sp: SegmentPair, store: Optional[DraftStore], settings: Settings, root: Optional[Path] = None) -> None:
+    """Read the kept snapshot of ``sp``'s file (or the file at the revision a rule names) and
+    decide every segment's draft (on opening); ``store``: the manager's (None: one of this
+    document's own, in the same cache folder); ``root``: the workspace root the rules are relative to."""
     d = SegDrafts(hter_metric(settings), store if store is not None else DraftStore())
     old = sp.drafts
-    if isinstance(old, SegDrafts):  # settings changed: the snapshot and kinds stay
+    try:
+        rev = draft_revision(sp.path, settings, root)
+    except Exception:  # (a broken rule: the file's own drafts)
+        rev = None
+    if rev is not None:
+        _at_revision(sp, d, rev)
+    elif isinstance(old, SegDrafts) and old.revision is None:  # settings changed: the snapshot and kinds stay
         d.kept, d.kind, d.pinned, d.forgotten, d.version = old.kept, old.kind, old.pinned, old.forgotten, old.version + 1
     else:
         stored = d.store.get(sp.path)
@@ -114,6 +137,26 @@ def bind(sp: SegmentPair, store: Optional[DraftStore], settings: Settings) -> No
     sp.drafts = d
     _resize(d, len(sp.index))
     _look(sp, d, 0, len(sp.index))
+
+
+def _at_revision(sp: SegmentPair, d: SegDrafts, rev: str) -> None:
+    """Every segment's draft: its key's target in the file at ``rev`` (none where the key was
+    not there or its target was empty); a problem leaves no draft and is said."""
+    d.pinned, d.kept = True, {}
+    d.revision = f"git:{rev}"
+    try:
+        got = read_at(sp.path, rev)
+        d.revision = got.label
+        doc = parse(sp.index.format, got.data, f"{sp.path.name} at {got.label}")
+    except (RevisionError, InputError, ValueError) as exc:
+        d.problem = f"draft git:{rev}: {exc}"
+        return
+    broken = first_problem(f"{sp.path.name} at {got.label}", doc)
+    if broken is not None and not doc.segments:
+        d.problem = f"draft git:{rev}: {broken}"
+        return
+    d.kept = {s.key: s.target for s in doc.segments if s.target}
+    d.kind = dict.fromkeys(d.kept, KEPT)
 
 
 def _resize(d: SegDrafts, n: int) -> None:
@@ -207,8 +250,10 @@ def _target_is_draft(fmt: str, seg: Segment) -> bool:
 
 def _decide(d: SegDrafts, fmt: str, seg: Segment) -> tuple[Optional[str], bool]:
     """(kind, whether a new snapshot was taken)."""
-    if d.pinned and seg.key in d.kept:  # bleuLs.setDraft's snapshot
+    if d.pinned and seg.key in d.kept:  # bleuLs.setDraft's snapshot, or the file at a revision
         return KEPT, False
+    if d.revision is not None:  # a key the revision did not have: the file's own MT draft, else none
+        return (FILE if seg.draft is not None and not _target_is_draft(fmt, seg) else NONE), False
     target_draft = _target_is_draft(fmt, seg)
     if seg.draft is not None and not target_draft:
         return FILE, False
@@ -221,6 +266,8 @@ def _decide(d: SegDrafts, fmt: str, seg: Segment) -> tuple[Optional[str], bool]:
 
 
 def _save(sp: SegmentPair, d: SegDrafts) -> None:
+    if d.revision is not None:  # (read from git each time: nothing kept)
+        return
     lines = [MARK_SET if d.pinned else MARK]
     for k, v in d.kept.items():
         lines.append(k)
@@ -238,6 +285,9 @@ def set_to_current(sp: SegmentPair) -> str:
         raise ValueError("the file is still being read: set the draft once it is open")
     if sp.frozen is not None:
         raise ValueError("the file is not well-formed now: set the draft once it is")
+    if d.revision is not None:
+        raise ValueError(f"the drafts of this file are its targets at {d.revision} (a [[pairs]] rule's "
+                         "draft = \"git:REV\"); change the rule to change them")
     segs = sp.index.unshifted()
     d.kept = {s.key: s.target for s in segs if s.target}
     d.kind = {k: KEPT for k in d.kept}
@@ -363,19 +413,20 @@ def hover_parts(sp: SegmentPair, seg: Segment) -> list[str]:
     draft = draft_of(sp, seg)
     if draft is None or draft == seg.target:
         return []
+    label = f"**Draft** at {_esc(d.revision)}:" if isinstance(d := sp.drafts, SegDrafts) and d.revision else "**Draft:**"
     if not seg.target:
-        return [f"**Draft:** {_esc(draft)}"]
+        return [f"{label} {_esc(draft)}"]
     rec = effort(sp, seg)
     if rec is None:
         return ["_Too long to align with its draft while you edit (over 2,000 words): no HTER for this segment._",
-                f"**Draft:** {_esc(draft)}"]
+                f"{label} {_esc(draft)}"]
     edits = (
         f"{rec['num_edits']} edits: {rec['insertions']} ins, {rec['deletions']} del, "
         f"{rec['substitutions']} sub, {rec['shifts']} shifts · {rec['ref_length']:g} words"
     )
     return [
         f"**HTER {rec['score']:.2f}** vs draft ({edits})",
-        f"**Draft:** {_esc(draft) if draft.strip() else '_(empty)_'}",
+        f"{label} {_esc(draft) if draft.strip() else '_(empty)_'}",
         f"**Changes:** {diff_markdown(draft, seg.target)}",
     ]
 

@@ -256,6 +256,9 @@ def paired_note(sp: SegmentPair, key: str) -> str:
 async def lens_part(sp: SegmentPair) -> Optional[str]:
     """``HTER 18.4 · 12 segments edited`` once a target differs from its draft (without a
     reference: whenever a segment has a draft)."""
+    d = sp.drafts
+    if isinstance(d, SegDrafts) and d.revision is not None and d.problem:  # the rule's revision could not be read
+        return d.problem
     rec = await hter(sp)
     if rec is None or rec["score"] is None or (not rec["segmentsEdited"] and sp.model is not None):
         return None
@@ -268,7 +271,8 @@ async def record(sp: SegmentPair) -> dict[str, Any]:
     d = sp.drafts
     rec = await hter(sp)
     draft: dict[str, Any] = {
-        "origin": "segments" if isinstance(d, SegDrafts) and not d.forgotten else None,
+        "origin": ("git" if d.revision is not None else "segments") if isinstance(d, SegDrafts) and not d.forgotten else None,
+        "revision": d.revision if isinstance(d, SegDrafts) else None,
         "set": bool(isinstance(d, SegDrafts) and d.pinned),
         "forgotten": bool(isinstance(d, SegDrafts) and d.forgotten),
         "problem": d.problem if isinstance(d, SegDrafts) else None,

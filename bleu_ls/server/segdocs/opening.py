@@ -40,7 +40,7 @@ from ...config.settings import Settings
 from ..background import heap
 from ..roles import ManagerRole
 from .checks import configure, findings
-from .rows import _rows, _set_rows, _texts, pair, read_reference
+from .rows import _rows, _set_rows, _texts, pair, read_reference, read_source
 from .state import SegmentPair
 
 #: files of at least this many characters open in two steps (about 10,000 XLIFF units)
@@ -75,6 +75,7 @@ def full_pair(uri: str, path: Path, fmt: str, text: str, version: Optional[int],
                              version=version)
             read_reference(sp, manager, open_docs)
             sp.index = make_index(fmt, text)
+        read_source(sp, manager, open_docs)
         configure(sp, manager.settings)
         pair(sp, manager.settings)
         sp.good_problems = len(sp.index.problems)

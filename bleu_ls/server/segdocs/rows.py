@@ -14,15 +14,42 @@ import numpy as np
 
 from ...engine import PairModel, build_metrics
 from ...engine.text import InputError, read_text
-from ...config.pairing import find_pair, path_allowed
+from ...config.pairing import find_pair, find_source, path_allowed
 from ...formats.live.index import READERS, LiveIndex
 from ...formats.match import pair_documents
 from ...formats.model import Segment, SegmentDocument
-from ...formats.read import decode_file, family, read_document, read_prefix
+from ...formats.read import decode_file, family, partner_format, read_document, read_prefix
+from ...formats.table import LINE_FILE, row
 from ...formats.subtitles import estimate_offset, match_by_time
 from ...config.settings import Settings
 from ..roles import ManagerRole
 from .state import TIMED, SegmentPair, segment_format
+
+
+def read_source(sp: SegmentPair, manager: ManagerRole, open_docs: Iterable[SegmentPair]) -> None:
+    """A key-value localization file (JSON, ARB…): its source-language file found (a rule's ``source``,
+    else the format's convention) and read (from its open document when there is one), its live index
+    paired with it by key; none found or unreadable: paired with none.  Other formats: nothing."""
+    set_source = getattr(sp.index, "set_source", None)
+    sp.source_path = None
+    if set_source is None or row(sp.index.format).source_files is None:
+        return
+    root = manager.root_for(sp.path)
+    try:
+        path = find_source(sp.path, manager.settings, root)
+    except Exception:  # a bad rule: as with no source
+        path = None
+    if path is None or not path_allowed(path, root, manager.settings):
+        set_source(None)
+        return
+    open_src = next((d for d in open_docs if d.path == path), None)
+    try:
+        doc = open_src.index.document() if open_src is not None else read_document(str(path), sp.index.format)
+    except (InputError, OSError):
+        set_source(None)
+        return
+    sp.source_path = path
+    set_source(doc, path.name)  # (a malformed source: the keys read before its problem)
 
 
 def read_reference(sp: SegmentPair, manager: ManagerRole, open_docs: Iterable[SegmentPair], prefix: Optional[int] = None) -> None:
@@ -43,6 +70,9 @@ def read_reference(sp: SegmentPair, manager: ManagerRole, open_docs: Iterable[Se
     ref_path = spec.references[0]
     sp.ref_path = ref_path
     ref_format = segment_format(ref_path)
+    if ref_format is None:  # a reference of the same extension as a file known by its path: read in its format
+        partner = partner_format(sp.index.format, str(sp.path), LINE_FILE.name, str(ref_path))
+        ref_format = partner if row(partner).segmented else None
     if ref_format is None or family(ref_format) != family(sp.index.format):
         sp.no_ref = f"the reference {ref_path.name} is not a file of the same format"
         return

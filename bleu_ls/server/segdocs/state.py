@@ -17,7 +17,7 @@ from ...formats.live.index import LiveIndex
 from ...formats.finding import Finding
 from ...formats.model import SegmentDocument
 from ...formats.read import EXTENSIONS as READ_EXTENSIONS
-from ...formats.table import names, row
+from ...formats.table import by_path, names, row
 from ...qa.formats.live_checks import LiveChecks
 from ..documents.document import from_units, to_units
 
@@ -37,8 +37,10 @@ def loop_running() -> bool:
 
 
 def segment_format(path: Path) -> Optional[str]:
-    """The segment format of a file, by its name; None for a line file."""
-    return EXTENSIONS.get(Path(path).suffix.lower())
+    """The segment format of a file, by its place where a row knows its files so (the rows' ``paths``:
+    ``locales/de/app.json``, Android's ``res/values*/strings.xml``), else by its name; None for a line file."""
+    found = by_path(str(path))
+    return found if found is not None else EXTENSIONS.get(Path(path).suffix.lower())
 
 
 @dataclass
@@ -53,6 +55,8 @@ class SegmentPair:
     ref_path: Optional[Path] = None
     #: why there is no reference (said in the hover and the lens)
     no_ref: Optional[str] = None
+    #: a key-value localization file's source-language file (rows.read_source; None: none found)
+    source_path: Optional[Path] = None
     offset_ms: int = 0
     model: Optional[PairModel] = None
     #: row r: hypothesis cues [row_hs[r], row_he[r]) against reference cues row_refs[r]
@@ -100,7 +104,7 @@ class SegmentPair:
     keyed_rows: bool = False
     #: (the reference, its key -> first segment with it)
     ref_keys: Optional[tuple[object, dict[str, int]]] = None
-    #: the rule table's checks of a file with no reference (rules.SegRules; None: paired, or not bound)
+    #: the rule table's checks, alone or with the reference (rules.SegRules; None: not bound, or diagnostics off)
     rules: Any = None
     #: a large file's full read under way (its first segments only in ``index`` meanwhile: opening.py)
     loading: Optional[asyncio.Future] = None

@@ -203,7 +203,8 @@ class DiagnosticLines:
             todo = set(analyzer.changed)
             # the last line's diagnostics are clamped to it; past the paired
             # lines the analysis does not follow the text: look again
-            first = max(0, pair.model.n_paired - 1) if pair.model is not None else 0
+            model = pair.model if pair.model is not None else pair.alone  # (a file alone: its lines)
+            first = max(0, model.n_paired - 1) if model is not None else 0
             if lc != self.line_count:
                 first = min(first, max(0, min(lc, self.line_count) - 1))
             todo.update(lines[bisect_left(lines, first):])

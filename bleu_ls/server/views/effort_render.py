@@ -103,7 +103,8 @@ def effort_tooltip(pair: "Pair") -> list[str]:
             )
     if pair.effort is not None:
         out.append(pair.effort.corpus()["signature"])
-        where = pair.draft_path.name if pair.draft_origin == "file" and pair.draft_path else "kept in the cache"
+        where = (pair.draft_path.name if pair.draft_origin == "file" and pair.draft_path
+                 else f"the file at {pair.draft_revision} (git)" if pair.draft_origin == "git" else "kept in the cache")
         out.append(f"draft: {where}")
     if pair.draft_problem:
         out.append(f"draft: {pair.draft_detail or pair.draft_problem}")
@@ -131,6 +132,7 @@ def effort_record(pair: "Pair") -> dict[str, Any]:
     draft: dict[str, Any] = {
         "origin": pair.draft_origin if pair.draft is not None else None,
         "path": str(pair.draft_path) if pair.draft_path is not None else None,
+        "revision": pair.draft_revision if pair.draft_origin == "git" else None,
         "problem": pair.draft_problem,
     }
     if pair.effort is None:

@@ -22,7 +22,7 @@ import asyncio
 import gc
 import json
 import logging
-from typing import TYPE_CHECKING, Optional
+from typing import TYPE_CHECKING, Any, Optional
 
 from lsprotocol import types
 from lsprotocol.converters import get_converter
@@ -58,6 +58,14 @@ RERANK_IDLE = 1.0
 #: The refresh requests, by the client capability each needs.
 REFRESH_KINDS = ("inlay_hint", "code_lens", "semantic_tokens", "diagnostics")
 
+
+
+def analysis_names(pair: "Pair") -> dict:
+    """The file names the findings' messages say (a file alone: its source's too, as ``check`` says it)."""
+    names = pair_names(pair.path, pair.spec)
+    if pair.alone is not None and pair.alone_source is not None:
+        names["source"] = pair.alone_source.name
+    return names
 
 class Publisher:
     def __init__(self, manager: "PairManager") -> None:
@@ -170,7 +178,8 @@ class Publisher:
         running) first.  A large file just opened is neither for a while."""
         model = pair.model
         if model is None:
-            return True
+            alone = pair.alone  # a file alone: its first analysis may be large too
+            return alone is None or len(alone.hyp) <= THREAD_LINES or self._analyzer(pair).unanalysed(alone) <= THREAD_LINES
         if model.stale_count() > THREAD_LINES:
             return False
         task = pair.settle_task
@@ -184,7 +193,7 @@ class Publisher:
         of the model (requests keep being answered meanwhile)."""
         task = pair.settle_task
         if task is None or task.done():
-            model = pair.model
+            model: Any = pair.model if pair.model is not None else pair.alone  # (a file alone: its lines)
             if model is None or len(model.hyp) <= THREAD_LINES:
                 return
             analyzer = self._analyzer(pair)
@@ -192,7 +201,7 @@ class Publisher:
                 return
             box = [model.copy(follow=True)]  # the pass on the loop then follows the copy's
             source = list(pair.source_lines) if pair.source_lines is not None else None
-            names = pair_names(pair.path, pair.spec)
+            names = analysis_names(pair)
 
             def run() -> None:
                 copy = box.pop()
@@ -215,19 +224,22 @@ class Publisher:
         if pair.model is None:
             if pair.spec is None and pair.hypothesis_like:
                 out += unpaired_findings(pair.path.name, pair.settings)
-            return out
+            if pair.alone is None:
+                return out
         analyzer = self._analyzer(pair)
         try:
             with analyzer.lock:
-                out += analyzer.analyse(pair.model, pair.source_lines, pair_names(pair.path, pair.spec))
-            out += compare.findings(pair)
+                out += analyzer.analyse(pair.model if pair.model is not None else pair.alone, pair.source_lines,
+                                        analysis_names(pair))
+            if pair.model is not None:
+                out += compare.findings(pair)
         except Exception as exc:  # never let a rule take the server down
             log.exception("analysis failed")
             out.append(internal_error(exc))
         return out
 
     def _key(self, pair: "Pair", store: IgnoreStore) -> tuple:
-        model = pair.model
+        model = pair.model if pair.model is not None else pair.alone
         doc = self.manager.docs.get(pair.uri)
         return (
             id(model),
@@ -260,6 +272,8 @@ class Publisher:
         if pair.model is None:
             if pair.spec is None and pair.hypothesis_like:
                 head += unpaired_findings(pair.path.name, pair.settings)
+            if pair.alone is not None:  # a file with its source alone: the rules that need no reference
+                analyzer = self._analyzer(pair)
         else:
             analyzer = self._analyzer(pair)
             try:
@@ -272,7 +286,8 @@ class Publisher:
             return view
         with analyzer.lock:  # (a worker thread may be in a pass: see settle)
             try:
-                if not analyzer.analyse_lines(pair.model, pair.source_lines, pair_names(pair.path, pair.spec)):
+                if not analyzer.analyse_lines(pair.model if pair.model is not None else pair.alone, pair.source_lines,
+                                              analysis_names(pair)):
                     analyzer = None
             except Exception as exc:  # never let a rule take the server down
                 log.exception("analysis failed")

@@ -452,3 +452,15 @@ def to_diagnostic(doc: Optional["LineDocument"], f: Finding) -> types.Diagnostic
         source=SOURCE,
         data=f.data or None,
     )
+
+
+#: the spelling check's "Add to dictionary" (the command: server/features/commands.py)
+ADD_TO_DICTIONARY = "bleuLs.addToDictionary"
+
+
+def dictionary_action(uri: str, word: str, diagnostics: Optional[list] = None) -> types.CodeAction:
+    """The quick fix of a ``spelling`` finding: ``word`` added to the user's word list (a command:
+    the server writes the file only when the user picks it)."""
+    title = f"Add “{word}” to the dictionary"
+    return types.CodeAction(title=title, kind=types.CodeActionKind.QuickFix, diagnostics=diagnostics,
+                            command=types.Command(title=title, command=ADD_TO_DICTIONARY, arguments=[uri, word]))

@@ -745,6 +745,30 @@ async function addToGlossary(): Promise<void> {
   }
 }
 
+/**
+ * bleuLs.addToDictionary: the selected word (asked for when nothing is selected) is appended to
+ * the workspace's word list .bleu-ls/words.txt, which the spelling check leaves out (the only
+ * write into it, on this explicit action; the check's quick fix does the same for its word).
+ */
+async function addToDictionary(): Promise<void> {
+  const editor = activeHypothesis();
+  if (!editor || !client) {
+    return;
+  }
+  let word = editor.document.getText(editor.selection).trim();
+  if (!word) {
+    word = (await vscode.window.showInputBox({ prompt: "bleu-ls: the word to add to the dictionary" }))?.trim() ?? "";
+    if (!word) {
+      return;
+    }
+  }
+  const uri = client.code2ProtocolConverter.asUri(editor.document.uri);
+  const result = await serverCommand<{ message?: unknown }>("bleuLs.addToDictionary", [uri, word]);
+  if (result && typeof result.message === "string") {
+    void vscode.window.showInformationMessage(`bleu-ls: ${result.message}`);
+  }
+}
+
 async function exportScores(): Promise<void> {
   const editor = activeHypothesis();
   if (!editor || !client) {
@@ -826,6 +850,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     vscode.commands.registerCommand("bleu-ls.setDraft", () => draftCommand("bleuLs.setDraft")),
     vscode.commands.registerCommand("bleu-ls.forgetDraft", () => draftCommand("bleuLs.forgetDraft")),
     vscode.commands.registerCommand("bleu-ls.addToGlossary", addToGlossary),
+    vscode.commands.registerCommand("bleu-ls.addToDictionary", addToDictionary),
     vscode.commands.registerCommand("bleu-ls.restartServer", () => startClient()),
     vscode.commands.registerCommand("bleu-ls.reinstallServer", reinstallServer),
     vscode.workspace.onDidChangeConfiguration(onConfigurationChanged),

@@ -168,11 +168,27 @@ export const SEGMENT_PATTERNS = [
   `**/*.{${SEGMENT_EXTENSIONS.map((e) => e.toUpperCase()).join(",")}}`,
 ];
 
-/** Which documents the server sees: the convention languages, the segment files, and every file a pairing rule names. */
+/** The folders whose `<lang>.json` or `<lang>/NAME.json` are localization files (the server's l10n_paths.LOCALE_DIRS). */
+export const LOCALE_DIRS = ["locales", "locale", "i18n", "lang", "langs", "languages", "translations", "l10n", "messages"];
+
+/**
+ * Software localization files, by path convention only (never every `.json`: `package.json` and
+ * `tsconfig.json` are not sent): i18next / vue-i18n / ngx-translate JSON under a locale folder,
+ * Flutter ARB, WebExtension messages.  The server then tells a language file from any other JSON there.
+ */
+export const L10N_PATTERNS = [
+  `**/{${LOCALE_DIRS.join(",")}}/*/*.json`,
+  `**/{${LOCALE_DIRS.join(",")}}/*.json`,
+  "**/*.arb",
+  "**/_locales/*/messages.json",
+];
+
+/** Which documents the server sees: the convention languages, the segment files, localization files, and every file a pairing rule names. */
 export function documentSelector(pairs: unknown): DocumentFilterLike[] {
   const out: DocumentFilterLike[] = LANGUAGES.map((language) => ({ scheme: "file", language }));
   out.push(...SEGMENT_PATTERNS.map((pattern) => ({ scheme: "file", pattern })));
-  const seen = new Set<string>(SEGMENT_PATTERNS);
+  out.push(...L10N_PATTERNS.map((pattern) => ({ scheme: "file", pattern })));
+  const seen = new Set<string>([...SEGMENT_PATTERNS, ...L10N_PATTERNS]);
   const add = (p: unknown) => {
     if (typeof p !== "string" || !p.trim()) {
       return;

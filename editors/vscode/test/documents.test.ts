@@ -81,6 +81,20 @@ describe("isBleuDocument", () => {
     }
     assert.equal(isSegmentFile("/w/x.ref"), false);
   });
+  it("sends localization files by their path convention, never every JSON file", () => {
+    const patterns = documentSelector(undefined)
+      .filter((f) => f.pattern)
+      .map((f) => f.pattern as string);
+    const sent = (name: string) => patterns.some((p) => globMatches(p, name));
+    for (const name of ["/w/public/locales/de/translation.json", "/w/src/i18n/fr.json", "/w/locales/de-DE.json",
+      "/w/lib/l10n/app_de.arb", "/w/ext/_locales/de/messages.json", "/w/assets/i18n/pt-BR.json"]) {
+      assert.ok(sent(name), name);
+    }
+    for (const name of ["/w/package.json", "/w/tsconfig.json", "/w/data/de.json", "/w/.vscode/settings.json",
+      "/w/node_modules/x/package.json", "/w/composer.json"]) {
+      assert.equal(sent(name), false, name);
+    }
+  });
 });
 
 describe("package.json leaves the segment files' languages alone", () => {
@@ -114,5 +128,12 @@ describe("package.json leaves the segment files' languages alone", () => {
     for (const ext of SEGMENT_EXTENSIONS) {
       assert.ok(packageJson.activationEvents.includes(`workspaceContains:**/*.${ext}`), ext);
     }
+  });
+  it("activates in a workspace holding localization files, not on any JSON file", () => {
+    const events = packageJson.activationEvents as string[];
+    for (const e of ["**/locales/*/*.json", "**/i18n/*.json", "**/*.arb", "**/_locales/*/messages.json"]) {
+      assert.ok(events.includes(`workspaceContains:${e}`), e);
+    }
+    assert.equal(events.includes("workspaceContains:**/*.json"), false);
   });
 });

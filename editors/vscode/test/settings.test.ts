@@ -4,6 +4,7 @@ import { describe, it } from "node:test";
 import packageJson = require("../package.json");
 import {
   documentSelector,
+  L10N_PATTERNS,
   EDITOR_DEFAULTS,
   explicitSettings,
   explicitValue,
@@ -91,15 +92,16 @@ describe("documentSelector", () => {
       ["**/*.{po,pot,xlf,xliff,sdlxliff,mxliff,tmx,srt,vtt}", "**/*.{PO,POT,XLF,XLIFF,SDLXLIFF,MXLIFF,TMX,SRT,VTT}"],
     );
     assert.ok(sel.slice(3, 5).every((f) => f.language === undefined), "segment files are taken by name, any language");
+    assert.deepEqual(sel.slice(5, 9).map((f) => f.pattern), L10N_PATTERNS);
     assert.deepEqual(
-      sel.slice(5).map((f) => f.pattern),
+      sel.slice(9).map((f) => f.pattern),
       ["**/out/*.de", "**/ref/*.de", "**/ref2/*.de", "**/src/*.en", "/abs/sys.txt", "/abs/ref.txt"],
     );
     assert.ok(sel.every((f) => f.scheme === "file"));
   });
   it("survives a missing or malformed pairs setting", () => {
-    assert.equal(documentSelector(undefined).length, 5);
-    assert.equal(documentSelector({ hypothesis: "x" }).length, 5);
+    assert.equal(documentSelector(undefined).length, 9);
+    assert.equal(documentSelector({ hypothesis: "x" }).length, 9);
   });
   it("turns placeholders into wildcards", () => {
     assert.equal(ruleGlob("./a/{name}.ref"), "**/a/*.ref");
@@ -149,6 +151,7 @@ describe("package.json", () => {
   it("contributes a palette entry for every command the extension registers", async () => {
     const ids = packageJson.contributes.commands.map((c: { command: string }) => c.command).sort();
     assert.deepEqual(ids, [
+      "bleu-ls.addToDictionary",
       "bleu-ls.addToGlossary",
       "bleu-ls.compareWith",
       "bleu-ls.exportScores",

@@ -13,6 +13,7 @@ import pytest
 from bleu_ls.cli.check import main
 from bleu_ls.config.diagnostics import FORMAT_LIMITS
 from bleu_ls.qa.rules import FORMAT_CODES
+import bleu_ls.qa.formats.keyed_checks as keyed_checks
 import bleu_ls.qa.formats.po_checks as po_checks
 import bleu_ls.qa.formats.subtitle_checks as subtitle_checks
 import bleu_ls.qa.formats.xml_checks as xml_checks
@@ -124,8 +125,9 @@ def test_validate_keeps_the_default_of_a_bad_value():
 
 def test_rows_default_to_the_check_modules_and_the_style_guide():
     d = Settings().diagnostics
-    assert set(FORMAT_CODES) == {*xml_checks.CODES, *po_checks.CODES, *subtitle_checks.CODES}
-    for module_defaults in (xml_checks.DEFAULT_SEVERITY, po_checks.DEFAULT_SEVERITY, subtitle_checks.CODES):
+    assert set(FORMAT_CODES) == {*xml_checks.CODES, *po_checks.CODES, *subtitle_checks.CODES, *keyed_checks.CODES}
+    for module_defaults in (xml_checks.DEFAULT_SEVERITY, po_checks.DEFAULT_SEVERITY, subtitle_checks.CODES,
+                            keyed_checks.DEFAULT_SEVERITY):
         for code, severity in module_defaults.items():
             row = getattr(d, SETTING_OF[code])
             assert row.enabled and row.severity == severity, code

@@ -1,0 +1,247 @@
+"""The checks of key-value localization files (JSON, ARB, WebExtension ``messages.json``).
+
+Their source is another file, the source-language file, paired by key (``formats/keyed.py``):
+
+* ``key-missing``: a key of the source that this file does not have, said on the value of the key it
+  would follow in the source's order (on the first value when it would come first);
+* ``key-extra``: a key of this file that the source no longer has (on its value);
+* ``target-empty``: an empty value where the source's is not;
+* ``target-same-as-source``: the value copied from the source (with a letter in it);
+* ``inconsistent-translation`` / ``inconsistent-source``: as in XLIFF (one source translated
+  differently, one translation of different sources);
+* ``placeholders-missing`` / ``placeholders-extra``: the format's own placeholders compared as
+  multisets with the source's (:data:`SYNTAX`: i18next ``{{var}}`` and ``$t(key)``, vue/ngx
+  ``{name}``; ARB ICU arguments ``{name}``, ``{n, plural, …}`` by name; WebExtension
+  ``$NAME$`` and ``$1``).  ICU well-formedness and the CLDR plural categories are not checked.
+
+Each finding's span is in the file; severities are the rows' (``diagnostics.<code>``).
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from typing import Callable, Optional
+
+from ...formats.keyed import SOURCE_FILE, missing_keys
+from ...formats.model import Segment, SegmentDocument
+from ..findings import Finding
+from ..rules import KEYED, default_severities
+
+#: code -> its default severity (the rule table's rows ``by`` KEYED)
+DEFAULT_SEVERITY = default_severities(KEYED)
+CODES = tuple(DEFAULT_SEVERITY)
+
+#: text -> its placeholders: (as compared, start, end) in the text
+Syntax = Callable[[str], list[tuple[str, int, int]]]
+
+_I18NEXT = re.compile(r"\{\{-?\s*([^{}]*?)\s*\}\}|\$t\(([^()]*)\)|(?<!\{)\{\s*([A-Za-z_$][\w.$-]*)\s*\}(?!\})")
+_WEBEXT = re.compile(r"\$([A-Za-z0-9_@]+)\$|\$([1-9])(?![0-9])")
+_LETTER = re.compile(r"[^\W\d_]")
+
+
+def json_placeholders(text: str) -> list[tuple[str, int, int]]:
+    """i18next ``{{var}}`` (format arguments after a comma dropped: ``{{d, datetime}}`` is ``{{d}}``),
+    ``$t(key)`` nesting, vue-i18n / ngx-translate ``{name}``."""
+    out: list[tuple[str, int, int]] = []
+    if "{" not in text and "$t(" not in text:
+        return out
+    for m in _I18NEXT.finditer(text):
+        if m.group(1) is not None:
+            name = m.group(1).split(",", 1)[0].strip()
+            out.append(("{{" + name + "}}", m.start(), m.end()))
+        elif m.group(2) is not None:
+            out.append(("$t(" + m.group(2).split(",", 1)[0].strip() + ")", m.start(), m.end()))
+        else:
+            out.append(("{" + m.group(3) + "}", m.start(), m.end()))
+    return out
+
+
+def webext_placeholders(text: str) -> list[tuple[str, int, int]]:
+    """``$NAME$`` (names are case-insensitive) and ``$1``…``$9``."""
+    if "$" not in text:
+        return []
+    return [(f"${(m.group(1) or '').upper()}$" if m.group(1) else f"${m.group(2)}", m.start(), m.end())
+            for m in _WEBEXT.finditer(text)]
+
+
+def java_format_placeholders(text: str) -> list[tuple[str, int, int]]:
+    """Android: the Java format specifiers (``%s``, ``%1$d``…; ``%%`` and ``%n`` are text, not arguments)."""
+    if "%" not in text:
+        return []
+    from ...formats.android import java_placeholders
+
+    return [(s, a, b) for a, b, s in java_placeholders(text) if s not in ("%%", "%n")]
+
+
+def message_format_arguments(text: str) -> list[tuple[str, int, int]]:
+    """Java ``.properties``: the ``MessageFormat`` arguments by name (``{0,number,#.##}`` is ``{0}``)."""
+    if "{" not in text:
+        return []
+    from ...formats.properties import message_format_placeholders
+
+    return [("{" + s[1:-1].split(",", 1)[0].strip() + "}", a, b) for a, b, s in message_format_placeholders(text)]
+
+
+def icu_placeholders(text: str) -> list[tuple[str, int, int]]:
+    """The arguments of an ICU message, by name (``{n}``, ``{n, plural, …}``, nested messages
+    read too), each where it is written; apostrophe quoting honoured.  Lenient: an ill-formed
+    message gives what was read of it."""
+    out: list[tuple[str, int, int]] = []
+    n = len(text)
+
+    def message(i: int, depth: int) -> int:
+        """Read message text from ``i`` to its closing ``}`` (depth > 0) or the end; return the offset at the ``}``."""
+        while i < n:
+            c = text[i]
+            if c == "'":
+                if i + 1 < n and text[i + 1] == "'":
+                    i += 2
+                    continue
+                if i + 1 < n and text[i + 1] in "{}#|":  # quoted literal up to the next lone apostrophe
+                    j = text.find("'", i + 1)
+                    i = n if j < 0 else j + 1
+                    continue
+                i += 1
+                continue
+            if c == "}":
+                if depth:
+                    return i
+                i += 1
+                continue
+            if c == "{":
+                i = argument(i, depth)
+                continue
+            i += 1
+        return n
+
+    def argument(i: int, depth: int) -> int:
+        m = re.compile(r"\{\s*([^\s,{}]+)\s*([,}])").match(text, i)
+        if not m:
+            return i + 1
+        name = m.group(1)
+        if m.group(2) == "}":
+            out.append(("{" + name + "}", i, m.end()))
+            return m.end()
+        j = m.end()
+        t = re.compile(r"\s*(\w+)\s*([,}])").match(text, j)
+        if not t:
+            return j
+        out.append(("{" + name + "}", i, t.end() if t.group(2) == "}" else j))
+        if t.group(2) == "}":
+            return t.end()
+        j = t.end()
+        if t.group(1) not in ("plural", "select", "selectordinal"):
+            close = message(j, depth + 1)  # a style such as {d, date, short}: skipped to its brace
+            return close + 1
+        while j < n:  # selector {sub-message} pairs up to the closing brace
+            k = re.compile(r"\s*(offset:\s*\d+\s*)?([^\s{}]+)?\s*").match(text, j)
+            j = k.end() if k else j
+            if j >= n:
+                return n
+            if text[j] == "}":
+                return j + 1
+            if text[j] != "{":
+                return j
+            close = message(j + 1, depth + 1)
+            j = close + 1
+        return n
+
+    message(0, 0)
+    return out
+
+
+def _listing(items: Counter) -> str:
+    return ", ".join(f"{k} ({v} times)" if v > 1 else k for k, v in sorted(items.items()))
+
+
+def _short(text: str, limit: int = 60) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def facts(header: dict) -> dict:
+    """What the checks read of a document's header (:mod:`~bleu_ls.formats.keyed`): paired with a source
+    file or not, its name, the source keys the file lacks by the key they would follow."""
+    if SOURCE_FILE not in header:
+        return {"paired": False}
+    return {"paired": True, "name": header.get(SOURCE_FILE) or "the source-language file",
+            "missing": missing_keys(header)}
+
+
+def _missing(seg_key: str, span: tuple[int, int], facts: dict, sev: dict) -> list[Finding]:
+    if not sev.get("key-missing"):
+        return []
+    return [Finding("key-missing", sev["key-missing"],
+                    f"{'Before' if before else 'After'} this value, the key \"{key}\" of {facts['name']} is "
+                    f"missing (source: \"{_short(text)}\").", span, key=key)
+            for key, text, before in facts["missing"].get(seg_key, ())]
+
+
+def check_one(seg: Segment, sev: dict, syntax: Optional[Syntax], facts: dict,
+              said: frozenset = frozenset()) -> list[Finding]:
+    """One segment's findings in a document paired with its source (none when it was not): the source
+    keys missing next to it, its key gone from the source, or its value's checks."""
+    if not facts.get("paired"):
+        return []
+    out: list[Finding] = []
+    if seg.source is None:
+        if sev.get("key-extra"):
+            out.append(Finding("key-extra", sev["key-extra"], f"{facts['name']} has no key \"{seg.key}\" any more.",
+                               seg.target_span, key=seg.key))
+    else:
+        out += check_segment(seg, sev, syntax, said)
+    return out + _missing(seg.key, seg.target_span, facts, sev)
+
+
+def check_segment(seg: Segment, sev: dict, syntax: Optional[Syntax], said: frozenset = frozenset()) -> list[Finding]:
+    """One paired segment's value checks (none without a source)."""
+    src = seg.source
+    if src is None:
+        return []
+    out: list[Finding] = []
+    a, b = seg.target_span
+    tgt = seg.target
+    if not tgt.strip():
+        if src.strip() and sev.get("target-empty"):
+            out.append(Finding("target-empty", sev["target-empty"], "The value is empty; the source's is not.", (a, b)))
+        return out
+    if tgt == src and _LETTER.search(src) and seg.key not in said and sev.get("target-same-as-source"):
+        out.append(Finding("target-same-as-source", sev["target-same-as-source"],
+                           "The value is the source's, unchanged: not translated?", (a, b)))
+    if syntax is not None:
+        want_list, have_list = syntax(src), syntax(tgt)
+        want = Counter(p for p, _s, _e in want_list)
+        have = Counter(p for p, _s, _e in have_list)
+        lost, added = want - have, have - want
+        if lost and sev.get("placeholders-missing"):
+            many = sum(lost.values()) > 1
+            out.append(Finding("placeholders-missing", sev["placeholders-missing"],
+                               f"The source's placeholder{'s' if many else ''} {_listing(lost)} "
+                               f"{'are' if many else 'is'} missing here.", (a, b),
+                               data={"lost": sorted(lost.elements())}))
+        if added and sev.get("placeholders-extra"):
+            first = next(x for x in have_list if x[0] in added)
+            span = (seg.file_offset(first[1]), seg.file_offset(first[2]))
+            out.append(Finding("placeholders-extra", sev["placeholders-extra"],
+                               f"The source has no placeholder {_listing(added)}.", span,
+                               data={"added": sorted(added.elements())}))
+    return out
+
+
+def check_document(doc: SegmentDocument, sev: dict, syntax: Optional[Syntax], said: frozenset = frozenset()) -> list[Finding]:
+    """Every finding of a key-value localization file paired with its source (none when it was not)."""
+    f = facts(doc.header)
+    if not f["paired"]:
+        return []
+    if not doc.segments:  # nothing to put them after: the file's start
+        return _missing("", (0, 0), f, sev)
+    from .xml_checks import inconsistent_sources, inconsistent_translations
+
+    paired = [s for s in doc.segments if s.source is not None]
+    groups = (inconsistent_translations(paired, sev), inconsistent_sources(paired, sev))
+    out: list[Finding] = []
+    for seg in doc.segments:
+        out += check_one(seg, sev, syntax, f, said=said)
+        for g in groups:
+            out += g.get(seg.key, ())
+    return out
