@@ -152,6 +152,20 @@ class AdequacySettings(CheckSettings):
 
 
 @dataclass
+class LengthLimitSettings(CheckSettings):
+    """A target over a length limit (docs/diagnostics.md#length-limit): the limit its file
+    declares (XLIFF ``maxwidth``/``maxbytes``, ``slr:sizeRestriction``/``slr:storageRestriction``)
+    and, when ``max_ratio`` is set, a target much longer than its source."""
+
+    #: A warning: a declared limit is a hard fact (the text does not fit the screen or the field).
+    severity: str = "warning"
+    #: Off by default (no ratio): a target longer than this many times its source's characters is
+    #: flagged (a source under 10 characters counted as 10), wherever a line or segment has a
+    #: source (a line file with its source, PO, XLIFF, TMX).
+    max_ratio: Optional[float] = None
+
+
+@dataclass
 class SpellingSettings(CheckSettings):
     """Words of the target that the language's dictionary does not know
     (docs/diagnostics.md#spelling; the dictionaries of the ``spelling`` extra)."""
@@ -253,6 +267,7 @@ class DiagnosticsSettings:
     codes_extra: CheckSettings = _format("warning")
     codes_order: CheckSettings = _format("information")
     codes_malformed: CheckSettings = _format("error")
+    length_limit: LengthLimitSettings = field(default_factory=LengthLimitSettings)
     state_undefined: CheckSettings = _format("warning")
     target_empty: CheckSettings = _format("information")
     target_same_as_source: CheckSettings = _format("warning")

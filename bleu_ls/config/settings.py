@@ -350,6 +350,9 @@ class Settings:
                     f"diagnostics.{_camel(code.replace('-', '_'))}.{_camel(attr)} must be {least:g} or more, not {value:g}"
                 )
                 setattr(row, attr, getattr(type(row), attr))
+        if d.length_limit.max_ratio is not None and not d.length_limit.max_ratio > 0:
+            out.append(f"diagnostics.lengthLimit.maxRatio must be more than 0, not {d.length_limit.max_ratio:g}")
+            d.length_limit.max_ratio = None
         if d.outlier.rule not in OUTLIER_RULES:
             out.append(f"diagnostics.outlier.rule must be one of {', '.join(OUTLIER_RULES)}, not {d.outlier.rule!r}")
         if d.outlier.metric not in OUTLIER_METRICS:

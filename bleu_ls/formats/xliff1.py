@@ -10,7 +10,7 @@ import re
 from typing import Optional
 
 from .xmlcontent import Content
-from .xliff_reader import XliffUnit
+from .xliff_reader import NO_LIMIT_CONTEXT, XliffUnit
 
 #: An alt-trans ``origin`` / ``tool-id`` / ``tool`` naming machine translation.
 MT_ORIGIN = re.compile(
@@ -47,6 +47,7 @@ class Xliff1Structure:
         if local == "file":
             orig = attrs.get("original") or ""
             self.file_key = orig
+            self.limit_context = NO_LIMIT_CONTEXT
             if self.source_lang is None:
                 self.source_lang = attrs.get("source-language")
             if self.target_lang is None:
@@ -58,6 +59,8 @@ class Xliff1Structure:
         if local == "trans-unit" and u is None:
             self.unit = XliffUnit(attrs.get("id") or "", attrs, off)
             self.unit.skip = attrs.get("translate") == "no"
+            if "maxwidth" in attrs or "maxbytes" in attrs or self.limit_context is not NO_LIMIT_CONTEXT:
+                self.unit.limits = self._limits1(attrs)
             return ("call", self._end_unit1)
         if u is None:
             return None
@@ -120,7 +123,7 @@ class Xliff1Structure:
                 ins = u.segsrc_end if u.segsrc_end is not None else (u.source_end if u.source_end is not None else u.start)
                 span, line = (ins, ins), self.line(ins)
             self._add(base, tgt, span, line, src, draft, state, sq, notes, u.id, None, ux,
-                      (tgt.tag_start, tgt.start) if tgt is not None else None)
+                      (tgt.tag_start, tgt.start) if tgt is not None else None, u.limits)
             return
         many = len(u.segsrc_order) > 1
         for mid in u.segsrc_order:
@@ -136,7 +139,7 @@ class Xliff1Structure:
             draft = self._draft1(u, mid, tgt)
             key = f"{base}#{mid}" if many else base
             self._add(key, tgt, span, line, src, draft, state, sq, notes, u.id, mid, ux,
-                      (u.target.tag_start, u.target.start) if u.target is not None else None)
+                      (u.target.tag_start, u.target.start) if u.target is not None else None, u.limits)
 
     def _draft1(self, u: XliffUnit, mid: Optional[str], tgt: Optional[Content]) -> Optional[str]:
         for ref, text in u.alts:

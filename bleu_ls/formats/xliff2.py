@@ -6,7 +6,7 @@ uses); composed in :mod:`.xliff`.
 
 from __future__ import annotations
 
-from .xliff_reader import NS_MTC, XliffUnit
+from .xliff_reader import NO_LIMIT_CONTEXT, NS_MTC, NS_SLR, SLR_SIZE, SLR_STORAGE, XliffUnit
 
 
 class Xliff2Structure:
@@ -19,12 +19,20 @@ class Xliff2Structure:
             for a in ("id", "original"):
                 if a in attrs:
                     self.header.setdefault("file-" + a, attrs[a])
+            # a file's restrictions are its units' (and its profiles, read below, are its own)
+            self.limit_context = NO_LIMIT_CONTEXT
+            if SLR_SIZE in attrs or SLR_STORAGE in attrs:
+                self.limit_context = (None, self._x2_attrs(attrs, None), None)
             return None
         if local == "unit" and u is None:
             self.unit = XliffUnit(attrs.get("id") or "", attrs, off)
             self.unit.skip = attrs.get("translate") == "no"
+            if SLR_SIZE in attrs or SLR_STORAGE in attrs or self.limit_context is not NO_LIMIT_CONTEXT:
+                self.unit.limits = self._limits2(attrs)
             return ("call", self._end_unit2)
         if u is None:
+            if ns == NS_SLR:
+                self._slr_profiles(local, attrs)
             return None
         if ns == NS_MTC or local == "match":
             if local == "match":
@@ -99,4 +107,4 @@ class Xliff2Structure:
             sid = s["id"]
             key = base + ("#" + (sid if sid else str(i + 1)) if many else "")
             self._add(key, tgt, span, line, src, drafts.get(i), s["state"], s["sub"], notes, u.id, sid, ux,
-                      (s["start"], self.sc.tag_end(s["start"])[0]))
+                      (s["start"], self.sc.tag_end(s["start"])[0]), u.limits)

@@ -10,18 +10,56 @@ entry points in :mod:`.xliff`.
 
 from __future__ import annotations
 
+import re
 import sys
 from typing import Any, Callable, Optional
 
 from .finding import Finding
 from .model import XLIFF1, XLIFF2, InlineCode, Segment, pack_ints, pack_names
-from .xml_facts import XmlFacts
+from .xml_facts import BYTES, CHARS, Limit, XmlFacts
 from .xmlcontent import Content, ContentEvents, LineCounter
 from .xmlscan import NS_SEP, Scanner, problem_at
 
 NS_XLIFF1 = "urn:oasis:names:tc:xliff:document:1.2"
 NS_XLIFF2 = "urn:oasis:names:tc:xliff:document:2.0"
 NS_MTC = "urn:oasis:names:tc:xliff:matches:2.0"
+NS_SLR = "urn:oasis:names:tc:xliff:sizerestriction:2.0"
+SLR_SIZE = NS_SLR + NS_SEP + "sizeRestriction"
+SLR_STORAGE = NS_SLR + NS_SEP + "storageRestriction"
+
+#: The XLIFF 2 standard profiles of the Size and Length Restriction module that can be counted:
+#: the general profile (code points) and the storage profiles (bytes in an encoding, no BOM).
+SLR_GENERAL = {"xliff:codepoints"}
+SLR_STORAGE_ENCODING = {"xliff:utf8": "utf-8", "xliff:utf16": "utf-16", "xliff:utf32": "utf-32"}
+#: what a file without ``<slr:profiles>`` (or without one of its attributes) uses
+SLR_DEFAULT_PROFILES = ("xliff:codepoints", "xliff:utf8", "", "")
+_NORMALIZATION = {"nfc": "NFC", "nfd": "NFD"}
+
+#: What a unit inherits that its limits are made of: (XLIFF 1.2 ``maxwidth``, ``size-unit``,
+#: ``maxbytes`` of the enclosing groups; XLIFF 2 ``sizeRestriction``, ``storageRestriction`` of the
+#: enclosing file and groups; the file's ``<slr:profiles>``: general, storage, and the
+#: ``<slr:normalization>`` general, storage), each None where nothing is declared.
+NO_LIMIT_CONTEXT: tuple = (None, None, None)
+_X1_ATTRS = ("maxwidth", "size-unit", "maxbytes")
+_NO_X1 = (None, None, None)
+
+_ENCODING_DECL = re.compile(r"""\ufeff?\s*<\?xml[^>]*?\bencoding\s*=\s*["']([A-Za-z0-9._-]+)["']""")
+
+
+def declared_encoding(text: str) -> str:
+    """The encoding the file's XML declaration names (what ``maxbytes`` counts in), UTF-8 without one."""
+    m = _ENCODING_DECL.match(text, 0, 300)
+    return m.group(1).lower() if m else "utf-8"
+
+
+def _count(v: Optional[str]) -> Optional[int]:
+    """A limit's value as a count (None: absent, not a whole number, or 0: the Business Central
+    compiler writes ``maxwidth="0"`` on every unit whose label sets no ``MaxLength``, and no
+    target of a unit with a source can be 0 long)."""
+    if v is None:
+        return None
+    v = v.strip()
+    return int(v) if v.isdigit() and int(v) > 0 else None
 
 #: XLIFF 1.2 inline elements: code content (not text) / paired / empty
 X1_CODE_CONTENT = frozenset({"bpt", "ept", "ph", "it"})
@@ -53,7 +91,7 @@ def _local(name: str) -> tuple[str, str]:
 class XliffUnit:
     __slots__ = (
         "id", "attrs", "start", "source", "segsrc", "segsrc_order", "segsrc_end", "source_end",
-        "target", "target_attrs", "target_mrks", "notes", "alts", "segments", "mrk_owner", "skip",
+        "target", "target_attrs", "target_mrks", "notes", "alts", "segments", "mrk_owner", "skip", "limits",
     )
 
     def __init__(self, uid: str, attrs: dict, start: int):
@@ -75,6 +113,8 @@ class XliffUnit:
         self.segments: list[dict] = []
         self.mrk_owner: dict[str, int] = {}
         self.skip = False
+        #: its length limits and their context (the facts' ``limits``), or None
+        self.limits: Optional[tuple] = None
 
 
 class StopReading(Exception):
@@ -113,12 +153,17 @@ class XliffHandler(ContentEvents):
         self.alt: Optional[dict] = None  # XLIFF 1.2 alt-trans / XLIFF 2 mtc:match in progress
         self.seg2: Optional[dict] = None  # XLIFF 2 segment in progress
         self.note: Optional[Content] = None
+        #: length limits: what the units inherit (NO_LIMIT_CONTEXT), the file's encoding, the
+        #: limits made so far by what they are made of (units of a group share theirs)
+        self.limit_context: tuple = NO_LIMIT_CONTEXT
+        self.encoding = declared_encoding(text)
+        self._limit_memo: dict = {}
 
     # --- events ------------------------------------------------------------------
     def start(self, name: str, attrs: dict) -> None:
         ns, local = _local(name)
         if local in _PASS and not self.active:
-            self.stack.append((local, None))
+            self.stack.append((local, self._group_limits(attrs) if local == "group" and attrs else None))
             return
         off = self.pos()
         if self.active:
@@ -168,6 +213,8 @@ class XliffHandler(ContentEvents):
             action[2](c)
         elif kind == "call":
             action[1](off)
+        elif kind == "limits":  # a group with limits ends: its units' context is over
+            self.limit_context = action[1]
 
     def _end_of_content(self, c: Content, off: int) -> tuple[int, bool]:
         empty = c.empty if c.empty is not None else self.sc.tag_end(c.tag_start)[1]
@@ -192,6 +239,91 @@ class XliffHandler(ContentEvents):
             return None
         self.problems.append(problem_at(self.file, off, f"This is not an XLIFF file: its root element is <{local}>, not <xliff>."))
         raise StopReading
+
+    # --- length limits ----------------------------------------------------------------
+    def _group_limits(self, attrs: dict):
+        """A ``<group>`` declaring limits: its units inherit them (the action restoring the context
+        at its end); None for a group that declares none."""
+        ctx = self.limit_context
+        if self.fmt == XLIFF1:
+            if not ("maxwidth" in attrs or "maxbytes" in attrs or "size-unit" in attrs):
+                return None
+            old = ctx[0] or (None, None, None)
+            x1 = tuple(attrs.get(a, o) for a, o in zip(_X1_ATTRS, old))
+            self.limit_context = (x1, ctx[1], ctx[2])
+        else:
+            if not (SLR_SIZE in attrs or SLR_STORAGE in attrs):
+                return None
+            self.limit_context = (ctx[0], self._x2_attrs(attrs, ctx[1]), ctx[2])
+        return ("limits", ctx)
+
+    @staticmethod
+    def _x2_attrs(attrs: dict, old: Optional[tuple]) -> tuple:
+        old = old or (None, None)
+        return (attrs.get(SLR_SIZE, old[0]), attrs.get(SLR_STORAGE, old[1]))
+
+    def _limits1(self, attrs: dict) -> Optional[tuple]:
+        """An XLIFF 1.2 unit's limits with their context (its own ``maxwidth``/``size-unit``/``maxbytes``
+        over its groups'), or None where it has none and inherits nothing."""
+        ctx = self.limit_context
+        get = attrs.get
+        if ctx is NO_LIMIT_CONTEXT:
+            if not ("maxwidth" in attrs or "maxbytes" in attrs):
+                return None
+            key: tuple = (get("maxwidth"), get("size-unit"), get("maxbytes"))
+        else:
+            old = ctx[0] or _NO_X1
+            key = (get("maxwidth", old[0]), get("size-unit", old[1]), get("maxbytes", old[2]), ctx)
+        got = self._limit_memo.get(key)
+        if got is None:
+            mw, su, mb = key[:3]
+            lims = []
+            width = _count(mw)
+            unit = (su or "pixel").strip()
+            if width is not None and unit == "char":
+                lims.append(Limit(CHARS, width, "maxwidth"))
+            elif width is not None and unit == "byte":
+                lims.append(Limit(BYTES, width, "maxwidth", self.encoding))
+            nbytes = _count(mb)
+            if nbytes is not None:
+                lims.append(Limit(BYTES, nbytes, "maxbytes", self.encoding))
+            got = self._limit_memo[key] = (tuple(lims), ctx)
+        return got
+
+    def _limits2(self, attrs: dict) -> Optional[tuple]:
+        """An XLIFF 2 unit's limits with their context (its own ``slr:sizeRestriction`` /
+        ``slr:storageRestriction`` over its file's and groups', under the file's profiles)."""
+        ctx = self.limit_context
+        if ctx is NO_LIMIT_CONTEXT and not (SLR_SIZE in attrs or SLR_STORAGE in attrs):
+            return None
+        size, storage = self._x2_attrs(attrs, ctx[1])
+        key = (size, storage, ctx, 2)  # (XLIFF 1.2's keys have 3 or 4 items, the last not 2)
+        got = self._limit_memo.get(key)
+        if got is None:
+            general, store, ngen, nsto = ctx[2] or SLR_DEFAULT_PROFILES
+            lims = []
+            n = _count(size)
+            if n is not None and general in SLR_GENERAL:
+                lims.append(Limit(CHARS, n, "slr:sizeRestriction", normalization=_NORMALIZATION.get(ngen, "")))
+            n = _count(storage)
+            enc = SLR_STORAGE_ENCODING.get(store)
+            if n is not None and enc is not None:
+                lims.append(Limit(BYTES, n, "slr:storageRestriction", enc, _NORMALIZATION.get(nsto, "")))
+            got = self._limit_memo[key] = (tuple(lims), ctx)
+        return got
+
+    def _slr_profiles(self, local: str, attrs: dict) -> None:
+        """``<slr:profiles>`` (the profiles the file's restrictions use) and its ``<slr:normalization>``."""
+        x1, x2, prof = self.limit_context
+        general, store, ngen, nsto = prof or SLR_DEFAULT_PROFILES
+        if local == "profiles":
+            general = attrs.get("generalProfile", SLR_DEFAULT_PROFILES[0])
+            store = attrs.get("storageProfile", SLR_DEFAULT_PROFILES[1])
+        elif local == "normalization":
+            ngen, nsto = attrs.get("general", ""), attrs.get("storage", "")
+        else:
+            return
+        self.limit_context = (x1, x2, (general, store, ngen, nsto))
 
     # --- inline content --------------------------------------------------------------
     def _inline_start(self, ns, local, attrs, off):
@@ -286,8 +418,9 @@ class XliffHandler(ContentEvents):
         return (u.start, off if empty else self.sc.close_tag_end(off)), self.line(u.start)
 
     # --- output ---------------------------------------------------------------------
-    def _add(self, key, tgt, span, line, src, draft, state, sq, notes, unit_id, segment_id, ux, state_tag):
-        """One segment; ``ux``: the unit's span and line."""
+    def _add(self, key, tgt, span, line, src, draft, state, sq, notes, unit_id, segment_id, ux, state_tag,
+             limits=None):
+        """One segment; ``ux``: the unit's span and line; ``limits``: its length limits with their context."""
         n = self.keys.get(key, 0) + 1
         self.keys[key] = n
         dup = None
@@ -296,7 +429,7 @@ class XliffHandler(ContentEvents):
             dup = n
             key = f"{key}#{n}"
         facts = XmlFacts(self.file_key, unit_id, segment_id, ux[0], ux[1], state_tag,
-                         (src.start, src.end) if src is not None else None, dup, key)
+                         (src.start, src.end) if src is not None else None, dup, key, limits)
         # runs and codes in the segment's compact form (model._pack), offsets from the target's start
         base = span[0]
         tc = tgt.codes if tgt is not None else ()

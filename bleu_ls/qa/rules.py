@@ -137,6 +137,10 @@ TABLE: tuple[Rule, ...] = (
     _format("codes-extra", XML),
     _format("codes-order", XML),
     _format("codes-malformed", XML),
+    # the length limits an XLIFF file declares (xml_checks) and maxRatio to the source (a line rule:
+    # it runs wherever the analyser has a source, PO, XLIFF and TMX files included)
+    Rule("length-limit", length_rules.length_limit, kind=LINE, params=length_rules.limit_params,
+         by=(XML, LINE_RULES), line_pair=True),
     _format("state-undefined", XML),
     _format("target-empty", XML, PO, KEYED),
     _format("target-same-as-source", XML, PO, KEYED),

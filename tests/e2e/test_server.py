@@ -22,7 +22,8 @@ from .test_spelling import CODES_HERE as SPELLING_CODES
 from .test_terms import CODES_HERE as TERM_CODES
 
 #: codes whose findings through the real server are tested in their own modules
-CODES_HERE = (*SOURCE_CODES, *TERM_CODES, *SPELLING_CODES, "rule")  # rule: the user's own rules (test_user_rules.py)
+CODES_HERE = (*SOURCE_CODES, *TERM_CODES, *SPELLING_CODES, "rule",  # rule: the user's own rules (test_user_rules.py)
+              "length-limit")  # off on line files until maxRatio is set (test_length_limit.py)
 
 WORDS = (
     "alpha bravo charlie delta echo foxtrot golf hotel india juliet kilo lima "

@@ -28,6 +28,7 @@ TABLE = {r.code: r for r in rules.TABLE}
 #: settings (they were the check modules' own tables): kept as they were.
 FORMAT_DEFAULTS = {
     "codes-missing": "error", "codes-extra": "warning", "codes-order": "information", "codes-malformed": "error",
+    "length-limit": "warning",
     "state-undefined": "warning", "target-empty": "information", "target-same-as-source": "warning",
     "whitespace-leading": "warning", "whitespace-trailing": "warning", "double-space": "information",
     "inconsistent-translation": "warning", "newlines": "warning", "inconsistent-source": "information",
@@ -57,7 +58,7 @@ def test_codes_are_the_tables_line_file_codes_with_a_setting():
         "low-score", "outlier", "empty-hypothesis", "untranslated", "length-ratio", "repetition", "doubled-word",
         "line-count-mismatch", "unpaired", "number-mismatch", "markup-mismatch", "unbalanced", "end-punctuation",
         "wrong-language", "misaligned", "adequacy", "term-missing", "term-forbidden", "do-not-translate", "spelling",
-        "rule",
+        "rule", "length-limit",
     )
     # a user rule's findings (rule:<name>) are listed in its row's place
     assert rules.ORDER["rule:any-name"] == rules.ORDER["rule"] and rules.row("rule:x") is TABLE["rule"]
@@ -69,7 +70,7 @@ def test_the_analysers_rules_are_the_rows_with_a_check():
     assert set(rules.RANKED) == {"outlier", "adequacy"}
     assert rules.LINE_PAIR_CODES == {"low-score", "outlier", "untranslated", "length-ratio", "adequacy",
                                      "number-mismatch", "markup-mismatch", "unbalanced", "end-punctuation",
-                                     "term-missing", "do-not-translate"}
+                                     "term-missing", "do-not-translate", "length-limit"}
     assert set(rules.REFERENCE_CODES) == {"empty-hypothesis", "low-score", "outlier", "length-ratio",
                                           "line-count-mismatch", "misaligned"}
 

@@ -33,6 +33,7 @@ from ..table import row
 from ..tmx import _Reader as _TmxReader
 from ..xml_facts import XmlFacts
 from ..xliff import _Reader
+from ..xliff_reader import NO_LIMIT_CONTEXT
 from ..xmlcontent import LineCounter
 from ..xmlscan import _TAG, NS_SEP, Scanner
 
@@ -192,6 +193,11 @@ def _read(text: str, doc: SegmentDocument, i: int, j: int, a: int, b: int, delta
     sc = Scanner(text, (a, b, before, after))
     r = _RegionReader(text, sc)
     r.file_key = originals.pop() or ""
+    # and the length limits its units inherit (a group's, the file's profiles): its neighbours' too
+    contexts = {s.extra.limit_context if isinstance(s.extra, XmlFacts) else None for s in near}
+    if len(contexts) != 1:
+        return None
+    r.limit_context = contexts.pop() or NO_LIMIT_CONTEXT
     if i > 0:  # lines counted from the unit before (untouched: its offset and line are the same)
         r.line = LineCounter(text)
         r.line.off, r.line.line = _uspan(segs[i - 1])[0], cast(int, segs[i - 1].extra["unit_line"])

@@ -1,5 +1,7 @@
-"""Length rule: ``length-ratio``, the line much shorter or longer than its
-reference (token counts from the BLEU statistics, else counted)."""
+"""Length rules: ``length-ratio``, the line much shorter or longer than its
+reference (token counts from the BLEU statistics, else counted); ``length-limit``,
+the line longer than ``maxRatio`` × its source line's characters (off by default:
+:mod:`bleu_ls.qa.text.length_limit`, the same verdict the PO, XLIFF and TMX checks give)."""
 
 from __future__ import annotations
 
@@ -8,6 +10,7 @@ from typing import Iterator, Optional
 import numpy as np
 
 from ..text.length import length_issue
+from ..text.length_limit import SMALL_SOURCE, line_finding
 from .context import LineContext
 from ..findings import Finding
 
@@ -56,6 +59,30 @@ def _source_lengths(ctx: LineContext, hyp_lens: np.ndarray, ref_lens: np.ndarray
     total = ctx.analyzer.source_tokens(src, ctx.n)
     scale = float(ref_lens.sum() + hyp_lens.sum()) / (2 * total) if total else 1.0
     return (lambda i: count(src[i]) if i < len(src) else None), scale
+
+
+def length_limit(ctx: LineContext, c) -> Iterator[Finding]:
+    """Lines (in the rule's span) longer than ``maxRatio`` × their source line (characters; see
+    :func:`~bleu_ls.qa.text.length_limit.over_ratio`).  Nothing without a source or a ratio."""
+    ratio = c.max_ratio
+    src = ctx.source
+    if ratio is None or src is None:
+        return
+    lo, hi = ctx.span
+    hyp = ctx.hyp
+    hi = min(hi, len(src))
+    for i in range(lo, hi):
+        h, s = hyp[i], src[i]
+        if len(h) <= ratio * SMALL_SOURCE:  # fits whatever its source: most lines, for one len()
+            continue
+        issue = line_finding(h, s, ratio)
+        if issue is not None:
+            yield Finding("length-limit", c.severity, issue.message, line=i, data=dict(issue.data))
+
+
+def limit_params(ctx: LineContext, c) -> Optional[float]:
+    """What every line's ``length-limit`` verdict depends on besides the line: ``maxRatio``."""
+    return c.max_ratio
 
 
 def closest_lengths(hyp_lens: np.ndarray, ref_lens: list[np.ndarray]) -> np.ndarray:

@@ -14,6 +14,7 @@ code                       default      compare with
 ``codes-extra``            warning      pofilter ``xmltags``; CheckMate "extra codes"
 ``codes-order``            information  CheckMate code order (reordering can be right)
 ``codes-malformed``        error        an end code before its start / a start left open
+``length-limit``           warning      XLIFF ``maxwidth``/``maxbytes``, ``slr:sizeRestriction``/``storageRestriction``
 ``state-undefined``        warning      the XLIFF 1.2 / 2.x specification's value lists
 ``target-empty``           information  pofilter ``untranslated``; CheckMate "empty target"
 ``target-same-as-source``  warning      pofilter ``unchanged``; CheckMate "target same as source"
@@ -39,6 +40,7 @@ from ...formats.rows import show_key
 from ...formats.finding import NO_DATA
 from ..findings import Finding
 from ..rules import XML, default_severities
+from ..text.length_limit import verdicts
 
 #: code -> default severity of the XML checks' codes (the rule table's rows ``by`` XML)
 DEFAULT_SEVERITY = default_severities(XML)
@@ -263,11 +265,24 @@ def _ws(s: str) -> str:
     return f"{n} white-space character{'s' if n > 1 else ''}"
 
 
+def check_length(seg: Segment, severity: Optional[dict] = None) -> list[Finding]:
+    """``length-limit``: the target over a limit its file declares for it (``seg.extra["limits"]``:
+    XLIFF ``maxwidth``/``maxbytes``, ``slr:sizeRestriction``/``slr:storageRestriction``).  An
+    empty target is not measured (``target-empty`` names it).  ``maxRatio``, the target against
+    its source, is the rule table's line rule (it runs on every file with a source)."""
+    limits = cast("tuple", seg.extra.get("limits") or ())
+    if not limits or not seg.target:
+        return []
+    sev = (severity or {}).get("length-limit", DEFAULT_SEVERITY["length-limit"])
+    return [Finding("length-limit", sev, v.message, seg.target_span, data=v.data) for v in verdicts(seg.target, limits)]
+
+
 def check_segment(seg: Segment, fmt: str, severity: Optional[dict] = None, text: Optional[str] = None) -> list[Finding]:
     """Every per-segment check above, in the order of ``CODES`` (``text``: the file's, which a missing
     code's quick fix reads its element from)."""
     out = []
     out += check_codes(seg, severity, text)
+    out += check_length(seg, severity)
     out += check_state(seg, fmt, severity)
     out += check_empty(seg, severity)
     out += check_same_as_source(seg, severity)

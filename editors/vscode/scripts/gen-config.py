@@ -108,6 +108,7 @@ FORMAT_CHECKS: dict[str, str] = {
     "codes-extra": "XLIFF/TMX: flag an inline code in the target that the source does not have.",
     "codes-order": "XLIFF/TMX: flag a target with the source's inline codes in another order.",
     "codes-malformed": "XLIFF/TMX: flag a paired inline code ended before its start or left open.",
+    "length-limit": "XLIFF: flag a target over the length its unit declares (maxwidth, maxbytes, slr:sizeRestriction); with maxRatio, any target longer than maxRatio times its source.",
     "state-undefined": "XLIFF: flag a state, state-qualifier or subState the XLIFF version does not define.",
     "target-empty": "PO/XLIFF/TMX: flag an empty target whose source is not empty.",
     "target-same-as-source": "PO/XLIFF/TMX: flag a target identical to its source.",
