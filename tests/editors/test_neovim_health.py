@@ -92,7 +92,7 @@ def test_checkhealth_reports_server_models_and_config(nvim: str, workspace: Path
     cfg = section(lines, "bleu-ls: configuration")
     assert cfg[0] == "- ✅ OK enabled (vim.lsp.enable('bleu_ls'))"
     assert "- cmd: bleu-ls serve (from vim.lsp.config)" in cfg
-    assert "- filetypes: mthyp, mtref, mtsrc, po, xml, srt, webvtt" in cfg
+    assert "- filetypes: mthyp, mtref, mtsrc, po, xml, srt, webvtt, json, yaml, jproperties, strings" in cfg
     assert ("- segment files (by name; po, xml, srt, webvtt buffers of other names are left alone): "
             "*.po *.pot *.xlf *.xliff *.sdlxliff *.mxliff *.tmx *.srt *.vtt") in cfg
     assert f"- bleu-ls.toml: {workspace / 'bleu-ls.toml'}" in cfg
