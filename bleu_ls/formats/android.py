@@ -43,7 +43,7 @@ from pathlib import Path
 from typing import Callable, Optional
 
 from .finding import Finding
-from .model import ANDROID, InlineCode, Run, Segment, SegmentDocument
+from .model import ANDROID, InlineCode, Run, Segment, SegmentDocument, runs_of
 from .xmlcontent import LineCounter
 from .xmlscan import NS_SEP, Scanner, end_read, problem_at, read_xml_bytes, run_reader
 
@@ -247,26 +247,8 @@ def _trim(pieces: list[tuple]) -> None:
 
 
 def _runs(c: _Compiled, end: int) -> list[Run]:
-    """The runs of the compiled text: characters spelled as themselves at consecutive offsets joined;
-    each other character a zero-length run at its place; the end marked when the text ends in one."""
-    out: list[Run] = []
-    offs, exact = c.offs, c.exact
-    n = len(offs)
-    i = 0
-    while i < n:
-        off = offs[i]
-        if not exact[i]:
-            out.append(Run(i, off, 0))
-            i += 1
-            continue
-        j = i + 1
-        while j < n and exact[j] and offs[j] == off + (j - i):
-            j += 1
-        out.append(Run(i, off, j - i))
-        i = j
-    if n and not exact[-1]:
-        out.append(Run(n, end, 0))
-    return out
+    """The runs of the compiled text (:func:`~.model.runs_of`)."""
+    return runs_of(c.offs, c.exact, end)
 
 
 _FOLD = {ord("\n"): " ", ord("\r"): " "}

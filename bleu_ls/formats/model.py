@@ -73,6 +73,30 @@ class Run:
     length: int
 
 
+def runs_of(offs: Sequence[int], exact: Sequence[bool], end: int) -> list[Run]:
+    """The runs of a decoded text from each character's file offset (``offs``) and whether it is
+    spelled there as itself (``exact``): characters spelled as themselves at consecutive offsets
+    joined; each other character (an escape's) a zero-length run at its place; ``end`` marked when
+    the text ends in one."""
+    out: list[Run] = []
+    n = len(offs)
+    i = 0
+    while i < n:
+        off = offs[i]
+        if not exact[i]:
+            out.append(Run(i, off, 0))
+            i += 1
+            continue
+        j = i + 1
+        while j < n and exact[j] and offs[j] == off + (j - i):
+            j += 1
+        out.append(Run(i, off, j - i))
+        i = j
+    if n and not exact[-1]:
+        out.append(Run(n, end, 0))
+    return out
+
+
 @dataclass(frozen=True, slots=True)
 class InlineCode:
     """An inline code of a target or source (XLIFF ``<g>``/``<x/>``/``<ph>``/``<pc>``…, a PO placeholder).

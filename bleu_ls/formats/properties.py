@@ -39,7 +39,7 @@ from pathlib import Path
 from typing import Optional
 
 from .finding import Finding, problem
-from .model import PROPERTIES, Run, Segment, SegmentDocument, line_col
+from .model import PROPERTIES, Run, Segment, SegmentDocument, line_col, runs_of
 
 _WS = frozenset(" \t\f")
 _ESC = {"t": "\t", "n": "\n", "r": "\r", "f": "\f"}
@@ -240,26 +240,8 @@ class _Converted:
         self.exact = exact
 
     def runs(self, end: int) -> list[Run]:
-        """Characters spelled as themselves at consecutive offsets joined; each other one a
-        zero-length run at its backslash; the end marked when the value ends in an escape."""
-        out: list[Run] = []
-        offs, exact = self.offs, self.exact
-        n = len(offs)
-        i = 0
-        while i < n:
-            off = offs[i]
-            if not exact[i]:
-                out.append(Run(i, off, 0))
-                i += 1
-                continue
-            j = i + 1
-            while j < n and exact[j] and offs[j] == off + (j - i):
-                j += 1
-            out.append(Run(i, off, j - i))
-            i = j
-        if n and not exact[-1]:
-            out.append(Run(n, end, 0))
-        return out
+        """The value's runs (:func:`~.model.runs_of`): each escape's character at its backslash."""
+        return runs_of(self.offs, self.exact, end)
 
 
 def read_properties(text: str, path: str = "", max_segments: Optional[int] = None) -> SegmentDocument:
