@@ -33,7 +33,10 @@ def checked(path: Path, root: Path) -> set:
     return found
 
 
-async def seen(s, uri: str, want: set, timeout: float = 30.0) -> set:
+async def seen(s, uri: str, want: set, timeout: float = 120.0) -> set:
+    """The server's diagnostics once they equal ``want`` (or at the deadline).  The adequacy
+    values come from the encoder's worker after the other checks: on a loaded machine well
+    after 30 s of the first open, hence the long deadline (met at once when all is well)."""
     deadline = time.monotonic() + timeout
     while True:
         diags, _, _ = await s.diagnostics(uri)

@@ -16,7 +16,7 @@ and Okapi CheckMate's patterns):
 A rule with a source pattern does not run on a line file that has no source.
 
 A pattern never holds the analysis up: every match runs with the ``regex`` package's
-``timeout``, at most :data:`PER_SEGMENT` seconds for one rule on one segment, and a rule's
+``timeout``, at most :data:`PER_SEGMENT` seconds of CPU time for one rule on one segment, and a rule's
 matches over one pass cost at most :data:`PER_PASS`.  A rule over either limit is off until the
 ``rules`` setting changes (the rule set is compiled again then): said once, by one finding on the line
 where it happened, in the document where it happened.  A pattern that does not compile is said
@@ -50,6 +50,9 @@ from .text_rules import over_cap
 PER_SEGMENT = 0.020
 #: One rule over one pass: its matches take at most this (seconds).
 PER_PASS = 2.0
+#: A search the wall clock stopped is tried again while the wall time is under this many
+#: times the segment's budget and the CPU time under the budget (see :class:`_Clock`).
+WALL_FACTOR = 10
 #: Target-only rules: at most this many matches flagged on one line.
 MAX_PER_LINE = 20
 #: Rule sets kept compiled (one per distinct ``rules`` setting).
@@ -176,27 +179,40 @@ class _Slow(Exception):
 
 
 class _Clock:
-    """A rule's time on one segment (at most PER_SEGMENT) within what is left of its pass."""
+    """A rule's time on one segment (at most PER_SEGMENT) within what is left of its pass.
+
+    The time is this thread's CPU time: a pattern is judged by the work it does, not by the
+    moments the machine gave to other processes (a busy machine would otherwise switch off a
+    plain rule).  ``regex``'s own timeout counts wall time, so a search it stops while the CPU
+    time is still within the budget is tried again (:func:`_search`), up to :data:`WALL_FACTOR`
+    times the budget in wall time."""
 
     def __init__(self, left: float) -> None:
-        self.start = time.perf_counter()
+        self.start = time.thread_time()
+        self.wall = time.perf_counter()
         self.budget = min(PER_SEGMENT, max(left, 0.0))
 
     def left(self) -> float:
-        rest = self.budget - (time.perf_counter() - self.start)
+        rest = self.budget - (time.thread_time() - self.start)
         if rest <= 0:
             raise _Slow
         return rest
 
     def spent(self) -> float:
-        return time.perf_counter() - self.start
+        return time.thread_time() - self.start
+
+    def may_retry(self) -> bool:
+        """A wall-clock timeout came before the CPU budget was used up: preempted, try again."""
+        return self.spent() < self.budget and time.perf_counter() - self.wall < WALL_FACTOR * self.budget
 
 
-def _search(pattern: Any, text: str, clock: _Clock) -> Any:
-    try:
-        return pattern.search(text, timeout=clock.left())
-    except TimeoutError:
-        raise _Slow from None
+def _search(pattern: Any, text: str, clock: _Clock, pos: int = 0) -> Any:
+    while True:
+        try:
+            return pattern.search(text, pos, timeout=clock.left())
+        except TimeoutError:
+            if not clock.may_retry():
+                raise _Slow from None
 
 
 def _same(a: Optional[str], b: Optional[str], case_sensitive: bool) -> bool:
@@ -226,10 +242,7 @@ def line_hits(rule: Compiled, target: str, source: Optional[str], clock: _Clock)
     out: list[tuple[int, Optional[int]]] = []  # (b) the target matches
     pos = 0
     while pos <= len(target) and len(out) < MAX_PER_LINE:
-        try:
-            m = tgt.search(target, pos, timeout=clock.left())
-        except TimeoutError:
-            raise _Slow from None
+        m = _search(tgt, target, clock, pos)
         if m is None:
             break
         out.append(m.span())

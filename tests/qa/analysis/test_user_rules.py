@@ -185,6 +185,43 @@ def test_the_rule_stays_off_after_edits_and_comes_back_with_new_settings():
     assert [(f.line, f.code, f.start_col) for f in a.analyse(model, None, NAMES)] == [(1, "rule:slow", 0)]
 
 
+class _Preempted:
+    """A pattern whose first ``n`` searches are stopped by the wall clock with no CPU time
+    spent (the process was preempted), as on a busy machine; then it matches."""
+
+    def __init__(self, n: int) -> None:
+        self.n, self.calls = n, 0
+
+    def search(self, text, pos=0, timeout=None):
+        self.calls += 1
+        if self.calls <= self.n:
+            raise TimeoutError("regex timed out")
+        return re.compile("x").search(text, pos)
+
+
+def test_a_search_stopped_by_the_wall_clock_alone_is_tried_again():
+    clock = user_rules._Clock(user_rules.PER_PASS)
+    pattern = _Preempted(2)
+    m = user_rules._search(pattern, "a x", clock)
+    assert (m.span(), pattern.calls) == ((2, 3), 3)
+
+
+def test_a_search_past_the_wall_limit_is_slow_even_without_cpu_time(monkeypatch):
+    clock = user_rules._Clock(user_rules.PER_PASS)
+    clock.wall -= user_rules.WALL_FACTOR * user_rules.PER_SEGMENT  # as if preempted that long
+    with pytest.raises(user_rules._Slow):
+        user_rules._search(_Preempted(1), "a x", clock)
+
+
+def test_a_preempted_rule_is_not_switched_off():
+    s = settings({"code": "quotes", "target": r'"'})
+    rules = user_rules.rule_set(s)
+    rule = rules.rules[0]
+    preempted = _Preempted(1)
+    hits = user_rules.line_hits(rule._replace(target=preempted), 'say "x"', None, user_rules._Clock(user_rules.PER_PASS))
+    assert hits == [(5, 6)] and preempted.calls >= 2
+
+
 def test_the_pass_budget_switches_off_a_rule_slow_on_every_line(monkeypatch):
     monkeypatch.setattr(user_rules, "PER_PASS", 0.05)
     # slow but under the per-segment limit on each line: ~1 ms each (distinct lines: no memo)
