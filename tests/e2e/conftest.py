@@ -346,3 +346,15 @@ async def eventually(fn, timeout: float = 1.0, interval: float = 0.05):
         if value or time.monotonic() >= deadline:
             return value
         await asyncio.sleep(interval)
+
+
+def apply_edits(text: str, edits: list[types.TextEdit]) -> str:
+    """``edits`` (each within one line) applied to ``text``, the last first, as an editor
+    applies a code action's edits (UTF-16 columns; the texts of these tests are in the BMP)."""
+    lines = text.split("\n")
+    for e in sorted(edits, key=lambda e: (e.range.start.line, e.range.start.character), reverse=True):
+        a, b = e.range.start, e.range.end
+        assert a.line == b.line
+        line = lines[a.line]
+        lines[a.line] = line[: a.character] + e.new_text + line[b.character :]
+    return "\n".join(lines)

@@ -19,7 +19,7 @@ from lsprotocol import types
 
 from bleu_ls.cli.check import main as check_main
 
-from .conftest import _close, _session
+from .conftest import _close, _session, apply_edits as apply
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "formats"
 PO = DATA / "po" / "allauth-de-2023-11-03.po"
@@ -50,16 +50,6 @@ async def seen(s, uri: str, want: set, timeout: float = 30.0) -> tuple[set, list
             return got, diags
         await asyncio.sleep(0.2)
 
-
-def apply(text: str, edits: list[types.TextEdit]) -> str:
-    """``edits`` applied to ``text`` (UTF-16 columns; the texts here are in the BMP), last first."""
-    lines = text.split("\n")
-    for e in sorted(edits, key=lambda e: (e.range.start.line, e.range.start.character), reverse=True):
-        a, b = e.range.start, e.range.end
-        assert a.line == b.line
-        line = lines[a.line]
-        lines[a.line] = line[: a.character] + e.new_text + line[b.character :]
-    return "\n".join(lines)
 
 
 def edits_of(s, uri: str, action: types.CodeAction) -> list[types.TextEdit]:

@@ -23,7 +23,7 @@ from lsprotocol import types
 
 from bleu_ls.cli.check import main as check_main
 
-from .conftest import _close, _session
+from .conftest import _close, _session, apply_edits as apply
 
 FORMATS = Path(__file__).resolve().parents[1] / "data" / "formats"
 PO_HYP, PO_REF = FORMATS / "po" / "allauth-de-2023-10-07.po", FORMATS / "po" / "allauth-de-2023-11-03.po"
@@ -59,15 +59,6 @@ async def settled(s, uri: str, want: set, timeout: float = 120.0) -> tuple[set, 
             return got, diags
         await asyncio.sleep(0.3)
 
-
-def apply(text: str, edits: list[types.TextEdit]) -> str:
-    lines = text.split("\n")
-    for e in sorted(edits, key=lambda e: (e.range.start.line, e.range.start.character), reverse=True):
-        a, b = e.range.start, e.range.end
-        assert a.line == b.line
-        line = lines[a.line]
-        lines[a.line] = line[: a.character] + e.new_text + line[b.character :]
-    return "\n".join(lines)
 
 
 async def test_a_forbidden_term_in_a_paired_catalogue_is_flagged_and_fixed(tmp_path):

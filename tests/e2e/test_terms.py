@@ -17,7 +17,7 @@ from lsprotocol import types
 
 from bleu_ls.cli.check import main as check_main
 
-from .conftest import _close, _session
+from .conftest import _close, _session, apply_edits as apply
 
 PO = Path(__file__).resolve().parents[1] / "data" / "formats" / "po" / "allauth-de-2023-11-03.po"
 TERM_CODES = {"term-missing", "term-forbidden", "do-not-translate"}
@@ -45,16 +45,6 @@ async def terms_seen(s, uri: str, want: set, timeout: float = 60.0) -> tuple[set
             return got, diags
         await asyncio.sleep(0.2)
 
-
-def apply(text: str, edits: list[types.TextEdit]) -> str:
-    """``edits`` applied to ``text`` (UTF-16 columns, as VS Code counts them; the text here is BMP)."""
-    lines = text.split("\n")
-    for e in sorted(edits, key=lambda e: (e.range.start.line, e.range.start.character), reverse=True):
-        a, b = e.range.start, e.range.end
-        assert a.line == b.line
-        line = lines[a.line]
-        lines[a.line] = line[: a.character] + e.new_text + line[b.character :]
-    return "\n".join(lines)
 
 
 def _workspace(root: Path) -> None:
