@@ -30,6 +30,7 @@
 ;;; Code:
 
 (require 'cl-lib)
+(eval-when-compile (require 'js) (require 'nxml-mode) (require 'conf-mode))
 
 (defgroup bleu-ls nil
   "BLEU, chrF and TER per line of machine-translation files."
@@ -89,6 +90,88 @@ its references (through Eglot: hover, diagnostics, inlay hints)."
 ;;;###autoload
 (add-to-list 'auto-mode-alist '("\\.\\(?:mt\\|ref[0-9]*\\|src\\)\\'" . bleu-ls-mt-mode-maybe))
 
+;; Software localization files (opt-in: M-x bleu-ls-enable-localization-files, or call it
+;; from the init file).  They are known by their place, as the server and the other editors
+;; know them: never package.json, pom.xml or gradle.properties.
+
+(defconst bleu-ls--locale-dirs
+  '("locales" "locale" "i18n" "lang" "langs" "languages" "translations" "l10n" "messages")
+  "Folders whose LANG.json or LANG/NAME.json are localization files.")
+
+(defun bleu-ls-localization-kind (file)
+  "The kind of software localization file FILE is by its place, or nil.
+One of `json' (i18next and the like, ARB, WebExtension messages,
+.xcstrings), `xml' (Android res/values*/strings.xml, .stringsdict),
+`properties' (NAME_LANG.properties), `strings' (LANG.lproj/*.strings)
+or `yaml' (config/locales, locales, translations)."
+  (let* ((path (replace-regexp-in-string "\\\\" "/" file))
+         (base (file-name-nondirectory path))
+         (dir (directory-file-name (or (file-name-directory path) "")))
+         (parent (file-name-nondirectory dir))
+         (grand (file-name-nondirectory (directory-file-name (or (file-name-directory dir) "")))))
+    (cond
+     ((string-match-p "\\.\\(?:arb\\|xcstrings\\)\\'" base) 'json)
+     ((string-match-p "\\.json\\'" base)
+      (when (or (and (string= base "messages.json") (string= grand "_locales"))
+                (member parent bleu-ls--locale-dirs)
+                (member grand bleu-ls--locale-dirs))
+        'json))
+     ((string-match-p "\\.stringsdict\\'" base) 'xml)
+     ((string= base "strings.xml")
+      (when (and (string-prefix-p "values" parent) (string= grand "res")) 'xml))
+     ((string-match-p "\\.strings\\'" base)
+      (when (string-suffix-p ".lproj" parent) 'strings))
+     ((string-match-p "\\.properties\\'" base)
+      (when (string-match-p "_[[:alpha:]]+[^/]*\\.properties\\'" base) 'properties))
+     ((string-match-p "\\.ya?ml\\'" base)
+      (when (or (string-match-p "/config/locales/" path)
+                (member parent '("locales" "translations")))
+        'yaml)))))
+
+(define-derived-mode bleu-ls-l10n-json-mode js-mode "L10n-JSON"
+  "Major mode for a JSON localization file.
+bleu-ls checks it against its source-language file.")
+
+(define-derived-mode bleu-ls-l10n-xml-mode nxml-mode "L10n-XML"
+  "Major mode for an Android strings.xml or an Apple .stringsdict file.")
+
+(define-derived-mode bleu-ls-l10n-properties-mode conf-javaprop-mode "L10n-Properties"
+  "Major mode for a Java .properties localization file.")
+
+(define-derived-mode bleu-ls-l10n-text-mode text-mode "L10n"
+  "Major mode for an Apple .strings or YAML localization file."
+  (setq-local indent-tabs-mode nil)
+  (add-hook 'after-change-major-mode-hook #'bleu-ls--no-fill nil t))
+
+(defconst bleu-ls-l10n-modes
+  '(bleu-ls-l10n-json-mode bleu-ls-l10n-xml-mode bleu-ls-l10n-properties-mode bleu-ls-l10n-text-mode)
+  "The major modes of localization files.
+They are in bleu-ls's entry of `eglot-server-programs'.")
+
+;;;###autoload
+(defun bleu-ls-l10n-mode-maybe ()
+  "A localization file's bleu-ls mode when its place says so, else the usual mode."
+  (pcase (and buffer-file-name (bleu-ls-localization-kind buffer-file-name))
+    ('json (bleu-ls-l10n-json-mode))
+    ('xml (bleu-ls-l10n-xml-mode))
+    ('properties (bleu-ls-l10n-properties-mode))
+    ((or 'strings 'yaml) (bleu-ls-l10n-text-mode))
+    (_ (let ((auto-mode-alist (rassq-delete-all #'bleu-ls-l10n-mode-maybe
+                                                (copy-sequence auto-mode-alist))))
+         (set-auto-mode)))))
+
+(defconst bleu-ls--l10n-extensions
+  "\\.\\(?:json\\|arb\\|xcstrings\\|strings\\|stringsdict\\|xml\\|properties\\|ya?ml\\)\\'"
+  "File names that may be localization files (their place decides).")
+
+;;;###autoload
+(defun bleu-ls-enable-localization-files ()
+  "Open software localization files in bleu-ls's modes (Eglot starts bleu-ls).
+A file is one by its place (`bleu-ls-localization-kind'); any other
+JSON, XML, properties or YAML file keeps the mode Emacs gives it."
+  (interactive)
+  (add-to-list 'auto-mode-alist (cons bleu-ls--l10n-extensions #'bleu-ls-l10n-mode-maybe)))
+
 (defun bleu-ls--initialization-options (_server)
   "The initializationOptions: `bleu-ls-initialization-options' or {}."
   (or bleu-ls-initialization-options (make-hash-table)))
@@ -102,7 +185,7 @@ its references (through Eglot: hover, diagnostics, inlay hints)."
 ;;;###autoload
 (with-eval-after-load 'eglot
   (defvar eglot-server-programs)
-  (add-to-list 'eglot-server-programs '(bleu-ls-mt-mode . bleu-ls--contact)))
+  (add-to-list 'eglot-server-programs (cons (cons 'bleu-ls-mt-mode bleu-ls-l10n-modes) #'bleu-ls--contact)))
 
 (provide 'bleu-ls)
 ;;; bleu-ls.el ends here

@@ -123,3 +123,52 @@ async def test_hints_against_a_reference_are_sacrebleu_by_key(tmp_path):
         assert f"{want:.1f}" in label or f"{round(want)}" in label, (label, want)
     finally:
         await _close(s)
+
+
+async def _hover(s, uri: str, line: int, character: int) -> str:
+    from lsprotocol import types
+
+    h = await s.client.text_document_hover_async(types.HoverParams(
+        text_document=types.TextDocumentIdentifier(uri=uri), position=types.Position(line=line, character=character)))
+    return h.contents.value if h is not None else ""
+
+
+async def test_the_hover_says_why_a_value_has_no_source(tmp_path):
+    """The editor's workspace is the German folder only (Eglot outside a project: the file's
+    folder): the source-language file beside it is outside the workspace, which the server does
+    not read; the hover says so, as it says why a file is not scored. With no English file at
+    all, it says none was found. Inside a workspace that holds both, the source shows."""
+    (tmp_path / "locales" / "en").mkdir(parents=True)
+    de_dir = tmp_path / "locales" / "de"
+    de_dir.mkdir()
+    (tmp_path / "locales" / "en" / "app.json").write_text(EN.read_text(encoding="utf-8"), encoding="utf-8")
+    text = DE.read_text(encoding="utf-8")
+    (de_dir / "app.json").write_text(text, encoding="utf-8")
+    k = text.split("\n").index(next(ln for ln in text.split("\n") if ln.strip().startswith('"moveCanvas"')))
+    col = text.split("\n")[k].index(": ") + 3
+    s = await _session("vscode", de_dir)
+    try:
+        uri = s.open("app.json", text)
+        got = await _hover(s, uri, k, col)
+        assert "_No source: the source-language file " in got and "is outside the workspace" in got, got
+        assert "**Source:**" not in got
+    finally:
+        await _close(s)
+    (tmp_path / "locales" / "en" / "app.json").unlink()
+    s = await _session("vscode", tmp_path)
+    try:
+        uri = s.open("locales/de/app.json", text)
+        got = await _hover(s, uri, k, col)
+        assert "_No source: no source-language file found for this file" in got, got
+    finally:
+        await _close(s)
+    (tmp_path / "locales" / "en" / "app.json").write_text(EN.read_text(encoding="utf-8"), encoding="utf-8")
+    s = await _session("vscode", tmp_path)
+    try:
+        uri = s.open("locales/de/app.json", text)
+        got = await _hover(s, uri, k, col)
+        english = [v["moveCanvas"] for v in json.loads(EN.read_text(encoding="utf-8")).values()
+                   if isinstance(v, dict) and "moveCanvas" in v]
+        assert len(english) == 1 and f"**Source:** {english[0]}" in got and "No source" not in got, got
+    finally:
+        await _close(s)

@@ -8,6 +8,7 @@
 ;;   BLEU_HOVER_LINE 1-based line to hover
 ;;   BLEU_INIT       initializationOptions as a Lisp plist (read), optional
 ;;   BLEU_ACTION     the title (prefix) of a code action to run on the hover line, optional
+;;   BLEU_L10N       when set, M-x bleu-ls-enable-localization-files first
 ;;   BLEU_TIMEOUT_S  overall wait (default 60)
 ;;
 ;; Writes {"emacs", "eglot", "mode", "server_program", "position_encoding",
@@ -19,6 +20,8 @@
 (condition-case err
     (progn
       (load (getenv "BLEU_LS_EL") nil t)
+      (when (getenv "BLEU_L10N")  ; the user's opt-in for localization files (docs/editors.md)
+        (bleu-ls-enable-localization-files))
       (when (getenv "BLEU_INIT")
         (setq bleu-ls-initialization-options (car (read-from-string (getenv "BLEU_INIT")))))
       (bleu-drv-put 'emacs emacs-version)

@@ -100,6 +100,8 @@ def hover(sp: SegmentPair, params: types.HoverParams, hs: HintSettings, terms: O
                      else "_No segment of the reference pairs with this one: not scored._")
     if seg.source:
         parts.append(f"**Source:** {_md(seg.source)}")
+    elif sp.no_source:
+        parts.append(f"_No source: {_md(sp.no_source)}_")
     parts.extend(source_change_parts(seg))  # a fuzzy PO entry: its #| source against the current one
     block = glossary_block(terms, seg.source, seg.target) if terms is not None else None
     if block:

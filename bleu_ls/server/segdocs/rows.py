@@ -31,21 +31,26 @@ def read_source(sp: SegmentPair, manager: ManagerRole, open_docs: Iterable[Segme
     else the format's convention) and read (from its open document when there is one), its live index
     paired with it by key; none found or unreadable: paired with none.  Other formats: nothing."""
     set_source = getattr(sp.index, "set_source", None)
-    sp.source_path = None
+    sp.source_path = sp.no_source = None
     if set_source is None or row(sp.index.format).source_files is None:
         return
     root = manager.root_for(sp.path)
     try:
         path = find_source(sp.path, manager.settings, root)
-    except Exception:  # a bad rule: as with no source
-        path = None
+    except Exception as exc:  # a bad rule: as with no source
+        path, sp.no_source = None, f"the pairing rules could not be read ({exc})"
     if path is None or not path_allowed(path, root, manager.settings):
+        if path is not None:
+            sp.no_source = f"the source-language file {path} is outside the workspace {root}"
+        elif sp.no_source is None:
+            sp.no_source = "no source-language file found for this file (its format's convention, or a [[pairs]] rule's source)"
         set_source(None)
         return
     open_src = next((d for d in open_docs if d.path == path), None)
     try:
         doc = open_src.index.document() if open_src is not None else read_document(str(path), sp.index.format)
-    except (InputError, OSError):
+    except (InputError, OSError) as exc:
+        sp.no_source = f"{path.name} could not be read ({exc})"
         set_source(None)
         return
     sp.source_path = path

@@ -57,6 +57,8 @@ class SegmentPair:
     no_ref: Optional[str] = None
     #: a key-value localization file's source-language file (rows.read_source; None: none found)
     source_path: Optional[Path] = None
+    #: why a key-value localization file has no source-language file (said in the hover)
+    no_source: Optional[str] = None
     offset_ms: int = 0
     model: Optional[PairModel] = None
     #: row r: hypothesis cues [row_hs[r], row_he[r]) against reference cues row_refs[r]
