@@ -29,7 +29,17 @@ def resolve(manager: "PairManager", hint: types.InlayHint) -> types.InlayHint:
 def register(server, manager: "PairManager") -> None:
     @server.feature(types.TEXT_DOCUMENT_INLAY_HINT, types.InlayHintOptions(resolve_provider=True))
     async def _inlay_hints(ls, params: types.InlayHintParams):
-        return await manager.answers(params.text_document.uri).hints(params)
+        uri = params.text_document.uri
+        busy = manager.hints_in_flight
+        busy[uri] = busy.get(uri, 0) + 1  # (a pull of the same document waits for it: features/diagnostics.py)
+        try:
+            return await manager.answers(uri).hints(params)
+        finally:
+            left = busy.get(uri, 1) - 1
+            if left > 0:
+                busy[uri] = left
+            else:
+                busy.pop(uri, None)
 
     @server.feature(types.INLAY_HINT_RESOLVE)
     def _resolve(ls, hint: types.InlayHint):

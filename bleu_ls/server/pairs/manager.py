@@ -60,6 +60,8 @@ class PairManager:
         self.pairs: dict[str, Pair] = {}
         self.manual_pairs: dict[Path, PairSpec] = {}
         self.analyzers: dict[str, Analyzer] = {}
+        #: uri -> inlay-hint requests being answered (a diagnostics pull lets them finish first)
+        self.hints_in_flight: dict[str, int] = {}
         self.settings = Settings()
         self.settings_problems: list[str] = []
         self._shown_problems: tuple = ()
