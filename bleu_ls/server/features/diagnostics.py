@@ -25,7 +25,7 @@ if TYPE_CHECKING:
 #: waits for nothing (a fixed sleep here cost every pull its length).
 YIELD_SECONDS = 0.004
 #: Event-loop turns a pull lets pass before it looks for hint requests.
-TURNS = 3
+TURNS = 16
 #: How often a waiting pull looks again.
 POLL_SECONDS = 0.0005
 
