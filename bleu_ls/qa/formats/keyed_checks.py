@@ -390,8 +390,9 @@ def i18next_in_plural(seg: Segment) -> bool:
 def i18next_plural_groups(segments, header: dict) -> list[PluralGroup]:
     """The keys of one base with i18next v4 plural suffixes (``item_one``, ``item_other``; ordinal
     ``item_ordinal_one``… a group of their own): a group when its ``_other`` form is there, in this file
-    or in the source-language file (a base that only looks like one, ``step_one`` and ``step_two``
-    without ``step_other``, is not a plural)."""
+    or in the source-language file, or it has a ``_few`` or ``_many`` form beside another (Russian
+    ``_one``, ``_few``, ``_many`` without ``_other``); a base that only looks like one (``step_one`` and
+    ``step_two``) is not a plural."""
     from ...formats.l10n_json import i18next_plural
 
     groups: dict[tuple, PluralGroup] = {}
@@ -405,7 +406,8 @@ def i18next_plural_groups(segments, header: dict) -> list[PluralGroup]:
         g.categories.append(cat)
     source_other = {(p[0], p[1]) for keys in missing_keys(header).values() for key, _t, _b in keys
                     for p in [i18next_plural(key)] if p is not None and p[2] == "other"}
-    return [g for k, g in groups.items() if "other" in g.categories or k in source_other]
+    return [g for k, g in groups.items()
+            if "other" in g.categories or k in source_other or (len(set(g.categories)) > 1 and {"few", "many"} & set(g.categories))]
 
 
 #: the format's grouping -> the categories every language may have besides its own
