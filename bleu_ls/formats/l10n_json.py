@@ -434,3 +434,20 @@ def read_webext(text: str) -> SegmentDocument:
             notes, extra = _note(node)
             segs.append(_segment(line, key_part(name), msg[1], notes, extra))
     return SegmentDocument(WEBEXT, segs, problems=problems, text=text)
+
+
+# -- i18next plural groups -----------------------------------------------------------------------
+#: an i18next v4 plural form's key: the base key, ``_ordinal`` for an ordinal form, the CLDR category
+_I18NEXT_PLURAL = re.compile(r"(.+?)_(ordinal_)?(zero|one|two|few|many|other)\Z", re.S)
+
+
+def i18next_plural(key: str) -> Optional[tuple[str, bool, str]]:
+    """``(base key, ordinal, category)`` of a key written as an i18next v4 plural form (``item_one``,
+    ``item_other``, ``place_ordinal_two``; a context before the suffix stays in the base:
+    ``friend_male_one`` is ``friend_male``), else None.  Whether the forms of a base make a plural
+    group (its ``_other`` is there) is the checks' business; the older v3 suffixes (``key_plural``,
+    ``key_0``) are not read as plural forms."""
+    m = _I18NEXT_PLURAL.match(key)
+    if m is None:
+        return None
+    return m.group(1), m.group(2) is not None, m.group(3)

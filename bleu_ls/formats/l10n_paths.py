@@ -148,3 +148,22 @@ def webext_sources(path: Path, source_lang: Optional[str]) -> list[Path]:
         pass
     out.append(locales / _source_lang(source_lang) / "messages.json")
     return [p for p in dict.fromkeys(out) if p != path]
+
+
+#: the header field where a reader of a document's path notes the language its place names (the
+#: target language of a key-value file that does not say it: :func:`path_language`)
+PATH_LANGUAGE = "path-language"
+
+
+def path_language(path: Union[str, PurePath]) -> Optional[str]:
+    """The target language a localization file's place names: Android ``res/values-ru/strings.xml``
+    (``ru``; ``values-b+sr+Latn`` → ``sr-Latn``), Apple ``ru.lproj/…``, JSON ``locales/ru/x.json`` and
+    ``i18n/ru.json``, WebExtension ``_locales/ru/messages.json``, ARB ``app_ru.arb``; None when it
+    names none.  No I/O."""
+    from .android import android_language, is_android_strings
+    from .apple_strings import lproj_language
+
+    p = Path(path)
+    if is_android_strings(p):
+        return android_language(p)
+    return lproj_language(p) or lang_of(p)

@@ -22,7 +22,9 @@ several (``NSStringVariableWidthRuleType`` widths are categories too: ``K[20]``)
 ``target_span`` is the ``<string>`` element's content (entities decoded and line breaks folded in
 the scored text, mapped back with runs, as the XLIFF reader does); ``source`` is None: the
 source text is in the source-language file (``en.lproj/…``, see
-:func:`~.apple_strings.source_files`); ``extra``: ``variable`` and ``category``.
+:func:`~.apple_strings.source_files`); ``extra``: ``variable`` and ``category``, the ``entry``'s key
+and the variable's ``rule`` (its ``NSStringFormatSpecTypeKey``, ``""`` when it has none): the strings
+of one entry's variable with ``NSStringPluralRuleType`` are one plural group.
 """
 
 from __future__ import annotations
@@ -36,6 +38,9 @@ from .xmlscan import Scanner, problem_at, read_xml_bytes, run_reader
 
 FORMAT = "stringsdict"
 FORMAT_KEY = "NSStringLocalizedFormatKey"
+#: a variable's rule type (``NSStringPluralRuleType``: its other keys are CLDR plural categories)
+SPEC_TYPE_KEY = "NSStringFormatSpecTypeKey"
+PLURAL_RULE = "NSStringPluralRuleType"
 
 
 class _Stop(Exception):
@@ -68,6 +73,8 @@ class _Reader:
         #: the entry being read: its key and its strings ((variable or None, category or None), content, line)
         self.entry: Optional[str] = None
         self.found: list[tuple[Optional[str], Optional[str], Content, int]] = []
+        #: the entry's variables' ``NSStringFormatSpecTypeKey`` (``NSStringPluralRuleType``…)
+        self.rules: dict[str, str] = {}
         self.seen: set[str] = set()
         self.root = False
 
@@ -85,6 +92,7 @@ class _Reader:
             if len(path) == 1:
                 self.entry = path[0]
                 self.found = []
+                self.rules = {}
         elif name == "key" and self.dicts:
             self.key_parts = []
             self.sc.set_buffering(False)
@@ -142,6 +150,8 @@ class _Reader:
                 self.found.append((None, None, c, line))
         elif len(path) == 3 and not path[2].startswith("NSString"):
             self.found.append((path[1], path[2], c, line))
+        elif len(path) == 3 and path[2] == SPEC_TYPE_KEY:
+            self.rules[path[1]] = c.text().strip()
 
     def _entry_done(self) -> None:
         entry, found = self.entry, self.found
@@ -162,7 +172,8 @@ class _Reader:
                 self.problems.append(problem_at(self.file, c.tag_start, f"The key {key!r} is defined again; this definition is not read."))
                 continue
             self.seen.add(key)
-            extra = None if var is None else {"variable": var, "category": cat}
+            extra = None if var is None else {"variable": var, "category": cat, "entry": entry,
+                                              "rule": self.rules.get(var, "")}
             self.segments.append(Segment(key=key, target=text, target_span=(c.start, c.end), line=line,
                                          runs=c.run_tuple(), extra=extra))
         if self.max is not None and len(self.segments) >= self.max:

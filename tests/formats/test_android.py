@@ -157,7 +157,7 @@ def test_real_files_read_as_the_reference(path: Path) -> None:
     assert text is not None
     expected = reference(text)
     assert [(s.key, _value(s)) for s in doc.segments] == expected
-    assert len(expected) > 80
+    assert len(expected) > 70  # (each real file has most of the app's strings)
     _check_positions(text, doc)
 
 

@@ -90,7 +90,9 @@ Ordner</string><key>other</key><string/></dict>
     assert text[amp.file_offset(amp.target.index("&"))] == "&"
     empty = doc.segments[4]
     assert empty.target == "" and empty.target_span[0] == empty.target_span[1]
-    assert doc.segments[3].extra == {"variable": "folders", "category": "one"}
+    assert doc.segments[3].extra == {"variable": "folders", "category": "one", "entry": "files_in_folders",
+                                     "rule": "NSStringPluralRuleType"}
+    assert doc.segments[5].extra["rule"] == ""  # (only_vars' variable declares no rule type)
 
 
 def test_no_entity_is_expanded_and_no_dtd_is_fetched() -> None:

@@ -21,6 +21,7 @@ from ...config.pair_options import pair_names, pair_settings
 from ...qa.findings import Finding
 from ...qa.formats.format_checks import findings_for
 from ...formats.keyed import SOURCE_FILE, fill_sources, paired_with_source
+from ...formats.l10n_paths import PATH_LANGUAGE, path_language
 from ...formats.model import line_col
 from ...formats.read import detect_format, first_problem, read_document
 from ...formats.table import names, row
@@ -185,6 +186,9 @@ def _check_segments(hyp: Path, spec: Optional[PairSpec], settings: Settings, met
     if text is not None:
         # the rule table's `untranslated` already says what `target-same-as-source` would
         said = {segs[f.line].key for f in findings if f.code == "untranslated" and 0 <= f.line < len(segs)}
+        language = path_language(hyp)  # (a key-value file's folder: its plural groups' language where it says none)
+        if language:
+            doc.header.setdefault(PATH_LANGUAGE, language)
         own = _format_findings(doc, text, settings, frozenset(said))
         if own:
             placed.extend(own)

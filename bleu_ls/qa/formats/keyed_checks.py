@@ -12,7 +12,11 @@ Their source is another file, the source-language file, paired by key (``formats
 * ``placeholders-missing`` / ``placeholders-extra``: the format's own placeholders compared as
   multisets with the source's (:data:`SYNTAX`: i18next ``{{var}}`` and ``$t(key)``, vue/ngx
   ``{name}``; ARB ICU arguments ``{name}``, ``{n, plural, …}`` by name; WebExtension
-  ``$NAME$`` and ``$1``).  ICU well-formedness and the CLDR plural categories are not checked.
+  ``$NAME$`` and ``$1``).  ICU well-formedness is ``icu_checks``' (ARB);
+* ``plural-categories``: each plural group the format spells its own way (Android ``<plurals>``,
+  i18next v4 ``key_one``/``key_other``, ``.stringsdict`` plural rules, String Catalog plural
+  variations: the ``*_plural_groups`` functions) against its language's CLDR categories
+  (:func:`check_plural_groups`): said whether or not the file was paired with its source.
 
 Each finding's span is in the file; severities are the rows' (``diagnostics.<code>``).
 """
@@ -21,6 +25,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from dataclasses import dataclass, field
 from typing import Callable, Optional
 
 from ...formats.keyed import SOURCE_FILE, missing_keys
@@ -282,4 +287,166 @@ def check_document(doc: SegmentDocument, sev: dict, syntax: Optional[Syntax], sa
         out += check_one(seg, sev, syntax, f, said=said)
         for g in groups:
             out += g.get(seg.key, ())
+    return out
+
+
+# --- plural groups against the language's CLDR categories (``plural-categories``) ------------------
+@dataclass
+class PluralGroup:
+    """One plural of a key-value file: its forms, one segment per category."""
+
+    #: the group's name as the file spells it (Android ``name``, i18next base key, .stringsdict ``entry:variable``)
+    name: str
+    #: its segments in file order (the finding sits on the first)
+    segments: list[Segment] = field(default_factory=list)
+    #: their categories, in the same order
+    categories: list[str] = field(default_factory=list)
+    #: its own language (a String Catalog's localization); None: the document's
+    language: Optional[str] = None
+    ordinal: bool = False
+
+
+#: Apple (``.stringsdict``, String Catalogs) and i18next: a ``zero`` form is allowed in every language
+#: (used for the number 0 where the language has no ``zero`` category of its own)
+ZERO_ANYWHERE = ("zero",)
+
+
+def android_in_plural(seg: Segment) -> bool:
+    """An ``<item quantity>`` of a ``<plurals>``."""
+    return seg.extra.get("resource") == "plurals"
+
+
+def android_plural_groups(segments, header: dict) -> list[PluralGroup]:
+    """Each ``<plurals name>``'s items (a name defined again, ``#2``: its own group)."""
+    groups: dict[tuple, PluralGroup] = {}
+    for s in segments:
+        if not android_in_plural(s):
+            continue
+        name = s.extra.get("name", "")
+        g = groups.setdefault((name, s.extra.get("duplicate")), PluralGroup(name))
+        g.segments.append(s)
+        g.categories.append(s.extra.get("quantity", ""))
+    return list(groups.values())
+
+
+def stringsdict_in_plural(seg: Segment) -> bool:
+    """A category string of a variable whose rule type is ``NSStringPluralRuleType``."""
+    from ...formats.stringsdict import PLURAL_RULE
+
+    return seg.extra.get("rule") == PLURAL_RULE
+
+
+def stringsdict_plural_groups(segments, header: dict) -> list[PluralGroup]:
+    """Each entry's ``NSStringPluralRuleType`` variable (width rules and variables without a rule type
+    are not plurals)."""
+    groups: dict[tuple, PluralGroup] = {}
+    for s in segments:
+        if not stringsdict_in_plural(s):
+            continue
+        entry, var = s.extra.get("entry", ""), s.extra.get("variable", "")
+        g = groups.setdefault((entry, var), PluralGroup(f"{entry}:{var}"))
+        g.segments.append(s)
+        g.categories.append(s.extra.get("category", ""))
+    return list(groups.values())
+
+
+def _xcstrings_plural(seg: Segment) -> Optional[tuple[str, str]]:
+    """(the variation path before it, the category) of a String Catalog plural variation's segment."""
+    variation = str(seg.extra.get("variation") or "")
+    head, _, last = variation.rpartition("/")
+    if not last.startswith("plural:"):
+        return None
+    return head, last[len("plural:"):]
+
+
+def xcstrings_in_plural(seg: Segment) -> bool:
+    """A ``variations.plural`` case (under a device variation or a substitution too)."""
+    return _xcstrings_plural(seg) is not None
+
+
+def xcstrings_plural_groups(segments, header: dict) -> list[PluralGroup]:
+    """Each localization's plural variations of a string (each device variation's, each substitution's
+    apart), in that localization's language."""
+    groups: dict[tuple, PluralGroup] = {}
+    for s in segments:
+        got = _xcstrings_plural(s)
+        if got is None:
+            continue
+        head, cat = got
+        lang, key = s.extra.get("lang"), s.extra.get("string_key", "")
+        g = groups.setdefault((lang, key, head), PluralGroup(f"{key}[{head}]" if head else key, language=lang))
+        g.segments.append(s)
+        g.categories.append(cat)
+    return list(groups.values())
+
+
+def i18next_in_plural(seg: Segment) -> bool:
+    """A key ending in an i18next v4 plural suffix (``_one``, ``_ordinal_few``…)."""
+    from ...formats.l10n_json import i18next_plural
+
+    return i18next_plural(seg.key) is not None
+
+
+def i18next_plural_groups(segments, header: dict) -> list[PluralGroup]:
+    """The keys of one base with i18next v4 plural suffixes (``item_one``, ``item_other``; ordinal
+    ``item_ordinal_one``… a group of their own): a group when its ``_other`` form is there, in this file
+    or in the source-language file, or it has a ``_few`` or ``_many`` form beside another (Russian
+    ``_one``, ``_few``, ``_many`` without ``_other``); a base that only looks like one (``step_one`` and
+    ``step_two``) is not a plural."""
+    from ...formats.l10n_json import i18next_plural
+
+    groups: dict[tuple, PluralGroup] = {}
+    for s in segments:
+        got = i18next_plural(s.key)
+        if got is None:
+            continue
+        base, ordinal, cat = got
+        g = groups.setdefault((base, ordinal), PluralGroup(base, ordinal=ordinal))
+        g.segments.append(s)
+        g.categories.append(cat)
+    source_other = {(p[0], p[1]) for keys in missing_keys(header).values() for key, _t, _b in keys
+                    for p in [i18next_plural(key)] if p is not None and p[2] == "other"}
+    return [g for k, g in groups.items()
+            if "other" in g.categories or k in source_other or (len(set(g.categories)) > 1 and {"few", "many"} & set(g.categories))]
+
+
+#: the format's grouping -> the categories every language may have besides its own
+_OPTIONAL = {"stringsdict_plural_groups": ZERO_ANYWHERE, "xcstrings_plural_groups": ZERO_ANYWHERE,
+             "i18next_plural_groups": ZERO_ANYWHERE}
+
+
+def document_language(doc: SegmentDocument) -> Optional[str]:
+    """The target language of a key-value file: what its content declares (ARB ``@@locale``, the reader's
+    ``target_lang``), else what its place names (:data:`~bleu_ls.formats.l10n_paths.PATH_LANGUAGE`)."""
+    from ...formats.l10n_paths import PATH_LANGUAGE
+
+    return doc.header.get("locale") or doc.target_lang or doc.header.get(PATH_LANGUAGE) or None
+
+
+def check_plural_groups(doc: SegmentDocument, sev: dict, grouping: str) -> dict[str, list[Finding]]:
+    """``plural-categories`` of each plural group (``grouping``: the name of this module's function that
+    finds them) against its language's CLDR categories (:func:`~bleu_ls.qa.text.plurals.compare_forms`),
+    said on the group's first segment: key -> findings.  A group whose language is not known (none
+    declared or named by the path; one Babel does not know) is not checked."""
+    severity = sev.get("plural-categories")
+    if not severity:
+        return {}
+    from ..text.plurals import compare_forms, forms_sentence
+
+    groups = globals()[grouping](doc.segments, doc.header)
+    language = document_language(doc)
+    optional = _OPTIONAL.get(grouping, ())
+    out: dict[str, list[Finding]] = {}
+    for g in groups:
+        lang = g.language or language
+        if not lang:
+            continue
+        found = compare_forms(lang, g.categories, g.ordinal, optional)
+        if found is None or not (found[0] or found[1]):
+            continue
+        missing, extra = found
+        first = g.segments[0]
+        out.setdefault(first.key, []).append(Finding(
+            "plural-categories", severity, forms_sentence(missing, extra, lang, g.ordinal), first.target_span,
+            data={"missing": missing, "extra": extra, "language": lang, "group": g.name}))
     return out

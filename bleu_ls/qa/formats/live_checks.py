@@ -30,6 +30,7 @@ from __future__ import annotations
 
 from typing import Optional
 
+from ...formats.l10n_paths import PATH_LANGUAGE
 from ...formats.model import SegmentDocument
 from .table import CheckRow, checks_of
 from .xml_checks import DEFAULT_SEVERITY as XML_SEVERITY
@@ -55,8 +56,11 @@ def _norm(s: str) -> str:
 class LiveChecks:
     """The format checks of one live index (``index``: a :class:`~.live.LiveIndex`)."""
 
-    def __init__(self, fmt: str, severity: dict[str, Optional[str]], said: frozenset = frozenset()) -> None:
+    def __init__(self, fmt: str, severity: dict[str, Optional[str]], said: frozenset = frozenset(),
+                 language: Optional[str] = None) -> None:
         self.format = fmt
+        #: the target language the file's place names (a key-value file's folder), when its content says none
+        self.language = language
         #: the format's checks (qa/formats/table.py)
         self.row = checks_of(fmt) or _NO_CHECKS
         #: code -> severity (None: off), as :func:`~.format_checks.severities` gives
@@ -74,7 +78,7 @@ class LiveChecks:
         self.header = dict(index.header)
         self._header_facts()
         self.keys = [s.key for s in segs]
-        self.plural = [("plural_index" in s.extra) for s in segs]
+        self.plural = [self.row.in_plural(s) for s in segs]
         text = index.buf if hasattr(index, "buf") else index.text  # slices only: no copy of the whole text
         self.own = [self._own(s, text) for s in segs]
         self.plur: dict[str, list[Finding]] = {}
@@ -110,7 +114,8 @@ class LiveChecks:
 
     def _header_facts(self) -> None:
         #: what the header says that the checks read (PO: the single-valued plural forms, nplurals)
-        self.facts = self.row.header_facts(self.header) if self.row.header_facts is not None else {}
+        header = {**self.header, PATH_LANGUAGE: self.language} if self.language else self.header
+        self.facts = self.row.header_facts(header) if self.row.header_facts is not None else {}
         self.nplurals = self.facts.get("nplurals")
 
     # -- one segment --------------------------------------------------------------------
@@ -135,7 +140,7 @@ class LiveChecks:
     def _group_of(self, s) -> Optional[object]:
         """The inconsistency group of a segment (None: it translates nothing): its source, white space
         collapsed (PO: with its msgctxt and plural form)."""
-        if not (s.source and s.source.strip() and s.target.strip()):
+        if not (self.row.same_source and s.source and s.source.strip() and s.target.strip()):
             return None
         src = _norm(s.source)
         fields = self.row.group_fields
@@ -146,7 +151,7 @@ class LiveChecks:
     def _tgroup_of(self, s) -> Optional[object]:
         """The target group of a segment (None: it translates nothing): its target, white space
         collapsed (PO: with its plural form)."""
-        if not (s.source and s.source.strip() and s.target.strip()):
+        if not (self.row.same_source and s.source and s.source.strip() and s.target.strip()):
             return None
         tgt = _norm(s.target)
         if "plural_index" in self.row.group_fields:
@@ -183,7 +188,7 @@ class LiveChecks:
         fresh = [index.segment(i) for i in range(a, a + count)]
         text = index.buf if hasattr(index, "buf") else index.text
         self.keys[a:b] = [s.key for s in fresh]
-        self.plural[a:b] = [("plural_index" in s.extra) for s in fresh]
+        self.plural[a:b] = [self.row.in_plural(s) for s in fresh]
         self.own[a:b] = [self._own(s, text) for s in fresh]
         got = [self._group_of(s) for s in fresh]
         self.gkey[a:b] = got
@@ -254,7 +259,8 @@ class LiveChecks:
                 changed.add(self._where(s.key))
         if not self.on:
             return changed
-        found = self.row.plurals(SegmentDocument(self.format, segs, header=self.header), self.given)  # type: ignore[misc]
+        header = {**self.header, PATH_LANGUAGE: self.language} if self.language else self.header
+        found = self.row.plurals(SegmentDocument(self.format, segs, header=header), self.given)  # type: ignore[misc]
         for s in segs:
             rel = self._rel(s, found.get(s.key, ()))
             if rel:

@@ -18,8 +18,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable, Optional
 
-from ...formats.model import (ANDROID, ARB, JSON, PO, PROPERTIES, SRT, STRINGS, STRINGSDICT, TMX, VTT, WEBEXT, XLIFF1, XLIFF2,
-                              YAML, Segment, SegmentDocument)
+from ...formats.model import (ANDROID, ARB, JSON, PO, PROPERTIES, SRT, STRINGS, STRINGSDICT, TMX, VTT, WEBEXT, XCSTRINGS,
+                              XLIFF1, XLIFF2, YAML, Segment, SegmentDocument)
 from ..findings import Finding
 
 
@@ -35,9 +35,15 @@ class CheckRow:
     segment: Optional[Callable[[Segment, str, str, dict, dict], list[Finding]]] = None
     #: ``header -> facts`` the segment and plural checks read (PO: single-valued forms, nplurals)
     header_facts: Optional[Callable[[dict], dict]] = None
-    #: ``(doc, given severities) -> {key: findings}``: the checks of plural entries (``plural-count``);
-    #: None: the format has no plural entries
+    #: ``(doc, given severities) -> {key: findings}``: the checks of plural entries (``plural-count``;
+    #: a key-value file's plural groups: ``plural-categories``); None: the format has no plural entries
     plurals: Optional[Callable[[SegmentDocument, dict], dict]] = None
+    #: ``segment -> bool``: the segment is a form of a plural entry (what ``plurals`` reads; counted again
+    #: with its neighbours after an edit)
+    in_plural: Callable[[Segment], bool] = lambda seg: "plural_index" in seg.extra
+    #: the same source translated differently (and one translation of different sources) are findings
+    #: (not in a String Catalog: its sources are in many languages)
+    same_source: bool = True
     #: the fields of a segment's ``extra`` that, with its source, make its group of the same source
     #: (PO: msgctxt and plural form); none: the source alone
     group_fields: tuple[str, ...] = ()
@@ -179,10 +185,36 @@ def _yaml_write(text: str) -> Optional[str]:
     return None if any(c in text for c in "\"'\\\n:#") else text
 
 
-def _keyed(syntax: str, write: Callable[[str], Optional[str]] = _json_write, icu: bool = False) -> CheckRow:
+def _plural_groups(grouping: str) -> tuple[Callable[[SegmentDocument, dict], dict], Callable[[Segment], bool]]:
+    """The ``plurals`` and ``in_plural`` of a format whose plural groups ``keyed_checks.<grouping>_plural_groups``
+    finds (``keyed_checks.<grouping>_in_plural``: a segment of one)."""
+
+    def plurals(doc: SegmentDocument, given: dict) -> dict:
+        from .keyed_checks import check_plural_groups
+
+        return check_plural_groups(doc, given, f"{grouping}_plural_groups")
+
+    def in_plural(seg: Segment) -> bool:
+        from . import keyed_checks
+
+        return getattr(keyed_checks, f"{grouping}_in_plural")(seg)
+
+    return plurals, in_plural
+
+
+def _xcstrings_document(doc, d, sev, said, text):
+    from .keyed_checks import check_plural_groups
+
+    return _by_key([], check_plural_groups(doc, _kept(sev), "xcstrings_plural_groups"), sev, said)
+
+
+def _keyed(syntax: str, write: Callable[[str], Optional[str]] = _json_write, icu: bool = False,
+           plurals: Optional[str] = None) -> CheckRow:
     """A key-value localization file's checks, its placeholders by ``syntax`` (a function of keyed_checks);
     ``icu``: its values are ICU messages (ARB), checked as such too (``icu-syntax``, ``plural-categories``;
-    a lost or added argument is the placeholder checks' to say)."""
+    a lost or added argument is the placeholder checks' to say); ``plurals``: its plural groups are found by
+    ``keyed_checks.<plurals>_plural_groups`` and checked against CLDR (``plural-categories``)."""
+    groups, member = _plural_groups(plurals) if plurals else (None, None)
 
     def _icu(seg, language, given) -> list[Finding]:
         if not icu or seg.source is None:
@@ -196,8 +228,9 @@ def _keyed(syntax: str, write: Callable[[str], Optional[str]] = _json_write, icu
 
         given = _kept(sev)
         found = keyed_checks.check_document(doc, given, getattr(keyed_checks, syntax), said)
-        found += [f for s in doc.segments for f in _icu(s, doc.target_lang, given)]
-        return _by_key(found, {}, sev, said)
+        language = keyed_checks.document_language(doc)
+        found += [f for s in doc.segments for f in _icu(s, language, given)]
+        return _by_key(found, groups(doc, given) if groups is not None else {}, sev, said)
 
     def segment(seg, fmt, text, given, facts):
         from . import keyed_checks
@@ -205,11 +238,15 @@ def _keyed(syntax: str, write: Callable[[str], Optional[str]] = _json_write, icu
         return keyed_checks.check_one(seg, given, getattr(keyed_checks, syntax), facts) + _icu(seg, facts.get("language"), given)
 
     def header_facts(header: dict) -> dict:
+        from ...formats.l10n_paths import PATH_LANGUAGE
         from .keyed_checks import facts
 
-        return {**facts(header), "language": header.get("locale") or None}
+        return {**facts(header), "language": header.get("locale") or header.get(PATH_LANGUAGE) or None}
 
-    return CheckRow(document=document, segment=segment, header_facts=header_facts, write=write)
+    if groups is None or member is None:
+        return CheckRow(document=document, segment=segment, header_facts=header_facts, write=write)
+    return CheckRow(document=document, segment=segment, header_facts=header_facts, write=write, plurals=groups,
+                    in_plural=member)
 
 
 _XML = CheckRow(document=_xml_document, segment=_xml_segment, header_facts=_xml_facts, write=_xml_write)
@@ -224,13 +261,16 @@ CHECKS: dict[str, CheckRow] = {
     TMX: _XML,
     SRT: _SUBTITLES,
     VTT: _SUBTITLES,
-    JSON: _keyed("json_placeholders"),
+    JSON: _keyed("json_placeholders", plurals="i18next"),
     ARB: _keyed("icu_placeholders", icu=True),
     WEBEXT: _keyed("webext_placeholders"),
-    ANDROID: _keyed("java_format_placeholders", _android_write),
+    ANDROID: _keyed("java_format_placeholders", _android_write, plurals="android"),
     PROPERTIES: _keyed("message_format_arguments", _properties_write),
     STRINGS: _keyed("apple_format_placeholders", _strings_write),
-    STRINGSDICT: _keyed("apple_format_placeholders", _xml_write),
+    STRINGSDICT: _keyed("apple_format_placeholders", _xml_write, plurals="stringsdict"),
+    # a String Catalog: its plural variations only (its sources, in many languages, are not one file's)
+    XCSTRINGS: CheckRow(document=_xcstrings_document, plurals=_plural_groups("xcstrings")[0],
+                        in_plural=_plural_groups("xcstrings")[1], same_source=False),
     YAML: _keyed("yaml_placeholders", _yaml_write),
 }
 

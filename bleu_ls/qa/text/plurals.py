@@ -108,3 +108,49 @@ def sentence(missing: list[str], extra: list[str], language: str) -> str:
     if extra:
         parts.append(f"a {'/'.join(extra)} form {language} never uses")
     return "Plural categories: " + "; ".join(parts) + "."
+
+
+def compare_forms(language: Optional[str], present: Iterable[str], ordinal: bool = False,
+                  optional: Iterable[str] = ()) -> Optional[tuple[list[str], list[str]]]:
+    """:func:`compare` for a plural group written as one form per category (Android ``<plurals>``,
+    i18next ``key_one``…, Apple's ``.stringsdict`` and String Catalog plural variations):
+    (missing, extra), or None when the language's categories are not known.  ``optional``:
+    categories every language may have besides its own (Apple's and i18next's ``zero``: a form for
+    the number 0 in any language), never extra."""
+    found = compare(language, present, ordinal)
+    if found is None:
+        return None
+    missing, extra = found
+    allowed = set(optional)
+    return missing, [c for c in extra if c not in allowed]
+
+
+def language_name(language: str) -> str:
+    """The English name of ``language``'s language (``ru`` → Russian, ``pt-BR`` → Portuguese), as
+    Babel's CLDR names it; the tag itself when Babel does not know it."""
+    try:
+        from babel import Locale, UnknownLocaleError
+    except ImportError:
+        return language
+    tag = language.strip().replace("-", "_")
+    for t in (tag, tag.split("_")[0]):
+        try:
+            name = Locale.parse(t).get_language_name("en")
+        except (UnknownLocaleError, ValueError, TypeError):
+            continue
+        if name:
+            return name
+    return language
+
+
+def forms_sentence(missing: list[str], extra: list[str], language: str, ordinal: bool = False) -> str:
+    """What a plural group with those categories is told: ``Plural forms for “ru”: missing few, many
+    (CLDR); has “two”, which Russian does not use.``"""
+    what = "Ordinal plural forms" if ordinal else "Plural forms"
+    parts = []
+    if missing:
+        parts.append(f"missing {', '.join(missing)} (CLDR)")
+    if extra:
+        quoted = ", ".join(f"“{c}”" for c in extra)
+        parts.append(f"has {quoted}, which {language_name(language)} does not use")
+    return f"{what} for “{language}”: " + "; ".join(parts) + "."

@@ -25,6 +25,7 @@ import numpy as np
 from ...qa.formats.format_checks import limits_of, severities
 from ...qa.formats.live_checks import LiveChecks
 from ...formats.finding import PO_SYNTAX
+from ...formats.l10n_paths import path_language
 from ...formats.model import SegmentDocument
 from ...qa.findings import Finding
 from ...qa.formats.subtitle_checks import check_cues
@@ -90,7 +91,7 @@ def _all_checks(sp: SegmentPair) -> None:
     sp.qa_has = None
     sev, limits = _rows(sp)
     if index.format not in TIMED:
-        live = LiveChecks(index.doc_format, sev)
+        live = LiveChecks(index.doc_format, sev, language=path_language(sp.path))
         live.full(index)
         sp.live_qa = live
         sp.qa = [_own(live.at(i)) for i in range(len(index))]
