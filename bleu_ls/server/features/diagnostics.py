@@ -5,7 +5,6 @@ push to clients without pull support are the manager's
 
 from __future__ import annotations
 
-import asyncio
 from typing import TYPE_CHECKING, Union
 
 from lsprotocol import types
@@ -15,20 +14,6 @@ from ..views.render import SOURCE
 
 if TYPE_CHECKING:
     from ..pairs.manager import PairManager
-
-#: A pull first lets the requests that came with it through (VS Code and
-#: Neovim send an inlay-hint request together with the pull after each
-#: edit): a few event-loop turns (:data:`TURNS`) dispatch the requests read
-#: with it, and an inlay-hint request of the same document then being
-#: answered is waited for, at most this long.  The hints of the edited lines
-#: need not wait for the analysis, and a pull with no hint request beside it
-#: waits for nothing (a fixed sleep here cost every pull its length).
-YIELD_SECONDS = 0.004
-#: Event-loop turns a pull lets pass before it looks for hint requests.
-TURNS = 16
-#: How often a waiting pull looks again.
-POLL_SECONDS = 0.0005
-
 
 async def pull(
     manager: "PairManager", params: types.DocumentDiagnosticParams
@@ -48,22 +33,8 @@ async def pull(
 
 async def _answer(manager: "PairManager", params: types.DocumentDiagnosticParams) -> tuple:
     """The report and the result id it leaves the editor with (None: not followed)."""
-    await let_hints_through(manager, params.text_document.uri)
+    await manager.pacing.before_pull(params.text_document.uri)  # the hint request sent with it first
     return await manager.answers(params.text_document.uri).diagnostics(params)
-
-
-async def let_hints_through(manager: "PairManager", uri: str) -> None:
-    """Let the requests that came with a pull of ``uri`` be dispatched, then wait (at most
-    :data:`YIELD_SECONDS`) while an inlay-hint request of ``uri`` is being answered."""
-    for _ in range(TURNS):
-        await asyncio.sleep(0)
-    busy = manager.hints_in_flight
-    if not busy.get(uri):
-        return
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + YIELD_SECONDS
-    while busy.get(uri) and loop.time() < deadline:
-        await asyncio.sleep(POLL_SECONDS)
 
 
 def register(server, manager: "PairManager") -> None:

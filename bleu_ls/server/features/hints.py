@@ -5,6 +5,7 @@ segment file's in :mod:`bleu_ls.server.segdocs.answers`)."""
 
 from __future__ import annotations
 
+import asyncio
 from typing import TYPE_CHECKING
 
 from lsprotocol import types
@@ -30,16 +31,11 @@ def register(server, manager: "PairManager") -> None:
     @server.feature(types.TEXT_DOCUMENT_INLAY_HINT, types.InlayHintOptions(resolve_provider=True))
     async def _inlay_hints(ls, params: types.InlayHintParams):
         uri = params.text_document.uri
-        busy = manager.hints_in_flight
-        busy[uri] = busy.get(uri, 0) + 1  # (a pull of the same document waits for it: features/diagnostics.py)
+        manager.pacing.hint_started(uri, asyncio.get_running_loop().time())  # (a pull of it waits: pairs/pacing.py)
         try:
             return await manager.answers(uri).hints(params)
         finally:
-            left = busy.get(uri, 1) - 1
-            if left > 0:
-                busy[uri] = left
-            else:
-                busy.pop(uri, None)
+            manager.pacing.hint_ended(uri)
 
     @server.feature(types.INLAY_HINT_RESOLVE)
     def _resolve(ls, hint: types.InlayHint):

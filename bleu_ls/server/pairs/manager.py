@@ -44,6 +44,7 @@ from ..background.scoring import Scorer
 from ..background.tasks import outlive
 from ..roles import DocumentAnswers
 from ..segdocs.docs import SegmentDocs
+from .pacing import Pacing
 from .watching import FileWatcher
 
 log = logging.getLogger(__name__)
@@ -60,8 +61,8 @@ class PairManager:
         self.pairs: dict[str, Pair] = {}
         self.manual_pairs: dict[Path, PairSpec] = {}
         self.analyzers: dict[str, Analyzer] = {}
-        #: uri -> inlay-hint requests being answered (a diagnostics pull lets them finish first)
-        self.hints_in_flight: dict[str, int] = {}
+        #: the hint requests sent with a diagnostics pull answered first (pairs/pacing.py)
+        self.pacing = Pacing()
         self.settings = Settings()
         self.settings_problems: list[str] = []
         self._shown_problems: tuple = ()
@@ -265,6 +266,7 @@ class PairManager:
         path = self.doc_paths.pop(uri, None)
         pair = self.pairs.pop(uri, None)
         self.analyzers.pop(uri, None)
+        self.pacing.forget(uri)
         if pair is not None:
             opening.cancel(pair)
             for task in (pair.bg_task, pair.push_task, pair.paired_task):
