@@ -121,8 +121,10 @@ def main(argv: list[str]) -> None:
     matched = sum(len(index.src.find(s, False)) for s in src)
     print(f"{len(src):,} lines, {len(index.src):,} source terms; {matched / len(src):.1f} source terms matched per line")
     timed(index, src[:200], hyp[:200])  # (the stem caches warm)
-    base_ms, base = timed(index, src, hyp)
-    print(f"as it is:            {base_ms:.3f} ms per line, {sum(map(len, base)) / len(src):.2f} findings per line")
+    runs = [timed(index, src, hyp) for _ in range(3)]
+    base_ms, base = min(runs, key=lambda r: r[0])
+    print(f"as it is:            {base_ms:.3f} ms per line (the best of {', '.join(f'{r[0]:.3f}' for r in runs)}), "
+          f"{sum(map(len, base)) / len(src):.2f} findings per line")
     if "--dump" in argv:
         Path(_option(argv, "--dump")).write_text("".join(as_json(b) + "\n" for b in base), encoding="utf-8")
     if "--same-as" in argv:

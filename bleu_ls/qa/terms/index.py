@@ -38,6 +38,8 @@ from . import words as W
 _SERIALS = itertools.count(1)
 TERM_MISSING, TERM_FORBIDDEN, DO_NOT_TRANSLATE_CODE = "term-missing", "term-forbidden", "do-not-translate"
 ALLOWED = (PREFERRED, ADMITTED)
+#: words kept per side with what they start (:meth:`Side._looked`) before the cache starts over
+LOOK_CACHE = 200_000
 
 
 @dataclass(eq=False)
@@ -177,6 +179,8 @@ class Side:
         #: the first two letters of every first stem (a word starting otherwise is not stemmed)
         self._heads: set[str] = set()
         self._keys: dict[str, tuple] = {}
+        #: a word (lower case) -> what it starts (:meth:`_looked`)
+        self._look: dict[str, tuple] = {}
 
     def add(self, text: str, use: tuple) -> Optional[Entry]:
         text = " ".join(text.split())
@@ -194,6 +198,7 @@ class Side:
             key = ("words", stems, exact)
         entry = self._entries.get(key)
         if entry is None:
+            self._look.clear()
             if sub:
                 entry = Entry(text, (), None, True)
                 self.substrings.append(entry)
@@ -222,15 +227,18 @@ class Side:
         out: list[Match] = []
         if self.by_first or self.by_pair:
             stems: list[Optional[str]] = [None] * len(ws)
-            stem, heads, by_first, by_pair, firsts = self.stem, self._heads, self.by_first, self.by_pair, self._pair_firsts
+            stem, look, by_pair = self.stem, self._look, self.by_pair
             english, inflection = self.english, W.english_inflection
             n = len(ws)
             for i, w in enumerate(ws):
-                if w.lower[:2] not in heads:
+                got = look.get(w.lower)
+                if got is None:
+                    got = self._looked(w.lower)
+                s, cands, first = got
+                if s is None:
                     continue
-                s = stems[i] = stem(w.lower)
-                cands = by_first.get(s)
-                if s in firsts and i + 1 < n:
+                stems[i] = s
+                if first and i + 1 < n:
                     s1 = stems[i + 1]
                     if s1 is None:
                         s1 = stems[i + 1] = stem(ws[i + 1].lower)
@@ -239,9 +247,10 @@ class Side:
                         cands = [*cands, *more] if cands else more
                 if not cands:
                     continue
+                here: list[Match] = []
                 for e in cands:
                     k = len(e.stems)
-                    if i + k > len(ws):
+                    if i + k > n:
                         continue
                     ok = True
                     for j in range(1, k):
@@ -263,7 +272,11 @@ class Side:
                     if ok and strict and (w.joined_before or ws[i + k - 1].joined_after):
                         ok = False
                     if ok:
-                        out.append(Match(e, w.start, ws[i + k - 1].end))
+                        here.append(Match(e, w.start, ws[i + k - 1].end))
+                if here:
+                    if len(here) > 1:
+                        here.sort(key=_longest_first)
+                    out += here
         if self.substrings and W.no_spaces(plain):
             low = plain.lower()
             for e in self.substrings:
@@ -272,8 +285,23 @@ class Side:
                 while at >= 0:
                     out.append(Match(e, at, at + len(needle)))
                     at = low.find(needle, at + 1)
-        out.sort(key=lambda m: (m.start, -(m.end - m.start)))
+            # (the words' matches are in this order already: by their word, the longest first)
+            out.sort(key=lambda m: (m.start, -(m.end - m.start)))
         return out
+
+    def _looked(self, low: str) -> tuple:
+        """What a word (lower case) starts: (its stem, the one-word terms of that stem, whether
+        terms of several words start with it); (None, None, False) for a word no term starts
+        with (not stemmed).  Kept per word."""
+        if low[:2] not in self._heads:
+            got: tuple = (None, None, False)
+        else:
+            s = self.stem(low)
+            got = (s, self.by_first.get(s), s in self._pair_firsts)
+        if len(self._look) >= LOOK_CACHE:
+            self._look.clear()
+        self._look[low] = got
+        return got
 
     def _key_of(self, text: str) -> tuple:
         got = self._keys.get(text)
@@ -290,6 +318,10 @@ class Side:
         ws = W.words(W.masked(text))
         exact = tuple(w.text for w in ws) if W.case_sensitive(text) else None
         return ("words", tuple(self.stem(w.lower) for w in ws), exact)
+
+
+def _longest_first(m: Match) -> int:
+    return m.start - m.end
 
 
 def split_text(text: str) -> tuple[str, list]:
