@@ -42,7 +42,7 @@ ALLOWED = (PREFERRED, ADMITTED)
 LOOK_CACHE = 200_000
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, slots=True)
 class Entry:
     """One term of one side as matched: its words' stems, and what it stands for."""
 
