@@ -40,6 +40,7 @@ TERM_MISSING, TERM_FORBIDDEN, DO_NOT_TRANSLATE_CODE = "term-missing", "term-forb
 ALLOWED = (PREFERRED, ADMITTED)
 #: words kept per side with what they start (:meth:`Side._looked`) before the cache starts over
 LOOK_CACHE = 200_000
+_NOTHING: tuple = (None, None, False)
 
 
 @dataclass(eq=False, slots=True)
@@ -294,7 +295,7 @@ class Side:
         terms of several words start with it); (None, None, False) for a word no term starts
         with (not stemmed).  Kept per word."""
         if low[:2] not in self._heads:
-            got: tuple = (None, None, False)
+            got: tuple = _NOTHING
         else:
             s = self.stem(low)
             got = (s, self.by_first.get(s), s in self._pair_firsts)

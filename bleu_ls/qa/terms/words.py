@@ -73,7 +73,10 @@ def stem_function(lang: Optional[str]) -> Callable[[str], str]:
         if got is None:
             if len(cache) >= STEM_CACHE:
                 cache.clear()
-            got = cache[word] = stem_word(word)
+            got = stem_word(word)
+            if got == word:  # (the word itself kept, not the stemmer's copy of it)
+                got = word
+            cache[word] = got
         return got
 
     return stem
