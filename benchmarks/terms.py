@@ -44,6 +44,7 @@ from __future__ import annotations
 import csv
 import os
 import random
+import resource
 import re
 import shutil
 import statistics
@@ -152,19 +153,23 @@ def glossary_size(path: Path) -> tuple[int, Counter]:
 NO_ADEQUACY = "[diagnostics.adequacy]\nenabled = false\n"
 
 
-def check_once(hyp: Path, glossary: Optional[Path], config: Optional[Path]) -> tuple[float, int]:
-    """(wall seconds, output lines) of one ``bleu-ls check`` process."""
+def check_once(hyp: Path, glossary: Optional[Path], config: Optional[Path]) -> tuple[float, int, float]:
+    """(wall seconds, output lines, CPU seconds) of one ``bleu-ls check`` process (its CPU time,
+    user and system, is what a busy machine's other work does not add to)."""
     argv = [PY, "-m", "bleu_ls", "check", str(hyp), "--fail-on", "never"]
     if glossary is not None:
         argv += ["--glossary", str(glossary)]
     if config is not None:
         argv += ["--config", str(config)]
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     t0 = time.perf_counter()
     got = subprocess.run(argv, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, cwd=ROOT, check=False)
     wall = time.perf_counter() - t0
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if got.returncode != 0:
         raise RuntimeError(f"bleu-ls check {hyp} failed ({got.returncode})")
-    return wall, got.stdout.count(b"\n")
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return wall, got.stdout.count(b"\n"), cpu
 
 
 def check_rows(report: Report, folder: Path, glossary: Path, n: int, repeat: int = 3,
@@ -176,20 +181,24 @@ def check_rows(report: Report, folder: Path, glossary: Path, n: int, repeat: int
     if adequacy:
         variants.append(("default settings (adequacy on)", None))
     for label, cfg in variants:
-        plain, terms, lines = [], [], (0, 0)
+        plain, terms, lines, cpu0, cpu1 = [], [], (0, 0), [], []
         for _ in range(repeat):
-            w0, l0 = check_once(folder / "big.hyp", None, cfg)
-            w1, l1 = check_once(folder / "big.hyp", glossary, cfg)
+            w0, l0, c0 = check_once(folder / "big.hyp", None, cfg)
+            w1, l1, c1 = check_once(folder / "big.hyp", glossary, cfg)
             plain.append(w0)
             terms.append(w1)
+            cpu0.append(c0)
+            cpu1.append(c1)
             lines = (l0, l1)
         a, b = statistics.median(plain), statistics.median(terms)
-        out[label] = {"plain": plain, "terms": terms, "ratio": b / a, "lines": lines}
+        ca, cb = statistics.median(cpu0), statistics.median(cpu1)
+        out[label] = {"plain": plain, "terms": terms, "ratio": b / a, "lines": lines, "cpu": (cpu0, cpu1)}
         report.add(Row("terms", f"`check` with {what}, {label}", f"{n:,}",
                        f"{b:.1f} s ({', '.join(f'{x:.1f}' for x in terms)})",
                        f"{a:.1f} s without ({', '.join(f'{x:.1f}' for x in plain)})", f"{b / a:.2f}×",
                        f"<= {RATIO_TARGET}×", b / a <= RATIO_TARGET,
-                       f"{lines[1] - lines[0]:,} more output lines"))
+                       f"{lines[1] - lines[0]:,} more output lines; CPU (user + system) {cb:.1f} s / {ca:.1f} s: "
+                       f"{cb / ca:.2f}×"))
     return out
 
 

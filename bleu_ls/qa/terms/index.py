@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import itertools
 from dataclasses import dataclass, field
-from typing import Iterable, NamedTuple, Optional, Sequence
+from typing import Any, NamedTuple, Optional, Sequence
 
 from ...formats.glossary.model import ADMITTED, DO_NOT_TRANSLATE, FORBIDDEN, PREFERRED, Concept, Glossary, same_language
 from ..findings import Finding
@@ -38,9 +38,12 @@ from . import words as W
 _SERIALS = itertools.count(1)
 TERM_MISSING, TERM_FORBIDDEN, DO_NOT_TRANSLATE_CODE = "term-missing", "term-forbidden", "do-not-translate"
 ALLOWED = (PREFERRED, ADMITTED)
+#: words kept per side with what they start (:meth:`Side._looked`) before the cache starts over
+LOOK_CACHE = 200_000
+_NOTHING: tuple = (None, None, False)
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, slots=True)
 class Entry:
     """One term of one side as matched: its words' stems, and what it stands for."""
 
@@ -54,12 +57,107 @@ class Entry:
     #: the words of the term, lower case (an English word matched by its stem must be one of
     #: them with a regular ending)
     lowers: tuple[str, ...] = ()
+    #: what the index works out for this entry once, the first time a line meets it: the same
+    #: for every line (:class:`_SourceFacts`, :class:`_TargetFacts`, :class:`_KeptFacts`)
+    facts: Any = None
 
 
 class Match(NamedTuple):
     entry: Entry
     start: int
     end: int
+
+
+#: the findings an entry keeps made, for the lines that write its term alike (past it, the
+#: next are made anew: only sharing is lost)
+_KEEP = 1000
+
+
+class _SourceFacts:
+    """A source entry's side of ``term-missing``: its allowed target terms and what a finding says."""
+
+    __slots__ = ("expected", "wanted", "loose", "allowed", "concepts", "paths", "where", "_made")
+
+    def __init__(self, *, expected: list[str], wanted: tuple, loose: tuple, allowed: tuple,
+                 concepts: tuple, paths: list[str], where: str) -> None:
+        #: the allowed target terms, in order (the finding's ``data["expected"]``)
+        self.expected = expected
+        #: the target side's entries of them, and those that may be found leniently
+        self.wanted, self.loose = wanted, loose
+        #: the allowed target terms, lower case (no forbidden target term of the line is one);
+        #: tuples, not sets: a few items each, and one of these per entry met
+        self.allowed = allowed
+        #: the concepts of the entry
+        self.concepts = concepts
+        self.paths, self.where = paths, where
+        self._made: dict[str, Finding] = {}
+
+    def finding(self, written: str) -> Finding:
+        got = self._made.get(written)
+        if got is None:
+            if len(self._made) >= _KEEP:
+                self._made.clear()
+            listed = " or ".join(f"“{x}”" for x in self.expected[:3])
+            got = self._made[written] = finding(
+                TERM_MISSING, f"The source has “{written}”: the glossary ({self.where}) translates it {listed}, "
+                "and the target has none of them.", 0, None,
+                {"source": written, "expected": self.expected, "glossary": self.paths})
+        return got
+
+
+class _TargetFacts:
+    """A target entry's side of ``term-forbidden``."""
+
+    __slots__ = ("forbidden", "lower", "shortest", "instead", "paths", "where", "_said", "_made")
+
+    def __init__(self, *, forbidden: bool, lower: str, shortest: int, instead: list[str], paths: list[str],
+                 where: str) -> None:
+        self.forbidden, self.lower, self.shortest = forbidden, lower, shortest
+        self.instead, self.paths, self.where = instead, paths, where
+        self._said: dict[str, tuple[str, dict]] = {}
+        self._made: dict[tuple[str, int, int], Finding] = {}
+
+    def finding(self, written: str, start: int, end: int) -> Finding:
+        got = self._made.get((written, start, end))
+        if got is None:
+            said = self._said.get(written)
+            if said is None:
+                if len(self._said) >= _KEEP:
+                    self._said.clear()
+                say = f"“{written}” is a forbidden term ({self.where})"
+                say += f": use “{self.instead[0]}”." if self.instead else "."
+                said = self._said[written] = (say, {"term": written, "replacements": self.instead, "glossary": self.paths})
+            if len(self._made) >= _KEEP:
+                self._made.clear()
+            got = self._made[(written, start, end)] = finding(TERM_FORBIDDEN, said[0], start, end, said[1])
+        return got
+
+
+class _KeptFacts:
+    """A do-not-translate entry's side of ``do-not-translate``."""
+
+    __slots__ = ("paths", "where", "_made")
+
+    def __init__(self, *, paths: list[str], where: str) -> None:
+        self.paths, self.where = paths, where
+        self._made: dict[tuple, Finding] = {}
+
+    def finding(self, term: str, variant: Optional[str], start: int, end: Optional[int]) -> Finding:
+        key = (term, variant, start, end)
+        got = self._made.get(key)
+        if got is None:
+            if len(self._made) >= _KEEP:
+                self._made.clear()
+            if variant is not None:
+                got = finding(DO_NOT_TRANSLATE_CODE,
+                              f"“{term}” is not to be translated ({self.where}); the target writes “{variant}”.",
+                              start, end, {"term": term, "replacements": [term], "glossary": self.paths})
+            else:
+                got = finding(DO_NOT_TRANSLATE_CODE,
+                              f"“{term}” is not to be translated ({self.where}), and the target does not have it as written.",
+                              0, None, {"term": term, "glossary": self.paths})
+            self._made[key] = got
+        return got
 
 
 class Side:
@@ -82,6 +180,8 @@ class Side:
         #: the first two letters of every first stem (a word starting otherwise is not stemmed)
         self._heads: set[str] = set()
         self._keys: dict[str, tuple] = {}
+        #: a word (lower case) -> what it starts (:meth:`_looked`)
+        self._look: dict[str, tuple] = {}
 
     def add(self, text: str, use: tuple) -> Optional[Entry]:
         text = " ".join(text.split())
@@ -99,6 +199,7 @@ class Side:
             key = ("words", stems, exact)
         entry = self._entries.get(key)
         if entry is None:
+            self._look.clear()
             if sub:
                 entry = Entry(text, (), None, True)
                 self.substrings.append(entry)
@@ -127,14 +228,18 @@ class Side:
         out: list[Match] = []
         if self.by_first or self.by_pair:
             stems: list[Optional[str]] = [None] * len(ws)
-            stem, heads, by_first, by_pair, firsts = self.stem, self._heads, self.by_first, self.by_pair, self._pair_firsts
+            stem, look, by_pair = self.stem, self._look, self.by_pair
+            english, inflection = self.english, W.english_inflection
             n = len(ws)
             for i, w in enumerate(ws):
-                if w.lower[:2] not in heads:
+                got = look.get(w.lower)
+                if got is None:
+                    got = self._looked(w.lower)
+                s, cands, first = got
+                if s is None:
                     continue
-                s = stems[i] = stem(w.lower)
-                cands = by_first.get(s)
-                if s in firsts and i + 1 < n:
+                stems[i] = s
+                if first and i + 1 < n:
                     s1 = stems[i + 1]
                     if s1 is None:
                         s1 = stems[i + 1] = stem(ws[i + 1].lower)
@@ -143,9 +248,10 @@ class Side:
                         cands = [*cands, *more] if cands else more
                 if not cands:
                     continue
+                here: list[Match] = []
                 for e in cands:
                     k = len(e.stems)
-                    if i + k > len(ws):
+                    if i + k > n:
                         continue
                     ok = True
                     for j in range(1, k):
@@ -157,12 +263,21 @@ class Side:
                             break
                     if ok and e.exact is not None:
                         ok = all(ws[i + j].text.startswith(e.exact[j]) for j in range(k))
-                    if ok and self.english:
-                        ok = all(W.english_inflection(ws[i + j].lower, e.lowers[j]) for j in range(k))
+                    if ok and english:
+                        lowers = e.lowers
+                        for j in range(k):
+                            a = ws[i + j].lower
+                            if a != lowers[j] and not inflection(a, lowers[j]):
+                                ok = False
+                                break
                     if ok and strict and (w.joined_before or ws[i + k - 1].joined_after):
                         ok = False
                     if ok:
-                        out.append(Match(e, w.start, ws[i + k - 1].end))
+                        here.append(Match(e, w.start, ws[i + k - 1].end))
+                if here:
+                    if len(here) > 1:
+                        here.sort(key=_longest_first)
+                    out += here
         if self.substrings and W.no_spaces(plain):
             low = plain.lower()
             for e in self.substrings:
@@ -171,33 +286,23 @@ class Side:
                 while at >= 0:
                     out.append(Match(e, at, at + len(needle)))
                     at = low.find(needle, at + 1)
-        out.sort(key=lambda m: (m.start, -(m.end - m.start)))
+            # (the words' matches are in this order already: by their word, the longest first)
+            out.sort(key=lambda m: (m.start, -(m.end - m.start)))
         return out
 
-    def present(self, text: str, entry_texts: Iterable[str], matches: Optional[list] = None,
-                split: Optional[tuple[str, list]] = None) -> bool:
-        """Is one of the terms ``entry_texts`` of this side in ``text``?  Leniently: a term
-        inside a compound counts in a compounding language."""
-        wanted = [self._entries.get(k) for k in map(self._key_of, entry_texts)]
-        wanted_set = {id(e) for e in wanted if e is not None}
-        found = matches if matches is not None else self.find(text, strict=False)
-        if any(id(m.entry) in wanted_set for m in found):
-            return True
-        low_words: Optional[list] = None
-        for e in wanted:
-            if e is None or e.substring or len(e.stems) != 1:
-                continue
-            s, term = e.stems[0], e.text.lower()
-            if low_words is None:
-                low_words = [w.lower for w in (split[1] if split is not None else split_text(text)[1])]
-            for w in low_words:
-                # a compound holding the term, in a language that writes compounds as one word
-                if self.compounding and len(s) >= 3 and len(w) > len(s) and (w.startswith(s) or w.endswith(s)):
-                    return True
-                # an irregular form the stemmer does not join ("Konten" for "Konto")
-                if len(term) >= 5 and _common_prefix(w, term) >= max(4, len(term) - 2):
-                    return True
-        return False
+    def _looked(self, low: str) -> tuple:
+        """What a word (lower case) starts: (its stem, the one-word terms of that stem, whether
+        terms of several words start with it); (None, None, False) for a word no term starts
+        with (not stemmed).  Kept per word."""
+        if low[:2] not in self._heads:
+            got: tuple = _NOTHING
+        else:
+            s = self.stem(low)
+            got = (s, self.by_first.get(s), s in self._pair_firsts)
+        if len(self._look) >= LOOK_CACHE:
+            self._look.clear()
+        self._look[low] = got
+        return got
 
     def _key_of(self, text: str) -> tuple:
         got = self._keys.get(text)
@@ -216,19 +321,15 @@ class Side:
         return ("words", tuple(self.stem(w.lower) for w in ws), exact)
 
 
+def _longest_first(m: Match) -> int:
+    return m.start - m.end
+
+
 def split_text(text: str) -> tuple[str, list]:
     """``text`` masked (:func:`~.words.masked`) and its words: what every side's :meth:`Side.find`
     reads, made once per line."""
     plain = W.masked(text)
     return plain, W.words(plain)
-
-
-def _common_prefix(a: str, b: str) -> int:
-    n = min(len(a), len(b))
-    i = 0
-    while i < n and a[i] == b[i]:
-        i += 1
-    return i
 
 
 def _outermost(matches: list[Match]) -> list[Match]:
@@ -259,6 +360,7 @@ class TermIndex:
         #: a source term (lower case) -> the concepts holding it: one glossary may give a term's
         #: preferred and forbidden translations in separate entries (a CSV's rows)
         self._by_source: dict[str, list[Concept]] = {}
+        self._names: dict[tuple, tuple[list[str], str]] = {}
         for g in glossaries:
             for c in g.concepts:
                 self._add(g, c)
@@ -286,58 +388,57 @@ class TermIndex:
 
     # -- one line -------------------------------------------------------------------------
     def scan(self, source: Optional[str], target: str) -> tuple[Finding, ...]:
-        """The terminology findings of one target line (and its source line, when there is one)."""
+        """The terminology findings of one target line (and its source line, when there is one).
+
+        What a finding says of a glossary entry (its allowed target terms, the glossaries'
+        names, its sentence and ``data``) is worked out once per entry and shared by every
+        line meeting it (:meth:`_source_facts`, :meth:`_target_facts`, :meth:`_kept_facts`):
+        the findings of two lines that write the term alike are one object."""
         hits: list[Finding] = []
         tsplit = split_text(target) if target else None
         tgt_found = self.tgt.find(target, strict=False, split=tsplit) if len(self.tgt) and target else []
         ssplit = split_text(source) if source else None
-        # forbidden target terms (strict: whole words, never half of a hyphenated word)
-        allowed_here: set[str] = set()
         src_found: list[Match] = []
         if source and len(self.src):
             src_found = _outermost(self.src.find(source, strict=False, split=ssplit))
-            for m in src_found:
-                for c, _st, _p in m.entry.uses:
-                    allowed_here.update(t.text.lower() for t in c.terms_in(self.target_lang or "*") if t.status in ALLOWED)
+        # forbidden target terms (strict: whole words, never half of a hyphenated word), unless
+        # a source term of the line allows the same text
+        allowed_here: Optional[set[str]] = None
         for m in tgt_found:
-            forbidden = [(c, p) for c, st, p in m.entry.uses if st == FORBIDDEN]
-            if not forbidden or m.entry.text.lower() in allowed_here:
+            tf = m.entry.facts if m.entry.facts is not None else self._target_facts(m.entry)
+            if not tf.forbidden:
+                continue
+            if allowed_here is None:
+                allowed_here = set()
+                for sm in src_found:
+                    sf = sm.entry.facts if sm.entry.facts is not None else self._source_facts(sm.entry)
+                    allowed_here.update(sf.allowed)
+            if tf.lower in allowed_here:
                 continue
             if not W.bounded(target, m.start, m.end) or _half_of_hyphenated(target, m.start, m.end):
                 continue
-            if m.end - m.start < len(m.entry.text) - len(m.entry.stems):
+            if m.end - m.start < tf.shortest:
                 continue  # a shorter word of the same stem ("typique" for "typiquement"): not the term
-            written = target[m.start:m.end]
-            instead = self._preferred([c for c, _p in forbidden])
-            where = _places({p for _c, p in forbidden})
-            say = f"“{written}” is a forbidden term ({where})"
-            say += f": use “{instead[0]}”." if instead else "."
-            hits.append(finding(TERM_FORBIDDEN, say, m.start, m.end,
-                                {"term": written, "replacements": instead, "glossary": sorted({p for _c, p in forbidden})}))
+            hits.append(tf.finding(target[m.start:m.end], m.start, m.end))
         # source terms whose target terms are all absent
         if src_found and source:
             forbidden_at = [(h.start_col, h.end_col) for h in hits]
+            found_entries = {m.entry for m in tgt_found}
+            low_words: Optional[list[str]] = None
             for m in src_found:
-                expected: list[str] = []
-                concepts = []
-                for c, _st, p in m.entry.uses:
-                    concepts.append((c, p))
-                    for t in c.terms_in(self.target_lang or "*"):
-                        if t.status in ALLOWED and t.text not in expected:
-                            expected.append(t.text)
-                if not expected:
+                sf = m.entry.facts if m.entry.facts is not None else self._source_facts(m.entry)
+                if not sf.expected:
                     continue
-                if self.tgt.present(target, expected, tgt_found, split=tsplit):
-                    continue
-                if _forbidden_of(concepts, tgt_found, forbidden_at):
+                if not found_entries.isdisjoint(sf.wanted):
+                    continue  # the target has one of the terms
+                if sf.loose:
+                    if low_words is None:
+                        low_words = [w.lower for w in tsplit[1]] if tsplit is not None else []
+                    if _loosely_present(sf.loose, low_words):
+                        continue
+                if forbidden_at and _forbidden_of(sf.concepts, tgt_found, forbidden_at):
                     continue  # term-forbidden says it on the term itself
-                written = source[m.start:m.end]
-                listed = " or ".join(f"“{x}”" for x in expected[:3])
-                where = _places({p for _c, p in concepts})
-                hits.append(finding(TERM_MISSING,
-                                    f"The source has “{written}”: the glossary ({where}) translates it {listed}, "
-                                    "and the target has none of them.", 0, None,
-                                    {"source": written, "expected": expected, "glossary": sorted({p for _c, p in concepts})}))
+                hits.append(sf.finding(source[m.start:m.end]))
         # do-not-translate terms of the source, kept as written in the target
         if source and len(self.dnt):
             seen: set[str] = set()
@@ -349,19 +450,72 @@ class TermIndex:
                 seen.add(term)
                 if _contains_exactly(target, term):
                     continue
-                paths = sorted({p for _c, _s, p in m.entry.uses})
-                where = _places(set(paths))
+                kf = m.entry.facts if m.entry.facts is not None else self._kept_facts(m.entry)
                 variant = _variant(target, term)
                 if variant is not None:
                     a, b = variant
-                    hits.append(finding(DO_NOT_TRANSLATE_CODE,
-                                        f"“{term}” is not to be translated ({where}); the target writes “{target[a:b]}”.",
-                                        a, b, {"term": term, "replacements": [term], "glossary": paths}))
+                    hits.append(kf.finding(term, target[a:b], a, b))
                 else:
-                    hits.append(finding(DO_NOT_TRANSLATE_CODE,
-                                        f"“{term}” is not to be translated ({where}), and the target does not have it as written.",
-                                        0, None, {"term": term, "glossary": paths}))
+                    hits.append(kf.finding(term, None, 0, None))
         return tuple(hits)
+
+    # -- what an entry's findings say, worked out once ------------------------------------
+    def _allowed_targets(self, uses: list) -> list[str]:
+        """The allowed target terms of the concepts of ``uses``, in order, each text once."""
+        expected: list[str] = []
+        for c, _st, _p in uses:
+            for t in c.terms_in(self.target_lang or "*"):
+                if t.status in ALLOWED and t.text not in expected:
+                    expected.append(t.text)
+        return expected
+
+    def _source_facts(self, entry: Entry) -> "_SourceFacts":
+        expected = self._allowed_targets(entry.uses)
+        wanted = [self.tgt._entries.get(self.tgt._key_of(x)) for x in expected]
+        loose: list[tuple[Optional[str], Optional[str]]] = []
+        for e in wanted:
+            if e is None or e.substring or len(e.stems) != 1:
+                continue
+            s, term = e.stems[0], e.text.lower()
+            # a compound holding the term, in a language that writes compounds as one word;
+            # an irregular form the stemmer does not join ("Konten" for "Konto"): a word
+            # starting with all of the term but its last two letters (four at least)
+            compound = s if self.tgt.compounding and len(s) >= 3 else None
+            head = term[:max(4, len(term) - 2)] if len(term) >= 5 else None
+            if compound is not None or head is not None:
+                loose.append((compound, head))
+        paths, where = self._named({p for _c, _st, p in entry.uses})
+        facts = _SourceFacts(
+            expected=expected, wanted=tuple({id(e): e for e in wanted if e is not None}.values()), loose=tuple(loose),
+            allowed=tuple({x.lower(): None for x in expected}), concepts=tuple({id(c): c for c, _st, _p in entry.uses}.values()),
+            paths=paths, where=where)
+        entry.facts = facts
+        return facts
+
+    def _target_facts(self, entry: Entry) -> "_TargetFacts":
+        forbidden = [(c, p) for c, st, p in entry.uses if st == FORBIDDEN]
+        paths, where = self._named({p for _c, p in forbidden})
+        facts = _TargetFacts(
+            forbidden=bool(forbidden), lower=entry.text.lower(), shortest=len(entry.text) - len(entry.stems),
+            instead=self._preferred([c for c, _p in forbidden]) if forbidden else [],
+            paths=paths, where=where)
+        entry.facts = facts
+        return facts
+
+    def _named(self, paths: set) -> tuple[list[str], str]:
+        """The glossaries' paths sorted (a finding's ``data["glossary"]``) and their names as a
+        sentence says them: one list and one string for every entry of the same glossaries."""
+        key = tuple(sorted(paths))
+        got = self._names.get(key)
+        if got is None:
+            got = self._names[key] = (list(key), _places(paths))
+        return got
+
+    def _kept_facts(self, entry: Entry) -> "_KeptFacts":
+        paths, where = self._named({p for _c, _s, p in entry.uses})
+        facts = _KeptFacts(paths=paths, where=where)
+        entry.facts = facts
+        return facts
 
     def related(self, concepts: Sequence[Concept]) -> list[Concept]:
         """``concepts`` and the concepts sharing a source term with one of them."""
@@ -426,11 +580,24 @@ class TermIndex:
         return out
 
 
-def _forbidden_of(concepts: list, tgt_found: list[Match], at: list) -> bool:
-    ids = {id(c) for c, _p in concepts}
+def _forbidden_of(concepts: tuple, tgt_found: list[Match], at: list) -> bool:
+    """Is one of the target terms found at a place in ``at`` a forbidden term of one of the
+    concepts (the very objects: two entries alike are two concepts)?"""
     for m in tgt_found:
-        if (m.start, m.end) in at and any(id(c) in ids and st == FORBIDDEN for c, st, _p in m.entry.uses):
+        if (m.start, m.end) in at and any(st == FORBIDDEN and any(c is x for x in concepts) for c, st, _p in m.entry.uses):
             return True
+    return False
+
+
+def _loosely_present(loose: tuple, low_words: list[str]) -> bool:
+    """Is one of the target terms (``(compound stem, head)`` pairs of :class:`_SourceFacts`) in
+    the target's lower-case words leniently: inside a compound, or an irregular form?"""
+    for compound, head in loose:
+        for w in low_words:
+            if compound is not None and len(w) > len(compound) and (w.startswith(compound) or w.endswith(compound)):
+                return True
+            if head is not None and w.startswith(head):
+                return True
     return False
 
 

@@ -1,6 +1,6 @@
 """The words a term is matched on: placeholders and inline codes masked, words found with
-their columns, stems taken per language (Snowball, through ``snowballstemmer``; it uses the
-compiled PyStemmer when that is installed), scripts written without spaces told apart.
+their columns, stems taken per language (Snowball, through ``snowballstemmer`` over the
+compiled PyStemmer, a dependency: the same stems as the pure-Python ones), scripts written without spaces told apart.
 
 A word is a run of letters and digits.  Hyphens and apostrophes separate words ("E-Mail" is
 two words, "l'adresse" two), and a word joined to its neighbour by a hyphen says so
@@ -73,7 +73,10 @@ def stem_function(lang: Optional[str]) -> Callable[[str], str]:
         if got is None:
             if len(cache) >= STEM_CACHE:
                 cache.clear()
-            got = cache[word] = stem_word(word)
+            got = stem_word(word)
+            if got == word:  # (the word itself kept, not the stemmer's copy of it)
+                got = word
+            cache[word] = got
         return got
 
     return stem
@@ -163,6 +166,10 @@ def english_inflection(word: str, term: str) -> bool:
 
 def words(text: str) -> list[Word]:
     """The words of ``text`` (already :func:`masked`), with their columns."""
+    new = tuple.__new__
+    if "-" not in text and "\u2010" not in text and "\u2011" not in text:  # no word joined to another
+        return [new(Word, (m.start(), m.end(), w, w.lower(), False, False))
+                for m in _WORD.finditer(text) for w in (m.group(),)]
     out = []
     n = len(text)
     for m in _WORD.finditer(text):
@@ -170,7 +177,7 @@ def words(text: str) -> list[Word]:
         w = m.group()
         before = a >= 2 and text[a - 1] in _HYPHENS and (text[a - 2].isalnum())
         after = b + 1 < n and text[b] in _HYPHENS and text[b + 1].isalnum()
-        out.append(Word(a, b, w, w.lower(), before, after))
+        out.append(new(Word, (a, b, w, w.lower(), before, after)))
     return out
 
 

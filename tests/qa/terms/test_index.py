@@ -145,3 +145,47 @@ def test_a_shorter_word_of_a_forbidden_terms_stem_is_not_the_forbidden_term():
     ix = TermIndex([g], "en", "fr")
     assert codes(ix, None, "Un cas typique") == []
     assert codes(ix, None, "Typiquement, on écrit") == [("term-forbidden", 0, 11)]
+
+
+def test_lines_meeting_an_entry_alike_share_its_finding_and_lists():
+    """What a finding says of a glossary entry is made once: two lines with the same term
+    missing get the same finding (sentence, ``data`` and its lists one object each), a line
+    writing the term otherwise its own sentence, and nothing a line meets changes another's."""
+    ix = TermIndex([GLOSSARY], "en", "de")
+    [a] = ix.scan("Open the file.", "Öffnen Sie das Dokument.")
+    [b] = ix.scan("Close the file now.", "Schließen Sie jetzt das Dokument.")
+    [c] = ix.scan("Open the files.", "Öffnen Sie die Dokumente.")
+    assert a is b
+    assert a.message == ("The source has “file”: the glossary (terms.csv) translates it “Datei”, "
+                         "and the target has none of them.")
+    assert c.message.startswith("The source has “files”:") and c.data["source"] == "files"
+    assert c.data["expected"] is a.data["expected"] and c.data["glossary"] is a.data["glossary"]
+    assert a.data == {"source": "file", "expected": ["Datei"], "glossary": ["terms.csv"]}
+    # a forbidden term: the same sentence and data for the same word, its own columns per line
+    [f1] = ix.scan("Open the file.", "Das File ist offen.")
+    [f2] = ix.scan("Open the file.", "Ist das File offen?")
+    assert (f1.start_col, f1.end_col, f2.start_col, f2.end_col) == (4, 8, 8, 12)
+    assert f1.message is f2.message and f1.data is f2.data
+    assert f1.data == {"term": "File", "replacements": ["Datei"], "glossary": ["terms.csv"]}
+    # the shared finding is still right after other lines: an admitted term, a compound
+    assert ix.scan("Your accounts", "Ihre Konten") == ()
+    assert ix.scan("Save the file name.", "Speichern Sie den Dateinamen.") == ()
+    assert ix.scan("Open the file.", "Öffnen Sie das Dokument.") == (a,)
+
+
+def test_findings_are_the_same_past_the_number_an_entry_keeps(monkeypatch):
+    """Past the findings an entry keeps made, new ones are made alike (only sharing is lost)."""
+    from bleu_ls.qa.terms import index as module
+
+    lines = [(f"Open the file {n}.", "Öffnen Sie das Dokument.") for n in range(3)]
+    lines += [("Open the file.", f"{'Nun ' * n}ist das File offen.") for n in range(4)]
+
+    def found(ix: TermIndex) -> list:
+        return [[(f.code, f.start_col, f.end_col, f.message, dict(f.data)) for f in ix.scan(s, t)] for s, t in lines * 2]
+
+    kept = found(TermIndex([GLOSSARY], "en", "de"))
+    monkeypatch.setattr(module, "_KEEP", 2)
+    few = TermIndex([GLOSSARY], "en", "de")
+    assert found(few) == kept
+    assert [f[0][:3] for f in kept[3:7]] == [("term-forbidden", 8 + 4 * n, 12 + 4 * n) for n in range(4)]
+    assert kept[0][0][0] == "term-missing" and kept[0] == kept[1]
