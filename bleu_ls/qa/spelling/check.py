@@ -54,7 +54,7 @@ def source_words(source: Optional[str]) -> frozenset:
     """The lower-case words of a source line (its placeholders and code masked)."""
     if not source:
         return frozenset()
-    return frozenset(m.group().lower() for m in _WORD.finditer(masked(source)))
+    return frozenset(map(str.lower, _WORD.findall(masked(source))))  # (strings: no match objects)
 
 
 def unknown_words(target: str, source: Optional[str], dictionary: Dictionary) -> tuple[Unknown, ...]:
