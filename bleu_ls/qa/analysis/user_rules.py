@@ -178,6 +178,10 @@ class _Slow(Exception):
     """A rule's matches on one segment took longer than their share."""
 
 
+_cpu = time.thread_time
+_wall = time.perf_counter
+
+
 class _Clock:
     """A rule's time on one segment (at most PER_SEGMENT) within what is left of its pass.
 
@@ -185,25 +189,28 @@ class _Clock:
     moments the machine gave to other processes (a busy machine would otherwise switch off a
     plain rule).  ``regex``'s own timeout counts wall time, so a search it stops while the CPU
     time is still within the budget is tried again (:func:`_search`), up to :data:`WALL_FACTOR`
-    times the budget in wall time."""
+    times the budget in wall time.  Made for every rule on every segment: slots, no call but
+    the clocks'."""
+
+    __slots__ = ("start", "wall", "budget")
 
     def __init__(self, left: float) -> None:
-        self.start = time.thread_time()
-        self.wall = time.perf_counter()
-        self.budget = min(PER_SEGMENT, max(left, 0.0))
+        self.start = _cpu()
+        self.wall = _wall()
+        self.budget = PER_SEGMENT if left >= PER_SEGMENT else (left if left > 0.0 else 0.0)
 
     def left(self) -> float:
-        rest = self.budget - (time.thread_time() - self.start)
+        rest = self.budget - (_cpu() - self.start)
         if rest <= 0:
             raise _Slow
         return rest
 
     def spent(self) -> float:
-        return time.thread_time() - self.start
+        return _cpu() - self.start
 
     def may_retry(self) -> bool:
         """A wall-clock timeout came before the CPU budget was used up: preempted, try again."""
-        return self.spent() < self.budget and time.perf_counter() - self.wall < WALL_FACTOR * self.budget
+        return self.spent() < self.budget and _wall() - self.wall < WALL_FACTOR * self.budget
 
 
 def _search(pattern: Any, text: str, clock: _Clock, pos: int = 0) -> Any:
@@ -304,6 +311,8 @@ def user_rules(ctx: LineContext, c) -> Iterator[Finding]:
     cap = ctx.settings.max_line_bytes
     disabled = rules.disabled
     unit = "segment" if "line_languages" in ctx.names else "line"  # (a PO, XLIFF, TMX or subtitle file's lines are its segments)
+    for r in chosen:
+        spent.setdefault(r.name, 0.0)
     hits_of: list = []
     for i in range(lo, hi):
         line = hyp[i]
@@ -311,13 +320,14 @@ def user_rules(ctx: LineContext, c) -> Iterator[Finding]:
         key = (line, src)
         found = memo.get(key)
         if found is None:
-            found = []
+            got: list = []
             complete = True
             if not (over_cap(line, cap) or (src is not None and over_cap(src, cap))):
                 for r in chosen:
-                    if r.name in disabled:
+                    name = r.name
+                    if name in disabled:
                         continue
-                    clock = _Clock(PER_PASS - spent.get(r.name, 0.0))
+                    clock = _Clock(PER_PASS - spent[name])
                     try:
                         hits = line_hits(r, line, src, clock)
                     except _Slow:
@@ -326,9 +336,10 @@ def user_rules(ctx: LineContext, c) -> Iterator[Finding]:
                         complete = False
                         continue
                     finally:
-                        spent[r.name] = spent.get(r.name, 0.0) + clock.spent()
-                    found.extend((r, a, b) for a, b in hits)
-            found = tuple(found)
+                        spent[name] += _cpu() - clock.start
+                    if hits:
+                        got.extend((r, a, b) for a, b in hits)
+            found = tuple(got)
             if complete:
                 memo[key] = found
         if found:
