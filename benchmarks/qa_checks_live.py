@@ -21,6 +21,10 @@ the fr-quotes rule flags), timed from ``didChange`` to the answer of the
 ``textDocument/diagnostic`` sent after it.
 
     PYTHONPATH=. python -m benchmarks.qa_checks_live [N] [EDITS] [--docs xlf pair] [--variants off spelling ratio rules]
+
+``--check R``: instead, ``bleu-ls check`` of the same documents (in their workspaces, so with their
+``bleu-ls.toml``), the variants run in turn R times (off, spelling, ratio, rules, off, …): the
+median CPU seconds (user + system of the child) of each and its ratio to ``off`` (target ≤ 1.1).
 """
 
 from __future__ import annotations
@@ -28,7 +32,10 @@ from __future__ import annotations
 import argparse
 import os
 import random
+import resource
 import shutil
+import statistics
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -156,13 +163,84 @@ def run(doc: str, variant: str, n: int, edits: int, seed: int = 7) -> dict:
     return out
 
 
+def check_cpu(path: Path) -> tuple[float, float]:
+    """(wall, CPU seconds) of one ``bleu-ls check`` of ``path`` in its workspace."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    t = time.perf_counter()
+    subprocess.run([sys.executable, "-m", "bleu_ls", "check", "--fail-on", "never", str(path)], cwd=path.parent,
+                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True)
+    wall = time.perf_counter() - t
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return wall, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+
+
+def checks(docs: list[str], variants: list[str], n: int, rounds: int) -> None:
+    for doc in docs:
+        got: dict[str, list[tuple[float, float]]] = {v: [] for v in variants}
+        for _ in range(rounds):
+            for v in variants:
+                got[v].append(check_cpu(workspace(doc, v, n)))
+        base = statistics.median(c for _, c in got["off"]) if "off" in got else None
+        for v in variants:
+            cpu = statistics.median(c for _, c in got[v])
+            wall = statistics.median(w for w, _ in got[v])
+            ratio = f", {cpu / base:.3f}× off" if base else ""
+            print(f"  {doc:4} {v:8}: check CPU {cpu:6.2f} s ({', '.join(f'{c:.2f}' for _, c in got[v])}), "
+                  f"wall {wall:6.2f} s{ratio}", flush=True)
+
+
+def passes(variants: list[str], n: int, edits: int, seed: int = 7) -> None:
+    """The analysis pass after an edit, in process (no server, no diagnostics view): the pair's
+    targets with their sources (``Unreferenced``: the rules that need no reference), the same
+    typing as :func:`run`; p50 / p95 of the pass, per variant."""
+    import tomllib
+
+    from bleu_ls.config.settings import Settings
+    from bleu_ls.qa.analysis.analyzer import Analyzer
+    from bleu_ls.qa.analysis.unreferenced import Unreferenced
+
+    for v in variants:
+        path = workspace("pair", v, n)
+        hyp = path.read_text(encoding="utf-8").splitlines()
+        src = (path.parent / "big.src").read_text(encoding="utf-8").splitlines()
+        settings = Settings.from_dict(tomllib.loads(VARIANTS[v]))
+        model = Unreferenced({}, hyp)
+        names = {"hypothesis": path.name, "path": str(path)}
+        a = Analyzer(settings)
+        t = time.perf_counter()
+        first = len(a.analyse(model, src, names))
+        whole = time.perf_counter() - t
+        rng = random.Random(seed)
+        times = []
+        for _ in range(edits):
+            at, _col = _edit_line("pair", hyp, rng)
+            hyp[at] = TYPED + hyp[at]
+            model.splice_hyp(at, at + 1, [hyp[at]])
+            t = time.perf_counter()
+            a.analyse(model, src, names)
+            times.append((time.perf_counter() - t) * 1000)
+        print(f"  pass {v:8}: after an edit p50 {pct(times, 0.5):6.2f} ms, p95 {pct(times, 0.95):6.2f} ms; "
+              f"the first pass {whole:.2f} s ({first:,} findings)", flush=True)
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("n", nargs="?", type=int, default=100_000)
     ap.add_argument("edits", nargs="?", type=int, default=100)
     ap.add_argument("--docs", nargs="+", default=["xlf", "pair"], choices=["xlf", "pair"])
     ap.add_argument("--variants", nargs="+", default=list(VARIANTS), choices=list(VARIANTS))
+    ap.add_argument("--check", type=int, default=0, metavar="R", help="time `bleu-ls check` instead, R rounds")
+    ap.add_argument("--in-process", action="store_true", help="the analysis pass after an edit, in process")
     args = ap.parse_args(argv)
+    if args.in_process:
+        print(f"the analysis pass after an edit, in process, {args.n:,} lines with their sources, "
+              f"load {os.getloadavg()[0]:.2f}", flush=True)
+        passes(args.variants, args.n, args.edits)
+        return 0
+    if args.check:
+        print(f"bleu-ls check, {args.n:,} segments, {args.check} rounds in turn, load {os.getloadavg()[0]:.2f}", flush=True)
+        checks(args.docs, args.variants, args.n, args.check)
+        return 0
     print(f"typing → diagnostics in the server, {args.n:,} segments, {args.edits} edits a run, "
           f"load {os.getloadavg()[0]:.2f}", flush=True)
     for doc in args.docs:
