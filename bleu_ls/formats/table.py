@@ -217,7 +217,8 @@ ROWS: tuple[FormatRow, ...] = (
         JSON, family=JSON, family_sentence="a localization JSON file", label="localization JSON",
         reader_module="l10n_json", reader_names=("read_json",), text_reader=Ref("l10n_json:read_json"),
         prefix_reader=Ref("l10n_json:read_json"),
-        source_files=Ref("l10n_paths:json_sources"), paths=Ref("l10n_paths:is_json"), **_KEYED_JSON,
+        source_files=Ref("l10n_paths:json_sources"), paths=Ref("l10n_paths:is_json"),
+        **{**_KEYED_JSON, "live_index": Ref("live.keyed:JsonIndex")},  # an edit between values reads them alone
     ),
     FormatRow(
         ARB, family=ARB, family_sentence="a Flutter ARB file", label="Flutter ARB", extensions=(".arb",),
