@@ -245,7 +245,7 @@ ROWS: tuple[FormatRow, ...] = (
         PROPERTIES, family=PROPERTIES, family_sentence="a Java .properties file", label="Java .properties",
         extensions=(".properties",), decoding="utf-8-or-latin-1", reader_module="properties",
         reader_names=("read_properties",), text_reader=Ref("properties:read_properties"),
-        prefix_reader=Ref("properties:read_properties"), live_index=Ref("live.keyed:KeyedRereadIndex"),
+        prefix_reader=Ref("properties:read_properties"), live_index=Ref("live.keyed:PropertiesIndex"),
         source_files=Ref("properties:source_files"),
     ),
     # Apple .strings ("key" = "value";), UTF-16 or UTF-8: the source in en.lproj/ (or Base.lproj/)

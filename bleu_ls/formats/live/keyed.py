@@ -77,6 +77,35 @@ class KeyedIndex(WholeIndex):
                     return self._in_value(i, seg, a, b, start, end, new)
         return None
 
+    def _splice_read(self, a: int, b: int, fresh: list[Segment], delta: int, line_delta: int) -> Change:
+        """Segments ``[a, b)`` replaced by ``fresh``, read alone (the edit already made in the text): their
+        sources those the old ones had when the keys are the same, else the file paired again (no reading)."""
+        olds = [self.segment(k) for k in range(a, b)]
+        same_keys = [s.key for s in fresh] == [s.key for s in olds]
+        if self.source is not None and same_keys:
+            for f, o in zip(fresh, olds):
+                f.source = o.source
+        for s in olds:
+            self._add_raw(s, -1)
+        for s in fresh:
+            self._add_raw(s, 1)
+        count = len(fresh)
+        self._splice(a, b, fresh, delta, line_delta)
+        if self.source is not None and not same_keys:  # keys added or gone: the file paired again
+            before = [s.source for s in self._segs]
+            fill_sources(SegmentDocument(self.format, self.segments(), header=self.header), self.source,
+                         self.source_name)
+            moved = [k for k, s in enumerate(self._segs) if (k < a or k >= a + count) and s.source != before[k]]
+            if moved:  # sources of segments outside the splice changed: the change covers them
+                lo, hi = min(moved[0], a), max(moved[-1] + 1, a + count)
+                return Change("structure", lo, hi - count + (b - a), hi - lo, True, False, False, delta, line_delta)
+        if count == b - a == 1 and fresh[0].key == olds[0].key and fresh[0].line == olds[0].line \
+                and fresh[0].target_span[0] == olds[0].target_span[0]:
+            return Change("text", a, b, 1, fresh[0].target != olds[0].target, False, False, delta, line_delta)
+        if count == b - a == 0:
+            return Change("none", a, b, 0, False, False, False, delta, line_delta)
+        return Change("structure", a, b, count, True, False, False, delta, line_delta)
+
     def _in_value(self, i: int, seg: Segment, a: int, b: int, start: int, end: int, new: str) -> Change:
         """``new`` typed over ``[start, end)`` inside segment ``i``'s value ``[a, b)``: that segment only."""
         delta = len(new) - (end - start)
@@ -189,29 +218,67 @@ class JsonIndex(KeyedIndex):
         self._arrays.update(now.arrays)
         base_line = text.line_of(w0)
         fresh = [shift_segment(s, w0, base_line) for s in now.segments]
-        a, b = i + 1, j
-        olds = [self.segment(k) for k in range(a, b)]
-        same_keys = [s.key for s in fresh] == [s.key for s in olds]
-        if self.source is not None and same_keys:
-            for f, o in zip(fresh, olds):
-                f.source = o.source
-        for s in olds:
-            self._add_raw(s, -1)
-        for s in fresh:
-            self._add_raw(s, 1)
-        count = len(fresh)
-        self._splice(a, b, fresh, delta, line_delta)
-        if self.source is not None and not same_keys:  # keys added or gone: the file paired again
-            before = [s.source for s in self._segs]
-            fill_sources(SegmentDocument(self.format, self.segments(), header=self.header), self.source,
-                         self.source_name)
-            moved = [k for k, s in enumerate(self._segs) if (k < a or k >= a + count) and s.source != before[k]]
-            if moved:  # sources of segments outside the splice changed: the change covers them
-                lo, hi = min(moved[0], a), max(moved[-1] + 1, a + count)
-                return Change("structure", lo, hi - count + (b - a), hi - lo, True, False, False, delta, line_delta)
-        if count == b - a == 1 and fresh[0].key == olds[0].key and fresh[0].line == olds[0].line \
-                and fresh[0].target_span[0] == olds[0].target_span[0]:
-            return Change("text", a, b, 1, fresh[0].target != olds[0].target, False, False, delta, line_delta)
-        if count == b - a == 0:
-            return Change("none", a, b, 0, False, False, False, delta, line_delta)
-        return Change("structure", a, b, count, True, False, False, delta, line_delta)
+        return self._splice_read(i + 1, j, fresh, delta, line_delta)
+
+
+def _continues(piece: str) -> bool:
+    """The natural line ending ``piece`` (with its line break) goes on on the next one: it ends in an odd
+    number of backslashes (a comment's too: the region read is then only longer, never wrong)."""
+    body = piece[:-2] if piece.endswith("\r\n") else piece[:-1]
+    return (len(body) - len(body.rstrip("\\"))) % 2 == 1
+
+
+_LONE_CR = re.compile(r"\r(?!\n)")
+
+
+class PropertiesIndex(KeyedIndex):
+    """A ``.properties`` file: an edit reads again the logical lines it touched (from the natural line
+    after one that does not end in a backslash to the next such line end, in the old text and the new),
+    and splices their segments, when the file has no problem, no key twice and no lone ``\\r`` line
+    break (which the reader counts as a line, the editor not), and the lines read have none either and
+    none of their keys is a key of the rest of the file; else it reads the whole text."""
+
+    def reset(self, text: str) -> None:
+        super().reset(text)
+        self._keys = {s.key for s in self._segs}
+        self._plain = (not self.problems and "" not in self._keys and _LONE_CR.search(text) is None
+                       and not any("duplicate" in s.extra for s in self._segs))
+
+    def _edit(self, start: int, end: int, new: str) -> Change:
+        got = self._lines(start, end, new) if self._plain else None
+        return got if got is not None else WholeIndex._edit(self, start, end, new)
+
+    def _lines(self, start: int, end: int, new: str) -> Optional[Change]:
+        from ..properties import read_properties
+
+        text = self._text
+        n, lines = len(text), text.line_count
+        first = text.line_of(start)
+        while first > 0 and _continues(text.slice(text.line_start(first - 1), text.line_start(first))):
+            first -= 1
+        r0 = text.line_start(first)
+        last = text.line_of(end)
+        while True:  # to a line end that continues nothing, in the old text and the new alike
+            e = text.line_start(last + 1) if last + 1 < lines else n
+            old = text.slice(r0, e)
+            region = old[: start - r0] + new + old[end - r0:]
+            if e >= n or not (_continues(old) or _continues(region)):
+                break
+            last += 1
+        if _LONE_CR.search(region) is not None or (e < n and region.endswith("\r")):
+            return None
+        doc = read_properties(region)
+        a = self.anchors_from(first, "left")
+        b = self.anchors_from(last, "right") if e < n else len(self._segs)
+        gone = {self._segs[k].key for k in range(a, b)}
+        keys = [s.key for s in doc.segments]
+        if doc.problems or doc.header or "" in keys or len(set(keys)) != len(keys) or any(
+                k in self._keys and k not in gone for k in keys):
+            return None
+        delta = len(new) - (end - start)
+        line_delta = new.count("\n") - old.count("\n", start - r0, end - r0)
+        text.replace(start, end, new)
+        self._keys.difference_update(gone)
+        self._keys.update(keys)
+        fresh = [shift_segment(s, r0, first) for s in doc.segments]
+        return self._splice_read(a, b, fresh, delta, line_delta)
