@@ -42,6 +42,8 @@ _PLAIN = re.compile(r'[^"\\\x00-\x1f]*')
 _NUMBER = re.compile(r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?")
 _ESCAPES = {'"': '"', "\\": "\\", "/": "/", "b": "\b", "f": "\f", "n": "\n", "r": "\r", "t": "\t"}
 _HEX4 = re.compile(r"[0-9a-fA-F]{4}")
+#: a member whose name and string value have no escape, with the white space around (the common case, read at once)
+_MEMBER = re.compile(r'"([^"\\\x00-\x1f]*)"[ \t\r\n]*:[ \t\r\n]*"([^"\\\x00-\x1f]*)"[ \t\r\n]*')
 
 
 class JStr:
@@ -161,24 +163,21 @@ class _Scanner:
         i = self.ws(i)
         if i < self.n and self.text[i] == "}":
             return i + 1
+        text, member = self.text, _MEMBER.match
         while True:
-            if i >= self.n or self.text[i] != '"':
-                raise self.stop(i, f"expected a member name in quotes, found {self.found(i)}")
-            name_at = i
-            name, i = self.string(i)
-            i = self.ws(i)
-            if i >= self.n or self.text[i] != ":":
-                raise self.stop(i, f"expected ':' after the member name \"{name.value}\", found {self.found(i)}")
-            key = name.value
-            if key in members:
-                self.problem(name_at, f"duplicate member name \"{key}\": the last one counts")
-                del members[key]  # the last one counts, and its segments stay in file order
-            members[key] = (name_at, JScalar(None))  # a placeholder until the value is read
-
-            def put(node: Node, key: str = key, at: int = name_at) -> None:
-                members[key] = (at, node)
-
-            i = self.ws(self.value(i + 1, put))
+            m = member(text, i)
+            if m is not None:  # the common member, a name and a string without escapes: read at once
+                key = m.group(1)
+                if key in members:
+                    self.problem(i, f"duplicate member name \"{key}\": the last one counts")
+                    del members[key]
+                members[key] = (i, JStr(m.group(2), m.start(2), m.end(2), None))
+                self.left -= 1
+                if not self.left:
+                    raise _Stop()
+                i = m.end()
+            else:
+                i = self.ws(self.member(members, i))
             if i < self.n and self.text[i] == ",":
                 j = self.ws(i + 1)
                 if j < self.n and self.text[j] == "}":
@@ -189,6 +188,26 @@ class _Scanner:
             if i < self.n and self.text[i] == "}":
                 return i + 1
             raise self.stop(i, f"expected ',' or '}}' after a member, found {self.found(i)}")
+
+    def member(self, members: dict, i: int) -> int:
+        """Read the member at ``i`` into ``members``; the offset after its value."""
+        if i >= self.n or self.text[i] != '"':
+            raise self.stop(i, f"expected a member name in quotes, found {self.found(i)}")
+        name_at = i
+        name, i = self.string(i)
+        i = self.ws(i)
+        if i >= self.n or self.text[i] != ":":
+            raise self.stop(i, f"expected ':' after the member name \"{name.value}\", found {self.found(i)}")
+        key = name.value
+        if key in members:
+            self.problem(name_at, f"duplicate member name \"{key}\": the last one counts")
+            del members[key]  # the last one counts, and its segments stay in file order
+        members[key] = (name_at, JScalar(None))  # a placeholder until the value is read
+
+        def put(node: Node, key: str = key, at: int = name_at) -> None:
+            members[key] = (at, node)
+
+        return self.value(i + 1, put)
 
     def array(self, arr: JArr, i: int) -> int:
         i = self.ws(i)
@@ -368,23 +387,27 @@ def _read_json(text: str, max_segments: Optional[int], facts: Optional[tuple[set
     segs: list[Segment] = []
     members, arrays = facts if facts is not None else (None, None)
 
-    def walk(node: Node, path: tuple[str, ...]) -> None:
+    def walk(node: Node, path: tuple[str, ...], key: str, depth: int) -> None:
+        """``key``: ``join_key`` of the node's path, made a component at a time, ``depth`` its length
+        (``path`` kept for ``facts`` only)."""
         if isinstance(node, JStr):
-            segs.append(_segment(line, join_key(path), node))
+            segs.append(_segment(line, key, node))
         elif isinstance(node, JObj):
+            pre = key + "." if depth else ""
             for name, (_at, child) in node.members.items():
-                p = (*path, name)
+                p = (*path, name) if members is not None else path
                 if members is not None:
                     members.add(p)
-                walk(child, p)
+                walk(child, p, pre + key_part(name), depth + 1)
         elif isinstance(node, JArr):
             if arrays is not None:
                 arrays.add(path)
+            pre = key + "." if depth else ""
             for k, child in enumerate(node.items):
-                walk(child, (*path, str(k)))
+                walk(child, (*path, str(k)) if members is not None else path, pre + str(k), depth + 1)
 
     if root is not None:
-        walk(root, ())
+        walk(root, (), "", 0)
     return SegmentDocument(JSON, segs, problems=problems, text=text)
 
 

@@ -93,8 +93,8 @@ class KeyedIndex(WholeIndex):
         self._splice(a, b, fresh, delta, line_delta)
         if self.source is not None and not same_keys:  # keys added or gone: the file paired again
             before = [s.source for s in self._segs]
-            fill_sources(SegmentDocument(self.format, self.segments(), header=self.header), self.source,
-                         self.source_name)
+            # the segments as kept (a pending move applied later keeps the source set here): no copy of each
+            fill_sources(SegmentDocument(self.format, self._segs, header=self.header), self.source, self.source_name)
             moved = [k for k, s in enumerate(self._segs) if (k < a or k >= a + count) and s.source != before[k]]
             if moved:  # sources of segments outside the splice changed: the change covers them
                 lo, hi = min(moved[0], a), max(moved[-1] + 1, a + count)

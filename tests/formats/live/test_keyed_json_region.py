@@ -164,3 +164,35 @@ def test_well_formed_edits_equal_a_fresh_reading(data) -> None:
             idx.edit(at, at, data.draw(st.sampled_from(["\n", " ", "\t", "\r\n"])))
         same(idx)
     assert len(calls) <= edits
+
+
+NAMES = st.sampled_from(["a", "b", "", "x.y", "back\\slash", "é", "0", "a b", 'q"'])
+TREES = st.recursive(st.one_of(st.text(max_size=5), st.integers(), st.none(), st.booleans()),
+                     lambda kids: st.one_of(st.lists(kids, max_size=3), st.dictionaries(NAMES, kids, max_size=4)),
+                     max_leaves=12)
+
+
+def _leaves(node, parts, out) -> None:
+    """The oracle: ``json.loads``' tree flattened by the documented key rule (``.`` and ``\\`` escaped)."""
+    if isinstance(node, str):
+        out.append((".".join(p.replace("\\", "\\\\").replace(".", "\\.") for p in parts), node))
+    elif isinstance(node, dict):
+        for k, v in node.items():
+            _leaves(v, [*parts, k], out)
+    elif isinstance(node, list):
+        for k, v in enumerate(node):
+            _leaves(v, [*parts, str(k)], out)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.dictionaries(NAMES, TREES, max_size=5), st.sampled_from([None, 2, "\t"]))
+def test_the_reader_equals_json_loads(tree, indent) -> None:
+    """The reader (its one-match member included) against ``json.loads``: keys, values, spans."""
+    text = json.dumps(tree, indent=indent, ensure_ascii=False)
+    want: list = []
+    _leaves(json.loads(text), [], want)
+    doc = read_json(text)
+    assert not doc.problems
+    assert [(s.key, s.target) for s in doc.segments] == [(k, v.replace("\n", " ").replace("\r", " ")) for k, v in want]
+    for s, (_k, v) in zip(doc.segments, want):
+        assert json.loads('"' + text[s.target_span[0]:s.target_span[1]] + '"') == v
