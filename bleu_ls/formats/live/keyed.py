@@ -22,6 +22,8 @@ from __future__ import annotations
 import re
 from typing import Callable, Optional
 
+import numpy as np
+
 from ..keyed import fill_sources
 from ..l10n_json import AFTER, VALUE, Frame, read_json_live, scan_region, split_key
 from ..model import Segment, SegmentDocument
@@ -52,6 +54,19 @@ class KeyedIndex(WholeIndex):
 
     #: the index's own reader of a whole text (None: the format's)
     _parse: Optional[Callable[[str], SegmentDocument]] = None
+
+    #: a value's closing quote is right after its target's end, always (the JSON family's readers and the
+    #: splices above keep it: a value is read only once closed, a word typed in it is no quote)
+    _closing_quote = True
+
+    def quoted(self, which: np.ndarray) -> np.ndarray:
+        """1 for each segment of ``which`` whose target's end is followed by its closing quote (where a
+        quoted value's hint goes, after it: the server's ``hint_offsets``), else 0; no text read for the
+        JSON family."""
+        if self._closing_quote:
+            return np.ones(len(which), np.int64)
+        text = self._text
+        return np.fromiter((text.startswith('"', e) for e in self.target_ends(which).tolist()), np.int64, len(which))
 
     def set_source(self, source: Optional[SegmentDocument], name: str = "") -> None:
         """Pair with ``source`` (None: with none): the segments as read given their sources (no reading;
@@ -122,6 +137,8 @@ class KeyedRereadIndex(KeyedIndex):
     """A :class:`KeyedIndex` that reads the whole text again after every edit: formats whose value text
     is not its characters even without escapes (Android's collapsed white space and apostrophe rule, a
     ``.properties`` value's leading white space)."""
+
+    _closing_quote = False
 
     def _edit(self, start: int, end: int, new: str) -> Change:
         return WholeIndex._edit(self, start, end, new)
@@ -237,6 +254,8 @@ class PropertiesIndex(KeyedIndex):
     and splices their segments, when the file has no problem, no key twice and no lone ``\\r`` line
     break (which the reader counts as a line, the editor not), and the lines read have none either and
     none of their keys is a key of the rest of the file; else it reads the whole text."""
+
+    _closing_quote = False
 
     def reset(self, text: str) -> None:
         super().reset(text)

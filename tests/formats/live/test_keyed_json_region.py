@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import json
 
+import numpy as np
+
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -36,6 +38,9 @@ def same(idx: JsonIndex) -> None:
     assert [(p.message, p.span) for p in idx.problems] == [(p.message, p.span) for p in want.problems]
     assert [idx.target_span(i) for i in range(len(idx))] == [s.target_span for s in want.segments()]
     assert idx._members == want._members and idx._arrays == want._arrays
+    # where a value's hint goes: after its closing quote, which the index says without reading the text
+    text = idx.text
+    assert idx.quoted(np.arange(len(idx))).tolist() == [int(text[s.target_span[1]:].startswith('"')) for s in got]
 
 
 def spy(idx: JsonIndex) -> list:
