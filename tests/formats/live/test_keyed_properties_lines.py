@@ -109,3 +109,30 @@ def test_edits_at_line_ends_and_backslashes_equal_a_fresh_reading(edits, anchor)
         start = start if start >= 0 else len(text)
         idx.edit(start, min(len(text), start + length), new)
         same(idx)
+
+
+def test_real_bundle_edited_line_by_line() -> None:
+    """Apache JMeter's German bundle (tests/data/formats/properties/SOURCES.md) paired with its English one:
+    an entry pasted, a word typed, a line break, a continuation made and a line cut, each read alone."""
+    from pathlib import Path
+
+    data = Path(__file__).resolve().parents[2] / "data" / "formats" / "properties" / "jmeter"
+    de = next(p for p in sorted(data.iterdir()) if p.name.endswith("_de.properties"))
+    en = data / de.name.replace("_de.properties", ".properties")
+    text = de.read_text(encoding="utf-8")
+    idx = PropertiesIndex("properties", text)
+    source = read_properties(en.read_text(encoding="utf-8"))
+    idx.set_source(source, en.name)
+    calls = spy(idx)
+    mid = text.index("\n", len(text) // 2) + 1
+    edits = (lambda t: (mid, mid, "bleu_ls_pasted=Eingefügt\n"),  # an entry pasted
+             lambda t: (mid + 15, mid + 15, "neu "),  # a word typed in its value
+             lambda t: (mid - 1, mid - 1, "\n"),  # a line break before it
+             lambda t: (t.index("\n", mid + 1), t.index("\n", mid + 1), " \\"),  # its line continued on the next
+             lambda t: (mid + 1, t.index("\n", mid + 1) + 1, ""))  # its line cut: the next one a property again
+    for edit in edits:
+        idx.edit(*edit(idx.text))
+        want = PropertiesIndex("properties", idx.text)
+        want.set_source(source, en.name)
+        assert idx.segments() == want.segments() and idx.header == want.header
+    assert not calls
