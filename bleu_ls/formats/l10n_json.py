@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
-from typing import Any, Optional, Union
+from typing import Any, Optional, Sequence, Union
 
 from .finding import Finding, problem
 from .model import ARB, JSON, WEBEXT, Run, Segment, SegmentDocument
@@ -42,6 +42,8 @@ _PLAIN = re.compile(r'[^"\\\x00-\x1f]*')
 _NUMBER = re.compile(r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?")
 _ESCAPES = {'"': '"', "\\": "\\", "/": "/", "b": "\b", "f": "\f", "n": "\n", "r": "\r", "t": "\t"}
 _HEX4 = re.compile(r"[0-9a-fA-F]{4}")
+#: a member whose name and string value have no escape, with the white space around (the common case, read at once)
+_MEMBER = re.compile(r'"([^"\\\x00-\x1f]*)"[ \t\r\n]*:[ \t\r\n]*"([^"\\\x00-\x1f]*)"[ \t\r\n]*')
 
 
 class JStr:
@@ -161,24 +163,21 @@ class _Scanner:
         i = self.ws(i)
         if i < self.n and self.text[i] == "}":
             return i + 1
+        text, member = self.text, _MEMBER.match
         while True:
-            if i >= self.n or self.text[i] != '"':
-                raise self.stop(i, f"expected a member name in quotes, found {self.found(i)}")
-            name_at = i
-            name, i = self.string(i)
-            i = self.ws(i)
-            if i >= self.n or self.text[i] != ":":
-                raise self.stop(i, f"expected ':' after the member name \"{name.value}\", found {self.found(i)}")
-            key = name.value
-            if key in members:
-                self.problem(name_at, f"duplicate member name \"{key}\": the last one counts")
-                del members[key]  # the last one counts, and its segments stay in file order
-            members[key] = (name_at, JScalar(None))  # a placeholder until the value is read
-
-            def put(node: Node, key: str = key, at: int = name_at) -> None:
-                members[key] = (at, node)
-
-            i = self.ws(self.value(i + 1, put))
+            m = member(text, i)
+            if m is not None:  # the common member, a name and a string without escapes: read at once
+                key = m.group(1)
+                if key in members:
+                    self.problem(i, f"duplicate member name \"{key}\": the last one counts")
+                    del members[key]
+                members[key] = (i, JStr(m.group(2), m.start(2), m.end(2), None))
+                self.left -= 1
+                if not self.left:
+                    raise _Stop()
+                i = m.end()
+            else:
+                i = self.ws(self.member(members, i))
             if i < self.n and self.text[i] == ",":
                 j = self.ws(i + 1)
                 if j < self.n and self.text[j] == "}":
@@ -189,6 +188,26 @@ class _Scanner:
             if i < self.n and self.text[i] == "}":
                 return i + 1
             raise self.stop(i, f"expected ',' or '}}' after a member, found {self.found(i)}")
+
+    def member(self, members: dict, i: int) -> int:
+        """Read the member at ``i`` into ``members``; the offset after its value."""
+        if i >= self.n or self.text[i] != '"':
+            raise self.stop(i, f"expected a member name in quotes, found {self.found(i)}")
+        name_at = i
+        name, i = self.string(i)
+        i = self.ws(i)
+        if i >= self.n or self.text[i] != ":":
+            raise self.stop(i, f"expected ':' after the member name \"{name.value}\", found {self.found(i)}")
+        key = name.value
+        if key in members:
+            self.problem(name_at, f"duplicate member name \"{key}\": the last one counts")
+            del members[key]  # the last one counts, and its segments stay in file order
+        members[key] = (name_at, JScalar(None))  # a placeholder until the value is read
+
+        def put(node: Node, key: str = key, at: int = name_at) -> None:
+            members[key] = (at, node)
+
+        return self.value(i + 1, put)
 
     def array(self, arr: JArr, i: int) -> int:
         i = self.ws(i)
@@ -291,7 +310,7 @@ def key_part(name: str) -> str:
     return name
 
 
-def join_key(parts: list[str]) -> str:
+def join_key(parts: Sequence[str]) -> str:
     """The key of a path of member names (array indices as their decimal text)."""
     return ".".join(key_part(p) for p in parts)
 
@@ -350,23 +369,166 @@ def read_json(text: str, max_segments: Optional[int] = None) -> SegmentDocument:
     """A key-value localization JSON file (i18next, vue-i18n, ngx-translate…): every string leaf
     (``max_segments``: about the first that many, each as the whole read gives it, for the first
     hints of a large file; a member name repeated further down is the whole read's business)."""
+    return _read_json(text, max_segments, None)
+
+
+def read_json_live(text: str) -> tuple[SegmentDocument, set[tuple[str, ...]], set[tuple[str, ...]]]:
+    """:func:`read_json`, with the paths of every object member and of every array (what
+    :func:`scan_region` needs to read a region of the file alone; a path is its member names and
+    array indices as a tuple)."""
+    facts: tuple[set, set] = (set(), set())
+    doc = _read_json(text, None, facts)
+    return doc, facts[0], facts[1]
+
+
+def _read_json(text: str, max_segments: Optional[int], facts: Optional[tuple[set, set]]) -> SegmentDocument:
     root, problems = scan(text, max_segments)
     line = _line_fn(text)
     segs: list[Segment] = []
+    members, arrays = facts if facts is not None else (None, None)
 
-    def walk(node: Node, path: list[str]) -> None:
+    def walk(node: Node, path: tuple[str, ...], key: str, depth: int) -> None:
+        """``key``: ``join_key`` of the node's path, made a component at a time, ``depth`` its length
+        (``path`` kept for ``facts`` only)."""
         if isinstance(node, JStr):
-            segs.append(_segment(line, join_key(path), node))
+            segs.append(_segment(line, key, node))
         elif isinstance(node, JObj):
+            pre = key + "." if depth else ""
             for name, (_at, child) in node.members.items():
-                walk(child, [*path, name])
+                p = (*path, name) if members is not None else path
+                if members is not None:
+                    members.add(p)
+                walk(child, p, pre + key_part(name), depth + 1)
         elif isinstance(node, JArr):
+            if arrays is not None:
+                arrays.add(path)
+            pre = key + "." if depth else ""
             for k, child in enumerate(node.items):
-                walk(child, [*path, str(k)])
+                walk(child, (*path, str(k)) if members is not None else path, pre + str(k), depth + 1)
 
     if root is not None:
-        walk(root, [])
+        walk(root, (), "", 0)
     return SegmentDocument(JSON, segs, problems=problems, text=text)
+
+
+# -- a region read alone (the live index) --------------------------------------------------------
+#: the states of :func:`scan_region`: a value expected (for ``pending``), a value just read, a member
+#: name expected (after a comma), a member name or "}" (after "{"), a value or "]" (after "[")
+VALUE, AFTER, NAME, NAME_OR_CLOSE, VALUE_OR_CLOSE = range(5)
+#: deeper than this, a region is not read alone (the whole reader's own limit is Python's stack)
+_MAX_DEPTH = 100
+
+#: an open container while a region is read: ``[kind ("o" object, "a" array), its path, the next
+#: item's index (arrays)]``
+Frame = list
+
+
+class Region:
+    """What :func:`scan_region` read: the string values (segments, offsets and lines those of the
+    text it was given), the paths of the object members whose names it read and of the arrays it
+    opened, and where it stopped: the open containers, the state and the path a value is expected for."""
+
+    __slots__ = ("segments", "members", "arrays", "frames", "state", "pending")
+
+    def __init__(self, segments: list[Segment], members: list[tuple[str, ...]], arrays: list[tuple[str, ...]],
+                 frames: list[Frame], state: int, pending: tuple[str, ...]) -> None:
+        self.segments, self.members, self.arrays = segments, members, arrays
+        self.frames, self.state, self.pending = frames, state, pending
+
+
+def scan_region(text: str, i: int, frames: list[Frame], state: int, pending: tuple[str, ...] = ()) -> Optional[Region]:
+    """Read ``text[i:]``, a piece of a JSON file, from the state the scan of the whole file was in at
+    its start (``frames``: the containers open there, outermost first; ``state``; ``pending``: the
+    path of the value expected, in state :data:`VALUE`) to its end, without recursion.  None where
+    the whole scan would say a problem in it (a string not closed by its end included) or the
+    nesting is deeper than :data:`_MAX_DEPTH`: the caller reads the whole file."""
+    sc = _Scanner(text)
+    n = len(text)
+    frames = [list(f) for f in frames]
+    segs: list[Segment] = []
+    members: list[tuple[str, ...]] = []
+    arrays: list[tuple[str, ...]] = []
+    line = _line_fn(text)
+    ws = sc.ws
+    try:
+        while True:
+            i = ws(i)
+            if i >= n:
+                break
+            c = text[i]
+            if state == VALUE_OR_CLOSE:
+                if c == "]":
+                    frames.pop()
+                    i, state = i + 1, AFTER
+                    continue
+                f = frames[-1]
+                pending = (*f[1], str(f[2]))
+                f[2] += 1
+                state = VALUE
+            if state == VALUE:
+                if c == "{":
+                    frames.append(["o", pending, 0])
+                    i, state = i + 1, NAME_OR_CLOSE
+                elif c == "[":
+                    arrays.append(pending)
+                    frames.append(["a", pending, 0])
+                    i, state = i + 1, VALUE_OR_CLOSE
+                elif c == '"':
+                    s, i = sc.string(i)
+                    segs.append(_segment(line, join_key(pending), s))
+                    state = AFTER
+                else:
+                    for word in ("true", "false", "null"):
+                        if text.startswith(word, i):
+                            i += len(word)
+                            break
+                    else:
+                        m = _NUMBER.match(text, i)
+                        if m is None or m.end() == i:
+                            return None
+                        i = m.end()
+                    state = AFTER
+                if len(frames) > _MAX_DEPTH:
+                    return None
+            elif state == AFTER:
+                if not frames:  # text after the end of the file's value
+                    return None
+                f = frames[-1]
+                if c == ",":
+                    i += 1
+                    if f[0] == "o":
+                        state = NAME
+                    else:
+                        pending = (*f[1], str(f[2]))
+                        f[2] += 1
+                        state = VALUE
+                        j = ws(i)
+                        if j < n and text[j] == "]":  # a comma after the last item
+                            return None
+                elif c == ("}" if f[0] == "o" else "]"):
+                    frames.pop()
+                    i += 1
+                else:
+                    return None
+            else:  # NAME, NAME_OR_CLOSE
+                if c == "}" and state == NAME_OR_CLOSE:
+                    frames.pop()
+                    i, state = i + 1, AFTER
+                    continue
+                if c != '"':
+                    return None
+                name, i = sc.string(i)
+                i = ws(i)
+                if i >= n or text[i] != ":":
+                    return None
+                pending = (*frames[-1][1], name.value)
+                members.append(pending)
+                i, state = i + 1, VALUE
+    except _Stop:
+        return None
+    if sc.problems:
+        return None
+    return Region(segs, members, arrays, frames, state, pending)
 
 
 def _note(meta: Optional[Node]) -> tuple[tuple[str, ...], Optional[dict]]:

@@ -217,7 +217,8 @@ ROWS: tuple[FormatRow, ...] = (
         JSON, family=JSON, family_sentence="a localization JSON file", label="localization JSON",
         reader_module="l10n_json", reader_names=("read_json",), text_reader=Ref("l10n_json:read_json"),
         prefix_reader=Ref("l10n_json:read_json"),
-        source_files=Ref("l10n_paths:json_sources"), paths=Ref("l10n_paths:is_json"), **_KEYED_JSON,
+        source_files=Ref("l10n_paths:json_sources"), paths=Ref("l10n_paths:is_json"),
+        **{**_KEYED_JSON, "live_index": Ref("live.keyed:JsonIndex")},  # an edit between values reads them alone
     ),
     FormatRow(
         ARB, family=ARB, family_sentence="a Flutter ARB file", label="Flutter ARB", extensions=(".arb",),
@@ -244,7 +245,7 @@ ROWS: tuple[FormatRow, ...] = (
         PROPERTIES, family=PROPERTIES, family_sentence="a Java .properties file", label="Java .properties",
         extensions=(".properties",), decoding="utf-8-or-latin-1", reader_module="properties",
         reader_names=("read_properties",), text_reader=Ref("properties:read_properties"),
-        prefix_reader=Ref("properties:read_properties"), live_index=Ref("live.keyed:KeyedRereadIndex"),
+        prefix_reader=Ref("properties:read_properties"), live_index=Ref("live.keyed:PropertiesIndex"),
         source_files=Ref("properties:source_files"),
     ),
     # Apple .strings ("key" = "value";), UTF-16 or UTF-8: the source in en.lproj/ (or Base.lproj/)
