@@ -13,6 +13,8 @@ from hypothesis import strategies as st
 from bleu_ls.formats.l10n_json import read_json
 from bleu_ls.formats.live.keyed import KeyedIndex
 
+from .keyed_same import assert_same_as_fresh
+
 DATA = Path(__file__).resolve().parents[2] / "data" / "formats" / "json" / "excalidraw" / "locales"
 SOURCE = read_json(json.dumps({"a": "Hello {{name}}", "b": {"c": "World", "d": "Sea"}, "e": "Line\nbreak"}))
 TEXT = '{\n  "a": "Hallo {{name}}",\n  "b": {"c": "Welt", "x": "Extra"},\n  "e": "Zeile\\nUmbruch"\n}\n'
@@ -25,11 +27,7 @@ def fresh(text: str) -> KeyedIndex:
 
 
 def same(idx: KeyedIndex) -> None:
-    want = fresh(idx.text)
-    assert idx.segments() == want.segments()
-    assert idx.header == want.header
-    assert [(p.message, p.span) for p in idx.problems] == [(p.message, p.span) for p in want.problems]
-    assert [idx.target_span(i) for i in range(len(idx))] == [s.target_span for s in want.segments()]
+    assert_same_as_fresh(idx, fresh(idx.text))
 
 
 def test_sources_and_missing_keys() -> None:

@@ -16,6 +16,8 @@ from hypothesis import strategies as st
 from bleu_ls.formats.l10n_json import read_json
 from bleu_ls.formats.live.keyed import JsonIndex
 
+from .keyed_same import assert_same_as_fresh
+
 SOURCE = read_json(json.dumps({"a": "Hello", "b": {"c": "World", "d": "Sea", "n": 3}, "e": ["One", "Two"],
                                "f": "Fish", "new": "New one"}))
 TEXT = ('{\n  "a": "Hallo",\n  "b": {\n    "c": "Welt",\n    "n": 3,\n    "x": "Extra"\n  },\n'
@@ -30,13 +32,7 @@ def fresh(text: str) -> JsonIndex:
 
 def same(idx: JsonIndex) -> None:
     want = fresh(idx.text)
-    got = idx.segments()
-    assert [(s.key, s.target, s.target_span, s.line, s.source) for s in got] == \
-        [(s.key, s.target, s.target_span, s.line, s.source) for s in want.segments()]
-    assert got == want.segments()
-    assert idx.header == want.header
-    assert [(p.message, p.span) for p in idx.problems] == [(p.message, p.span) for p in want.problems]
-    assert [idx.target_span(i) for i in range(len(idx))] == [s.target_span for s in want.segments()]
+    got = assert_same_as_fresh(idx, want)
     assert idx._members == want._members and idx._arrays == want._arrays
     # where a value's hint goes: after its closing quote, which the index says without reading the text
     text = idx.text

@@ -11,6 +11,8 @@ from hypothesis import strategies as st
 from bleu_ls.formats.live.keyed import PropertiesIndex
 from bleu_ls.formats.properties import read_properties
 
+from .keyed_same import assert_same_as_fresh
+
 SOURCE = read_properties("greeting = Hello\nfarewell = Goodbye\nlong = one two \\\n    three\nnew = New one\n"
                          "name: Name {0}\n")
 TEXT = ("# a comment \\\ngreeting = Hallo\nfarewell = Tschüss\n\nlong = eins zwei \\\n    drei\n"
@@ -24,14 +26,7 @@ def fresh(text: str) -> PropertiesIndex:
 
 
 def same(idx: PropertiesIndex) -> None:
-    want = fresh(idx.text)
-    got = idx.segments()
-    assert [(s.key, s.target, s.target_span, s.line, s.source) for s in got] == \
-        [(s.key, s.target, s.target_span, s.line, s.source) for s in want.segments()]
-    assert got == want.segments()
-    assert idx.header == want.header
-    assert [(p.message, p.span) for p in idx.problems] == [(p.message, p.span) for p in want.problems]
-    assert [idx.target_span(i) for i in range(len(idx))] == [s.target_span for s in want.segments()]
+    assert_same_as_fresh(idx, fresh(idx.text))
 
 
 def spy(idx: PropertiesIndex) -> list:

@@ -1,0 +1,19 @@
+"""What the key-value live indexes' tests hold an index to after edits: a fresh read of its text."""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+def assert_same_as_fresh(idx: Any, want: Any) -> list:
+    """``idx`` after its edits against ``want``, the same text read afresh and paired with the same
+    source: its segments (key, target, place, line, source first, for a readable failure), header,
+    problems and target spans; returns ``idx``'s segments."""
+    got = idx.segments()
+    assert [(s.key, s.target, s.target_span, s.line, s.source) for s in got] == \
+        [(s.key, s.target, s.target_span, s.line, s.source) for s in want.segments()]
+    assert got == want.segments()
+    assert idx.header == want.header
+    assert [(p.message, p.span) for p in idx.problems] == [(p.message, p.span) for p in want.problems]
+    assert [idx.target_span(i) for i in range(len(idx))] == [s.target_span for s in want.segments()]
+    return got
