@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable
 
 
 def assert_same_as_fresh(idx: Any, want: Any) -> list:
@@ -17,3 +17,26 @@ def assert_same_as_fresh(idx: Any, want: Any) -> list:
     assert [(p.message, p.span) for p in idx.problems] == [(p.message, p.span) for p in want.problems]
     assert [idx.target_span(i) for i in range(len(idx))] == [s.target_span for s in want.segments()]
     return got
+
+
+def count_whole_reads(idx: Any) -> list:
+    """A list that gets one item for each whole read of the index's text from now on (its ``reset``)."""
+    calls: list = []
+    whole = idx.reset
+
+    def counted(text: str) -> None:
+        calls.append(1)
+        whole(text)
+
+    idx.reset = counted
+    return calls
+
+
+def edit_at_random(idx: Any, edits: list, check: Callable[[Any], None]) -> None:
+    """Each (position, length, text) of ``edits`` applied to ``idx``, the position wrapped into its
+    text, and ``check(idx)`` after each."""
+    for pos, length, new in edits:
+        n = len(idx.text)
+        start = pos % (n + 1)
+        idx.edit(start, min(n, start + length), new)
+        check(idx)

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from bleu_ls.formats.l10n_json import read_json
 from bleu_ls.formats.live.keyed import KeyedIndex
 
-from .keyed_same import assert_same_as_fresh
+from .keyed_same import assert_same_as_fresh, edit_at_random
 
 DATA = Path(__file__).resolve().parents[2] / "data" / "formats" / "json" / "excalidraw" / "locales"
 SOURCE = read_json(json.dumps({"a": "Hello {{name}}", "b": {"c": "World", "d": "Sea"}, "e": "Line\nbreak"}))
@@ -56,12 +56,7 @@ def test_typing_inside_a_value_changes_that_value_only() -> None:
                           st.sampled_from(["x", "ö ", "", '"', "\\n", "\n", ",", "{{n}}", "}", "Welt"])),
                 min_size=1, max_size=6))
 def test_random_edits_equal_a_fresh_reading(edits) -> None:
-    idx = fresh(TEXT)
-    for pos, length, new in edits:
-        n = len(idx.text)
-        start = pos % (n + 1)
-        idx.edit(start, min(n, start + length), new)
-        same(idx)
+    edit_at_random(fresh(TEXT), edits, same)
 
 
 def test_real_file_typed_word_by_word() -> None:

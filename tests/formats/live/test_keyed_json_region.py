@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from bleu_ls.formats.l10n_json import read_json
 from bleu_ls.formats.live.keyed import JsonIndex
 
-from .keyed_same import assert_same_as_fresh
+from .keyed_same import assert_same_as_fresh, count_whole_reads, edit_at_random
 
 SOURCE = read_json(json.dumps({"a": "Hello", "b": {"c": "World", "d": "Sea", "n": 3}, "e": ["One", "Two"],
                                "f": "Fish", "new": "New one"}))
@@ -39,22 +39,10 @@ def same(idx: JsonIndex) -> None:
     assert idx.quoted(np.arange(len(idx))).tolist() == [int(text[s.target_span[1]:].startswith('"')) for s in got]
 
 
-def spy(idx: JsonIndex) -> list:
-    """Count the index's whole reads from now on."""
-    calls: list = []
-    whole = idx.reset
-
-    def counted(text: str) -> None:
-        calls.append(1)
-        whole(text)
-
-    idx.reset = counted  # type: ignore[method-assign]
-    return calls
-
 
 def test_an_entry_pasted_is_read_alone() -> None:
     idx = fresh(TEXT)
-    calls = spy(idx)
+    calls = count_whole_reads(idx)
     at = TEXT.index('  "f"')
     change = idx.edit(at, at, '  "new": "Neu",\n')
     assert not calls
@@ -67,7 +55,7 @@ def test_an_entry_pasted_is_read_alone() -> None:
 
 def test_a_line_break_between_entries_moves_the_rest() -> None:
     idx = fresh(TEXT)
-    calls = spy(idx)
+    calls = count_whole_reads(idx)
     at = TEXT.index('\n  "b"')
     change = idx.edit(at, at, "\n")
     assert not calls and change.kind == "none" and change.line_delta == 1
@@ -89,7 +77,7 @@ def test_what_reads_the_whole() -> None:
     for at, new in ((TEXT.index('  "f"'), '  "a": "x",\n'), (TEXT.index('  "f"'), '  "q'),
                     (TEXT.index('"Eins"'), '"Null", ')):
         idx = fresh(TEXT)
-        calls = spy(idx)
+        calls = count_whole_reads(idx)
         idx.edit(at, at, new)
         assert calls, new
         same(idx)
@@ -102,12 +90,7 @@ PIECES = ["x", '"', ",", ":", "{", "}", "[", "]", "\n", " ", '"k": "v",', '"a": 
 @settings(max_examples=400, deadline=None)
 @given(st.lists(st.tuples(st.integers(0, 10**6), st.integers(0, 12), st.sampled_from(PIECES)), min_size=1, max_size=8))
 def test_random_edits_equal_a_fresh_reading(edits) -> None:
-    idx = fresh(TEXT)
-    for pos, length, new in edits:
-        n = len(idx.text)
-        start = pos % (n + 1)
-        idx.edit(start, min(n, start + length), new)
-        same(idx)
+    edit_at_random(fresh(TEXT), edits, same)
 
 
 @settings(max_examples=200, deadline=None)
@@ -141,7 +124,7 @@ def test_well_formed_edits_equal_a_fresh_reading(data) -> None:
     """Edits that keep the file well formed (entries pasted, cut, keys renamed, line breaks and
     spaces between entries): most are read alone; each leaves the index as a fresh reading."""
     idx = fresh(TEXT)
-    calls = spy(idx)
+    calls = count_whole_reads(idx)
     edits = data.draw(st.integers(1, 10))
     for k in range(edits):
         text = idx.text

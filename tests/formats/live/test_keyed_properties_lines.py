@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from bleu_ls.formats.live.keyed import PropertiesIndex
 from bleu_ls.formats.properties import read_properties
 
-from .keyed_same import assert_same_as_fresh
+from .keyed_same import assert_same_as_fresh, count_whole_reads, edit_at_random
 
 SOURCE = read_properties("greeting = Hello\nfarewell = Goodbye\nlong = one two \\\n    three\nnew = New one\n"
                          "name: Name {0}\n")
@@ -29,21 +29,10 @@ def same(idx: PropertiesIndex) -> None:
     assert_same_as_fresh(idx, fresh(idx.text))
 
 
-def spy(idx: PropertiesIndex) -> list:
-    calls: list = []
-    whole = idx.reset
-
-    def counted(text: str) -> None:
-        calls.append(1)
-        whole(text)
-
-    idx.reset = counted  # type: ignore[method-assign]
-    return calls
-
 
 def test_an_entry_pasted_and_a_word_typed_are_read_alone() -> None:
     idx = fresh(TEXT)
-    calls = spy(idx)
+    calls = count_whole_reads(idx)
     at = TEXT.index("extra=")
     change = idx.edit(at, at, "new = Neu\n")
     # the line it was typed on read again with it: its segment and the new one
@@ -59,7 +48,7 @@ def test_an_entry_pasted_and_a_word_typed_are_read_alone() -> None:
 
 def test_a_continuation_made_or_undone_reads_the_next_line_too() -> None:
     idx = fresh(TEXT)
-    calls = spy(idx)
+    calls = count_whole_reads(idx)
     at = TEXT.index("Tschüss") + len("Tschüss")
     idx.edit(at, at, " \\")  # farewell goes on on the blank line after it: the lines after are read too
     same(idx)
@@ -71,7 +60,7 @@ def test_a_continuation_made_or_undone_reads_the_next_line_too() -> None:
 
 def test_a_key_the_file_has_reads_the_whole() -> None:
     idx = fresh(TEXT)
-    calls = spy(idx)
+    calls = count_whole_reads(idx)
     at = TEXT.index("extra=")
     idx.edit(at, at, "greeting = Noch einmal\n")
     assert calls and idx.header.get("duplicate-keys") == "1"
@@ -85,12 +74,7 @@ PIECES = ["x", "\\", "\n", "=", " ", ":", "#", "!", "k = v\n", "greeting=G\n", "
 @settings(max_examples=400, deadline=None)
 @given(st.lists(st.tuples(st.integers(0, 10**6), st.integers(0, 8), st.sampled_from(PIECES)), min_size=1, max_size=8))
 def test_random_edits_equal_a_fresh_reading(edits) -> None:
-    idx = fresh(TEXT)
-    for pos, length, new in edits:
-        n = len(idx.text)
-        start = pos % (n + 1)
-        idx.edit(start, min(n, start + length), new)
-        same(idx)
+    edit_at_random(fresh(TEXT), edits, same)
 
 
 @settings(max_examples=200, deadline=None)
@@ -118,7 +102,7 @@ def test_real_bundle_edited_line_by_line() -> None:
     idx = PropertiesIndex("properties", text)
     source = read_properties(en.read_text(encoding="utf-8"))
     idx.set_source(source, en.name)
-    calls = spy(idx)
+    calls = count_whole_reads(idx)
     mid = text.index("\n", len(text) // 2) + 1
     edits = (lambda t: (mid, mid, "bleu_ls_pasted=Eingefügt\n"),  # an entry pasted
              lambda t: (mid + 15, mid + 15, "neu "),  # a word typed in its value
