@@ -109,6 +109,14 @@ class LiveIndex(OffsetIndex):
             else:
                 self._raw.pop(raw, None)
 
+    def _replace(self, a: int, b: int, olds: list[Segment], fresh: list[Segment], delta: int, line_delta: int) -> None:
+        """Segments ``[a, b)`` (``olds``) replaced by ``fresh``: the key counts moved, then spliced."""
+        for s in olds:
+            self._add_raw(s, -1)
+        for s in fresh:
+            self._add_raw(s, 1)
+        self._splice(a, b, fresh, delta, line_delta)
+
     def _keys_plain(self) -> bool:
         """Every segment's key is its own id (no numbered cue, no id twice)."""
         return self._unnamed == 0 and len(self._raw) == len(self._segs)
@@ -174,12 +182,8 @@ class LiveIndex(OffsetIndex):
 
         plain_before = self._keys_plain()
         olds = [self.segment(i) for i in range(a, b)]
-        for s in olds:
-            self._add_raw(s, -1)
-        for s in fresh:
-            self._add_raw(s, 1)
         count = len(fresh)
-        self._splice(a, b, fresh, delta, line_delta)
+        self._replace(a, b, olds, fresh, delta, line_delta)
 
         # keys: a local read numbers and tells duplicates apart within the region only
         keys_changed = False

@@ -100,12 +100,8 @@ class KeyedIndex(WholeIndex):
         if self.source is not None and same_keys:
             for f, o in zip(fresh, olds):
                 f.source = o.source
-        for s in olds:
-            self._add_raw(s, -1)
-        for s in fresh:
-            self._add_raw(s, 1)
         count = len(fresh)
-        self._splice(a, b, fresh, delta, line_delta)
+        self._replace(a, b, olds, fresh, delta, line_delta)
         if self.source is not None and not same_keys:  # keys added or gone: the file paired again
             before = [s.source for s in self._segs]
             # the segments as kept (a pending move applied later keeps the source set here): no copy of each
