@@ -2,9 +2,12 @@
 
 The analyser (:class:`bleu_ls.qa.analysis.Analyzer`) keeps its findings by
 line and says which lines a pass changed; here each line's findings are
-filtered by the ignore store and encoded as LSP JSON once, and kept until
-that line's findings change.  A pull reply joins the kept texts (C speed);
-the ``resultId`` changes only when a line's text did, so a pull after an
+filtered by the ignore store and kept with a fingerprint of their LSP JSON
+(the hash of the encoded texts) until that line's findings change.  The JSON
+texts themselves are kept only for the lines whose items a reply carried
+(with a cap, a few thousand of a file's hundreds of thousands; encoded again
+on demand otherwise).  A pull reply joins the kept texts (C speed); the
+``resultId`` changes only when a line's fingerprint did, so a pull after an
 edit that moved no diagnostic answers *unchanged*.  Diagnostic objects (for
 code lenses, code actions, pushed diagnostics) are made per line on demand.
 
@@ -22,12 +25,16 @@ carries what an editor showing at most N per file keeps — VS Code's rule
 (extHostDiagnostics.ts): the errors in the order received, then the
 warnings, then information, then hints, up to N — less one, plus our note at
 line 1 saying how many were not sent (VS Code then never adds its own
-marker).  Each block keeps, per severity, its count and joined text too, so a
-capped reply after a one-line edit joins a few hundred strings.  The
-``resultId`` follows the items sent: an edit changing only a finding that is
-not sent answers *unchanged*; the note gives the exact count of the others,
-so a finding appearing or going anywhere changes it (a new resultId, a reply
-of at most N items).
+marker).  Each block keeps, per severity, its count (from the findings: no
+encoding) and, once a reply reached it, its joined text, so a capped reply
+after a one-line edit joins a few hundred strings and encodes only what it
+sends.  The ``resultId`` follows the items sent: an edit changing only a
+finding that is not sent answers *unchanged*.  The note gives the count of
+all problems to three significant digits ("at least 23,400"), so a finding
+appearing or going among those not sent changes the reply only when the
+count crosses such a step: a typed word in a file of 100,000 flagged lines
+answers *unchanged*, not 1,000 items again.  `bleu-ls check`, Show Report
+and the status bar count exactly.
 """
 
 from __future__ import annotations
@@ -58,6 +65,8 @@ _dumps = json.JSONEncoder(separators=(",", ":")).encode
 BLOCK = 256
 #: The code of the note sent in place of the findings over the cap.
 NOT_SENT = "not-sent"
+#: The fingerprint of a line whose findings the ignore store all hides.
+_NONE = 0
 
 
 def severity_of(f: Finding) -> int:
@@ -93,19 +102,19 @@ class FlaggedLines(Sequence):
     flagged line, the count in the code lens): listed when first read, not
     on the edit path (at 100k lines, ~2 ms of every edit that moved a
     diagnostic).  Made anew whenever the diagnostics move; until then the
-    per-line texts it reads (``enc``) do not change."""
+    per-line findings it reads (``kept``) do not change."""
 
-    def __init__(self, lines: list[int], enc: dict, extra: list, line_count: Optional[int]) -> None:
-        self._from: Optional[tuple] = (lines, enc, extra, line_count)
+    def __init__(self, lines: list[int], kept: dict, extra: list, line_count: Optional[int]) -> None:
+        self._from: Optional[tuple] = (lines, kept, extra, line_count)
         self._list: list[int] = []
 
     def _lines(self) -> list[int]:
         if self._from is not None:
-            lines, enc, extra, lc = self._from
+            lines, kept, extra, lc = self._from
             self._from = None
             clamp = (lambda i: max(0, min(i, lc - 1))) if lc is not None else (lambda i: 0)
             flagged = {clamp(f.line) for f in extra}
-            shown = list(compress(lines, map(enc.__getitem__, lines)))
+            shown = list(compress(lines, map(kept.__getitem__, lines)))
             last = bisect_left(shown, lc - 1) if lc is not None else 0
             flagged.update(shown[:last])
             flagged.update(map(clamp, shown[last:]))
@@ -141,9 +150,11 @@ class DiagnosticLines:
         #: the full cache key of the last refresh
         self.key: Any = None
         self.rid: Optional[str] = None
-        #: body line -> JSON of its kept diagnostics / its kept findings
-        self.enc: dict[int, list[str]] = {}
+        #: body line -> its kept findings / the fingerprint of their JSON
         self.kept: dict[int, list[Finding]] = {}
+        self.sig: dict[int, int] = {}
+        #: body line -> the JSON of its kept diagnostics, for the lines a reply read
+        self.enc: dict[int, list[str]] = {}
         self.objs: dict[int, list[types.Diagnostic]] = {}
         #: body line -> findings hidden by the ignore store, line hidden as reviewed
         self.hidden: dict[int, tuple[int, bool]] = {}
@@ -160,11 +171,14 @@ class DiagnosticLines:
         self.analyzer: Any = None
         self.passes = -1
         self.filter_key: Any = None
+        #: the document the kept findings were encoded against (texts made on demand)
+        self._doc: Optional["LineDocument"] = None
         self._items: Optional[list[str]] = None
         #: block number -> the joined JSON of its lines' items ("" when none)
         self._blocks: dict[int, str] = {}
-        #: block number -> per severity (1..4): its items' count, their joined JSON
-        self._sev: dict[int, tuple[tuple[int, ...], tuple[str, ...]]] = {}
+        #: block number -> [its items' count per severity (1..4), per severity
+        #: the joined JSON (None until a reply reached it), the texts (idem)]
+        self._sev: dict[int, list] = {}
         self._body: Optional[str] = None
         #: the items sent (``_body``, or the capped selection and the note)
         self._sent: Optional[str] = None
@@ -192,10 +206,11 @@ class DiagnosticLines:
             or analyzer.passes != self.passes + 1
             or filter_key != self.filter_key
         )
-        old_enc = None
+        self._doc = doc
+        old_sig = None
         if full:
-            old_enc = self.enc
-            self.enc, self.kept, self.objs, self.hidden = {}, {}, {}, {}
+            old_sig = self.sig
+            self.sig, self.enc, self.kept, self.objs, self.hidden = {}, {}, {}, {}, {}
             self._blocks, self._sev, self.n_body = {}, {}, 0
             self.ignored, self.reviewed = 0, set()
             todo: Any = final
@@ -208,7 +223,7 @@ class DiagnosticLines:
             if lc != self.line_count:
                 first = min(first, max(0, min(lc, self.line_count) - 1))
             todo.update(lines[bisect_left(lines, first):])
-            todo.update(self.lines[bisect_left(self.lines, first):])  # the keys of self.enc
+            todo.update(self.lines[bisect_left(self.lines, first):])  # the keys of self.kept
         self.analyzer = analyzer
         self.passes = analyzer.passes if analyzer is not None else -1
         self.filter_key, self.line_count = filter_key, lc
@@ -217,7 +232,7 @@ class DiagnosticLines:
             if self._line(doc, i, final.get(i), hide):
                 moved = True
         if full:
-            moved = self.rid is None or old_enc != self.enc
+            moved = self.rid is None or old_sig != self.sig
         self.extra_ignored, self.extra_reviewed = 0, set()
         head_kept, head_enc = self._extra(doc, head, hide)
         tail_kept, tail_enc = self._extra(doc, tail, hide)
@@ -231,23 +246,24 @@ class DiagnosticLines:
             # with a cap, a change among the items not sent leaves the reply as it was
             if not (self.cap and self.rid is not None and before is not None and self.body() == before):
                 self.rid = f"{_RUN}-{next(_IDS)}"
-            pair.flagged = FlaggedLines(self.lines, self.enc, head_kept + tail_kept, lc if doc is not None else None)
+            pair.flagged = FlaggedLines(self.lines, self.kept, head_kept + tail_kept, lc if doc is not None else None)
         pair.ignored = self.ignored + self.extra_ignored
         pair.reviewed = len(self.reviewed | self.extra_reviewed)
 
     def _line(self, doc, i: int, fs: Optional[list], hide) -> bool:
         """Bring body line ``i`` up to date; True when its diagnostics changed."""
-        old = self.enc.get(i)
+        old = self.sig.get(i)
         ign, rev = self.hidden.pop(i, (0, False))
         self.ignored -= ign
         self.reviewed.discard(i)
         self.objs.pop(i, None)
         if not fs:
             if old is not None:
-                del self.enc[i], self.kept[i]
-                self.n_body -= len(old)
+                self.n_body -= len(self.kept[i])
+                del self.sig[i], self.kept[i]
+                self.enc.pop(i, None)
                 self._drop(i // BLOCK)
-            return bool(old)
+            return old is not None and old != _NONE
         if hide is not None:
             kept, ign, rev = hide(fs)
             if ign or rev:
@@ -258,9 +274,12 @@ class DiagnosticLines:
         else:
             kept = fs
         new = [encode_diagnostic(doc, f) for f in kept]
-        self.enc[i], self.kept[i] = new, kept
-        self.n_body += len(new) - len(old or ())
-        if new != (old or []):
+        sig = hash(tuple(new)) if new else _NONE
+        self.n_body += len(kept) - len(self.kept.get(i, ()))
+        self.sig[i], self.kept[i] = sig, kept
+        if i in self.enc:
+            self.enc[i] = new
+        if sig != (_NONE if old is None else old):
             self._drop(i // BLOCK)
             return True
         return False
@@ -268,6 +287,14 @@ class DiagnosticLines:
     def _drop(self, b: int) -> None:
         self._blocks.pop(b, None)
         self._sev.pop(b, None)
+
+    def _enc(self, i: int) -> list[str]:
+        """The JSON texts of body line ``i``'s diagnostics (encoded when first read)."""
+        got = self.enc.get(i)
+        if got is None:
+            doc = self._doc
+            got = self.enc[i] = [encode_diagnostic(doc, f) for f in self.kept[i]]
+        return got
 
     def _extra(self, doc, findings: list, hide) -> tuple[list, list]:
         """The problems / comparison findings: filtered and encoded every time (few)."""
@@ -290,8 +317,7 @@ class DiagnosticLines:
     def items(self) -> list[str]:
         """The JSON text of every diagnostic, in order."""
         if self._items is None:
-            enc = self.enc
-            self._items = [*self.head_enc, *chain.from_iterable(map(enc.__getitem__, self.lines)), *self.tail_enc]
+            self._items = [*self.head_enc, *chain.from_iterable(map(self._enc, self.lines)), *self.tail_enc]
         return self._items
 
     def body(self) -> str:
@@ -308,11 +334,11 @@ class DiagnosticLines:
         blocks whose lines changed are joined again)."""
         if self._body is None:
             parts = [",".join(self.head_enc)] if self.head_enc else []
-            blocks, enc = self._blocks, self.enc
+            blocks = self._blocks
             for b, span in self._spans():
                 got = blocks.get(b)
                 if got is None:
-                    got = blocks[b] = ",".join(chain.from_iterable(map(enc.__getitem__, span)))
+                    got = blocks[b] = ",".join(chain.from_iterable(map(self._enc, span)))
                 if got:
                     parts.append(got)
             if self.tail_enc:
@@ -330,54 +356,73 @@ class DiagnosticLines:
             yield b, lines[k:end]
             k = end
 
-    def _buckets(self, span: list[int]) -> tuple[list[str], ...]:
-        """The items of body lines ``span`` by severity (errors first), in order."""
-        kept, enc = self.kept, self.enc
-        return _by_severity(chain.from_iterable(zip(kept[i], enc[i]) for i in span))
+    def _block(self, b: int, span: list[int]) -> list:
+        """Block ``b``'s [count per severity, joined texts, texts] (counted from
+        the findings; the texts made when first read)."""
+        got = self._sev.get(b)
+        if got is None:
+            counts = [0, 0, 0, 0]
+            kept = self.kept
+            for i in span:
+                for f in kept[i]:
+                    counts[severity_of(f) - 1] += 1
+            got = self._sev[b] = [counts, [None] * 4, [None] * 4]
+        return got
+
+    def _texts(self, block: list, span: list[int], s: int) -> list[str]:
+        """The JSON texts of the items of severity ``s + 1`` on ``span``, in order."""
+        got = block[2][s]
+        if got is None:
+            kept, sev = self.kept, s + 1
+            got = block[2][s] = [
+                text for i in span if any(severity_of(f) == sev for f in kept[i])
+                for f, text in zip(kept[i], self._enc(i)) if severity_of(f) == sev
+            ]
+        return got
 
     def _capped(self, total: int) -> str:
         """VS Code's rule (at most ``cap`` per file: the errors in the order
         received, then the warnings, the information, the hints) less one
-        item, then the note; from the blocks' per-severity texts."""
-        sev = self._sev
-        blocks = []
-        for b, span in self._spans():
-            got = sev.get(b)
-            if got is None:
-                buckets = self._buckets(span)
-                got = sev[b] = (tuple(map(len, buckets)), tuple(map(",".join, buckets)))
-            blocks.append((got, span))
+        item, then the note; from the blocks' per-severity counts and texts."""
+        blocks = [(self._block(b, span), span) for b, span in self._spans()]
         head = _by_severity(zip(self.head_kept, self.head_enc))
         tail = _by_severity(zip(self.tail_kept, self.tail_enc))
         parts: list[str] = []
         room = self.cap - 1
         for s in range(4):
-            #: (count, joined text or None, the items (None) or the block's span of lines)
-            segments: Iterator[tuple[int, Optional[str], Any]] = chain(
-                ((len(head[s]), None, head[s]),),
-                ((counts[s], texts[s], span) for (counts, texts), span in blocks if counts[s]),
-                ((len(tail[s]), None, tail[s]),),
-            )
-            for count, text, what in segments:
+            if not room:
+                break
+            if head[s]:
+                parts.append(",".join(head[s][:room]))
+                room -= min(room, len(head[s]))
+            for block, span in blocks:
+                count = block[0][s]
                 if not room:
                     break
                 if not count:
                     continue
                 if count <= room:
-                    parts.append(",".join(what) if text is None else text)
+                    text = block[1][s]
+                    if text is None:
+                        text = block[1][s] = ",".join(self._texts(block, span, s))
+                    parts.append(text)
                     room -= count
-                else:  # the last, partial segment
-                    items = what if text is None else self._buckets(what)[s]
-                    parts.append(",".join(items[:room]))
+                else:  # the last, partial block
+                    parts.append(",".join(self._texts(block, span, s)[:room]))
                     room = 0
+            if room and tail[s]:
+                parts.append(",".join(tail[s][:room]))
+                room -= min(room, len(tail[s]))
         parts.append(self._note(total))
         return ",".join(parts)
 
     def _note(self, total: int) -> str:
-        """Our Information diagnostic at line 1 about the items not sent."""
+        """Our Information diagnostic at line 1 about the items not sent: the
+        count to three significant digits (see the module doc)."""
         sent = self.cap - 1
         message = (
-            f"bleu-ls found {total:,} problems in this file; {total - sent:,} of them are not listed here "
+            f"bleu-ls found at least {about(total):,} problems in this file; "
+            f"{sent:,} of them are listed here "
             f"(at most {self.cap:,} are sent, errors and warnings first: setting maxProblems). "
             f"`bleu-ls check {self.name}` lists them all; Show Report counts them by kind; "
             "Next Flagged Line visits every flagged line."
@@ -405,6 +450,12 @@ class DiagnosticLines:
         head = [to_diagnostic(doc, f) for f in self.head_kept]
         tail = [to_diagnostic(doc, f) for f in self.tail_kept]
         return [*head, *chain.from_iterable(body), *tail]
+
+
+def about(total: int) -> int:
+    """``total`` rounded down to three significant digits (23,456 -> 23,400)."""
+    step = 10 ** max(0, len(str(total)) - 3)
+    return total - total % step
 
 
 def _by_severity(pairs: Iterable[tuple[Finding, str]]) -> tuple[list[str], ...]:

@@ -46,24 +46,32 @@ def vscode_shows(items: list[dict], limit: int) -> list[dict]:
 
 
 def expected_reply(all_items: list[dict], cap: int) -> list[dict]:
-    """The reply the cap asks for, the note compared by its shape only."""
+    """The reply the cap asks for, the note compared by what it counts."""
     if cap == 0 or len(all_items) <= cap:
         return all_items
-    return vscode_shows(all_items, cap)[: cap - 1] + [{"note": len(all_items) - (cap - 1)}]
+    return vscode_shows(all_items, cap)[: cap - 1] + [{"note": (len(all_items), cap - 1)}]
+
+
+def three_digits(total: int) -> int:
+    """``total`` with all but its first three digits set to 0."""
+    digits = str(total)
+    return int(digits[:3] + "0" * (len(digits) - 3))
 
 
 def sent(view: DiagnosticLines, total: int) -> list[dict]:
-    """The reply's items; the note replaced by what it must say."""
+    """The reply's items; the note replaced by what it counts (the total it
+    says, to three significant digits, and the number listed)."""
     got = json.loads("[" + view.body() + "]")
     out = []
     for d in got:
         if d.get("code") == NOT_SENT:
             assert d["severity"] == 3 and d["source"] == "bleu-ls"
             assert d["range"] == {"start": {"line": 0, "character": 0}, "end": {"line": 0, "character": 0}}
-            assert f"found {total:,} problems" in d["message"]
-            hidden = int(d["message"].split("; ")[1].split(" of them")[0].replace(",", ""))
+            said = three_digits(total)
+            assert f"found at least {said:,} problems" in d["message"]
+            listed = int(d["message"].split("; ")[1].split(" of them")[0].replace(",", ""))
             assert "bleu-ls check a.hyp" in d["message"]
-            out.append({"note": hidden})
+            out.append({"note": (total, listed)})
         else:
             out.append(d)
     return out
@@ -155,11 +163,13 @@ def test_capped_reply_is_vscodes_selection_less_one_and_a_note(
 
 
 def test_a_change_outside_the_sent_items_answers_unchanged(tmp_path):
-    """50 errors and 200 hints, cap 20: a hint's message changing leaves the
-    resultId; a hint going away changes the note's count, hence the resultId;
-    an error changing changes it."""
+    """50 errors and 1,205 hints, cap 20: a hint's message changing leaves the
+    resultId; hints going away leave it too while the count said (to three
+    digits: "at least 1,250") holds, and change it when the count crosses a
+    step; an error sent changing changes it, and so does an error going
+    that moves the next one into the reply."""
     path = tmp_path / "a.hyp"
-    n = 250
+    n = 1255
     pair = Pair(uri=path.as_uri(), path=path, settings=Settings.from_dict({"maxProblems": 20}))
     pair.model = SimpleNamespace(n_paired=n)
     store = IgnoreStore.load(tmp_path)
@@ -174,18 +184,21 @@ def test_a_change_outside_the_sent_items_answers_unchanged(tmp_path):
         return view.rid, view.body()
 
     rid0, body0 = step(None)
-    assert len(json.loads("[" + body0 + "]")) == 20
-    final[200] = [Finding("c", "hint", "another message", line=200)]
-    assert step({200}) == (rid0, body0)
-    final[201] = []
-    rid2, body2 = step({201})
-    assert rid2 != rid0 and "230 of them are not listed" in body2 and "231 of them" in body0
+    assert len(json.loads("[" + body0 + "]")) == 20 and "found at least 1,250 problems" in body0
+    final[1200] = [Finding("c", "hint", "another message", line=1200)]
+    assert step({1200}) == (rid0, body0)
+    for i in range(1201, 1206):  # 1,250 problems
+        final[i] = []
+    assert step(set(range(1201, 1206))) == (rid0, body0)
+    final[1206] = []  # 1,249: a step down
+    rid2, body2 = step({1206})
+    assert rid2 != rid0 and "found at least 1,240 problems" in body2
     final[3] = [Finding("c", "error", "changed", line=3)]
     rid3, body3 = step({3})
     assert rid3 != rid2 and "changed" in body3
-    final[40] = []  # an error not sent goes: the 19 sent stay, the count moves
-    rid4, body4 = step({40})
-    assert rid4 != rid3 and body4.replace("229 of them", "230 of them").replace("found 248", "found 249") == body3
+    final[7] = []  # an error sent goes: the next error comes in
+    rid4, body4 = step({7})
+    assert rid4 != rid3 and '"m19"' in body4 and '"m19"' not in body3
     assert [d["severity"] for d in json.loads("[" + body4 + "]")] == [1] * 19 + [3]
 
 
