@@ -128,9 +128,6 @@ class FormatRow:
     quoted_target: bool = False
     #: the header field that declares the target language, when the header is read as fields (PO ``Language``)
     header_language: Optional[str] = None
-    #: ``(seg, items) -> bool``: the inline items a check names are all placeholders of the
-    #: entry's own format flag (the format's placeholder checks say them; PO)
-    placeholders_own: Optional[Ref] = None
     #: the diagnostic code of a reading problem in the editor
     problem_code: str = "malformed"
     #: (path, lang) -> candidate source-language files, first existing wins (key-value localization files); None: the source is in the file
@@ -183,7 +180,7 @@ ROWS: tuple[FormatRow, ...] = (
         state_actions=(REMOVE_FUZZY,), needs_review=Ref("states:po_needs_review"),
         draft_flag="fuzzy", target_is_draft=Ref("states:po_target_is_draft"),
         fallback=Ref("match:_po_fallback"), quoted_target=True, header_language="Language",
-        placeholders_own=Ref("po_placeholders:placeholders_own"), problem_code="po-syntax", problems_checked=True,
+        problem_code="po-syntax", problems_checked=True,
     ),
     FormatRow(
         XLIFF1, extensions=(".xlf", ".xliff", ".sdlxliff", ".mxliff"), sniff=(b"<xliff",),

@@ -166,7 +166,7 @@ def test_every_live_index_holds_the_read(files) -> None:
 def test_refs_resolve() -> None:
     for r in ROWS:
         for ref in (r.text_reader, r.prefix_reader, r.live_index, r.needs_review, r.target_is_draft,
-                    r.fallback, r.placeholders_own):
+                    r.fallback):
             if ref is not None:
                 assert callable(ref.resolve()), ref
     with pytest.raises(AttributeError):

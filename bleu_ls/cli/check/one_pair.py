@@ -179,7 +179,8 @@ def _check_segments(hyp: Path, spec: Optional[PairSpec], settings: Settings, met
     names["source_language"], names["target_language"] = doc.source_lang, doc.target_lang
     names["line_languages"] = segment_languages(segs)  # (a multilingual TMX: each segment's own)
     findings = Analyzer(settings).analyse(model, source, names)
-    placeholders_own = row(doc.format).placeholders_own
+    own_checks = checks_of(doc.format)
+    placeholders_own = own_checks.placeholders_own if own_checks is not None else None
     if placeholders_own is not None:
         findings = _without_placeholder_markup(findings, segs, placeholders_own)
     text = doc.text
@@ -269,9 +270,9 @@ def _draft_effort(segments) -> Optional[dict]:
 
 
 def _without_placeholder_markup(findings: list, segs, placeholders_own) -> list:
-    """PO: the rule table's `markup-mismatch` left out where all it names are placeholders of the
-    entry's format flag (`placeholders-missing`/`-extra` say it by the format's own rules; the
-    row's ``placeholders_own``)."""
+    """The rule table's `markup-mismatch` left out where all it names are placeholders of the
+    format's own syntax (`placeholders-missing`/`-extra` say it by the format's own rules; the
+    check row's ``placeholders_own``)."""
     out = []
     for f in findings:
         if f.code == "markup-mismatch" and 0 <= f.line < len(segs):

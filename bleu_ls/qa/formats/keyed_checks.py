@@ -26,7 +26,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Callable, Optional
+from typing import Callable, Iterable, Optional
 
 from ...formats.keyed import SOURCE_FILE, missing_keys
 from ...formats.model import Segment, SegmentDocument
@@ -258,10 +258,16 @@ def check_segment(seg: Segment, sev: dict, syntax: Optional[Syntax], said: froze
         lost, added = want - have, have - want
         if lost and sev.get("placeholders-missing"):
             many = sum(lost.values()) > 1
+            # as the source writes them, in its order (what the quick fix inserts: qa/fixes.py)
+            left, missing = Counter(lost), []
+            for p, start, end in want_list:
+                if left[p] > 0:
+                    left[p] -= 1
+                    missing.append(src[start:end])
             out.append(Finding("placeholders-missing", sev["placeholders-missing"],
                                f"The source's placeholder{'s' if many else ''} {_listing(lost)} "
                                f"{'are' if many else 'is'} missing here.", (a, b),
-                               data={"lost": sorted(lost.elements())}))
+                               data={"lost": sorted(lost.elements()), "missing": missing}))
         if added and sev.get("placeholders-extra"):
             first = next(x for x in have_list if x[0] in added)
             span = (seg.file_offset(first[1]), seg.file_offset(first[2]))
@@ -269,6 +275,19 @@ def check_segment(seg: Segment, sev: dict, syntax: Optional[Syntax], said: froze
                                f"The source has no placeholder {_listing(added)}.", span,
                                data={"added": sorted(added.elements())}))
     return out
+
+
+def placeholders_own(seg: Segment, items: Iterable[str], syntax: Syntax) -> bool:
+    """Whether every one of ``items`` (texts the rule table's ``markup-mismatch`` found lost or added) is
+    a placeholder of the format's ``syntax`` in the source or the value, as written or as compared: then
+    ``placeholders-missing`` / ``-extra`` say it (so the generic check need not say it again)."""
+    texts: set[str] = set()
+    for text in (seg.source or "", seg.target):
+        for compared, a, b in syntax(text):
+            texts.add(compared)
+            texts.add(text[a:b])
+    items = list(items)
+    return bool(items) and all(i in texts for i in items)
 
 
 def check_document(doc: SegmentDocument, sev: dict, syntax: Optional[Syntax], said: frozenset = frozenset()) -> list[Finding]:

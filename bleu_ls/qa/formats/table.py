@@ -16,7 +16,7 @@ imported when first used.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Callable, Optional
+from typing import Any, Callable, Iterable, Optional
 
 from ...formats.model import (ANDROID, ARB, JSON, PO, PROPERTIES, SRT, STRINGS, STRINGSDICT, TMX, VTT, WEBEXT, XCSTRINGS,
                               XLIFF1, XLIFF2, YAML, Segment, SegmentDocument)
@@ -52,6 +52,10 @@ class CheckRow:
     #: ``text -> the text as the file spells it, or None``: how a quick fix's new text is written into a
     #: target (:mod:`~bleu_ls.qa.fixes`: PO C escapes, XML character data, a cue's text as it is)
     write: Callable[[str], Optional[str]] = lambda text: _fixes().plain_line(text)
+    #: ``(seg, items) -> bool``: the inline items the rule table's ``markup-mismatch`` names are all
+    #: placeholders of the format's own syntax (PO: of the entry's format flag), which
+    #: ``placeholders-missing`` / ``-extra`` already say by that syntax: the generic finding is left out
+    placeholders_own: Optional[Callable[[Segment, Iterable[str]], bool]] = None
 
 
 def _fixes():
@@ -62,6 +66,12 @@ def _fixes():
 
 def _po_write(text: str) -> Optional[str]:
     return _fixes().po_string(text)
+
+
+def _po_placeholders_own(seg: Segment, items: Iterable[str]) -> bool:
+    from ...formats.po_placeholders import placeholders_own
+
+    return placeholders_own(seg, items)
 
 
 def _xml_write(text: str) -> Optional[str]:
@@ -243,10 +253,16 @@ def _keyed(syntax: str, write: Callable[[str], Optional[str]] = _json_write, icu
 
         return {**facts(header), "language": header.get("locale") or header.get(PATH_LANGUAGE) or None}
 
+    def placeholders_own(seg: Segment, items: Iterable[str]) -> bool:
+        from . import keyed_checks
+
+        return keyed_checks.placeholders_own(seg, items, getattr(keyed_checks, syntax))
+
     if groups is None or member is None:
-        return CheckRow(document=document, segment=segment, header_facts=header_facts, write=write)
+        return CheckRow(document=document, segment=segment, header_facts=header_facts, write=write,
+                        placeholders_own=placeholders_own)
     return CheckRow(document=document, segment=segment, header_facts=header_facts, write=write, plurals=groups,
-                    in_plural=member)
+                    in_plural=member, placeholders_own=placeholders_own)
 
 
 _XML = CheckRow(document=_xml_document, segment=_xml_segment, header_facts=_xml_facts, write=_xml_write)
@@ -255,7 +271,8 @@ _SUBTITLES = CheckRow(document=_subtitle_document)
 #: format name -> its checks
 CHECKS: dict[str, CheckRow] = {
     PO: CheckRow(document=_po_document, segment=_po_segment, header_facts=_po_facts, plurals=_po_plurals,
-                 group_fields=("msgctxt", "plural_index"), counts=_po_counts, write=_po_write),
+                 group_fields=("msgctxt", "plural_index"), counts=_po_counts, write=_po_write,
+                 placeholders_own=_po_placeholders_own),
     XLIFF1: _XML,
     XLIFF2: _XML,
     TMX: _XML,

@@ -41,6 +41,7 @@ from ...qa.analysis import Analyzer
 from ...qa.analysis.unreferenced import Unreferenced, segment_languages, segment_lines
 from ...engine import PairModel, build_metrics, common_splice
 from ...formats.table import row
+from ...qa.formats.table import checks_of
 from ...formats.read import read_prefix
 from ..background import pools
 from ...qa.findings import Finding
@@ -362,7 +363,7 @@ def _segment_findings(sp: SegmentPair, i: int, found) -> list[Finding]:
     out = []
     for f in found:
         if f.code == "markup-mismatch" and _placeholders_own(sp.index.format, seg, f):
-            continue  # PO: placeholders-missing / -extra say it by the entry's format
+            continue  # placeholders-missing / -extra say it by the format's own syntax
         base = seg.target_span[0]
         n = len(seg.target)
         a = seg.file_offset(min(f.start_col, n)) - base
@@ -375,8 +376,9 @@ def _segment_findings(sp: SegmentPair, i: int, found) -> list[Finding]:
 
 
 def _placeholders_own(fmt: str, seg, f) -> bool:
-    """The items a finding names are all placeholders of the entry's own format flag (the format's row says how; PO)."""
-    placeholders_own = row(fmt).placeholders_own
+    """The items a finding names are all placeholders of the format's own syntax (its check row says how)."""
+    checks = checks_of(fmt)
+    placeholders_own = checks.placeholders_own if checks is not None else None
     if placeholders_own is None:
         return False
     items = [*f.data.get("lost", ()), *f.data.get("added", ())]
