@@ -30,10 +30,12 @@ from ...formats.model import SegmentDocument
 from ...qa.findings import Finding
 from ...qa.formats.subtitle_checks import check_cues
 from ..background import heap
+from ..views.diaglines import not_sent_note
 from ..views.render import SOURCE
 from .state import TIMED, SegmentPair, position_at
 
-#: at most this many diagnostics per document (the first ones in file order; VS Code shows 1,000)
+#: at most this many diagnostics per document unless the caller says (setting maxProblems;
+#: the first ones in file order; VS Code shows 1,000)
 DIAGNOSTIC_LIMIT = 1000
 
 
@@ -162,21 +164,53 @@ def recheck(sp: SegmentPair, a: int, b: int) -> None:
 
 
 def diagnostics_json(sp: SegmentPair, encoding: str, more: Optional[dict[int, list[Finding]]] = None,
-                     untranslated: Collection[int] = frozenset()) -> list[str]:
+                     untranslated: Collection[int] = frozenset(), cap: int = DIAGNOSTIC_LIMIT) -> list[str]:
     """The document's diagnostics as JSON texts: the reading's problems first, then the
-    checks' findings in file order (at most :data:`DIAGNOSTIC_LIMIT`).  ``more``: the rule
-    table's findings per segment (a file with no reference, rules.py); ``untranslated``: the
-    segments it calls untranslated (no ``target-same-as-source`` beside it, as in ``check``)."""
-    out: list[str] = []
-    index = sp.index
+    checks' findings in file order.  ``more``: the rule table's findings per segment (a file
+    with no reference, rules.py); ``untranslated``: the segments it calls untranslated (no
+    ``target-same-as-source`` beside it, as in ``check``).  With ``cap`` (setting
+    maxProblems; 0: none) and more findings than it, the first ``cap - 1`` and our note at
+    line 1 counting them all (:func:`~..views.diaglines.not_sent_note`): an editor showing
+    ``cap`` per file then shows the reply as it is."""
+    out = _diagnostics_json(sp, encoding, more, untranslated, cap + 1 if cap > 0 else 0)
+    if 0 < cap < len(out):
+        total = _count(sp, more, untranslated, sum(1 for _ in _problem_rows(sp)))
+        out = out[: cap - 1] + [not_sent_note(total, cap, sp.path.name, "the first in file order")]
+    return out
+
+
+def _count(sp: SegmentPair, more: Optional[dict[int, list[Finding]]], untranslated: Collection[int],
+           problems: int) -> int:
+    """Every diagnostic of the document: the reading's ``problems`` and every finding (counted
+    from the lists: no finding encoded)."""
+    qa = findings(sp)
+    total = problems + sum(map(len, (qa[i] for i in with_findings(sp))))
+    if more:
+        total += sum(map(len, more.values()))
+    for i in untranslated:
+        if i < len(qa):
+            total -= sum(1 for f in qa[i] if f.code == "target-same-as-source")
+    return total
+
+
+def _problem_rows(sp: SegmentPair):
+    """The reading's problems said as diagnostics (their row on), with their severity."""
     rows = _rows(sp)[0]
-    for p in index.problems:
-        # each problem's code is its reader's (malformed, timecode, po-syntax), an error; a PO
-        # catalogue's is said as the CLI says it (po_checks.problem_findings): as its row says
+    for p in sp.index.problems:
         po = p.code == PO_SYNTAX
         severity = rows.get(PO_SYNTAX) if po else p.severity
-        if not severity:
-            continue
+        if severity:
+            yield p, po, severity
+
+
+def _diagnostics_json(sp: SegmentPair, encoding: str, more: Optional[dict[int, list[Finding]]],
+                      untranslated: Collection[int], limit: int) -> list[str]:
+    """The first ``limit`` diagnostics (0: all) as JSON texts, in file order."""
+    out: list[str] = []
+    index = sp.index
+    # each problem's code is its reader's (malformed, timecode, po-syntax), an error; a PO
+    # catalogue's is said as the CLI says it (po_checks.problem_findings): as its row says
+    for p, po, severity in _problem_rows(sp):
         a = position_at(sp, p.offset, encoding)
         b = position_at(sp, index.line_end(p.line), encoding)
         message = p.message[:1].upper() + p.message[1:] + "." if po else p.message
@@ -210,7 +244,7 @@ def diagnostics_json(sp: SegmentPair, encoding: str, more: Optional[dict[int, li
                 text = _RANGE % (line0 + l1, c1, line0 + l2, c2) + tail
                 f.cache = (line0, text, rel_pos, tail)
                 out.append(text)
-            if len(out) >= DIAGNOSTIC_LIMIT:
+            if limit and len(out) >= limit:
                 return out
     return out
 

@@ -325,7 +325,7 @@ class SegmentDocs:
             return sp.diagnostics[1]
         found = rules.findings(sp, time.monotonic(), lambda: self._rules_moved(sp))
         untranslated = sp.rules.untranslated if sp.rules is not None else frozenset()
-        out = diagnostics_json(sp, self.manager.encoding, found, untranslated)
+        out = diagnostics_json(sp, self.manager.encoding, found, untranslated, self.manager.settings.max_problems)
         if sp.diagnostics is None or sp.diagnostics[1] != out or not sp.diag_rid:
             sp.diag_rid = f"seg-{sp.serial}"
         sp.diagnostics = (sp.serial, out)

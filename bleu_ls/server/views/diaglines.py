@@ -417,19 +417,8 @@ class DiagnosticLines:
         return ",".join(parts)
 
     def _note(self, total: int) -> str:
-        """Our Information diagnostic at line 1 about the items not sent: the
-        count to three significant digits (see the module doc)."""
-        sent = self.cap - 1
-        message = (
-            f"bleu-ls found at least {about(total):,} problems in this file; "
-            f"{sent:,} of them are listed here "
-            f"(at most {self.cap:,} are sent, errors and warnings first: setting maxProblems). "
-            f"`bleu-ls check {self.name}` lists them all; Show Report counts them by kind; "
-            "Next Flagged Line visits every flagged line."
-        )
-        at = {"line": 0, "character": 0}
-        return _dumps({"range": {"start": at, "end": at}, "message": message, "severity": 3,
-                       "code": NOT_SENT, "source": SOURCE})
+        """Our Information diagnostic at line 1 about the items not sent."""
+        return not_sent_note(total, self.cap, self.name, "errors and warnings first")
 
     def findings_at(self, i: int) -> list[Finding]:
         """The findings shown on line ``i`` (what its diagnostics say), in the
@@ -450,6 +439,21 @@ class DiagnosticLines:
         head = [to_diagnostic(doc, f) for f in self.head_kept]
         tail = [to_diagnostic(doc, f) for f in self.tail_kept]
         return [*head, *chain.from_iterable(body), *tail]
+
+
+def not_sent_note(total: int, cap: int, name: str, order: str) -> str:
+    """The JSON of our Information diagnostic at line 1 of a reply cut to ``cap`` items
+    (``cap - 1`` of ``total`` listed, chosen by ``order``): the count to three significant
+    digits (see the module doc)."""
+    message = (
+        f"bleu-ls found at least {about(total):,} problems in this file; {cap - 1:,} of them are listed here "
+        f"(at most {cap:,} are sent, {order}: setting maxProblems). "
+        f"`bleu-ls check {name}` lists them all; Show Report counts them by kind; "
+        "Next Flagged Line visits every flagged line."
+    )
+    at = {"line": 0, "character": 0}
+    return _dumps({"range": {"start": at, "end": at}, "message": message, "severity": 3,
+                   "code": NOT_SENT, "source": SOURCE})
 
 
 def about(total: int) -> int:
