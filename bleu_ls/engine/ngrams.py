@@ -16,7 +16,7 @@ counted with a few sorts over the whole chunk:
 
 from __future__ import annotations
 
-from itertools import chain, repeat
+from itertools import chain
 from typing import TYPE_CHECKING, Sequence
 
 import numpy as np
@@ -40,11 +40,9 @@ class _Ids(dict):
 class _WordIds(dict):
     """word -> tuple of token ids, computed by ``split`` on first sight."""
 
-    def __init__(self, split, split_many=None) -> None:
+    def __init__(self, split) -> None:
         super().__init__()
         self.split = split
-        #: the splits of many words at once (``split`` mapped over them when None)
-        self.split_many = split_many or (lambda words: list(map(split, words)))
         self.ids = _Ids()
         #: the code of each word (see ``_WordCodes``), by the same split
         self.codes = _WordCodes(self)
@@ -57,8 +55,6 @@ class _WordIds(dict):
 #: a word that is no word: the line break of the joined text (``_seq_from_words``)
 _BREAK = "\x00"
 _BREAK_CODE = -1
-#: no code: a word not looked up yet
-_MISS = -(1 << 62)
 
 
 class _WordCodes(dict):
@@ -84,19 +80,6 @@ class _WordCodes(dict):
             self.multi.append(ids)
         return code
 
-    def add_many(self, words: Sequence[str]) -> None:
-        """Codes for ``words`` (distinct, none of them here yet), split all at
-        once (``_WordIds.split_many``)."""
-        wi = self.words
-        get_id = wi.ids.__getitem__
-        multi = self.multi
-        for word, toks in zip(words, wi.split_many(words)):
-            if len(toks) == 1:
-                self[word] = get_id(toks[0])
-            else:
-                self[word] = -2 - len(multi)
-                multi.append(tuple(map(get_id, toks)))
-
     def table(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """(flat ids, offsets, lengths) of the ``multi`` entries, as arrays."""
         if self._table[0] != len(self.multi):
@@ -113,10 +96,10 @@ _CACHES: dict = {}
 _CACHE_LIMIT = 1 << 20
 
 
-def _word_ids(name: str, split, split_many=None) -> _WordIds:
+def _word_ids(name: str, split) -> _WordIds:
     c = _CACHES.get(name)
-    if c is None or len(c) > _CACHE_LIMIT or len(c.ids) > _CACHE_LIMIT or len(c.codes) > _CACHE_LIMIT:
-        c = _CACHES[name] = _WordIds(split, split_many)
+    if c is None or len(c) > _CACHE_LIMIT or len(c.ids) > _CACHE_LIMIT:
+        c = _CACHES[name] = _WordIds(split)
     return c
 
 
@@ -153,7 +136,7 @@ def _seq_from_words(lines: Sequence[str], cache: _WordIds) -> tuple[np.ndarray, 
     words = joined.split()
     del joined
     codes_of = cache.codes
-    codes = _codes(words, codes_of)
+    codes = np.fromiter(map(codes_of.__getitem__, words), dtype=np.int64, count=len(words))
     del words
     breaks = np.flatnonzero(codes == _BREAK_CODE)
     multi = np.flatnonzero(codes < _BREAK_CODE)
@@ -177,35 +160,6 @@ def _seq_from_words(lines: Sequence[str], cache: _WordIds) -> tuple[np.ndarray, 
     line_end = np.concatenate((breaks, [len(codes)]))
     line_start = np.concatenate(([0], breaks + 1))
     return flat, cum[line_end] - cum[line_start]
-
-
-#: words looked up first to tell how many are new (``_codes``)
-_PROBE = 2048
-
-
-def _codes(words: list[str], codes_of: _WordCodes) -> np.ndarray:
-    """The code of each word, the words not seen before split together
-    (``_WordCodes.add_many``) rather than one at a time.
-
-    When many words are new (a cold cache: the first lines of a pass), the
-    distinct words are found first (a set); when few are, every word is
-    looked up once and only the words that missed are gathered and looked up
-    again.  A probe of the first words picks the way."""
-    n = len(words)
-    probe = words[:_PROBE]
-    if sum(map(codes_of.__contains__, probe)) < 0.9 * len(probe):
-        new = set(words)
-        new.difference_update(codes_of)
-        codes_of.add_many(list(new))
-        del new
-        return np.fromiter(map(codes_of.__getitem__, words), dtype=np.int64, count=n)
-    codes = np.fromiter(map(codes_of.get, words, repeat(_MISS)), dtype=np.int64, count=n)
-    missed_at = np.flatnonzero(codes == _MISS)
-    if len(missed_at):
-        missed = list(map(words.__getitem__, missed_at.tolist()))
-        codes_of.add_many(list(dict.fromkeys(missed)))
-        codes[missed_at] = np.fromiter(map(codes_of.__getitem__, missed), dtype=np.int64, count=len(missed))
-    return codes
 
 
 def _seq_from_word_lists(lines: Sequence[str], cache: _WordIds) -> tuple[np.ndarray, np.ndarray]:
@@ -240,7 +194,7 @@ def bleu_token_ids(metric: BleuMetric, lines: Sequence[str]) -> tuple[np.ndarray
         fast = fast_tokenizer("13a")
         if any(map(fast.needs_prepare, lines)):
             lines = list(map(fast.prepare_13a, lines))
-        return _seq_from_words(lines, _word_ids("13a", fast.word_tokens, fast.many_word_tokens))
+        return _seq_from_words(lines, _word_ids("13a", fast.word_tokens))
     if name == "none":
         return _seq_from_tokens(lines, _token_ids("none"))
     tok = metric.tokenizer

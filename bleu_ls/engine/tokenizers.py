@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-import re
 from functools import lru_cache
 from importlib import import_module
 from itertools import chain
-from typing import Any, Callable, Sequence, cast
+from typing import Any, Callable
 
 _TOKENIZERS = {
     "none": ("tokenizer_none", "NoneTokenizer", None),
@@ -67,22 +66,8 @@ def sacrebleu_version() -> str:
 # benchmark's identity checks hold this to sacrebleu's output.
 
 _CACHE_LIMIT = 1 << 16
-#: what joins the words tokenized together (``many_word_tokens``)
-_SEP = "\x00"
-#: the marks the 13a expressions after the first put spaces around
-_SPACED = {".": " . ", ",": " , ", "-": " - "}
 #: the word caches of every fast tokenizer made in this process
 _WORD_CACHES: list[dict] = []
-
-
-def _sub_13a(pattern: re.Pattern, s: str, group: int, spaced: dict[str, str]) -> str:
-    """``pattern.sub`` of one of 13a's two-group expressions whose replacement
-    puts a space on each side of group ``group`` and keeps the other as it is
-    (``\\1 \\2 `` for group 2, `` \\1 \\2`` for group 1): the same matches, found
-    by ``split``, with no Python call per match."""
-    parts = pattern.split(s)
-    parts[group::3] = map(spaced.__getitem__, parts[group::3])
-    return "".join(parts)
 
 
 class FastWordTokenizer:
@@ -102,10 +87,6 @@ class FastWordTokenizer:
             # characters the first expression of TokenizerRegexp pads with spaces
             padded = [chr(c) for c in range(128) if self._res[0][0].fullmatch(chr(c))]
             self._pad_table = str.maketrans({c: f" {c} " for c in padded})
-            # the same as replacements, the space first (see many_word_tokens)
-            self._pads = sorted(padded, key=lambda c: c != " ")
-            # the replacements many_word_tokens does without the expressions
-            self._batchable = [rep for _, rep in self._res] == [r" \1 ", r"\1 \2 ", r" \1 \2", r"\1 \2 "]
 
     def __reduce__(self):
         # pickled by name (worker processes): the cache stays behind
@@ -144,39 +125,6 @@ class FastWordTokenizer:
         if "-" in s:
             s = r_dash[0].sub(r_dash[1], s)
         return tuple(s.split())
-
-    def many_word_tokens(self, words: Sequence[str]) -> list[tuple[str, ...]]:
-        """``word_tokens`` of each of ``words`` (whitespace-free, 13a), the
-        regular expressions run once over all of them.
-
-        The words with punctuation are joined, each between two spaces, with
-        ``_SEP`` between them: no expression matches ``_SEP`` or reaches
-        across it (it is never punctuation, a digit, '.', ',' or '-', and the
-        spaces on each side are all an expression could pair it with), so
-        each word comes out as it would alone.  Each substitution is done
-        without a Python call per match (``_sub_13a``); the first, which pads
-        single characters, is one ``str.replace`` per character present."""
-        out = [(w,) if w.isalnum() else None for w in words]
-        hard = [w for w, t in zip(words, out) if t is None]
-        if not hard:
-            return cast("list[tuple[str, ...]]", out)
-        joined = f" {_SEP} ".join(hard)
-        if joined.count(_SEP) != len(hard) - 1 or not self._batchable:  # a word holds the separator
-            toks = list(map(self.word_tokens, hard))
-        else:
-            s = f" {joined} "
-            for c in self._pads:
-                if c in s:
-                    s = s.replace(c, f" {c} ")
-            r_before, r_after, r_dash = self._res[1:4]
-            if "." in s or "," in s:
-                s = _sub_13a(r_before[0], s, 2, _SPACED)
-                s = _sub_13a(r_after[0], s, 1, _SPACED)
-            if "-" in s:
-                s = _sub_13a(r_dash[0], s, 2, _SPACED)
-            toks = [tuple(p.split()) for p in s.split(_SEP)]
-        it = iter(toks)
-        return [t if t is not None else next(it) for t in out]
 
     @staticmethod
     def prepare_13a(line: str) -> str:
