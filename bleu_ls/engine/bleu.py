@@ -125,6 +125,82 @@ def compute_bleu(
     return score, precisions, bp
 
 
+#: whether ``sum`` of floats adds them one after the other, as numpy's ``+``
+#: does (CPython before 3.12; later ones compensate, and the rows are then
+#: scored one at a time by :func:`compute_bleu`)
+_PLAIN_SUM = sum([1e100, 1.0, -1e100]) == 0.0
+
+
+def compute_bleu_rows(
+    stats: np.ndarray,
+    smooth_method: str,
+    smooth_value: Optional[float],
+    effective_order: bool,
+    max_order: int,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """:func:`compute_bleu` of every statistics row at once: (scores,
+    precisions ``(rows, max_order)``, bp), each float the same to the last bit.
+
+    The divisions and products are numpy's, which round as Python's do (IEEE
+    double, the same operands in the same order); the logarithms and
+    exponentials are ``math``'s own, mapped over the values that need them;
+    the logarithms of a row are added in order, as ``sum`` does."""
+    n_max = max_order
+    st = np.asarray(stats, dtype=np.int64).reshape(-1, 2 + 2 * n_max)
+    rows = len(st)
+    if not _PLAIN_SUM:
+        out = [compute_bleu(r[2 : 2 + n_max], r[2 + n_max :], r[0], r[1], smooth_method, smooth_value,
+                            effective_order, n_max) for r in st.tolist()]
+        return (np.array([o[0] for o in out], dtype=np.float64),
+                np.array([o[1] for o in out], dtype=np.float64).reshape(rows, n_max),
+                np.array([o[2] for o in out], dtype=np.float64))
+    value = SMOOTH_DEFAULTS[smooth_method] if smooth_value is None else smooth_value
+    sys_len, ref_len = st[:, 0], st[:, 1]
+    correct, total = st[:, 2 : 2 + n_max], st[:, 2 + n_max :]
+    bp = np.ones(rows)
+    short = sys_len < ref_len
+    bp[short] = 0.0
+    some = short & (sys_len > 0)
+    if some.any():
+        bp[some] = list(map(math.exp, (1 - ref_len[some] / sys_len[some]).tolist()))
+    c = correct.astype(np.float64)
+    t = total.astype(np.float64)
+    if smooth_method == "add-k" and n_max > 1:
+        c[:, 1:] += cast(float, value)
+        t[:, 1:] += cast(float, value)
+    # the orders before the first with no n-gram (the loop's break)
+    alive = np.cumprod(t != 0, axis=1, dtype=bool)
+    hit = alive & (c != 0)
+    prec = np.zeros((rows, n_max))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        np.divide(100.0 * c, t, out=prec, where=hit)
+        missed = alive & ~hit
+        if smooth_method == "exp":
+            mteval = np.exp2(np.cumsum(missed, axis=1))
+            np.divide(100.0, mteval * t, out=prec, where=missed)
+        elif smooth_method == "floor":
+            np.divide(100.0 * cast(float, value), t, out=prec, where=missed)
+    scored: np.ndarray = np.asarray(correct.any(axis=1))
+    prec[~scored] = 0.0
+    if effective_order:
+        eff = alive.sum(axis=1)
+        eff[eff == 0] = n_max
+    else:
+        eff = np.full(rows, n_max, dtype=np.int64)
+    used: np.ndarray = np.arange(n_max)[None, :] < eff[:, None]
+    logs = np.full((rows, n_max), -9999999999.0)
+    positive = used & (prec != 0.0) & scored[:, None]
+    logs[positive] = list(map(math.log, prec[positive].tolist()))
+    total_log = logs[:, 0].copy()
+    for k in range(1, n_max):
+        np.add(total_log, logs[:, k], out=total_log, where=used[:, k])
+    scores = np.zeros(rows)
+    if scored.any():
+        mean = (total_log[scored] / eff[scored]).tolist()
+        scores[scored] = bp[scored] * np.array(list(map(math.exp, mean)), dtype=np.float64)
+    return scores, prec, bp
+
+
 class BleuFamily(Metric):
     """BLEU however it is computed (sacrebleu's here, the NLTK presets in
     nltk_bleu.py): one table row, one key, one settings section, and the
@@ -256,23 +332,19 @@ class BleuMetric(BleuFamily):
         return bleu_stats(self, hyp, refs)
 
     def batch_scores(self, stats: np.ndarray) -> np.ndarray:
-        n = self.max_order
-        sm, sv, eff = self.smooth, self.smooth_value, self.effective_order
-        out = np.empty(len(stats), dtype=np.float64)
-        for i, r in enumerate(stats.tolist()):
-            out[i] = compute_bleu(r[2 : 2 + n], r[2 + n : 2 + 2 * n], r[0], r[1], sm, sv, eff, n)[0]
-        return out
+        return compute_bleu_rows(stats, self.smooth, self.smooth_value, self.effective_order, self.max_order)[0]
 
     def line_record_values(self, stats: np.ndarray, scores: np.ndarray) -> Iterator[tuple]:
         """Per statistics row, the numbers of its ``line_record`` in their order,
         lists flattened (score, counts, totals, precisions, bp, sys_len, ref_len):
         what the JSON report's template of a line is filled with."""
         n = self.max_order
-        sm, sv, eff = self.smooth, self.smooth_value, self.effective_order
-        for r in stats.tolist():
-            correct, total = r[2 : 2 + n], r[2 + n : 2 + 2 * n]
-            score, precisions, bp = compute_bleu(correct, total, r[0], r[1], sm, sv, eff, n)
-            yield (score, *correct, *total, *precisions, bp, r[0], r[1])
+        score, precisions, bp = compute_bleu_rows(stats, self.smooth, self.smooth_value, self.effective_order, n)
+        st = np.asarray(stats, dtype=np.int64).reshape(-1, self.width)
+        return zip(
+            score.tolist(), *st[:, 2 : 2 + 2 * n].T.tolist(), *precisions.T.tolist(),
+            bp.tolist(), st[:, 0].tolist(), st[:, 1].tolist(),
+        )
 
     def resample_score(self, row):
         n = self.max_order

@@ -40,9 +40,11 @@ class _Ids(dict):
 class _WordIds(dict):
     """word -> tuple of token ids, computed by ``split`` on first sight."""
 
-    def __init__(self, split) -> None:
+    def __init__(self, split, alnum_whole: bool = False) -> None:
         super().__init__()
         self.split = split
+        #: whether ``split`` keeps every alphanumeric word whole (13a, chrF++'s words)
+        self.alnum_whole = alnum_whole
         self.ids = _Ids()
         #: the code of each word (see ``_WordCodes``), by the same split
         self.codes = _WordCodes(self)
@@ -72,6 +74,14 @@ class _WordCodes(dict):
 
     def __missing__(self, word: str) -> int:
         words = self.words
+        if words.alnum_whole and word.isalnum():
+            # one token, the word itself: no split, no tuple
+            ids_of = words.ids
+            code = ids_of.get(word)
+            if code is None:
+                code = ids_of[word] = len(ids_of)
+            self[word] = code
+            return code
         ids = tuple(map(words.ids.__getitem__, words.split(word)))
         if len(ids) == 1:
             code = self[word] = ids[0]
@@ -96,10 +106,10 @@ _CACHES: dict = {}
 _CACHE_LIMIT = 1 << 20
 
 
-def _word_ids(name: str, split) -> _WordIds:
+def _word_ids(name: str, split, alnum_whole: bool = False) -> _WordIds:
     c = _CACHES.get(name)
     if c is None or len(c) > _CACHE_LIMIT or len(c.ids) > _CACHE_LIMIT:
-        c = _CACHES[name] = _WordIds(split)
+        c = _CACHES[name] = _WordIds(split, alnum_whole)
     return c
 
 
@@ -194,11 +204,25 @@ def bleu_token_ids(metric: BleuMetric, lines: Sequence[str]) -> tuple[np.ndarray
         fast = fast_tokenizer("13a")
         if any(map(fast.needs_prepare, lines)):
             lines = list(map(fast.prepare_13a, lines))
-        return _seq_from_words(lines, _word_ids("13a", fast.word_tokens))
+        return _seq_from_words(lines, _word_ids("13a", fast.word_tokens, alnum_whole=True))
     if name == "none":
         return _seq_from_tokens(lines, _token_ids("none"))
     tok = metric.tokenizer
     return _seq_from_tokens([tok(line) for line in lines], _token_ids("tok:" + name))
+
+
+def bleu_tokens(metric: BleuMetric, lines: Sequence[str]) -> list[list[str]]:
+    """The tokens of ``lines`` as :func:`bleu_token_ids` counts them, as strings
+    (what the batch pass sees of each line; for tests and checks)."""
+    flat, lens = bleu_token_ids(metric, lines)
+    name = metric.tokenize_name
+    ids = _CACHES["13a"].ids if name == "13a" else _CACHES["none" if name == "none" else "tok:" + name]
+    names = [""] * len(ids)
+    for token, i in ids.items():
+        names[i] = token
+    toks = [names[i] for i in flat.tolist()]
+    ends = np.cumsum(lens).tolist()
+    return [toks[e - k : e] for e, k in zip(ends, lens.tolist())]
 
 
 def word_ids(lines: Sequence[str], lower: bool) -> tuple[np.ndarray, np.ndarray]:
@@ -223,7 +247,7 @@ def chrf_word_ids(lines: Sequence[str], lower: bool) -> tuple[np.ndarray, np.nda
     """chrF++'s words (punctuation split off per word) as ids."""
     if lower:
         lines = list(map(str.lower, lines))
-    return _seq_from_words(lines, _word_ids("chrf-words", _split_word))
+    return _seq_from_words(lines, _word_ids("chrf-words", _split_word, alnum_whole=True))
 
 
 def _split_word(word: str) -> list[str]:
