@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import json
 
-from .match import pair_documents
+from .match import PLURAL_FORMS, pair_documents
 from .model import SegmentDocument
 
 #: the header field naming the source-language file a document was paired with (set by :func:`fill_sources`)
@@ -43,6 +43,10 @@ def fill_sources(doc: SegmentDocument, source: SegmentDocument, name: str = "") 
             partner_of[partners[0]] = i
     missing: dict[str, list[list]] = {}
     unpaired = set(pairing.unpaired_ref)
+    form_of = PLURAL_FORMS.get(doc.format)
+    if form_of is not None and unpaired:  # a source form the file's language does without: not missing
+        entries = {f[0] for s in doc.segments for f in [form_of(s.key)] if f is not None}
+        unpaired = {j for j in unpaired if (f := form_of(source.segments[j].key)) is None or f[0] not in entries}
     first = doc.segments[0].key if doc.segments else ""
     after = None  # the target key of the nearest source segment above that the file has
     for j, s in enumerate(source.segments):

@@ -115,6 +115,31 @@ def _pair_by_time(hyp: SegmentDocument, ref: SegmentDocument) -> Optional[Pairin
 PIECES = frozenset(r.name for r in ROWS if r.timed)
 
 
+#: Which keys name a form of a plural entry (the rows' ``plural_form``: ``plural_keys.py``).
+PLURAL_FORMS: dict[str, Callable[[str], Optional[tuple[str, str]]]] = {
+    r.name: r.plural_form.resolve() for r in ROWS if r.plural_form is not None}
+
+
+def _pair_plural_forms(hyp: SegmentDocument, ref: SegmentDocument, partners: list[list[int]], used: list[bool],
+                       form_of: Callable[[str], Optional[tuple[str, str]]]) -> None:
+    """A form of a plural entry still unpaired (Russian ``item_few``) with the source's form of that
+    entry: its ``other``, else its first (paired with other forms too: the source has fewer)."""
+    todo = [(i, f) for i, p in enumerate(partners) if not p for f in [form_of(hyp.segments[i].key)] if f is not None]
+    if not todo:
+        return
+    entries: dict[str, list[tuple[str, int]]] = {}
+    for j, s in enumerate(ref.segments):
+        f = form_of(s.key)
+        if f is not None:
+            entries.setdefault(f[0], []).append((f[1], j))
+    for i, (entry, _cat) in todo:
+        forms = entries.get(entry)
+        if forms:
+            j = next((j for cat, j in forms if cat == "other"), forms[0][1])
+            partners[i].append(j)
+            used[j] = True
+
+
 def pair_documents(hyp: SegmentDocument, ref: SegmentDocument, fallback: Optional[Fallback] = None) -> Pairing:
     """Pair ``hyp``'s segments with ``ref``'s: exact key, then the format's fallback (subtitles: time first)."""
     if fallback is None and hyp.format in PIECES:
@@ -142,6 +167,9 @@ def pair_documents(hyp: SegmentDocument, ref: SegmentDocument, fallback: Optiona
             if j not in partners[i]:
                 partners[i].append(j)
                 used[j] = True
+    form_of = PLURAL_FORMS.get(hyp.format) if fallback is None else None
+    if form_of is not None:
+        _pair_plural_forms(hyp, ref, partners, used, form_of)
     return Pairing(
         partners,
         [i for i, p in enumerate(partners) if not p],

@@ -128,6 +128,9 @@ class FormatRow:
     quoted_target: bool = False
     #: the header field that declares the target language, when the header is read as fields (PO ``Language``)
     header_language: Optional[str] = None
+    #: ``key -> (entry, category) or None``: the key names a form of a plural entry (``plural_keys.py``),
+    #: paired with the source's entry when the source lacks that form
+    plural_form: Optional[Ref] = None
     #: the diagnostic code of a reading problem in the editor
     problem_code: str = "malformed"
     #: (path, lang) -> candidate source-language files, first existing wins (key-value localization files); None: the source is in the file
@@ -216,6 +219,7 @@ ROWS: tuple[FormatRow, ...] = (
         prefix_reader=Ref("l10n_json:read_json"),
         source_files=Ref("l10n_paths:json_sources"), paths=Ref("l10n_paths:is_json"),
         **{**_KEYED_JSON, "live_index": Ref("live.keyed:JsonIndex")},  # an edit between values reads them alone
+        plural_form=Ref("plural_keys:i18next_form"),
     ),
     FormatRow(
         ARB, family=ARB, family_sentence="a Flutter ARB file", label="Flutter ARB", extensions=(".arb",),
@@ -236,6 +240,7 @@ ROWS: tuple[FormatRow, ...] = (
         reader_names=("read_android",), reader_takes="bytes", text_reader=Ref("android:read_android_text"),
         prefix_reader=Ref("android:read_android_text"), live_index=Ref("live.keyed:KeyedRereadIndex"),
         source_files=Ref("android:source_files"),
+        plural_form=Ref("plural_keys:bracket_form"),
     ),
     # Java .properties (ResourceBundle): messages_de.properties, the source in messages.properties
     FormatRow(
@@ -260,6 +265,7 @@ ROWS: tuple[FormatRow, ...] = (
         reader_takes="bytes", text_reader=Ref("stringsdict:read_stringsdict_text"),
         prefix_reader=Ref("stringsdict:read_stringsdict_text"), live_index=Ref("live.keyed:KeyedRereadIndex"),
         fallback=Ref("match:_source_fallback"), source_files=Ref("apple_strings:source_files"),
+        plural_form=Ref("plural_keys:bracket_form"),
     ),
     # Xcode String Catalogs: every language in one file, the source inside it (like a multilingual TMX)
     FormatRow(
@@ -275,6 +281,7 @@ ROWS: tuple[FormatRow, ...] = (
         paths=Ref("l10n_yaml:is_translation_yaml"), reader_module="l10n_yaml", reader_names=("read_yaml",),
         text_reader=Ref("l10n_yaml:read_yaml"), prefix_reader=Ref("l10n_yaml:read_yaml"),
         live_index=Ref("live.keyed:KeyedRereadIndex"), fallback=Ref("match:_source_fallback"), source_files=Ref("l10n_yaml:source_files"),
+        plural_form=Ref("plural_keys:dotted_form"),
     ),
 )
 

@@ -15,7 +15,7 @@ Their source is another file, the source-language file, paired by key (``formats
   ``$NAME$`` and ``$1``).  ICU well-formedness is ``icu_checks``' (ARB);
 * ``plural-categories``: each plural group the format spells its own way (Android ``<plurals>``,
   i18next v4 ``key_one``/``key_other``, ``.stringsdict`` plural rules, String Catalog plural
-  variations: the ``*_plural_groups`` functions) against its language's CLDR categories
+  variations, Rails YAML ``one:``/``other:`` entries: the ``*_plural_groups`` functions) against its language's CLDR categories
   (:func:`check_plural_groups`): said whether or not the file was paired with its source.
 
 Each finding's span is in the file; severities are the rows' (``diagnostics.<code>``).
@@ -290,6 +290,22 @@ def placeholders_own(seg: Segment, items: Iterable[str], syntax: Syntax) -> bool
     return bool(items) and all(i in texts for i in items)
 
 
+def plural_category(fmt: str) -> Optional[Callable[[str], Optional[str]]]:
+    """key -> the plural category it names a form of (None: none), for a format whose keys name plural
+    forms (``formats/plural_keys.py``); None for the others."""
+    from ...formats.match import PLURAL_FORMS
+
+    form_of = PLURAL_FORMS.get(fmt)
+    if form_of is None:
+        return None
+
+    def category(key: str) -> Optional[str]:
+        got = form_of(key)
+        return got[1] if got is not None else None
+
+    return category
+
+
 def check_document(doc: SegmentDocument, sev: dict, syntax: Optional[Syntax], said: frozenset = frozenset()) -> list[Finding]:
     """Every finding of a key-value localization file paired with its source (none when it was not)."""
     f = facts(doc.header)
@@ -300,7 +316,7 @@ def check_document(doc: SegmentDocument, sev: dict, syntax: Optional[Syntax], sa
     from .xml_checks import inconsistent_sources, inconsistent_translations
 
     paired = [s for s in doc.segments if s.source is not None]
-    groups = (inconsistent_translations(paired, sev), inconsistent_sources(paired, sev))
+    groups = (inconsistent_translations(paired, sev, plural_category(doc.format)), inconsistent_sources(paired, sev))
     out: list[Finding] = []
     for seg in doc.segments:
         out += check_one(seg, sev, syntax, f, said=said)
@@ -429,9 +445,43 @@ def i18next_plural_groups(segments, header: dict) -> list[PluralGroup]:
             if "other" in g.categories or k in source_other or (len(set(g.categories)) > 1 and {"few", "many"} & set(g.categories))]
 
 
+#: the CLDR plural category names (a Rails plural entry's keys)
+_CATEGORY_NAMES = frozenset(("zero", "one", "two", "few", "many", "other"))
+
+
+def yaml_in_plural(seg: Segment) -> bool:
+    """A key whose last part is a CLDR category name (``….entry.one``): maybe a form of a Rails plural
+    entry (:func:`yaml_plural_groups` decides)."""
+    return seg.key.rpartition(".")[2] in _CATEGORY_NAMES
+
+
+def yaml_plural_groups(segments, header: dict) -> list[PluralGroup]:
+    """Rails i18n plural entries: the keys under one parent that are all CLDR category names
+    (``entry: {one: …, other: …}``), with ``other`` among them, here or in the source-language file,
+    or a ``few`` or ``many`` beside another form.  A parent with any other child (``pagination: {one:
+    …, multiple: …}``) is no plural: Rails reads those keys by name."""
+    children: dict[str, set[str]] = {}
+    for s in segments:
+        parts = s.key.split(".")
+        for k in range(1, len(parts)):
+            children.setdefault(".".join(parts[:k]), set()).add(parts[k])
+    groups: dict[str, PluralGroup] = {}
+    for s in segments:
+        parent, _, cat = s.key.rpartition(".")
+        if not parent or cat not in _CATEGORY_NAMES or not children.get(parent, set()) <= _CATEGORY_NAMES:
+            continue
+        g = groups.setdefault(parent, PluralGroup(parent))
+        g.segments.append(s)
+        g.categories.append(cat)
+    source_other = {key.rpartition(".")[0] for keys in missing_keys(header).values() for key, _t, _b in keys
+                    if key.rpartition(".")[2] == "other"}
+    return [g for name, g in groups.items()
+            if "other" in g.categories or name in source_other or (len(set(g.categories)) > 1 and {"few", "many"} & set(g.categories))]
+
+
 #: the format's grouping -> the categories every language may have besides its own
 _OPTIONAL = {"stringsdict_plural_groups": ZERO_ANYWHERE, "xcstrings_plural_groups": ZERO_ANYWHERE,
-             "i18next_plural_groups": ZERO_ANYWHERE}
+             "i18next_plural_groups": ZERO_ANYWHERE, "yaml_plural_groups": ZERO_ANYWHERE}
 
 
 def document_language(doc: SegmentDocument) -> Optional[str]:

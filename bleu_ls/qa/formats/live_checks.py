@@ -34,6 +34,7 @@ from ...formats.l10n_paths import PATH_LANGUAGE
 from ...formats.model import SegmentDocument
 from .table import CheckRow, checks_of
 from .xml_checks import DEFAULT_SEVERITY as XML_SEVERITY
+from .keyed_checks import plural_category
 from .xml_checks import other_sources_message, source_identity
 from ..findings import Finding
 
@@ -70,6 +71,8 @@ class LiveChecks:
         # a format with no checks of its own has none here either, as ``format_checks.findings_for``
         # (a String Catalog: its sources in many languages are not one file's inconsistencies)
         self.on = bool(self.given) and checks_of(fmt) is not None
+        #: key -> the plural category it names a form of (key-value files)
+        self.plural_category = plural_category(fmt)
 
     # -- the whole document -----------------------------------------------------------
     def full(self, index) -> None:
@@ -139,13 +142,16 @@ class LiveChecks:
 
     def _group_of(self, s) -> Optional[object]:
         """The inconsistency group of a segment (None: it translates nothing): its source, white space
-        collapsed (PO: with its msgctxt and plural form)."""
+        collapsed (PO: with its msgctxt and plural form; a key-value file: with the plural category
+        its key names)."""
         if not (self.row.same_source and s.source and s.source.strip() and s.target.strip()):
             return None
         src = _norm(s.source)
         fields = self.row.group_fields
         if fields:
             return (*(s.extra.get(f) for f in fields), src)
+        if self.plural_category is not None:  # a key-value file's plural forms: each category apart
+            return (self.plural_category(s.key), src)
         return src
 
     def _tgroup_of(self, s) -> Optional[object]:

@@ -288,7 +288,7 @@ CHECKS: dict[str, CheckRow] = {
     # a String Catalog: its plural variations only (its sources, in many languages, are not one file's)
     XCSTRINGS: CheckRow(document=_xcstrings_document, plurals=_plural_groups("xcstrings")[0],
                         in_plural=_plural_groups("xcstrings")[1], same_source=False),
-    YAML: _keyed("yaml_placeholders", _yaml_write),
+    YAML: _keyed("yaml_placeholders", _yaml_write, plurals="yaml"),
 }
 
 

@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from typing import Iterable, Optional, Sequence, cast
+from typing import Callable, Iterable, Optional, Sequence, cast
 
 from ...formats.model import XLIFF1, XLIFF2, InlineCode, Segment, SegmentDocument
 from ...formats.rows import show_key
@@ -290,16 +290,20 @@ def check_segment(seg: Segment, fmt: str, severity: Optional[dict] = None, text:
     return out
 
 
-def inconsistent_translations(segments: Iterable[Segment], severity: Optional[dict] = None) -> dict[str, list[Finding]]:
+def inconsistent_translations(segments: Iterable[Segment], severity: Optional[dict] = None,
+                              form: Optional[Callable[[str], Optional[str]]] = None) -> dict[str, list[Finding]]:
     """The same source translated differently within the file (by key: one finding on each segment involved).
 
     Sources and targets are compared with white space collapsed; empty targets are not translations.
+    ``form``: key -> the plural category it is a form of (a key-value file: a Russian ``item_few`` and
+    ``item_many`` both translate the English ``item_other``, differently by design), compared too.
     """
     sev = (severity or {}).get("inconsistent-translation", DEFAULT_SEVERITY["inconsistent-translation"])
-    by_src: dict[str, list[Segment]] = {}
+    by_src: dict[object, list[Segment]] = {}
     for s in segments:
         if s.source and s.source.strip() and s.target.strip():
-            by_src.setdefault(" ".join(s.source.split()), []).append(s)
+            src = " ".join(s.source.split())
+            by_src.setdefault(src if form is None else (form(s.key), src), []).append(s)
     out: dict[str, list[Finding]] = {}
     for group in by_src.values():
         if len(group) < 2:
