@@ -491,7 +491,7 @@ class TermIndex:
         #: the others are looked for one by one, those a source term of the line asks for
         #: (:meth:`Side.holds`)
         self.forbidden = self.tgt.subset(lambda e: any(st == FORBIDDEN for _c, st, _p in e.uses))
-        self._forbidden_firsts = frozenset(self.forbidden.by_first) | {a for a, _b in self.forbidden.by_pair}
+        self._forbidden_firsts = frozenset(self.forbidden.by_first) | self.forbidden._pair_firsts
 
     def _add(self, g: Glossary, c: Concept) -> None:
         src_terms = [t for t in c.terms if self.source_lang is None or same_language(t.lang, self.source_lang)]
