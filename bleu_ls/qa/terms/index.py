@@ -76,15 +76,16 @@ _KEEP = 1000
 class _SourceFacts:
     """A source entry's side of ``term-missing``: its allowed target terms and what a finding says."""
 
-    __slots__ = ("expected", "firsts", "others", "loose", "allowed", "concepts", "paths", "where", "_made")
+    __slots__ = ("expected", "firsts", "pairs", "others", "loose", "allowed", "concepts", "paths", "where", "_made")
 
-    def __init__(self, *, expected: list[str], firsts: frozenset, others: tuple, loose: tuple, allowed: tuple,
-                 concepts: tuple, paths: list[str], where: str) -> None:
+    def __init__(self, *, expected: list[str], firsts: frozenset, pairs: frozenset, others: tuple, loose: tuple,
+                 allowed: tuple, concepts: tuple, paths: list[str], where: str) -> None:
         #: the allowed target terms, in order (the finding's ``data["expected"]``)
         self.expected = expected
-        #: the target side's entries of them: the stems of those found by their stem alone (one
-        #: word, any case), the others (:meth:`Side.holds`); and those that may be found leniently
-        self.firsts, self.others, self.loose = firsts, others, loose
+        #: the target side's entries of them: the stems of those found by their stems alone (in
+        #: any case, in a language other than English): of one word, of two words (pairs);
+        #: the others (:meth:`Side.holds`); and those that may be found leniently
+        self.firsts, self.pairs, self.others, self.loose = firsts, pairs, others, loose
         #: the allowed target terms, lower case (no forbidden target term of the line is one);
         #: tuples, not sets: a few items each, and one of these per entry met
         self.allowed = allowed
@@ -399,6 +400,13 @@ class Side:
         infos = self._infos(line.lows) if line.text else []
         return infos, {g[0] for g in infos}
 
+    def pairs(self, line: W.Line, infos: list[tuple]) -> set[tuple[str, str]]:
+        """The stems of every two words of ``line`` a term of several words may start with
+        (``infos``: :meth:`firsts`): a term of two words, matched by its stems alone, is in the
+        line only if its stems are in this set, and then it is."""
+        lows, stem = line.lows, self.stem
+        return {(g[0], stem(lows[i + 1])) for i, g in enumerate(infos[:-1]) if g[2]}
+
     def holds(self, e: Entry, line: W.Line, infos: list[tuple], firsts: set) -> bool:
         """Is the entry ``e`` of this side among :meth:`find`'s matches in ``line`` (``infos``,
         ``firsts``: :meth:`firsts`)?"""
@@ -554,12 +562,18 @@ class TermIndex:
         # source terms whose target terms are all absent
         if src_found and source:
             forbidden_at = [(h.start_col, h.end_col) for h in hits]
+            tpairs: Optional[set] = None
             for m in src_found:
                 sf = m.entry.facts if m.entry.facts is not None else self._source_facts(m.entry)
                 if not sf.expected:
                     continue
                 if not sf.firsts.isdisjoint(tfirsts):
                     continue  # the target has one of the terms (one word, its stem starts a word)
+                if sf.pairs:
+                    if tpairs is None:
+                        tpairs = self.tgt.pairs(tline, tinfos) if tline is not None else set()
+                    if not sf.pairs.isdisjoint(tpairs):
+                        continue
                 if sf.others and tline is not None and any(self.tgt.holds(e, tline, tinfos, tfirsts) for e in sf.others):
                     continue
                 if sf.loose and _loosely_present(sf.loose, tline.lows if tline is not None else []):
@@ -614,11 +628,13 @@ class TermIndex:
                 loose.append((compound, head))
         paths, where = self._named({p for _c, _st, p in entry.uses})
         found = tuple({id(e): e for e in wanted if e is not None}.values())
-        # a target term of one word, any case, in a language other than English is in a line
-        # exactly when its stem starts a word of it (its only test: the stem in the line's set)
-        simple = [e for e in found if not e.substring and len(e.stems) == 1 and e.exact is None and not self.tgt.english]
+        # a target term of one or two words, any case, in a language other than English is in
+        # a line exactly when its stem starts a word there (its stems, two words) (the tests:
+        # the stems in the line's sets, Side.firsts, Side.pairs)
+        simple = [e for e in found if not e.substring and len(e.stems) <= 2 and e.exact is None and not self.tgt.english]
         facts = _SourceFacts(
-            expected=expected, firsts=frozenset(e.stems[0] for e in simple),
+            expected=expected, firsts=frozenset(e.stems[0] for e in simple if len(e.stems) == 1),
+            pairs=frozenset(e.stems for e in simple if len(e.stems) == 2),
             others=tuple(e for e in found if e not in simple), loose=tuple(loose),
             allowed=tuple({x.lower(): None for x in expected}), concepts=tuple({id(c): c for c, _st, _p in entry.uses}.values()),
             paths=paths, where=where)

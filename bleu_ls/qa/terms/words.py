@@ -229,6 +229,8 @@ def no_spaces(text: str) -> bool:
 def case_sensitive(term: str) -> bool:
     """A term written with inner capitals or all in capitals ("GitHub", "iOS", "URL") matches
     case-sensitively; others ("file", "Datei", "Python") do not."""
+    if term.islower():  # (no capital at all: the common case, without a look at each word)
+        return False
     for m in _WORD.finditer(term):
         w = m.group()
         if any(ch.isupper() for ch in w[1:]):
