@@ -1,11 +1,15 @@
 """A glossary's terms for one language pair, indexed for matching line by line.
 
-:class:`TermIndex` keeps, per side (source and target language), the terms by the stem of
-their first word (a line costs one dictionary lookup per word, however large the glossary),
-and the terms written without spaces apart (found as substrings).  :meth:`TermIndex.scan`
-answers one (source, target) pair of lines: the three findings of the terminology check,
-placed on the target's characters where there is a place (each a finding of
-:func:`bleu_ls.qa.text.finding`: code, sentence, columns, data).
+:class:`TermIndex` keeps, per side (source and target language), the terms by the stems of
+their first words (a one-word term by its stem, a two-word term by its two, a longer one by its
+first three: a line costs a few dictionary lookups per word, however large the glossary), and
+the terms written without spaces apart (found as substrings).  :meth:`TermIndex.scan` answers
+one (source, target) pair of lines: the three findings of the terminology check, placed on the
+target's characters where there is a place (each a finding of :func:`bleu_ls.qa.text.finding`:
+code, sentence, columns, data).  Each line is split into words once (:class:`~.words.Line`);
+the source is searched for its outermost terms only (a term inside a longer one is never tried);
+the target is searched only for the terms some glossary forbids, and a target term a source term
+asks for is looked up alone: by its stem (or two) in the line's set of them, or word by word.
 
 Matching (docs/terminology.md):
 
@@ -66,6 +70,9 @@ class Match(NamedTuple):
     entry: Entry
     start: int
     end: int
+
+
+_new = tuple.__new__  # (a Match made as _new(Match, (entry, start, end)): no call of its __new__)
 
 
 #: the findings an entry keeps made, for the lines that write its term alike (past it, the
@@ -247,9 +254,14 @@ class Side:
     def _infos(self, lows: list[str]) -> list[tuple]:
         """What each word of a line starts (:meth:`_looked`), in order."""
         infos: list = list(map(self._look.get, lows))
-        if None in infos:
-            looked = self._looked
-            infos = [g if g is not None else looked(w) for g, w in zip(infos, lows)]
+        if None in infos:  # (words not met before: a line's few new ones)
+            looked, i = self._looked, infos.index(None)
+            while True:
+                infos[i] = looked(lows[i])
+                try:
+                    i = infos.index(None, i + 1)
+                except ValueError:
+                    break
         return infos
 
     def _fits(self, e: Entry, line: W.Line, i: int, last: int, strict: bool, known: int) -> bool:
@@ -312,24 +324,24 @@ class Side:
                     for e in threes:
                         last = i + len(e.stems) - 1
                         if last < n and self._fits(e, line, i, last, strict, 3):
-                            out.append(Match(e, offs[2 * i], offs[2 * last + 1]))
+                            out.append(_new(Match, (e, offs[2 * i], offs[2 * last + 1])))
                     for e in pairs:
                         if self._fits(e, line, i, i + 1, strict, 2):
-                            out.append(Match(e, offs[2 * i], offs[2 * i + 3]))
+                            out.append(_new(Match, (e, offs[2 * i], offs[2 * i + 3])))
                 if ones is not None:
                     for e in ones:
                         if e.exact is not None and not line.words[i].startswith(e.exact[0]):
                             continue
                         if strict and line.joined(i, i):
                             break
-                        out.append(Match(e, offs[2 * i], offs[2 * i + 1]))
+                        out.append(_new(Match, (e, offs[2 * i], offs[2 * i + 1])))
         if self.substrings and W.no_spaces(line.plain):
             low = line.plain.lower()
             for e in self.substrings:
                 needle = e.text.lower()
                 at = low.find(needle)
                 while at >= 0:
-                    out.append(Match(e, at, at + len(needle)))
+                    out.append(_new(Match, (e, at, at + len(needle))))
                     at = low.find(needle, at + 1)
             # (the words' matches are in this order already: by their word, the longest first)
             out.sort(key=lambda m: (m.start, -(m.end - m.start)))
@@ -353,6 +365,7 @@ class Side:
         # (a term written as the line writes its words, lower case, is there without a stem
         # compared; not so for a term matched as written or a strict match)
         plain = not strict
+        offs: Optional[list[int]] = None
         for i, (s, ones, first) in enumerate(infos):
             if s is None:
                 continue
@@ -389,8 +402,9 @@ class Side:
                     hit, last = e, i
                     break
             if hit is not None:
-                offs = line.offsets()
-                out.append(Match(hit, offs[2 * i], offs[2 * last + 1]))
+                if offs is None:
+                    offs = line.offsets()
+                out.append(_new(Match, (hit, offs[2 * i], offs[2 * last + 1])))
                 reach = last
         return out
 
@@ -563,6 +577,7 @@ class TermIndex:
         if src_found and source:
             forbidden_at = [(h.start_col, h.end_col) for h in hits]
             tpairs: Optional[set] = None
+            joined: Optional[str] = None  # the target's lower-case words, each between NULs
             for m in src_found:
                 sf = m.entry.facts if m.entry.facts is not None else self._source_facts(m.entry)
                 if not sf.expected:
@@ -576,8 +591,11 @@ class TermIndex:
                         continue
                 if sf.others and tline is not None and any(self.tgt.holds(e, tline, tinfos, tfirsts) for e in sf.others):
                     continue
-                if sf.loose and _loosely_present(sf.loose, tline.lows if tline is not None else []):
-                    continue
+                if sf.loose:
+                    if joined is None:
+                        joined = "\0" + "\0".join(tline.lows if tline is not None else ()) + "\0"
+                    if _loosely_present(sf.loose, joined):
+                        continue
                 if forbidden_at and _forbidden_of(sf.concepts, bad, forbidden_at):
                     continue  # term-forbidden says it on the term itself
                 hits.append(sf.finding(source[m.start:m.end]))
@@ -738,15 +756,26 @@ def _forbidden_of(concepts: tuple, tgt_found: list[Match], at: list) -> bool:
     return False
 
 
-def _loosely_present(loose: tuple, low_words: list[str]) -> bool:
+def _loosely_present(loose: tuple, joined: str) -> bool:
     """Is one of the target terms (``(compound stem, head)`` pairs of :class:`_SourceFacts`) in
-    the target's lower-case words leniently: inside a compound, or an irregular form?"""
+    the target's lower-case words (``joined``: each between NULs, which no word holds)
+    leniently: a word longer than the compound stem starting or ending with it (inside a
+    compound), or a word starting with the head (an irregular form)?"""
     for compound, head in loose:
-        for w in low_words:
-            if compound is not None and len(w) > len(compound) and (w.startswith(compound) or w.endswith(compound)):
-                return True
-            if head is not None and w.startswith(head):
-                return True
+        if head is not None and "\0" not in head and "\0" + head in joined:
+            return True
+        if compound is not None:
+            k = len(compound)
+            at = joined.find("\0" + compound)
+            while at >= 0:
+                if joined[at + 1 + k] != "\0":
+                    return True
+                at = joined.find("\0" + compound, at + 1)
+            at = joined.find(compound + "\0")
+            while at >= 0:
+                if joined[at - 1] != "\0":
+                    return True
+                at = joined.find(compound + "\0", at + 1)
     return False
 
 
