@@ -419,7 +419,8 @@ class Side:
         (``infos``: :meth:`firsts`): a term of two words, matched by its stems alone, is in the
         line only if its stems are in this set, and then it is."""
         lows, stem = line.lows, self.stem
-        return {(g[0], stem(lows[i + 1])) for i, g in enumerate(infos[:-1]) if g[2]}
+        return {(g[0], h[0] if h[0] is not None else stem(lows[i + 1]))
+                for i, (g, h) in enumerate(zip(infos, infos[1:])) if g[2]}
 
     def holds(self, e: Entry, line: W.Line, infos: list[tuple], firsts: set) -> bool:
         """Is the entry ``e`` of this side among :meth:`find`'s matches in ``line`` (``infos``,
@@ -558,15 +559,13 @@ class TermIndex:
             src_found = self.src.find_outer(sline, strict=False)
         # forbidden target terms (strict: whole words, never half of a hyphenated word), unless
         # a source term of the line allows the same text
-        allowed_here: Optional[set[str]] = None
+        allowed_here: Optional[list[tuple]] = None
         for m in bad:
             tf = m.entry.facts if m.entry.facts is not None else self._target_facts(m.entry)
             if allowed_here is None:
-                allowed_here = set()
-                for sm in src_found:
-                    sf = sm.entry.facts if sm.entry.facts is not None else self._source_facts(sm.entry)
-                    allowed_here.update(sf.allowed)
-            if tf.lower in allowed_here:
+                allowed_here = [(sm.entry.facts if sm.entry.facts is not None else self._source_facts(sm.entry)).allowed
+                                for sm in src_found]
+            if any(tf.lower in allowed for allowed in allowed_here):
                 continue
             if not W.bounded(target, m.start, m.end) or _half_of_hyphenated(target, m.start, m.end):
                 continue

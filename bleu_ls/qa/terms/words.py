@@ -25,6 +25,8 @@ _NO_SPACE = re.compile(f"[{NO_SPACE_RANGES}]")
 _WORD = re.compile(f"[^\\W_{NO_SPACE_RANGES}]+")
 #: the same, kept by ``split``: the pieces between the words and the words, in turn
 _SPLIT = re.compile(f"({_WORD.pattern})")
+#: the same on a text all in ASCII, where a letter or digit is one of these (a simpler test per character)
+_SPLIT_ASCII = re.compile("([A-Za-z0-9]+)")
 _HYPHENS = "-\u2010\u2011"
 
 #: BCP 47 primary subtag -> Snowball algorithm
@@ -193,7 +195,7 @@ class Line:
 
     def __init__(self, text: str) -> None:
         plain = masked(text)
-        parts = _SPLIT.split(plain)
+        parts = (_SPLIT_ASCII if plain.isascii() else _SPLIT).split(plain)
         ws = parts[1::2]
         self.text, self.plain, self.words, self._parts = text, plain, ws, parts
         # one lower() of the words joined by NUL, which no word holds and which is neither a

@@ -81,6 +81,7 @@ def test_the_quick_paths_say_what_the_whole_side_finds(seed):
     "ΟΔΟΣ'Β ΑΣ.Β ΟΔΟΣ",  # a final sigma: each word lowered as on its own
     "İstanbul'da İİ",  # a dotted capital I lowers to two characters
     "文件 set-up `code` %s a--b -x- y‑z",
+    "Set_up 2 files-now, the_end 3D x",  # all ASCII: the simpler split
     "",
     "   ",
 ])
