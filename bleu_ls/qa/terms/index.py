@@ -191,6 +191,9 @@ class Side:
         self._entries: dict[tuple, Entry] = {}
         #: the first two letters of every first stem (a word starting otherwise is not stemmed)
         self._heads: set[str] = heads if heads is not None else set()
+        #: the first stems of the terms (a line holds a term of words only if one of its words
+        #: stems to one of them)
+        self.starts: set[str] = set()
         self._keys: dict[str, tuple] = {}
         #: a word (lower case) -> what it starts (:meth:`_looked`)
         self._look: dict[str, tuple] = {}
@@ -236,6 +239,7 @@ class Side:
                 self._pair_firsts.add(stems[0])
                 self._three_firsts.add((stems[0], stems[1]))
             self._heads.add(stems[0][:2])
+            self.starts.add(stems[0])
         self._entries[key] = entry
 
     def subset(self, keep: Callable[[Entry], bool]) -> "Side":
@@ -304,9 +308,30 @@ class Side:
             return self.by_three.get((s, s1, s2)) or (), pairs
         return (), pairs
 
-    def find(self, text: "str | W.Line", strict: bool) -> list[Match]:
+    def _borrowed(self, infos: list[tuple], lows: list[str]) -> list[tuple]:
+        """What each word starts on this side (:meth:`_looked`), made from what it starts on a
+        side this one is a subset of (``infos``, the same first letters stemmed): not kept
+        per word."""
+        starts, by_first, pair_firsts, english = self.starts, self.by_first, self._pair_firsts, self.english
+        out: list[tuple] = []
+        for g, low in zip(infos, lows):
+            s = g[0]
+            if s is None or s not in starts:
+                out.append(_NOTHING)
+                continue
+            ones = by_first.get(s)
+            if ones is not None and english:
+                kept = [e for e in ones if low == e.lowers[0] or W.english_inflection(low, e.lowers[0])]
+                if len(kept) != len(ones):
+                    ones = kept or None
+            out.append((s, ones, s in pair_firsts))
+        return out
+
+    def find(self, text: "str | W.Line", strict: bool, within: Optional[list[tuple]] = None) -> list[Match]:
         """Every term of this side in ``text`` (masked first), longest first where two overlap
-        at one start.  ``strict``: never part of a hyphenated word."""
+        at one start.  ``strict``: never part of a hyphenated word.  ``within``: what the words
+        start on the side this one is a subset of (:meth:`subset`, :meth:`firsts`), when the
+        caller has it: this side's own is then made of it, not kept."""
         line = text if isinstance(text, W.Line) else W.Line(text)
         if not self._entries or not line.text:
             return []
@@ -315,7 +340,7 @@ class Side:
         n = len(lows)
         if n and (self.by_first or self.by_pair or self.by_three):
             offs = line.offsets()
-            infos = self._infos(lows)
+            infos = self._infos(lows) if within is None else self._borrowed(within, lows)
             for i, (s, ones, first) in enumerate(infos):
                 if s is None:
                     continue
@@ -514,7 +539,6 @@ class TermIndex:
         #: the others are looked for one by one, those a source term of the line asks for
         #: (:meth:`Side.holds`)
         self.forbidden = self.tgt.subset(lambda e: any(st == FORBIDDEN for _c, st, _p in e.uses))
-        self._forbidden_firsts = frozenset(self.forbidden.by_first) | self.forbidden._pair_firsts
 
     def _add(self, g: Glossary, c: Concept) -> None:
         src_terms = [t for t in c.terms if self.source_lang is None or same_language(t.lang, self.source_lang)]
@@ -551,8 +575,8 @@ class TermIndex:
         tinfos, tfirsts = self.tgt.firsts(tline) if tline is not None and len(self.tgt) else ([], set())
         bad: list[Match] = []
         if tline is not None and len(self.forbidden) and (
-                self.forbidden.substrings or not self._forbidden_firsts.isdisjoint(tfirsts)):
-            bad = self.forbidden.find(tline, strict=False)
+                self.forbidden.substrings or not self.forbidden.starts.isdisjoint(tfirsts)):
+            bad = self.forbidden.find(tline, strict=False, within=tinfos)
         sline = W.Line(source) if source else None
         src_found: list[Match] = []
         if sline is not None and len(self.src):

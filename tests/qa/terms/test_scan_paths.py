@@ -66,6 +66,8 @@ def test_the_quick_paths_say_what_the_whole_side_finds(seed):
         assert _spans(ix.forbidden.find(target, strict=False)) == _spans(m for m in everything if id(m.entry) in forbidden)
         found = {id(m.entry) for m in everything}
         infos, firsts = ix.tgt.firsts(target)
+        assert _spans(ix.forbidden.find(target, strict=False, within=infos)) == _spans(
+            m for m in everything if id(m.entry) in forbidden)
         pairs = ix.tgt.pairs(target, infos)
         for e in ix.tgt._entries.values():
             assert ix.tgt.holds(e, target, infos, firsts) == (id(e) in found), (e.text, target.text)
