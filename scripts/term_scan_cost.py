@@ -5,7 +5,10 @@
 per-line cost with every 10th and every 100th entry of the glossary kept (1,000 and 100
 entries): what a line costs as the terms it meets grow fewer.  (Two changes this script first
 measured as proposals are the index's own now: terms of several words indexed by their first
-two stems, and a target term's key kept.)
+two stems, and a target term's key kept.  Since: terms of three words or more by their first
+three, each line split once, the source searched for its outermost terms only, the target only
+for forbidden terms and for the terms asked for, one by one; benchmarks/RESULTS.md,
+"Terminology at scale, run 5".)
 
 ``--dump FILE`` writes every line's findings (code, columns, sentence, data) as one JSON line
 per line of the pair; ``--same-as FILE`` compares them with such a file line by line and stops
