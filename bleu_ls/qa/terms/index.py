@@ -85,13 +85,14 @@ class _SourceFacts:
 
     __slots__ = ("expected", "firsts", "pairs", "others", "loose", "allowed", "concepts", "paths", "where", "_made")
 
-    def __init__(self, *, expected: list[str], firsts: frozenset, pairs: frozenset, others: tuple, loose: tuple,
+    def __init__(self, *, expected: list[str], firsts: tuple, pairs: tuple, others: tuple, loose: tuple,
                  allowed: tuple, concepts: tuple, paths: list[str], where: str) -> None:
         #: the allowed target terms, in order (the finding's ``data["expected"]``)
         self.expected = expected
         #: the target side's entries of them: the stems of those found by their stems alone (in
         #: any case, in a language other than English): of one word, of two words (pairs);
-        #: the others (:meth:`Side.holds`); and those that may be found leniently
+        #: the others (:meth:`Side.holds`); and those that may be found leniently.  Tuples,
+        #: each tested against a line's set (``set.isdisjoint``): a set each would weigh more
         self.firsts, self.pairs, self.others, self.loose = firsts, pairs, others, loose
         #: the allowed target terms, lower case (no forbidden target term of the line is one);
         #: tuples, not sets: a few items each, and one of these per entry met
@@ -605,12 +606,12 @@ class TermIndex:
                 sf = m.entry.facts if m.entry.facts is not None else self._source_facts(m.entry)
                 if not sf.expected:
                     continue
-                if not sf.firsts.isdisjoint(tfirsts):
+                if not tfirsts.isdisjoint(sf.firsts):
                     continue  # the target has one of the terms (one word, its stem starts a word)
                 if sf.pairs:
                     if tpairs is None:
                         tpairs = self.tgt.pairs(tline, tinfos) if tline is not None else set()
-                    if not sf.pairs.isdisjoint(tpairs):
+                    if not tpairs.isdisjoint(sf.pairs):
                         continue
                 if sf.others and tline is not None and any(self.tgt.holds(e, tline, tinfos, tfirsts) for e in sf.others):
                     continue
@@ -674,8 +675,8 @@ class TermIndex:
         # the stems in the line's sets, Side.firsts, Side.pairs)
         simple = [e for e in found if not e.substring and len(e.stems) <= 2 and e.exact is None and not self.tgt.english]
         facts = _SourceFacts(
-            expected=expected, firsts=frozenset(e.stems[0] for e in simple if len(e.stems) == 1),
-            pairs=frozenset(e.stems for e in simple if len(e.stems) == 2),
+            expected=expected, firsts=tuple({e.stems[0]: None for e in simple if len(e.stems) == 1}),
+            pairs=tuple({e.stems: None for e in simple if len(e.stems) == 2}),
             others=tuple(e for e in found if e not in simple), loose=tuple(loose),
             allowed=tuple({x.lower(): None for x in expected}), concepts=tuple({id(c): c for c, _st, _p in entry.uses}.values()),
             paths=paths, where=where)
