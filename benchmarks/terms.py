@@ -6,6 +6,7 @@ to every line of the hypothesis, reference and source, so that no line is seen t
     python -m benchmarks.terms              # 100,000 lines; prints the rows
     python -m benchmarks.terms 3000         # another size
     python -m benchmarks.terms --check-only # the `check` rows alone
+    python -m benchmarks.terms 20000 --server-only   # the server rows alone (latency, RSS)
     python -m benchmarks.terms --adequacy   # also the `check` rows with the default settings
     python -m benchmarks.terms 20000 --profile-server   # the server's edits with the glossary, profiled
     python -m benchmarks.terms 20000 --every 100 # every 100th entry of the glossary kept (a
@@ -314,7 +315,8 @@ def main(argv: Optional[list[str]] = None) -> int:
     size, statuses = glossary_size(glossary)
     report = Report()
     what = f"{size:,}-entry glossary" + (f" (every {every}th entry of the 10,000)" if every > 1 else "")
-    check_rows(report, folder, glossary, n, adequacy="--adequacy" in args, what=f"a {what}")
+    if "--server-only" not in args:
+        check_rows(report, folder, glossary, n, adequacy="--adequacy" in args, what=f"a {what}")
     if "--profile-server" in args:  # the edits' path with the glossary, under cProfile
         import pstats
 

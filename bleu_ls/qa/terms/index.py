@@ -1,11 +1,15 @@
 """A glossary's terms for one language pair, indexed for matching line by line.
 
-:class:`TermIndex` keeps, per side (source and target language), the terms by the stem of
-their first word (a line costs one dictionary lookup per word, however large the glossary),
-and the terms written without spaces apart (found as substrings).  :meth:`TermIndex.scan`
-answers one (source, target) pair of lines: the three findings of the terminology check,
-placed on the target's characters where there is a place (each a finding of
-:func:`bleu_ls.qa.text.finding`: code, sentence, columns, data).
+:class:`TermIndex` keeps, per side (source and target language), the terms by the stems of
+their first words (a one-word term by its stem, a two-word term by its two, a longer one by its
+first three: a line costs a few dictionary lookups per word, however large the glossary), and
+the terms written without spaces apart (found as substrings).  :meth:`TermIndex.scan` answers
+one (source, target) pair of lines: the three findings of the terminology check, placed on the
+target's characters where there is a place (each a finding of :func:`bleu_ls.qa.text.finding`:
+code, sentence, columns, data).  Each line is split into words once (:class:`~.words.Line`);
+the source is searched for its outermost terms only (a term inside a longer one is never tried);
+the target is searched only for the terms some glossary forbids, and a target term a source term
+asks for is looked up alone: by its stem (or two) in the line's set of them, or word by word.
 
 Matching (docs/terminology.md):
 
@@ -28,7 +32,7 @@ from __future__ import annotations
 
 import itertools
 from dataclasses import dataclass, field
-from typing import Any, NamedTuple, Optional, Sequence
+from typing import Any, Callable, NamedTuple, Optional, Sequence
 
 from ...formats.glossary.model import ADMITTED, DO_NOT_TRANSLATE, FORBIDDEN, PREFERRED, Concept, Glossary, same_language
 from ..findings import Finding
@@ -55,8 +59,8 @@ class Entry:
     #: (concept, status, glossary path) for each glossary entry of this text
     uses: list = field(default_factory=list)
     #: the words of the term, lower case (an English word matched by its stem must be one of
-    #: them with a regular ending)
-    lowers: tuple[str, ...] = ()
+    #: them with a regular ending; a line's words equal to them are the term at once)
+    lowers: list[str] = field(default_factory=list)
     #: what the index works out for this entry once, the first time a line meets it: the same
     #: for every line (:class:`_SourceFacts`, :class:`_TargetFacts`, :class:`_KeptFacts`)
     facts: Any = None
@@ -68,6 +72,9 @@ class Match(NamedTuple):
     end: int
 
 
+_new = tuple.__new__  # (a Match made as _new(Match, (entry, start, end)): no call of its __new__)
+
+
 #: the findings an entry keeps made, for the lines that write its term alike (past it, the
 #: next are made anew: only sharing is lost)
 _KEEP = 1000
@@ -76,14 +83,17 @@ _KEEP = 1000
 class _SourceFacts:
     """A source entry's side of ``term-missing``: its allowed target terms and what a finding says."""
 
-    __slots__ = ("expected", "wanted", "loose", "allowed", "concepts", "paths", "where", "_made")
+    __slots__ = ("expected", "firsts", "pairs", "others", "loose", "allowed", "concepts", "paths", "where", "_made")
 
-    def __init__(self, *, expected: list[str], wanted: tuple, loose: tuple, allowed: tuple,
-                 concepts: tuple, paths: list[str], where: str) -> None:
+    def __init__(self, *, expected: list[str], firsts: tuple, pairs: tuple, others: tuple, loose: tuple,
+                 allowed: tuple, concepts: tuple, paths: list[str], where: str) -> None:
         #: the allowed target terms, in order (the finding's ``data["expected"]``)
         self.expected = expected
-        #: the target side's entries of them, and those that may be found leniently
-        self.wanted, self.loose = wanted, loose
+        #: the target side's entries of them: the stems of those found by their stems alone (in
+        #: any case, in a language other than English): of one word, of two words (pairs);
+        #: the others (:meth:`Side.holds`); and those that may be found leniently.  Tuples,
+        #: each tested against a line's set (``set.isdisjoint``): a set each would weigh more
+        self.firsts, self.pairs, self.others, self.loose = firsts, pairs, others, loose
         #: the allowed target terms, lower case (no forbidden target term of the line is one);
         #: tuples, not sets: a few items each, and one of these per entry met
         self.allowed = allowed
@@ -163,22 +173,28 @@ class _KeptFacts:
 class Side:
     """The terms of one language."""
 
-    def __init__(self, lang: Optional[str]) -> None:
+    def __init__(self, lang: Optional[str], heads: Optional[set[str]] = None) -> None:
         self.lang = lang
         self.stem = W.stem_function(lang)
         self.compounding = W.primary(lang) in W.COMPOUNDING
         #: English: a stem match must be a regular inflection of the term's word (the Porter
         #: stem joins "interpreted" to "interpreter", "promptly" to "prompt")
         self.english = W.primary(lang) == "en"
-        #: one-word terms by their stem; terms of several words by their first two stems (a
-        #: frequent first word, "of", does not walk every term that starts with it)
+        #: one-word terms by their stem; two-word terms by their stems; longer terms by their
+        #: first three stems, the longest first (as a line's matches at one word are ordered):
+        #: a frequent first word ("of") or first two ("of the") walk no term they start
         self.by_first: dict[str, list[Entry]] = {}
         self.by_pair: dict[tuple[str, str], list[Entry]] = {}
+        self.by_three: dict[tuple[str, str, str], list[Entry]] = {}
         self._pair_firsts: set[str] = set()
+        self._three_firsts: set[tuple[str, str]] = set()
         self.substrings: list[Entry] = []
         self._entries: dict[tuple, Entry] = {}
         #: the first two letters of every first stem (a word starting otherwise is not stemmed)
-        self._heads: set[str] = set()
+        self._heads: set[str] = heads if heads is not None else set()
+        #: the first stems of the terms (a line holds a term of words only if one of its words
+        #: stems to one of them)
+        self.starts: set[str] = set()
         self._keys: dict[str, tuple] = {}
         #: a word (lower case) -> what it starts (:meth:`_looked`)
         self._look: dict[str, tuple] = {}
@@ -199,106 +215,273 @@ class Side:
             key = ("words", stems, exact)
         entry = self._entries.get(key)
         if entry is None:
-            self._look.clear()
-            if sub:
-                entry = Entry(text, (), None, True)
-                self.substrings.append(entry)
-            else:
-                entry = Entry(text, stems, exact, False, lowers=tuple(w.lower for w in ws))
-                if len(stems) == 1:
-                    self.by_first.setdefault(stems[0], []).append(entry)
-                else:
-                    self.by_pair.setdefault((stems[0], stems[1]), []).append(entry)
-                    self._pair_firsts.add(stems[0])
-                self._heads.add(stems[0][:2])
-            self._entries[key] = entry
+            entry = Entry(text, (), None, True) if sub else Entry(text, stems, exact, False, lowers=[w.lower for w in ws])
+            self._put(key, entry)
         entry.uses.append(use)
         return entry
+
+    def _put(self, key: tuple, entry: Entry) -> None:
+        self._look.clear()
+        if entry.substring:
+            self.substrings.append(entry)
+        else:
+            stems = entry.stems
+            if len(stems) == 1:
+                self.by_first.setdefault(stems[0], []).append(entry)
+            elif len(stems) == 2:
+                self.by_pair.setdefault((stems[0], stems[1]), []).append(entry)
+                self._pair_firsts.add(stems[0])
+            else:
+                kept = self.by_three.setdefault((stems[0], stems[1], stems[2]), [])
+                at = len(kept)
+                while at and len(kept[at - 1].stems) < len(stems):
+                    at -= 1
+                kept.insert(at, entry)
+                self._pair_firsts.add(stems[0])
+                self._three_firsts.add((stems[0], stems[1]))
+            self._heads.add(stems[0][:2])
+            self.starts.add(stems[0])
+        self._entries[key] = entry
+
+    def subset(self, keep: Callable[[Entry], bool]) -> "Side":
+        """The entries of this side that ``keep`` holds, the same objects in the same order,
+        looked for on the same words (the same first letters stemmed): what :meth:`find` of
+        the subset gives is what this side's gives, without the others' entries."""
+        sub = Side(self.lang, heads=self._heads)
+        for key, entry in self._entries.items():
+            if keep(entry):
+                sub._put(key, entry)
+        return sub
 
     def __len__(self) -> int:
         return len(self._entries)
 
-    def find(self, text: str, strict: bool, split: Optional[tuple[str, list]] = None) -> list[Match]:
+    def _infos(self, lows: list[str]) -> list[tuple]:
+        """What each word of a line starts (:meth:`_looked`), in order."""
+        infos: list = list(map(self._look.get, lows))
+        if None in infos:  # (words not met before: a line's few new ones)
+            looked, i = self._looked, infos.index(None)
+            while True:
+                infos[i] = looked(lows[i])
+                try:
+                    i = infos.index(None, i + 1)
+                except ValueError:
+                    break
+        return infos
+
+    def _fits(self, e: Entry, line: W.Line, i: int, last: int, strict: bool, known: int) -> bool:
+        """Is the term ``e`` of several words, whose first ``known`` stems are those of words
+        ``i``, ``i + 1``..., at words ``i`` to ``last`` of ``line``?"""
+        lows, stems = line.lows, e.stems
+        if len(stems) > known:
+            stem = self.stem
+            for j in range(known, len(stems)):
+                if stem(lows[i + j]) != stems[j]:
+                    return False
+        if e.exact is not None:
+            ws = line.words
+            for j, x in enumerate(e.exact):
+                if not ws[i + j].startswith(x):
+                    return False
+        if self.english:
+            inflection = W.english_inflection
+            for j, x in enumerate(e.lowers):
+                a = lows[i + j]
+                if a != x and not inflection(a, x):
+                    return False
+        return not (strict and line.joined(i, last))
+
+    def _longer(self, infos: list[tuple], lows: list[str], i: int, s: str) -> tuple[Sequence[Entry], Sequence[Entry]]:
+        """The terms of several words whose first two (and third) stems are those of words
+        ``i``, ``i + 1`` (and ``i + 2``): (those of three words or more, the longest first;
+        those of two)."""
+        n = len(lows)
+        if i + 1 >= n:
+            return (), ()
+        s1 = infos[i + 1][0]
+        if s1 is None:
+            s1 = self.stem(lows[i + 1])
+        pairs = self.by_pair.get((s, s1)) or ()
+        if i + 2 < n and (s, s1) in self._three_firsts:
+            s2 = infos[i + 2][0]
+            if s2 is None:
+                s2 = self.stem(lows[i + 2])
+            return self.by_three.get((s, s1, s2)) or (), pairs
+        return (), pairs
+
+    def _borrowed(self, infos: list[tuple], lows: list[str]) -> list[tuple]:
+        """What each word starts on this side (:meth:`_looked`), made from what it starts on a
+        side this one is a subset of (``infos``, the same first letters stemmed): not kept
+        per word."""
+        starts, by_first, pair_firsts, english = self.starts, self.by_first, self._pair_firsts, self.english
+        out: list[tuple] = []
+        for g, low in zip(infos, lows):
+            s = g[0]
+            if s is None or s not in starts:
+                out.append(_NOTHING)
+                continue
+            ones = by_first.get(s)
+            if ones is not None and english:
+                kept = [e for e in ones if low == e.lowers[0] or W.english_inflection(low, e.lowers[0])]
+                if len(kept) != len(ones):
+                    ones = kept or None
+            out.append((s, ones, s in pair_firsts))
+        return out
+
+    def find(self, text: "str | W.Line", strict: bool, within: Optional[list[tuple]] = None) -> list[Match]:
         """Every term of this side in ``text`` (masked first), longest first where two overlap
-        at one start.  ``strict``: never part of a hyphenated word.  ``split``: ``text`` masked
-        and its words (:func:`split`), when the caller has them."""
-        if not self._entries or not text:
+        at one start.  ``strict``: never part of a hyphenated word.  ``within``: what the words
+        start on the side this one is a subset of (:meth:`subset`, :meth:`firsts`), when the
+        caller has it: this side's own is then made of it, not kept."""
+        line = text if isinstance(text, W.Line) else W.Line(text)
+        if not self._entries or not line.text:
             return []
-        plain, ws = split if split is not None else split_text(text)
         out: list[Match] = []
-        if self.by_first or self.by_pair:
-            stems: list[Optional[str]] = [None] * len(ws)
-            stem, look, by_pair = self.stem, self._look, self.by_pair
-            english, inflection = self.english, W.english_inflection
-            n = len(ws)
-            for i, w in enumerate(ws):
-                got = look.get(w.lower)
-                if got is None:
-                    got = self._looked(w.lower)
-                s, cands, first = got
+        lows = line.lows
+        n = len(lows)
+        if n and (self.by_first or self.by_pair or self.by_three):
+            offs = line.offsets()
+            infos = self._infos(lows) if within is None else self._borrowed(within, lows)
+            for i, (s, ones, first) in enumerate(infos):
                 if s is None:
                     continue
-                stems[i] = s
-                if first and i + 1 < n:
-                    s1 = stems[i + 1]
-                    if s1 is None:
-                        s1 = stems[i + 1] = stem(ws[i + 1].lower)
-                    more = by_pair.get((s, s1))
-                    if more:
-                        cands = [*cands, *more] if cands else more
-                if not cands:
-                    continue
-                here: list[Match] = []
-                for e in cands:
-                    k = len(e.stems)
-                    if i + k > n:
-                        continue
-                    ok = True
-                    for j in range(1, k):
-                        sj = stems[i + j]
-                        if sj is None:
-                            sj = stems[i + j] = stem(ws[i + j].lower)
-                        if sj != e.stems[j]:
-                            ok = False
+                if first:
+                    threes, pairs = self._longer(infos, lows, i, s)
+                    for e in threes:
+                        last = i + len(e.stems) - 1
+                        if last < n and self._fits(e, line, i, last, strict, 3):
+                            out.append(_new(Match, (e, offs[2 * i], offs[2 * last + 1])))
+                    for e in pairs:
+                        if self._fits(e, line, i, i + 1, strict, 2):
+                            out.append(_new(Match, (e, offs[2 * i], offs[2 * i + 3])))
+                if ones is not None:
+                    for e in ones:
+                        if e.exact is not None and not line.words[i].startswith(e.exact[0]):
+                            continue
+                        if strict and line.joined(i, i):
                             break
-                    if ok and e.exact is not None:
-                        ok = all(ws[i + j].text.startswith(e.exact[j]) for j in range(k))
-                    if ok and english:
-                        lowers = e.lowers
-                        for j in range(k):
-                            a = ws[i + j].lower
-                            if a != lowers[j] and not inflection(a, lowers[j]):
-                                ok = False
-                                break
-                    if ok and strict and (w.joined_before or ws[i + k - 1].joined_after):
-                        ok = False
-                    if ok:
-                        here.append(Match(e, w.start, ws[i + k - 1].end))
-                if here:
-                    if len(here) > 1:
-                        here.sort(key=_longest_first)
-                    out += here
-        if self.substrings and W.no_spaces(plain):
-            low = plain.lower()
+                        out.append(_new(Match, (e, offs[2 * i], offs[2 * i + 1])))
+        if self.substrings and W.no_spaces(line.plain):
+            low = line.plain.lower()
             for e in self.substrings:
                 needle = e.text.lower()
                 at = low.find(needle)
                 while at >= 0:
-                    out.append(Match(e, at, at + len(needle)))
+                    out.append(_new(Match, (e, at, at + len(needle))))
                     at = low.find(needle, at + 1)
             # (the words' matches are in this order already: by their word, the longest first)
             out.sort(key=lambda m: (m.start, -(m.end - m.start)))
         return out
 
+    def find_outer(self, line: W.Line, strict: bool) -> list[Match]:
+        """The terms of :meth:`find` not inside a longer one (``_outermost(find(line))``),
+        found without trying what a longer term already holds."""
+        if not self._entries or not line.text:
+            return []
+        if self.substrings and W.no_spaces(line.plain):
+            return _outermost(self.find(line, strict))
+        lows = line.lows
+        n = len(lows)
+        if not n or not (self.by_first or self.by_pair or self.by_three):
+            return []
+        out: list[Match] = []
+        reach = -1  # the last word of the last term kept
+        infos = self._infos(lows)
+        fits, stem, by_pair, by_three, three_firsts = self._fits, self.stem, self.by_pair, self.by_three, self._three_firsts
+        # (a term written as the line writes its words, lower case, is there without a stem
+        # compared; not so for a term matched as written or a strict match)
+        plain = not strict
+        offs: Optional[list[int]] = None
+        for i, (s, ones, first) in enumerate(infos):
+            if s is None:
+                continue
+            hit: Optional[Entry] = None
+            last = i
+            if first and i + 1 < n:
+                s1 = infos[i + 1][0]
+                if s1 is None:
+                    s1 = stem(lows[i + 1])
+                if i + 2 < n and (s, s1) in three_firsts:
+                    s2 = infos[i + 2][0]
+                    if s2 is None:
+                        s2 = stem(lows[i + 2])
+                    for e in by_three.get((s, s1, s2), ()):  # the longest first: past one ending
+                        last = i + len(e.stems) - 1          # within reach, all do
+                        if last <= reach:
+                            break
+                        if last < n and ((plain and e.exact is None and lows[i:last + 1] == e.lowers)
+                                         or fits(e, line, i, last, strict, 3)):
+                            hit = e
+                            break
+                if hit is None and i + 1 > reach:
+                    for e in by_pair.get((s, s1), ()):
+                        if ((plain and e.exact is None and lows[i:i + 2] == e.lowers)
+                                or fits(e, line, i, i + 1, strict, 2)):
+                            hit, last = e, i + 1
+                            break
+            if hit is None and ones is not None and i > reach:
+                for e in ones:
+                    if e.exact is not None and not line.words[i].startswith(e.exact[0]):
+                        continue
+                    if strict and line.joined(i, i):
+                        break
+                    hit, last = e, i
+                    break
+            if hit is not None:
+                if offs is None:
+                    offs = line.offsets()
+                out.append(_new(Match, (hit, offs[2 * i], offs[2 * last + 1])))
+                reach = last
+        return out
+
+    def firsts(self, line: W.Line) -> tuple[list[tuple], set]:
+        """What each word of ``line`` starts (:meth:`_looked`), and the set of the stems that
+        start a term: a term of this side is in the line only if its first stem is in it."""
+        infos = self._infos(line.lows) if line.text else []
+        return infos, {g[0] for g in infos}
+
+    def pairs(self, line: W.Line, infos: list[tuple]) -> set[tuple[str, str]]:
+        """The stems of every two words of ``line`` a term of several words may start with
+        (``infos``: :meth:`firsts`): a term of two words, matched by its stems alone, is in the
+        line only if its stems are in this set, and then it is."""
+        lows, stem = line.lows, self.stem
+        return {(g[0], h[0] if h[0] is not None else stem(lows[i + 1]))
+                for i, (g, h) in enumerate(zip(infos, infos[1:])) if g[2]}
+
+    def holds(self, e: Entry, line: W.Line, infos: list[tuple], firsts: set) -> bool:
+        """Is the entry ``e`` of this side among :meth:`find`'s matches in ``line`` (``infos``,
+        ``firsts``: :meth:`firsts`)?"""
+        if e.substring:
+            return W.no_spaces(line.plain) and e.text.lower() in line.plain.lower()
+        s0, k, n = e.stems[0], len(e.stems), len(infos)
+        if s0 not in firsts:
+            return False
+        for i, (s, ones, _first) in enumerate(infos):
+            if s != s0 or i + k > n:
+                continue
+            if k == 1:
+                if ones is not None and e in ones and (
+                        e.exact is None or line.words[i].startswith(e.exact[0])):
+                    return True
+            elif self._fits(e, line, i, i + k - 1, False, 1):
+                return True
+        return False
+
     def _looked(self, low: str) -> tuple:
-        """What a word (lower case) starts: (its stem, the one-word terms of that stem, whether
-        terms of several words start with it); (None, None, False) for a word no term starts
-        with (not stemmed).  Kept per word."""
+        """What a word (lower case) starts: (its stem, the one-word terms of that stem it is,
+        whether terms of several words start with it); (None, None, False) for a word no term
+        starts with (not stemmed).  Kept per word.  In English, the one-word terms are those
+        the word is a regular inflection of."""
         if low[:2] not in self._heads:
             got: tuple = _NOTHING
         else:
             s = self.stem(low)
-            got = (s, self.by_first.get(s), s in self._pair_firsts)
+            ones = self.by_first.get(s)
+            if ones is not None and self.english:
+                kept = [e for e in ones if low == e.lowers[0] or W.english_inflection(low, e.lowers[0])]
+                if len(kept) != len(ones):
+                    ones = kept or None
+            got = (s, ones, s in self._pair_firsts)
         if len(self._look) >= LOOK_CACHE:
             self._look.clear()
         self._look[low] = got
@@ -319,17 +502,6 @@ class Side:
         ws = W.words(W.masked(text))
         exact = tuple(w.text for w in ws) if W.case_sensitive(text) else None
         return ("words", tuple(self.stem(w.lower) for w in ws), exact)
-
-
-def _longest_first(m: Match) -> int:
-    return m.start - m.end
-
-
-def split_text(text: str) -> tuple[str, list]:
-    """``text`` masked (:func:`~.words.masked`) and its words: what every side's :meth:`Side.find`
-    reads, made once per line."""
-    plain = W.masked(text)
-    return plain, W.words(plain)
 
 
 def _outermost(matches: list[Match]) -> list[Match]:
@@ -364,6 +536,10 @@ class TermIndex:
         for g in glossaries:
             for c in g.concepts:
                 self._add(g, c)
+        #: the target terms some glossary forbids: the only target terms a line is scanned for;
+        #: the others are looked for one by one, those a source term of the line asks for
+        #: (:meth:`Side.holds`)
+        self.forbidden = self.tgt.subset(lambda e: any(st == FORBIDDEN for _c, st, _p in e.uses))
 
     def _add(self, g: Glossary, c: Concept) -> None:
         src_terms = [t for t in c.terms if self.source_lang is None or same_language(t.lang, self.source_lang)]
@@ -395,25 +571,26 @@ class TermIndex:
         line meeting it (:meth:`_source_facts`, :meth:`_target_facts`, :meth:`_kept_facts`):
         the findings of two lines that write the term alike are one object."""
         hits: list[Finding] = []
-        tsplit = split_text(target) if target else None
-        tgt_found = self.tgt.find(target, strict=False, split=tsplit) if len(self.tgt) and target else []
-        ssplit = split_text(source) if source else None
+        tline = W.Line(target) if target else None
+        # what the target's words start (for the forbidden terms and the terms asked for)
+        tinfos, tfirsts = self.tgt.firsts(tline) if tline is not None and len(self.tgt) else ([], set())
+        bad: list[Match] = []
+        if tline is not None and len(self.forbidden) and (
+                self.forbidden.substrings or not self.forbidden.starts.isdisjoint(tfirsts)):
+            bad = self.forbidden.find(tline, strict=False, within=tinfos)
+        sline = W.Line(source) if source else None
         src_found: list[Match] = []
-        if source and len(self.src):
-            src_found = _outermost(self.src.find(source, strict=False, split=ssplit))
+        if sline is not None and len(self.src):
+            src_found = self.src.find_outer(sline, strict=False)
         # forbidden target terms (strict: whole words, never half of a hyphenated word), unless
         # a source term of the line allows the same text
-        allowed_here: Optional[set[str]] = None
-        for m in tgt_found:
+        allowed_here: Optional[list[tuple]] = None
+        for m in bad:
             tf = m.entry.facts if m.entry.facts is not None else self._target_facts(m.entry)
-            if not tf.forbidden:
-                continue
             if allowed_here is None:
-                allowed_here = set()
-                for sm in src_found:
-                    sf = sm.entry.facts if sm.entry.facts is not None else self._source_facts(sm.entry)
-                    allowed_here.update(sf.allowed)
-            if tf.lower in allowed_here:
+                allowed_here = [(sm.entry.facts if sm.entry.facts is not None else self._source_facts(sm.entry)).allowed
+                                for sm in src_found]
+            if any(tf.lower in allowed for allowed in allowed_here):
                 continue
             if not W.bounded(target, m.start, m.end) or _half_of_hyphenated(target, m.start, m.end):
                 continue
@@ -423,26 +600,33 @@ class TermIndex:
         # source terms whose target terms are all absent
         if src_found and source:
             forbidden_at = [(h.start_col, h.end_col) for h in hits]
-            found_entries = {m.entry for m in tgt_found}
-            low_words: Optional[list[str]] = None
+            tpairs: Optional[set] = None
+            joined: Optional[str] = None  # the target's lower-case words, each between NULs
             for m in src_found:
                 sf = m.entry.facts if m.entry.facts is not None else self._source_facts(m.entry)
                 if not sf.expected:
                     continue
-                if not found_entries.isdisjoint(sf.wanted):
-                    continue  # the target has one of the terms
-                if sf.loose:
-                    if low_words is None:
-                        low_words = [w.lower for w in tsplit[1]] if tsplit is not None else []
-                    if _loosely_present(sf.loose, low_words):
+                if not tfirsts.isdisjoint(sf.firsts):
+                    continue  # the target has one of the terms (one word, its stem starts a word)
+                if sf.pairs:
+                    if tpairs is None:
+                        tpairs = self.tgt.pairs(tline, tinfos) if tline is not None else set()
+                    if not tpairs.isdisjoint(sf.pairs):
                         continue
-                if forbidden_at and _forbidden_of(sf.concepts, tgt_found, forbidden_at):
+                if sf.others and tline is not None and any(self.tgt.holds(e, tline, tinfos, tfirsts) for e in sf.others):
+                    continue
+                if sf.loose:
+                    if joined is None:
+                        joined = "\0" + "\0".join(tline.lows if tline is not None else ()) + "\0"
+                    if _loosely_present(sf.loose, joined):
+                        continue
+                if forbidden_at and _forbidden_of(sf.concepts, bad, forbidden_at):
                     continue  # term-forbidden says it on the term itself
                 hits.append(sf.finding(source[m.start:m.end]))
         # do-not-translate terms of the source, kept as written in the target
-        if source and len(self.dnt):
+        if sline is not None and source and len(self.dnt):
             seen: set[str] = set()
-            for m in _outermost(self.dnt.find(source, strict=True, split=ssplit)):
+            for m in self.dnt.find_outer(sline, strict=True):
                 # the glossary's spelling where the source writes it so, else the source's
                 term = m.entry.text if _contains_exactly(source, m.entry.text) else source[m.start:m.end]
                 if term in seen:
@@ -485,8 +669,15 @@ class TermIndex:
             if compound is not None or head is not None:
                 loose.append((compound, head))
         paths, where = self._named({p for _c, _st, p in entry.uses})
+        found = tuple({id(e): e for e in wanted if e is not None}.values())
+        # a target term of one or two words, any case, in a language other than English is in
+        # a line exactly when its stem starts a word there (its stems, two words) (the tests:
+        # the stems in the line's sets, Side.firsts, Side.pairs)
+        simple = [e for e in found if not e.substring and len(e.stems) <= 2 and e.exact is None and not self.tgt.english]
         facts = _SourceFacts(
-            expected=expected, wanted=tuple({id(e): e for e in wanted if e is not None}.values()), loose=tuple(loose),
+            expected=expected, firsts=tuple({e.stems[0]: None for e in simple if len(e.stems) == 1}),
+            pairs=tuple({e.stems: None for e in simple if len(e.stems) == 2}),
+            others=tuple(e for e in found if e not in simple), loose=tuple(loose),
             allowed=tuple({x.lower(): None for x in expected}), concepts=tuple({id(c): c for c, _st, _p in entry.uses}.values()),
             paths=paths, where=where)
         entry.facts = facts
@@ -589,15 +780,26 @@ def _forbidden_of(concepts: tuple, tgt_found: list[Match], at: list) -> bool:
     return False
 
 
-def _loosely_present(loose: tuple, low_words: list[str]) -> bool:
+def _loosely_present(loose: tuple, joined: str) -> bool:
     """Is one of the target terms (``(compound stem, head)`` pairs of :class:`_SourceFacts`) in
-    the target's lower-case words leniently: inside a compound, or an irregular form?"""
+    the target's lower-case words (``joined``: each between NULs, which no word holds)
+    leniently: a word longer than the compound stem starting or ending with it (inside a
+    compound), or a word starting with the head (an irregular form)?"""
     for compound, head in loose:
-        for w in low_words:
-            if compound is not None and len(w) > len(compound) and (w.startswith(compound) or w.endswith(compound)):
-                return True
-            if head is not None and w.startswith(head):
-                return True
+        if head is not None and "\0" not in head and "\0" + head in joined:
+            return True
+        if compound is not None:
+            k = len(compound)
+            at = joined.find("\0" + compound)
+            while at >= 0:
+                if joined[at + 1 + k] != "\0":
+                    return True
+                at = joined.find("\0" + compound, at + 1)
+            at = joined.find(compound + "\0")
+            while at >= 0:
+                if joined[at - 1] != "\0":
+                    return True
+                at = joined.find(compound + "\0", at + 1)
     return False
 
 

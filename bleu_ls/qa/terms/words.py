@@ -13,6 +13,7 @@ found as a substring (:func:`no_spaces`).
 from __future__ import annotations
 
 import re
+from itertools import accumulate
 from typing import Callable, NamedTuple, Optional
 
 from ..text.markup import find_markup
@@ -22,6 +23,10 @@ NO_SPACE_RANGES = ("\u0e00-\u0eff\u1000-\u109f\u1780-\u17ff\u2e80-\u2fdf\u3005\u
                    "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff66-\uff9f\U00020000-\U0003134f")
 _NO_SPACE = re.compile(f"[{NO_SPACE_RANGES}]")
 _WORD = re.compile(f"[^\\W_{NO_SPACE_RANGES}]+")
+#: the same, kept by ``split``: the pieces between the words and the words, in turn
+_SPLIT = re.compile(f"({_WORD.pattern})")
+#: the same on a text all in ASCII, where a letter or digit is one of these (a simpler test per character)
+_SPLIT_ASCII = re.compile("([A-Za-z0-9]+)")
 _HYPHENS = "-\u2010\u2011"
 
 #: BCP 47 primary subtag -> Snowball algorithm
@@ -181,6 +186,43 @@ def words(text: str) -> list[Word]:
     return out
 
 
+class Line:
+    """A line as the term index reads it, split once for every side and every test: the text
+    masked (:func:`masked`), its words (those of :func:`words`) as written and in lower case,
+    their columns worked out when first asked for."""
+
+    __slots__ = ("text", "plain", "words", "lows", "_parts", "_offsets")
+
+    def __init__(self, text: str) -> None:
+        plain = masked(text)
+        parts = (_SPLIT_ASCII if plain.isascii() else _SPLIT).split(plain)
+        ws = parts[1::2]
+        self.text, self.plain, self.words, self._parts = text, plain, ws, parts
+        # one lower() of the words joined by NUL, which no word holds and which is neither a
+        # cased nor a case-ignorable character: each word lowered as on its own (a final
+        # sigma included), without a call per word
+        self.lows: list[str] = "\0".join(ws).lower().split("\0") if ws else []
+        self._offsets: Optional[list[int]] = None
+
+    def offsets(self) -> list[int]:
+        """The words' columns: word ``i`` starts at ``[2 * i]`` and ends at ``[2 * i + 1]``."""
+        got = self._offsets
+        if got is None:
+            got = self._offsets = list(accumulate(map(len, self._parts)))
+        return got
+
+    def joined(self, first: int, last: int) -> bool:
+        """Is word ``first`` joined by a hyphen to the word before it, or word ``last`` to the
+        word after it (:attr:`Word.joined_before`, :attr:`Word.joined_after`)?"""
+        plain = self.plain
+        if "-" not in plain and "\u2010" not in plain and "\u2011" not in plain:
+            return False
+        offs = self.offsets()
+        a, b = offs[2 * first], offs[2 * last + 1]
+        return ((a >= 2 and plain[a - 1] in _HYPHENS and plain[a - 2].isalnum())
+                or (b + 1 < len(plain) and plain[b] in _HYPHENS and plain[b + 1].isalnum()))
+
+
 def no_spaces(text: str) -> bool:
     """Does ``text`` hold a letter of a script written without spaces?"""
     return _NO_SPACE.search(text) is not None
@@ -189,6 +231,8 @@ def no_spaces(text: str) -> bool:
 def case_sensitive(term: str) -> bool:
     """A term written with inner capitals or all in capitals ("GitHub", "iOS", "URL") matches
     case-sensitively; others ("file", "Datei", "Python") do not."""
+    if term.islower():  # (no capital at all: the common case, without a look at each word)
+        return False
     for m in _WORD.finditer(term):
         w = m.group()
         if any(ch.isupper() for ch in w[1:]):
