@@ -45,6 +45,21 @@ ALLOWED = (PREFERRED, ADMITTED)
 #: words kept per side with what they start (:meth:`Side._looked`) before the cache starts over
 LOOK_CACHE = 200_000
 _NOTHING: tuple = (None, None, False)
+#: a word's first two letters as a stemmer may write them: marks taken off, ß as ss (German
+#: stems fold the umlaut: "Äpfel" stems to "apfel")
+_FOLDED: dict[str, str] = {}
+
+
+def _folded(head: str) -> str:
+    got = _FOLDED.get(head)
+    if got is None:
+        import unicodedata
+
+        plain = "".join(c for c in unicodedata.normalize("NFD", head) if not unicodedata.combining(c))
+        got = plain.replace("ß", "ss")[:2]
+        if len(_FOLDED) < 100_000:
+            _FOLDED[head] = got
+    return got
 
 
 @dataclass(eq=False, slots=True)
@@ -472,7 +487,7 @@ class Side:
         whether terms of several words start with it); (None, None, False) for a word no term
         starts with (not stemmed).  Kept per word.  In English, the one-word terms are those
         the word is a regular inflection of."""
-        if low[:2] not in self._heads:
+        if low[:2] not in self._heads and (low.isascii() or _folded(low[:2]) not in self._heads):
             got: tuple = _NOTHING
         else:
             s = self.stem(low)

@@ -23,6 +23,8 @@ GLOSSARY = Glossary("terms.csv", ("en", "de"), [
     _c(Term("iOS", "en", DO_NOT_TRANSLATE)),
     _c(Term("GitHub", "en", DO_NOT_TRANSLATE)),
     _c(Term("mail", "en"), Term("Mail", "de", FORBIDDEN), Term("Nachricht", "de")),
+    _c(Term("apple", "en"), Term("Apfel", "de")),
+    _c(Term("overview", "en"), Term("Übersicht", "de")),
 ], [], "en")
 
 
@@ -67,6 +69,14 @@ def codes(index: TermIndex, source, target) -> list[tuple[str, int, object]]:
     ("Log in with GitHub", "Anmelden", [("do-not-translate", 0, None)]),
     ("Install it on iOS", "Auf iOS installieren", []),
     ("Install it on IOS devices", "Auf Geräten installieren", []),  # "IOS" is not the term "iOS"
+    # an inflected form whose first letter takes an umlaut (the stem folds it: Äpfel, Apfel)
+    ("Two apples", "Zwei Äpfel", []),
+    ("One apple", "Ein Apfel", []),
+    ("Two apples", "Zwei Birnen", [("term-missing", 0, None)]),
+    # a term written with an umlaut, in its inflected forms and in capitals
+    ("The overviews", "Die Übersichten", []),
+    ("OVERVIEW", "ÜBERSICHT", []),
+    ("The overview", "Die Zusammenfassung", [("term-missing", 0, None)]),
 ])
 def test_matching(index, source, target, want):
     assert codes(index, source, target) == want
