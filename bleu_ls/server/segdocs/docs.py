@@ -239,6 +239,7 @@ class SegmentDocs:
         if sp.rules is not None:
             rules.after_edit(sp, change, time.monotonic())
             self._rerank_later(sp)
+        _forget_places(sp, start, new)
         if change.kind == "none":
             if change.problems_changed:
                 self._maybe_freeze(sp, before)
@@ -513,3 +514,21 @@ class SegmentAnswers:
         message = change(sp)  # (a ValueError: the sentence the command says)
         self.docs.manager.publisher.schedule_refresh()
         return message
+
+
+def _forget_places(sp: SegmentPair, start: int, new: str) -> None:
+    """The kept diagnostic JSON of the findings of the segments on the lines an edit wrote
+    (``checks.diagnostics_json`` keeps a finding's JSON while its segment's first line stays put):
+    an edit outside a target's text may still move its columns (``msgstr  "…"``, a PO string's
+    second line), so they are placed again."""
+    index = sp.index
+    if not hasattr(index, "at_line"):
+        return
+    first = index.position(start)[0]
+    found = sp.rules.found if sp.rules is not None else {}
+    for line in range(first, first + new.count("\n") + 1):
+        i = index.at_line(line)
+        if i is None:
+            continue
+        for f in (*(sp.qa[i] if sp.qa is not None and i < len(sp.qa) else ()), *found.get(i, ())):
+            f.cache = None

@@ -218,3 +218,41 @@ def test_the_result_id_moves_only_when_the_diagnostics_do(tmp_path):
     docs._changed(sp)
     assert docs.result_id(uri) != first
     assert not any(json.loads(d)["code"] == "placeholders-missing" for d in docs.diagnostics(uri))
+
+
+def test_an_edit_before_a_target_on_its_line_moves_its_diagnostics(tmp_path):
+    """Space typed between ``msgstr`` and its string, and before a PO string's second line: the target's
+    text (and its findings) stay, its columns move; the diagnostics say the new columns (the kept JSON of
+    a finding is made again), as a fresh count does."""
+    text = ('msgid ""\nmsgstr ""\n"Content-Type: text/plain; charset=UTF-8\\n"\n\n'
+            '#, python-format\nmsgid "Hello %(name)s, welcome"\nmsgstr "Bonjour"\n\n'
+            '#, python-format\nmsgid "Bye %(name)s"\nmsgstr ""\n"Au revoir"\n')
+    path = tmp_path / "a.po"
+    docs = _docs(tmp_path)
+    docs.open(path.as_uri(), text, 1)
+    sp = docs.docs[path.as_uri()]
+
+    def placed() -> list[tuple[int, int, str]]:
+        return [(d["range"]["start"]["line"], d["range"]["start"]["character"], d["code"])
+                for d in map(json.loads, diagnostics_json(sp, "utf-16")) if d["code"] == "placeholders-missing"]
+
+    def targets(text: str) -> list[tuple[int, int, str]]:
+        """Where each finding belongs: the first character of the entries' strings (in the text)."""
+        lines = text.split("\n")
+        return [(k, ln.index(word) + 1, "placeholders-missing") for k, ln in enumerate(lines)
+                for word in ('"Bonjour"', '"Au revoir"') if word in ln]
+
+    assert placed() == targets(text) and len(targets(text)) == 2
+    original = text
+    at = text.index('msgstr "Bonjour"') + len("msgstr")
+    docs._apply(sp, at, at, "  ")
+    text = text[:at] + "  " + text[at:]
+    at = text.index('"Au revoir"')
+    docs._apply(sp, at, at, "   ")
+    text = text[:at] + "   " + text[at:]
+    assert placed() == targets(text)
+    assert [c for _l, c, _code in targets(text)] != [c for _l, c, _code in targets(original)]  # they moved
+    for found in sp.qa:
+        for f in found:
+            f.cache = None
+    assert placed() == targets(text)
