@@ -237,7 +237,7 @@ ROWS: tuple[FormatRow, ...] = (
         ANDROID, family=ANDROID, family_sentence="an Android strings.xml file", label="Android strings.xml",
         paths=Ref("android:is_android_strings"), decoding="xml", reader_module="android",
         reader_names=("read_android",), reader_takes="bytes", text_reader=Ref("android:read_android_text"),
-        prefix_reader=Ref("android:read_android_text"), live_index=Ref("live.keyed:KeyedRereadIndex"),
+        prefix_reader=Ref("android:read_android_text"), live_index=Ref("live.keyed:AndroidIndex"),
         source_files=Ref("android:source_files"),
     ),
     # Java .properties (ResourceBundle): messages_de.properties, the source in messages.properties
