@@ -46,8 +46,10 @@ class _SourceKeys:
     kept as an edit's keys come and go, so that a key added pairs alone.  What :func:`fill_sources`
     gives: each segment's source, the header's :data:`SOURCE_MISSING`."""
 
-    def __init__(self, source: SegmentDocument) -> None:
+    def __init__(self, source: SegmentDocument, odd: Optional[Callable[[str], bool]] = None) -> None:
         self.keys = [s.key for s in source.segments]
+        #: a key of the source the format's fallback may pair otherwise than by the exact key
+        self.odd = odd is not None and any(odd(k) for k in self.keys)
         self.texts = [s.target for s in source.segments]
         #: key -> its first source segment (the one a key pairs with)
         self.at: dict[str, int] = {}
@@ -127,12 +129,17 @@ class KeyedIndex(WholeIndex):
     #: pairs by the exact key alone: a key an edit adds or removes is paired alone (:class:`_SourceKeys`)
     _unique_keys = False
     _pairs: Optional[_SourceKeys] = None
+    #: a key the format's fallback may pair otherwise than by the exact key (None: none does): while the
+    #: file or its source has one, a key added or gone pairs the whole file again
+    _odd_key: Optional[Callable[[str], bool]] = None
+    #: how many of the file's keys are odd
+    _odd = 0
 
     def set_source(self, source: Optional[SegmentDocument], name: str = "") -> None:
         """Pair with ``source`` (None: with none): the segments as read given their sources (no reading;
         with none, the text read again)."""
         self.source, self.source_name = source, name
-        self._pairs = _SourceKeys(source) if source is not None and self._unique_keys else None
+        self._pairs = _SourceKeys(source, self._odd_key) if source is not None and self._unique_keys else None
         if source is None:
             self.reset(self.text)
             return
@@ -142,6 +149,8 @@ class KeyedIndex(WholeIndex):
 
     def reset(self, text: str) -> None:
         super().reset(text)
+        odd = self._odd_key
+        self._odd = sum(1 for s in self._segs if odd(s.key)) if odd is not None else 0
         if self._pairs is not None:  # paired again by the read
             self._pairs.start(self._segs)
 
@@ -169,7 +178,12 @@ class KeyedIndex(WholeIndex):
             for f, o in zip(fresh, olds):
                 f.source = o.source
         count = len(fresh)
+        odd, was_odd = self._odd_key, self._odd
+        if odd is not None:
+            self._odd += sum(1 for f in fresh if odd(f.key)) - sum(1 for o in olds if odd(o.key))
         pairs = self._pairs if self.source is not None and not same_keys else None
+        if pairs is not None and (pairs.odd or self._odd):  # the fallback may pair them: the whole pairing
+            pairs = None
         if pairs is not None:  # each key once, the exact key alone: the keys that came paired alone
             for f in fresh:
                 f.source = pairs.source_of(f.key)
@@ -178,12 +192,14 @@ class KeyedIndex(WholeIndex):
         if pairs is not None:
             repaired = pairs.move([o.key for o in olds], [f.key for f in fresh])
             now_first = self._segs[0].key if self._segs else ""
-            if repaired or now_first != first:
+            if repaired or now_first != first or was_odd:  # (a flat key gone: the fallback had paired it)
                 self.header[SOURCE_MISSING] = pairs.missing(now_first)
         elif self.source is not None and not same_keys:  # keys added or gone: the file paired again
             before = [s.source for s in self._segs]
             # the segments as kept (a pending move applied later keeps the source set here): no copy of each
             fill_sources(SegmentDocument(self.format, self._segs, header=self.header), self.source, self.source_name)
+            if self._pairs is not None:
+                self._pairs.start(self._segs)
             moved = [k for k, s in enumerate(self._segs) if (k < a or k >= a + count) and s.source != before[k]]
             if moved:  # sources of segments outside the splice changed: the change covers them
                 lo, hi = min(moved[0], a), max(moved[-1] + 1, a + count)
@@ -349,6 +365,11 @@ class AndroidIndex(KeyedIndex):
 class JsonIndex(KeyedIndex):
     """A :class:`KeyedIndex` of localization JSON (i18next…) whose edits outside a value read the
     text between the values around them alone (the module's doc)."""
+
+    #: each key once when an edit is spliced (no member twice); the fallback pairs a flat key (``a\\.b``)
+    #: with a nested one: a key with an escaped dot is odd
+    _unique_keys = True
+    _odd_key = staticmethod(lambda key: "\\." in key)
 
     def __init__(self, fmt: str, text: str) -> None:
         #: the paths of every object member and every array of the file (kept while it has no problem)
