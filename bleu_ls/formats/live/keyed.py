@@ -251,10 +251,11 @@ class AndroidIndex(KeyedIndex):
     ``</resources>``, by the reader of the whole file (:func:`~..android.read_android_live`, the safe
     expat layer: nothing fetched or expanded), and its segments and aapt2's refusals of their values
     spliced.  The whole text is read when the file has a problem other than those refusals (malformed
-    XML, not a resource file) or a name twice, when the edit reaches into the text before the end of
+    XML, not a resource file) or a key twice, when the edit reaches into the text before the end of
     the root's start tag or from its end tag on, or when the text read alone is not whole elements
-    read without a problem (an element or a comment left open, a ``</resources>`` typed…) or names
-    a key the rest of the file has."""
+    read without a problem (an element or a comment left open, a ``</resources>`` typed…), names a
+    key the rest of the file has, or a name the file gives twice (``product`` variants, numbered in
+    file order: before the edit or after it)."""
 
     _closing_quote = False
     _unique_keys = True
@@ -276,7 +277,7 @@ class AndroidIndex(KeyedIndex):
         self._prefix = text[: lay.root_end] if lay.clean else ""
         self._prefix_lines = self._prefix.count("\n")
         self._keys = {s.key for s in self._segs}
-        self._plain = lay.clean and "duplicate-keys" not in self.header and len(self._keys) == len(self._segs)
+        self._plain = lay.clean and len(self._keys) == len(self._segs)
 
     def _edit(self, start: int, end: int, new: str) -> Change:
         got = self._elements(start, end, new) if self._plain else None
@@ -308,6 +309,12 @@ class AndroidIndex(KeyedIndex):
         keys = [s.key for s in doc.segments]
         gone = {self._segs[k].key for k in range(a, b)}
         if len(set(keys)) != len(keys) or any(k in self._keys and k not in gone for k in keys):
+            return None
+        # a name given twice in the file (``product`` variants: ``name``, ``name#2``…) is numbered in file
+        # order: the elements read must hold none of them, before the edit as after it
+        segs, have = self._segs, self._keys
+        if "duplicate-keys" in self.header and any(
+                "duplicate" in segs[k].extra or segs[k].key + "#2" in have for k in range(a, b)):
             return None
 
         # the edit holds: apply it

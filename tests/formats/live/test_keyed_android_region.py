@@ -215,6 +215,49 @@ def test_edits_that_keep_the_file_whole_read_no_whole(edits) -> None:
     assert not calls
 
 
+#: ``product`` variants: one name twice, keyed ``app`` and ``app#2`` in file order
+DUPS = TEXT.replace('    <string name="empty"/>\n', '    <string name="app" product="tablet">Tablet</string>\n'
+                    '    <string name="empty"/>\n    <string name="app" product="default">Telefon</string>\n')
+
+
+def test_a_name_given_twice_reads_alone_what_holds_neither() -> None:
+    idx = fresh(DUPS)
+    assert idx._plain and idx.header["duplicate-keys"] == "1" and idx.segment(3).key == "app#2"
+    calls = count_whole_reads(idx)
+    at = DUPS.index("Montag")
+    idx.edit(at, at, "Mo ")  # elsewhere: read alone
+    at = idx.text.index('    <string name="empty"/>')
+    idx.edit(at, at, '    <string name="new">Neu</string>\n')  # between the two: read alone
+    assert not calls
+    same(idx)
+    at = idx.text.index("Tablet")
+    idx.edit(at, at, "Ein ")  # one of them: their numbering is the file's, the whole read
+    assert calls
+    same(idx)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.tuples(st.booleans(), st.integers(0, 10**6), st.integers(0, 10**6), st.integers(0, 4),
+                          st.sampled_from(IN_VALUE + ['<string name="app">A</string>']),
+                          st.sampled_from(BETWEEN + ['<string name="app" product="car">Auto</string>'])),
+                min_size=1, max_size=10))
+def test_edits_beside_a_name_given_twice_equal_a_fresh_reading(edits) -> None:
+    idx = fresh(DUPS)
+    for in_value, k, at, length, word, element in edits:
+        text = idx.text
+        if in_value and len(idx):
+            a, b = idx.target_span(k % len(idx))
+            start = a + at % (b - a + 1)
+            if "<" in text[a:b] or "&" in text[a:b]:
+                start, length = (a if at % 2 else b), 0
+            idx.edit(start, min(b, start + length), word)
+        else:
+            ends = [len(idx._prefix)] + idx._el_end.tolist() if idx._plain else [0]
+            start = ends[k % len(ends)]
+            idx.edit(start, start, element + "\n" if element else "")
+        same(idx)
+
+
 def test_real_file_edited_entry_by_entry() -> None:
     """The LineageOS Updater's German strings.xml (tests/data/formats/android/SOURCES.md) paired with its
     English one: a word typed, an entry pasted, a line break, an apostrophe, an entry cut, each read alone."""
