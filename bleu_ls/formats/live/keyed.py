@@ -9,10 +9,14 @@ other edit reads the text from the end of the last value before it to the start 
 value after it alone (:func:`~..l10n_json.scan_region`), from the state the file's scan was in
 there, and splices the values it holds, when that read ends where the value after it is
 expected, at the same path, says no problem and names no member the rest of the file has;
-the source values of the spliced segments are those they had when their keys are the same, else
-the file is paired with its source again (no reading).  Otherwise, and in the other formats, the
-whole text is read again and every key paired (:class:`~.whole.WholeIndex`): linear in the file
-(on 100,000 keys, seconds; see docs/formats.md).
+in a ``.properties`` file (:class:`PropertiesIndex`) the logical lines it touched; in an Android
+``strings.xml`` (:class:`AndroidIndex`) the elements of ``<resources>`` it reaches into, read alone
+after the file's text up to the end of the root's start tag.  The source values of the spliced
+segments are those they had when their keys are the same; a key added or removed is paired with the
+source alone (:class:`_SourceKeys`: each key once, the exact key, no fallback that could pair it
+otherwise), else the file is paired with its source again (no reading).  Otherwise, and in the other
+formats, the whole text is read again and every key paired (:class:`~.whole.WholeIndex`): linear in
+the file (on 100,000 keys, seconds; see docs/formats.md).
 
 Plain Python; imports nothing from the server.
 """
