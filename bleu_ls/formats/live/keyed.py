@@ -373,6 +373,87 @@ class AndroidIndex(KeyedIndex):
         return bool(hi > lo or fresh or (later and (delta or line_delta)))
 
 
+class StringsIndex(KeyedIndex):
+    """An Apple ``.strings`` file: an edit reads again the entries it touched, from the ``;`` of the last
+    entry ending before it to the ``;`` of the first entry ending after it (so the comment before an
+    entry, its note, is read with it), and splices their segments, when the file has no problem (a key
+    defined twice is one) and the text read alone has none and names no key the rest of the file has;
+    else it reads the whole text."""
+
+    _closing_quote = False
+
+    def reset(self, text: str) -> None:
+        super().reset(text)
+        self._keys = {s.key for s in self._segs}
+        self._plain = not self.problems and len(self._keys) == len(self._segs)
+
+    def _edit(self, start: int, end: int, new: str) -> Change:
+        got = self._entries(start, end, new) if self._plain else None
+        return got if got is not None else WholeIndex._edit(self, start, end, new)
+
+    def _entry_end(self, k: int) -> Optional[int]:
+        """The offset after the ``;`` of segment ``k``'s entry (None: not found)."""
+        from ..apple_strings import entry_end
+
+        e = self._tend.get(k)
+        stop = self._tstart.get(k + 1) if k + 1 < len(self._segs) else len(self._text)
+        got = entry_end(self._text.slice(e, stop))
+        return None if got is None else e + got
+
+    def _entries(self, start: int, end: int, new: str) -> Optional[Change]:
+        from ..apple_strings import read_strings
+
+        n, text = len(self._segs), self._text
+        i = self._tend.searchsorted(start, "left") - 1  # the last value ending before the edit
+        w0 = 0
+        while i >= 0:  # its entry's ";" may be after the edit's start: then the entry before
+            e = self._entry_end(i)
+            if e is None:
+                return None
+            if e <= start:
+                w0 = e
+                break
+            i -= 1
+        j = self._tend.searchsorted(end, "left")  # the first value ending at or after the edit's end
+        if j - 1 > i:  # the entry before it may end after the edit's end (an edit before its ";")
+            e = self._entry_end(j - 1)
+            if e is None:
+                return None
+            if e > end:
+                j -= 1
+        if j < n:
+            e = self._entry_end(j)
+            if e is None:
+                return None
+            w1 = e
+        else:
+            w1 = len(text)
+        old = text.slice(w0, w1)
+        region = old[: start - w0] + new + old[end - w0:]
+        doc = read_strings(region)
+        a, b = i + 1, min(j + 1, n)
+        keys = [s.key for s in doc.segments]
+        gone = {self._segs[k].key for k in range(a, b)}
+        if doc.problems or doc.header or len(set(keys)) != len(keys) or any(
+                k in self._keys and k not in gone for k in keys):
+            return None
+        if j < n:  # the text read ends with an entry: a comment after it would be the next entry's note
+            from ..apple_strings import entry_end
+
+            last = doc.segments[-1].target_span[1] if doc.segments else 0
+            tail = entry_end(region[last:]) if doc.segments else 0
+            if tail is None or region[last + tail:].strip(" \t\r\n\f\v\ufeff"):
+                return None
+        delta = len(new) - (end - start)
+        line_delta = new.count("\n") - old.count("\n", start - w0, end - w0)
+        base_line = text.line_of(w0)
+        text.replace(start, end, new)
+        self._keys.difference_update(gone)
+        self._keys.update(keys)
+        fresh = [shift_segment(s, w0, base_line) for s in doc.segments]
+        return self._splice_read(a, b, fresh, delta, line_delta)
+
+
 class JsonIndex(KeyedIndex):
     """A :class:`KeyedIndex` of localization JSON (i18next…) whose edits outside a value read the
     text between the values around them alone (the module's doc)."""
