@@ -11,7 +11,9 @@ named by a ``[[pairs]]`` rule of the workspace's ``bleu-ls.toml``, so every segm
 * ``json``: an i18next ``locales/de/translation.json`` of namespaces of 1,000 keys each (two levels),
   the source ``locales/en/translation.json``;
 * ``android``: ``res/values-de/strings.xml``, the source ``res/values/strings.xml``;
-* ``properties``: ``messages_de.properties``, the source ``messages.properties``.
+* ``properties``: ``messages_de.properties``, the source ``messages.properties``;
+* ``strings``: an Apple ``de.lproj/Localizable.strings``, the source ``en.lproj/Localizable.strings`` (not in
+  the default list).
 
 Run: ``python -m benchmarks.keyed_live [N] [EDITS] [FORMATS…]`` (default 100000 40 json android properties);
 ``python -m benchmarks.keyed_live --in-process [N] [EDITS] [FORMATS…]``: the row's live index alone, in this
@@ -61,6 +63,11 @@ def android_file(n: int, seed: int) -> str:
     return "\n".join(out) + "\n"
 
 
+def strings_file(n: int, seed: int) -> str:
+    rng = random.Random(seed)
+    return "".join(f'"key_{i}" = "{_words(rng)} {i}";\n' for i in range(n))
+
+
 def properties_file(n: int, seed: int) -> str:
     rng = random.Random(seed)
     return "".join(f"key_{i} = {_words(rng)} {i}\n" for i in range(n))
@@ -74,6 +81,8 @@ FORMATS: dict[str, tuple] = {
                 lambda k: f'    <string name="pasted_{k}">pasted words here</string>'),
     "properties": (properties_file, "messages_de.properties", "messages.properties", " = ",
                    lambda k: f"pasted_{k} = pasted words here"),
+    "strings": (strings_file, "de.lproj/Localizable.strings", "en.lproj/Localizable.strings", '" = "',
+                lambda k: f'"pasted_{k}" = "pasted words here";'),
 }
 
 
@@ -117,6 +126,8 @@ def _edit(fmt: str, lines: list[str], rng: random.Random, kind: str, k: int) -> 
 
 
 KINDS = ("type", "paste", "newline")
+#: the formats run when none is named
+DEFAULT = ["json", "android", "properties"]
 
 
 def _rss_mb(pid: int) -> tuple[float, float]:
@@ -242,11 +253,11 @@ def main(argv: list[str]) -> int:
     if argv and argv[0] == "--in-process":
         argv = argv[1:]
         print(IN_PROCESS_HEAD, flush=True)
-        in_process(int(argv[0]) if argv else 100_000, int(argv[1]) if len(argv) > 1 else 30, argv[2:] or list(FORMATS))
+        in_process(int(argv[0]) if argv else 100_000, int(argv[1]) if len(argv) > 1 else 30, argv[2:] or DEFAULT)
         return 0
     n = int(argv[0]) if argv else 100_000
     edits = int(argv[1]) if len(argv) > 1 else 40
-    formats = argv[2:] or list(FORMATS)
+    formats = argv[2:] or DEFAULT
     print(HEAD, flush=True)
     rows(n, edits, formats)
     return 0

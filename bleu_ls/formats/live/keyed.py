@@ -143,13 +143,19 @@ class KeyedIndex(WholeIndex):
         """Pair with ``source`` (None: with none): the segments as read given their sources (no reading;
         with none, the text read again)."""
         self.source, self.source_name = source, name
-        self._pairs = _SourceKeys(source, self._odd_key) if source is not None and self._unique_keys else None
+        self._pairs = _SourceKeys(source, self._odd_key) if source is not None and self._unique_keys \
+            and self._by_key_alone(source) else None
         if source is None:
             self.reset(self.text)
             return
         fill_sources(SegmentDocument(self.format, self.segments(), header=self.header), source, name)
         if self._pairs is not None:
             self._pairs.start(self._segs)
+
+    def _by_key_alone(self, source: SegmentDocument) -> bool:
+        """The format's fallback pairs nothing with ``source`` that the exact key leaves (the formats with one
+        that pairs by source text say so)."""
+        return True
 
     def reset(self, text: str) -> None:
         super().reset(text)
@@ -381,6 +387,12 @@ class StringsIndex(KeyedIndex):
     else it reads the whole text."""
 
     _closing_quote = False
+    _unique_keys = True
+
+    def _by_key_alone(self, source: SegmentDocument) -> bool:
+        # the fallback (match._source_fallback) pairs segments whose source texts are the same: a source
+        # document's segments have none (its reader sets none), so it pairs nothing
+        return not any(s.source for s in source.segments)
 
     def reset(self, text: str) -> None:
         super().reset(text)

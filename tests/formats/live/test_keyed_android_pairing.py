@@ -1,5 +1,5 @@
 """A key an edit adds or removes paired alone with the source-language file (formats/live/keyed.py:
-_SourceKeys), in Android strings.xml, .properties and localization JSON: after entries pasted and cut in
+_SourceKeys), in Android strings.xml, .properties, Apple .strings and localization JSON: after entries pasted and cut in
 any order, each segment's source and the header's source keys the file lacks (each under the key it
 follows, before the first key marked) are those of the whole pairing (keyed.fill_sources) of the text
 read afresh; JSON's flat keys (``a\\.b``), which its fallback pairs with nested ones, pair the whole
@@ -13,9 +13,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bleu_ls.formats.android import read_android_text
+from bleu_ls.formats.apple_strings import read_strings
 from bleu_ls.formats.keyed import SOURCE_MISSING
 from bleu_ls.formats.l10n_json import read_json
-from bleu_ls.formats.live.keyed import AndroidIndex, JsonIndex, PropertiesIndex
+from bleu_ls.formats.live.keyed import AndroidIndex, JsonIndex, PropertiesIndex, StringsIndex
 from bleu_ls.formats.properties import read_properties
 
 from .keyed_same import assert_same_as_fresh, count_whole_reads
@@ -28,6 +29,7 @@ POOL = ["a0", "a2", "a3", "a5", "a7", "x1", "x2"]
 ANDROID_SOURCE = read_android_text("<resources>\n" + "".join(f'  <string name="{k}">S {k}</string>\n' for k in KEYS)
                                    + "</resources>\n")
 PROPERTIES_SOURCE = read_properties("".join(f"{k} = S {k}\n" for k in KEYS))
+STRINGS_SOURCE = read_strings("".join(f'"{k}" = "S {k}";\n' for k in KEYS))
 
 
 def _android(keys: list[str]) -> str:
@@ -38,7 +40,12 @@ def _properties(keys: list[str]) -> str:
     return "".join(f"{k} = T {k}\n" for k in keys)
 
 
+def _strings(keys: list[str]) -> str:
+    return "".join(f'"{k}" = "T {k}";\n' for k in keys)
+
+
 CASES = {
+    "strings": (StringsIndex, _strings, STRINGS_SOURCE, lambda k: f'"{k}" = "T {k}";\n'),
     "android": (AndroidIndex, _android, ANDROID_SOURCE, lambda k: f'    <string name="{k}">T {k}</string>\n'),
     "properties": (PropertiesIndex, _properties, PROPERTIES_SOURCE, lambda k: f"{k} = T {k}\n"),
 }
@@ -88,6 +95,12 @@ def test_android_entries_pasted_and_cut_pair_as_the_whole(steps) -> None:
 @given(st.lists(st.tuples(st.booleans(), st.integers(0, 20), st.integers(0, 20)), min_size=1, max_size=12))
 def test_properties_entries_pasted_and_cut_pair_as_the_whole(steps) -> None:
     _paste_and_cut("properties", steps)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.tuples(st.booleans(), st.integers(0, 20), st.integers(0, 20)), min_size=1, max_size=12))
+def test_strings_entries_pasted_and_cut_pair_as_the_whole(steps) -> None:
+    _paste_and_cut("strings", steps)
 
 
 def test_the_missing_keys_follow_a_paste_before_the_first() -> None:
