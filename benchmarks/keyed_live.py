@@ -2,7 +2,7 @@
 first hints (lines 0–60, beside the do-nothing pygls floor in the same run), open → hints in the
 middle of the file (the whole read), then edits each followed by the hints around it, p50 / p95:
 a word typed inside a value, an entry pasted between two entries, a line break typed between two
-entries.
+entries; the server's resident memory after the edits and at its peak (``/proc``: VmRSS, VmHWM).
 
 Synthetic files of ``N`` keys, each with its source-language file beside it (the same keys, other
 words) where the server's convention finds it, and a reference (the same keys, other words again)
@@ -11,9 +11,13 @@ named by a ``[[pairs]]`` rule of the workspace's ``bleu-ls.toml``, so every segm
 * ``json``: an i18next ``locales/de/translation.json`` of namespaces of 1,000 keys each (two levels),
   the source ``locales/en/translation.json``;
 * ``android``: ``res/values-de/strings.xml``, the source ``res/values/strings.xml``;
-* ``properties``: ``messages_de.properties``, the source ``messages.properties``.
+* ``properties``: ``messages_de.properties``, the source ``messages.properties``;
+* ``strings``: an Apple ``de.lproj/Localizable.strings``, the source ``en.lproj/Localizable.strings`` (not in
+  the default list).
 
-Run: ``python -m benchmarks.keyed_live [N] [EDITS] [FORMATS…]`` (default 100000 40 json android properties).
+Run: ``python -m benchmarks.keyed_live [N] [EDITS] [FORMATS…]`` (default 100000 40 json android properties);
+``python -m benchmarks.keyed_live --in-process [N] [EDITS] [FORMATS…]``: the row's live index alone, in this
+process (its whole read, its pairing with the source, and each edit's time).
 """
 
 from __future__ import annotations
@@ -59,6 +63,11 @@ def android_file(n: int, seed: int) -> str:
     return "\n".join(out) + "\n"
 
 
+def strings_file(n: int, seed: int) -> str:
+    rng = random.Random(seed)
+    return "".join(f'"key_{i}" = "{_words(rng)} {i}";\n' for i in range(n))
+
+
 def properties_file(n: int, seed: int) -> str:
     rng = random.Random(seed)
     return "".join(f"key_{i} = {_words(rng)} {i}\n" for i in range(n))
@@ -72,6 +81,8 @@ FORMATS: dict[str, tuple] = {
                 lambda k: f'    <string name="pasted_{k}">pasted words here</string>'),
     "properties": (properties_file, "messages_de.properties", "messages.properties", " = ",
                    lambda k: f"pasted_{k} = pasted words here"),
+    "strings": (strings_file, "de.lproj/Localizable.strings", "en.lproj/Localizable.strings", '" = "',
+                lambda k: f'"pasted_{k}" = "pasted words here";'),
 }
 
 
@@ -115,6 +126,18 @@ def _edit(fmt: str, lines: list[str], rng: random.Random, kind: str, k: int) -> 
 
 
 KINDS = ("type", "paste", "newline")
+#: the formats run when none is named
+DEFAULT = ["json", "android", "properties"]
+
+
+def _rss_mb(pid: int) -> tuple[float, float]:
+    """The server process's resident memory now and at its peak (VmRSS, VmHWM), in MB."""
+    got = {}
+    with open(f"/proc/{pid}/status") as fh:
+        for line in fh:
+            if line.startswith(("VmRSS:", "VmHWM:")):
+                got[line.split(":")[0]] = int(line.split()[1]) / 1024
+    return got.get("VmRSS", 0.0), got.get("VmHWM", 0.0)
 
 
 def run(argv: list[str], ws: Path, path: Path, text: str, fmt: str = "", edits: int = 0, seed: int = 7) -> dict[str, Any]:
@@ -152,8 +175,8 @@ def run(argv: list[str], ws: Path, path: Path, text: str, fmt: str = "", edits: 
             times[kind].append(hint["_t"] - t)
             if not hint.get("result"):
                 out["empty"] = out.get("empty", 0) + 1
-        # the server's text equals the client's: the last hints at the end of the file are where the client has them
         out.update(times)
+        out["rss"], out["peak"] = _rss_mb(c.proc.pid)
     finally:
         c.close()
     return out
@@ -168,7 +191,8 @@ def rows(n: int, edits: int, formats: list[str]) -> list[str]:
         ours = run(_server_argv(), ws, path, text, fmt, edits)
         out.append(
             f"| {fmt}, {n:,} keys, {len(text) / 1e6:.1f} MB | {ours['open']:.2f} s ({ours['hints']} hints) | "
-            f"{floor['open']:.2f} s | {ours['whole']:.2f} s | {ms(ours['type'])} | {ms(ours['paste'])} | {ms(ours['newline'])} |"
+            f"{floor['open']:.2f} s | {ours['whole']:.2f} s | {ms(ours['type'])} | {ms(ours['paste'])} | {ms(ours['newline'])} | "
+            f"{ours['rss']:.0f} / {ours['peak']:.0f} MB |"
             + (f" {ours['empty']} edits answered with no hint" if ours.get("empty") else "")
         )
         print(out[-1], flush=True)
@@ -176,14 +200,64 @@ def rows(n: int, edits: int, formats: list[str]) -> list[str]:
 
 
 HEAD = ("| file | open → first hints (lines 0–60) | pygls floor | open → hints mid-file (whole read) | "
-        "word typed in a value → hints p50 / p95 | entry pasted → hints p50 / p95 | line break between entries → hints p50 / p95 |\n"
-        "|---|---|---|---|---|---|---|")
+        "word typed in a value → hints p50 / p95 | entry pasted → hints p50 / p95 | line break between entries → hints p50 / p95 | "
+        "server RSS after the edits / peak |\n"
+        "|---|---|---|---|---|---|---|---|")
+
+
+def in_process(n: int, edits: int, formats: list[str]) -> list[str]:
+    """The row's live index alone, paired with the source as the server pairs it: each edit's time (a word
+    typed at a value's start, an entry pasted at the next line's start, a line break at that line's end, near
+    the middle of the file), p50 / p95; the whole read and the pairing at the start."""
+    from bleu_ls.formats.read import parse
+    from bleu_ls.formats.table import row
+
+    out = []
+    ms = lambda xs: f"{statistics.median(xs) * 1000:.2f} / {pct(xs, 0.95) * 1000:.2f} ms"  # noqa: E731
+    for fmt in formats:
+        ws, path, text = workspace(fmt, n)
+        name = fmt  # the benchmark names its files by their format
+        source_path = ws / FORMATS[fmt][2]
+        source = parse(name, b"", source_path.name, text=source_path.read_text(encoding="utf-8"))
+        t0 = time.perf_counter()
+        idx = row(name).live_index.resolve()(name, text)  # type: ignore[union-attr]
+        t1 = time.perf_counter()
+        idx.set_source(source, source_path.name)
+        t2 = time.perf_counter()
+        times: dict[str, list[float]] = {k: [] for k in KINDS}
+        marker, entry = FORMATS[fmt][3], FORMATS[fmt][4]
+        for k in range(edits):
+            buf = idx.buf
+            at = buf.find(marker, len(buf) // 2 + k * 997) + len(marker)
+            for kind in KINDS:  # typed at the value's start, then the entry pasted after its line, then a line break after that
+                if kind == "type":
+                    a, new = at, "word "
+                elif kind == "paste":
+                    a, new = buf.find("\n", at) + 1, entry(k) + "\n"
+                else:
+                    a, new = buf.find("\n", buf.find("\n", at) + 1), "\n"
+                s = time.perf_counter()
+                idx.edit(a, a, new)
+                times[kind].append(time.perf_counter() - s)
+        out.append(f"| {fmt}, {n:,} keys | {t1 - t0:.2f} s | {t2 - t1:.2f} s | {ms(times['type'])} | {ms(times['paste'])} | "
+                   f"{ms(times['newline'])} |")
+        print(out[-1], flush=True)
+    return out
+
+
+IN_PROCESS_HEAD = ("| file | index read | paired with the source | word typed p50 / p95 | entry pasted p50 / p95 | "
+                   "line break p50 / p95 |\n|---|---|---|---|---|---|")
 
 
 def main(argv: list[str]) -> int:
+    if argv and argv[0] == "--in-process":
+        argv = argv[1:]
+        print(IN_PROCESS_HEAD, flush=True)
+        in_process(int(argv[0]) if argv else 100_000, int(argv[1]) if len(argv) > 1 else 30, argv[2:] or DEFAULT)
+        return 0
     n = int(argv[0]) if argv else 100_000
     edits = int(argv[1]) if len(argv) > 1 else 40
-    formats = argv[2:] or list(FORMATS)
+    formats = argv[2:] or DEFAULT
     print(HEAD, flush=True)
     rows(n, edits, formats)
     return 0

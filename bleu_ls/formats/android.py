@@ -270,6 +270,11 @@ class _Reader:
         #: the plurals or string-array being read: (kind, name, skipped, count)
         self.group: Optional[list] = None
         self.value: Optional[_Value] = None
+        #: where the elements of ``<resources>`` are (kept only for a live index: :func:`read_android_live`)
+        self.layout: Optional[Layout] = None
+        #: the top-level element being read: its start tag's end and whether it is empty (``<x/>``)
+        self._top: tuple[int, bool] = (0, False)
+        self._root_empty = False
 
     # --- events ------------------------------------------------------------------------------
     def start(self, name: str, attrs: dict) -> None:
@@ -287,7 +292,13 @@ class _Reader:
                     self.file, off, f"This is not an Android resource file: its root element is <{local}>, not <resources>."))
                 raise _Stop
             self.root_seen = True
+            if self.layout is not None:
+                self.layout.root_end, self._root_empty = self.sc.tag_end(off)
             return
+        if depth == 1 and self.layout is not None:
+            off = self.pos()
+            self._top = self.sc.tag_end(off)
+            self.layout.starts.append(off)
         if ns:
             return
         skip = attrs.get("translatable") == "false"
@@ -321,6 +332,13 @@ class _Reader:
             self.sc.set_buffering(True)
         elif len(self.stack) == 1 and self.group is not None and local == self.group[0]:
             self.group = None
+        layout = self.layout
+        if layout is not None and len(self.stack) < 2:
+            if self.stack:  # a top-level element closed: after its end tag (an empty one: its start tag)
+                tag_end, empty = self._top
+                layout.ends.append(tag_end if empty else self.sc.close_tag_end(self.pos()))
+            elif not self._root_empty:  # the root's end tag
+                layout.close = self.pos()
 
     def text(self, data: str) -> None:
         v = self.value
@@ -405,11 +423,30 @@ class _Reader:
         self.segments.append(Segment(key, target, (v.start, end), v.line, target_codes=codes, runs=runs, extra=extra))
 
 
-def read_android_text(text: str, path: str = "", max_segments: Optional[int] = None) -> SegmentDocument:
-    """Read an Android string resource file from its decoded text (offsets index ``text``)."""
+class Layout:
+    """Where the elements of a file's ``<resources>`` are (what a live index needs to read a few of them
+    again alone): the end of the root's start tag, the ``<`` of its end tag (-1: none), and each
+    top-level element's ``<`` and the end of its end tag (of its start tag when empty), in file order.
+    ``clean``: the file read to its end with no problem but those of values (aapt2's refusals)."""
+
+    __slots__ = ("root_end", "close", "starts", "ends", "clean")
+
+    def __init__(self) -> None:
+        self.root_end = -1
+        self.close = -1
+        self.starts: list[int] = []
+        self.ends: list[int] = []
+        self.clean = False
+
+
+def _read(text: str, path: str, max_segments: Optional[int], layout: Optional[Layout]) -> SegmentDocument:
     sc = Scanner(text)
     r = _Reader(text, sc)
+    r.layout = layout
     problem = run_reader(sc, r, text, max_segments, _Stop, "Android resource")
+    if layout is not None:
+        layout.clean = problem is None and r.root_seen and not sc.stopped and len(layout.starts) == len(layout.ends) \
+            and layout.close >= 0
     doc = SegmentDocument(format=ANDROID, segments=r.segments, problems=list(r.problems), text=text)
     if path:
         doc.target_lang = android_language(Path(path))
@@ -418,6 +455,17 @@ def read_android_text(text: str, path: str = "", max_segments: Optional[int] = N
         doc.header["duplicate-keys"] = str(dups)
     return end_read(doc, sc, problem, path,
                     None if r.root_seen else "This is not an Android resource file: no <resources> element was found.")
+
+
+def read_android_text(text: str, path: str = "", max_segments: Optional[int] = None) -> SegmentDocument:
+    """Read an Android string resource file from its decoded text (offsets index ``text``)."""
+    return _read(text, path, max_segments, None)
+
+
+def read_android_live(text: str) -> tuple[SegmentDocument, Layout]:
+    """:func:`read_android_text` of a whole text, and where the elements of its ``<resources>`` are."""
+    layout = Layout()
+    return _read(text, "", None, layout), layout
 
 
 def read_android(data: bytes, path: str = "", max_segments: Optional[int] = None) -> SegmentDocument:

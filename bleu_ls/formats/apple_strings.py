@@ -238,6 +238,18 @@ def _skip(text: str, i: int, notes: Optional[list[str]]) -> int:
             return i
 
 
+def entry_end(text: str) -> Optional[int]:
+    """The offset after the ``;`` that ends an entry in ``text``, which starts where the entry's value
+    (or its key, in ``"key";``) ends: at its closing quote, or after an unquoted string; None when white
+    space and comments up to a ``;`` do not follow there."""
+    i = 1 if text.startswith(('"', "'")) else 0
+    try:
+        i = _skip(text, i, None)
+    except _Bad:
+        return None
+    return i + 1 if text.startswith(";", i) else None
+
+
 def read_strings(text: str, max_segments: Optional[int] = None) -> SegmentDocument:
     """A ``.strings`` file's decoded text read into segments (see the module's docstring)."""
     doc = SegmentDocument(format=FORMAT, segments=[], text=text)

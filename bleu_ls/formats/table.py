@@ -238,7 +238,7 @@ ROWS: tuple[FormatRow, ...] = (
         ANDROID, family=ANDROID, family_sentence="an Android strings.xml file", label="Android strings.xml",
         paths=Ref("android:is_android_strings"), decoding="xml", reader_module="android",
         reader_names=("read_android",), reader_takes="bytes", text_reader=Ref("android:read_android_text"),
-        prefix_reader=Ref("android:read_android_text"), live_index=Ref("live.keyed:KeyedRereadIndex"),
+        prefix_reader=Ref("android:read_android_text"), live_index=Ref("live.keyed:AndroidIndex"),
         source_files=Ref("android:source_files"),
         plural_form=Ref("plural_keys:bracket_form"),
     ),
@@ -255,7 +255,7 @@ ROWS: tuple[FormatRow, ...] = (
         STRINGS, family=STRINGS, family_sentence="an Apple .strings file", label="Apple .strings",
         extensions=(".strings",), decoding="utf16-or-utf8", reader_module="apple_strings",
         reader_names=("read_strings_bytes",), reader_takes="bytes", text_reader=Ref("apple_strings:read_strings"),
-        prefix_reader=Ref("apple_strings:read_strings"), live_index=Ref("live.keyed:KeyedRereadIndex"),
+        prefix_reader=Ref("apple_strings:read_strings"), live_index=Ref("live.keyed:StringsIndex"),
         quoted_target=True, fallback=Ref("match:_source_fallback"), source_files=Ref("apple_strings:source_files"),
     ),
     # Apple .stringsdict (an XML plist of plural rules): the source in en.lproj/ (or Base.lproj/)
