@@ -36,14 +36,14 @@ def fill_sources(doc: SegmentDocument, source: SegmentDocument, name: str = "") 
     the header's :data:`SOURCE_FILE` (``name``: the source file as said in findings) and
     :data:`SOURCE_MISSING`, and its source language from the source where unset."""
     pairing = pair_documents(doc, source)
+    form_of = PLURAL_FORMS.get(doc.format)
     partner_of: dict[int, int] = {}
     for i, (seg, partners) in enumerate(zip(doc.segments, pairing.partners)):
         seg.source = source.segments[partners[0]].target if partners else None
-        if partners:
-            partner_of[partners[0]] = i
+        if partners and (form_of is None or source.segments[partners[0]].key == seg.key or form_of(seg.key) is None):
+            partner_of[partners[0]] = i  # (a plural form paired with its entry's other form places nothing)
     missing: dict[str, list[list]] = {}
     unpaired = set(pairing.unpaired_ref)
-    form_of = PLURAL_FORMS.get(doc.format)
     if form_of is not None and unpaired:  # a source form the file's language does without: not missing
         entries = {f[0] for s in doc.segments for f in [form_of(s.key)] if f is not None}
         unpaired = {j for j in unpaired if (f := form_of(source.segments[j].key)) is None or f[0] not in entries}

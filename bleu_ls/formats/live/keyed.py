@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections import Counter
 from bisect import bisect_left
 from dataclasses import replace
 from typing import Callable, Optional
@@ -33,6 +34,7 @@ import numpy as np
 
 from ..finding import Finding, problem
 from ..keyed import SOURCE_MISSING, fill_sources
+from ..match import PLURAL_FORMS
 from ..l10n_json import AFTER, VALUE, Frame, read_json_live, scan_region, split_key
 from ..model import Segment, SegmentDocument
 from .arrays import Shifted
@@ -50,7 +52,8 @@ class _SourceKeys:
     kept as an edit's keys come and go, so that a key added pairs alone.  What :func:`fill_sources`
     gives: each segment's source, the header's :data:`SOURCE_MISSING`."""
 
-    def __init__(self, source: SegmentDocument, odd: Optional[Callable[[str], bool]] = None) -> None:
+    def __init__(self, source: SegmentDocument, odd: Optional[Callable[[str], bool]] = None,
+                 form_of: Optional[Callable[[str], Optional[tuple[str, str]]]] = None) -> None:
         self.keys = [s.key for s in source.segments]
         #: a key of the source the format's fallback may pair otherwise than by the exact key
         self.odd = odd is not None and any(odd(k) for k in self.keys)
@@ -59,17 +62,44 @@ class _SourceKeys:
         self.at: dict[str, int] = {}
         for j, k in enumerate(self.keys):
             self.at.setdefault(k, j)
-        #: per source segment: a key of the file pairs with it
+        #: per source segment: a key of the file pairs with it (by the exact key)
         self.used = np.zeros(len(self.keys), bool)
+        #: key -> (entry, category) of a plural form (``plural_keys.py``; None: the format has none)
+        self.form_of = form_of
+        #: per source segment, the plural entry it is a form of (None: none); per entry, the segment a
+        #: form the source lacks pairs with (its ``other``, else its first: as ``match.pair_documents``)
+        self.entry_of: list[Optional[str]] = []
+        self.entry_source: dict[str, int] = {}
+        #: plural entry -> how many keys of the file are its forms
+        self.entries: Counter = Counter()
+        if form_of is not None:
+            others: dict[str, int] = {}
+            for j, k in enumerate(self.keys):
+                f = form_of(k)
+                self.entry_of.append(None if f is None else f[0])
+                if f is not None:
+                    self.entry_source.setdefault(f[0], j)
+                    if f[1] == "other":
+                        others.setdefault(f[0], j)
+            self.entry_source.update(others)
+
+    def _entry(self, key: str) -> Optional[str]:
+        f = self.form_of(key) if self.form_of is not None else None
+        return None if f is None else f[0]
 
     def start(self, segs: list[Segment]) -> None:
         """Paired with the keys of ``segs`` (no reading: their sources are set already)."""
         at = self.at
         self.used = np.zeros(len(self.keys), bool)
         self.used[[at[k] for k in (s.key for s in segs) if k in at]] = True
+        if self.form_of is not None:
+            self.entries = Counter(e for e in map(self._entry, (s.key for s in segs)) if e is not None)
 
     def source_of(self, key: str) -> Optional[str]:
         j = self.at.get(key)
+        if j is None and self.form_of is not None:  # a plural form the source lacks: its entry's
+            entry = self._entry(key)
+            j = self.entry_source.get(entry) if entry is not None else None
         return None if j is None else self.texts[j]
 
     def move(self, gone: list[str], came: list[str]) -> bool:
@@ -80,11 +110,20 @@ class _SourceKeys:
         used[touched] = False
         got = [at[k] for k in came if k in at]
         used[got] = True
-        return bool(got) or any(was)
+        plural = False
+        if self.form_of is not None:
+            for keys, step in ((gone, -1), (came, 1)):
+                for e in map(self._entry, keys):
+                    if e is not None:
+                        self.entries[e] += step
+                        plural = True
+        return bool(got) or any(was) or plural
 
     def missing(self, first: str) -> str:
-        """:data:`SOURCE_MISSING` of the file whose first key is ``first`` (as :func:`fill_sources` writes it)."""
+        """:data:`SOURCE_MISSING` of the file whose first key is ``first`` (as :func:`fill_sources` writes it:
+        a source form of a plural entry the file has in other forms is not missing)."""
         used, keys, texts = self.used, self.keys, self.texts
+        entry_of, entries = self.entry_of, self.entries
         out: dict[str, list[list]] = {}
         after: Optional[str] = None  # the key of the nearest paired source segment above
         for j in np.flatnonzero(~used).tolist():
@@ -92,6 +131,8 @@ class _SourceKeys:
                 after = None
             elif used[j - 1]:
                 after = keys[j - 1]
+            if entry_of and entry_of[j] is not None and entries[entry_of[j]] > 0:
+                continue
             out.setdefault(first if after is None else after, []).append([keys[j], texts[j], after is None])
         return json.dumps(out, ensure_ascii=False)
 
@@ -143,7 +184,8 @@ class KeyedIndex(WholeIndex):
         """Pair with ``source`` (None: with none): the segments as read given their sources (no reading;
         with none, the text read again)."""
         self.source, self.source_name = source, name
-        self._pairs = _SourceKeys(source, self._odd_key) if source is not None and self._unique_keys \
+        self._pairs = _SourceKeys(source, self._odd_key, PLURAL_FORMS.get(self.format)) if source is not None \
+            and self._unique_keys \
             and self._by_key_alone(source) else None
         if source is None:
             self.reset(self.text)
