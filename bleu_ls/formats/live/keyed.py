@@ -276,9 +276,9 @@ class KeyedIndex(WholeIndex):
 
 
 class KeyedRereadIndex(KeyedIndex):
-    """A :class:`KeyedIndex` that reads the whole text again after every edit: formats whose value text
-    is not its characters even without escapes (Android's collapsed white space and apostrophe rule, a
-    ``.properties`` value's leading white space)."""
+    """A :class:`KeyedIndex` that reads the whole text again after every edit: the key-value formats with no
+    region read of their own yet (``.stringsdict``, YAML; Android, ``.properties`` and ``.strings`` have
+    theirs above)."""
 
     _closing_quote = False
 
