@@ -40,3 +40,14 @@ def edit_at_random(idx: Any, edits: list, check: Callable[[Any], None]) -> None:
         start = pos % (n + 1)
         idx.edit(start, min(n, start + length), new)
         check(idx)
+
+
+def edit_at_anchors(idx: Any, edits: list, anchor: str, check: Callable[[Any], None]) -> None:
+    """Each (position, length, text) of ``edits`` applied to ``idx`` at the first ``anchor`` from the
+    position (wrapped into its text; the end when there is none after it), and ``check(idx)`` after each."""
+    for pos, length, new in edits:
+        text = idx.text
+        start = text.find(anchor, pos % (len(text) + 1))
+        start = start if start >= 0 else len(text)
+        idx.edit(start, min(len(text), start + length), new)
+        check(idx)

@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from bleu_ls.formats.android import read_android, read_android_text
 from bleu_ls.formats.live.keyed import AndroidIndex
 
-from .keyed_same import assert_same_as_fresh, count_whole_reads, edit_at_random
+from .keyed_same import assert_same_as_fresh, count_whole_reads, edit_at_anchors, edit_at_random
 
 SOURCE = read_android_text(
     '<resources>\n  <string name="lead">Before all</string>\n  <string name="hello">Hello</string>\n'
@@ -170,13 +170,7 @@ def test_random_edits_equal_a_fresh_reading(edits) -> None:
 @given(st.lists(st.tuples(st.integers(0, 10**6), st.integers(0, 3), st.sampled_from(PIECES)), min_size=1, max_size=8),
        st.sampled_from(["<", ">", "\n", '"', "</", "/>"]))
 def test_edits_at_tag_edges_equal_a_fresh_reading(edits, anchor) -> None:
-    idx = fresh(TEXT)
-    for pos, length, new in edits:
-        text = idx.text
-        start = text.find(anchor, pos % (len(text) + 1))
-        start = start if start >= 0 else len(text)
-        idx.edit(start, min(len(text), start + length), new)
-        same(idx)
+    edit_at_anchors(fresh(TEXT), edits, anchor, same)
 
 
 IN_VALUE = ["x", " ", "  ", "\n", "'", "\\'", '"', "\\n", "\\u00e9", "&amp;", "&#233;", "<b>x</b>", "<![CDATA[<i>]]>", "\r\n",

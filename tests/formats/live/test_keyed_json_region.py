@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from bleu_ls.formats.l10n_json import read_json
 from bleu_ls.formats.live.keyed import JsonIndex
 
-from .keyed_same import assert_same_as_fresh, count_whole_reads, edit_at_random
+from .keyed_same import assert_same_as_fresh, count_whole_reads, edit_at_anchors, edit_at_random
 
 SOURCE = read_json(json.dumps({"a": "Hello", "b": {"c": "World", "d": "Sea", "n": 3}, "e": ["One", "Two"],
                                "f": "Fish", "new": "New one"}))
@@ -98,13 +98,7 @@ def test_random_edits_equal_a_fresh_reading(edits) -> None:
        st.sampled_from(['"', ",", "}", "\n", "{", ":"]))
 def test_edits_near_structure_equal_a_fresh_reading(edits, anchor) -> None:
     """Edits at a structural character (the random offsets moved onto the nearest one)."""
-    idx = fresh(TEXT)
-    for pos, length, new in edits:
-        text = idx.text
-        start = text.find(anchor, pos % (len(text) + 1))
-        start = start if start >= 0 else len(text)
-        idx.edit(start, min(len(text), start + length % 3), new)
-        same(idx)
+    edit_at_anchors(fresh(TEXT), [(pos, length % 3, new) for pos, length, new in edits], anchor, same)
 
 
 def _entry_lines(text: str) -> list[int]:

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from bleu_ls.formats.apple_strings import read_strings, read_strings_bytes
 from bleu_ls.formats.live.keyed import StringsIndex
 
-from .keyed_same import assert_same_as_fresh, count_whole_reads, edit_at_random
+from .keyed_same import assert_same_as_fresh, count_whole_reads, edit_at_anchors, edit_at_random
 
 SOURCE = read_strings('"hello" = "Hello";\n"bye" = "Goodbye";\n"new" = "New one";\nplain = value;\n"Cancel";\n')
 TEXT = ('\ufeff/* the greeting */\n"hello" = "Hallo \\"Welt\\"";\n// a line comment\n"bye" = "Tschüss" ;\n\n'
@@ -82,13 +82,7 @@ def test_random_edits_equal_a_fresh_reading(edits) -> None:
 @given(st.lists(st.tuples(st.integers(0, 10**6), st.integers(0, 3), st.sampled_from(PIECES)), min_size=1, max_size=8),
        st.sampled_from([";", '"', "\n", "=", "/", "'"]))
 def test_edits_at_separators_equal_a_fresh_reading(edits, anchor) -> None:
-    idx = fresh(TEXT)
-    for pos, length, new in edits:
-        text = idx.text
-        start = text.find(anchor, pos % (len(text) + 1))
-        start = start if start >= 0 else len(text)
-        idx.edit(start, min(len(text), start + length), new)
-        same(idx)
+    edit_at_anchors(fresh(TEXT), edits, anchor, same)
 
 
 def test_real_file_edited_entry_by_entry() -> None:
