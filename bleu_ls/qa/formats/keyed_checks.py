@@ -279,7 +279,8 @@ def check_segment(seg: Segment, sev: dict, syntax: Optional[Syntax], said: froze
 
 def placeholders_own(seg: Segment, items: Iterable[str], syntax: Syntax) -> bool:
     """Whether every one of ``items`` (texts the rule table's ``markup-mismatch`` found lost or added) is
-    a placeholder of the format's ``syntax`` in the source or the value, as written or as compared: then
+    a placeholder of the format's ``syntax`` in the source or the value (or part of one), as written or
+    as compared: then
     ``placeholders-missing`` / ``-extra`` say it (so the generic check need not say it again)."""
     texts: set[str] = set()
     for text in (seg.source or "", seg.target):
@@ -287,7 +288,8 @@ def placeholders_own(seg: Segment, items: Iterable[str], syntax: Syntax) -> bool
             texts.add(compared)
             texts.add(text[a:b])
     items = list(items)
-    return bool(items) and all(i in texts for i in items)
+    # (the generic check may name part of one: ``{model}`` of Rails' ``%{model}``)
+    return bool(items) and all(i in texts or any(i in t for t in texts) for i in items)
 
 
 def plural_category(fmt: str) -> Optional[Callable[[str], Optional[str]]]:
