@@ -32,6 +32,7 @@ from xml.sax.saxutils import escape
 
 from .corpus import CACHE
 from .run import ROOT, _floor_argv, _range, _server_argv, pct
+from .segments_open import open_document
 from .segments_xliff import W
 
 #: keys per JSON namespace
@@ -146,24 +147,10 @@ def run(argv: list[str], ws: Path, path: Path, text: str, fmt: str = "", edits: 
     c = RawClient(cwd=ROOT, argv=argv)
     out: dict[str, Any] = {}
     try:
-        c.initialize(ws, pull=True, configuration=True)
-        uri = path.as_uri()
-        doc = {"uri": uri}
-        t0 = c.notify("textDocument/didOpen", {"textDocument": {"uri": uri, "languageId": "plaintext", "version": 1, "text": text}})
-        msg = c.answer(c.request_async("textDocument/inlayHint", {"textDocument": doc, "range": _range(0, 60)}), timeout=600)
-        out["open"] = msg["_t"] - t0
-        out["hints"] = len(msg.get("result") or [])
+        doc = open_document(c, ws, path, text, out, whole=bool(edits))
+        uri = doc["uri"]
         if not edits:
             return out
-        mid = text.count("\n") // 2
-        while time.perf_counter() - t0 < 600:  # the whole read: hints in the middle of the file
-            msg = c.answer(c.request_async("textDocument/inlayHint", {"textDocument": doc, "range": _range(mid, mid + 60)}), timeout=600)
-            if msg.get("result"):
-                out["whole"] = msg["_t"] - t0
-                break
-            time.sleep(0.05)
-        else:
-            raise RuntimeError("no hints in the middle of the file after 600 s")
         rng = random.Random(seed)
         lines = text.split("\n")
         times: dict[str, list[float]] = {k: [] for k in KINDS}

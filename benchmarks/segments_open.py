@@ -123,6 +123,37 @@ def _edit(fmt: str, lines: list[str], rng: random.Random, paste: bool, k: int) -
     return {"range": {"start": {"line": at, "character": col}, "end": {"line": at, "character": col}}, "text": "word "}, at
 
 
+def open_document(c: Any, ws: Path, path: Path, text: str, out: dict[str, Any], whole: bool = True,
+                  alone: bool = False) -> dict[str, str]:
+    """The server of client ``c`` initialised in ``ws``, ``path`` opened with ``text``: open → the first
+    hints (lines 0–60) in ``out["open"]`` (their number in ``out["hints"]``); with ``whole``, open → hints in
+    the middle of the file (the whole read; ``alone``: a file with no hints, the diagnostics of the whole
+    file, the rule table's first pass done) in ``out["whole"]``.  The document's identifier."""
+    c.initialize(ws, pull=True, configuration=True)
+    doc = {"uri": path.as_uri()}
+    t0 = c.notify("textDocument/didOpen", {"textDocument": {**doc, "languageId": "plaintext", "version": 1, "text": text}})
+    msg = c.answer(c.request_async("textDocument/inlayHint", {"textDocument": doc, "range": _range(0, 60)}), timeout=600)
+    out["open"] = msg["_t"] - t0
+    out["hints"] = len(msg.get("result") or [])
+    if not whole:
+        return doc
+    mid = text.count("\n") // 2
+    while time.perf_counter() - t0 < 600:
+        if alone:
+            msg = c.answer(c.request_async("textDocument/diagnostic", {"textDocument": doc}), timeout=600)
+            if any(d.get("code") == "untranslated" for d in (msg.get("result") or {}).get("items", [])):
+                out["whole"] = msg["_t"] - t0
+                return doc
+            time.sleep(0.2)
+            continue
+        msg = c.answer(c.request_async("textDocument/inlayHint", {"textDocument": doc, "range": _range(mid, mid + 60)}), timeout=600)
+        if msg.get("result"):
+            out["whole"] = msg["_t"] - t0
+            return doc
+        time.sleep(0.05)
+    raise RuntimeError("no hints in the middle of the file after 600 s")
+
+
 def run(argv: list[str], fmt: str, ws: Path, path: Path, text: str, edits: int = 0, seed: int = 7,
         hooks: Optional[dict] = None) -> dict[str, Any]:
     from .lsp_client import RawClient
@@ -132,31 +163,10 @@ def run(argv: list[str], fmt: str, ws: Path, path: Path, text: str, edits: int =
     alone = fmt.endswith(ALONE)
     fmt = fmt.removesuffix(ALONE)
     try:
-        c.initialize(ws, pull=True, configuration=True)
-        uri = path.as_uri()
-        doc = {"uri": uri}
-        t0 = c.notify("textDocument/didOpen", {"textDocument": {"uri": uri, "languageId": "plaintext", "version": 1, "text": text}})
-        msg = c.answer(c.request_async("textDocument/inlayHint", {"textDocument": doc, "range": _range(0, 60)}), timeout=600)
-        out["open"] = msg["_t"] - t0
-        out["hints"] = len(msg.get("result") or [])
+        doc = open_document(c, ws, path, text, out, whole=bool(edits), alone=alone)
+        uri = doc["uri"]
         if not edits:
             return out
-        mid = text.count("\n") // 2
-        while time.perf_counter() - t0 < 600:  # the whole read: hints in the middle of the file
-            if alone:  # no hints: the diagnostics of the whole file (the rule table's first pass done)
-                msg = c.answer(c.request_async("textDocument/diagnostic", {"textDocument": doc}), timeout=600)
-                if any(d.get("code") == "untranslated" for d in (msg.get("result") or {}).get("items", [])):
-                    out["whole"] = msg["_t"] - t0
-                    break
-                time.sleep(0.2)
-                continue
-            msg = c.answer(c.request_async("textDocument/inlayHint", {"textDocument": doc, "range": _range(mid, mid + 60)}), timeout=600)
-            if msg.get("result"):
-                out["whole"] = msg["_t"] - t0
-                break
-            time.sleep(0.05)
-        else:
-            raise RuntimeError("no hints in the middle of the file after 600 s")
         out["rss"], out["procs"] = tree_rss(c.proc.pid)
         rng = random.Random(seed)
         lines = text.split("\n")

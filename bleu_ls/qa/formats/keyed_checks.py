@@ -424,6 +424,14 @@ def i18next_in_plural(seg: Segment) -> bool:
     return i18next_plural(seg.key) is not None
 
 
+def _plurals(groups: dict, source_other: set) -> list[PluralGroup]:
+    """The groups that are plurals: their ``other`` form is there (or in the source-language file: its key
+    in ``source_other``), or a ``few`` or ``many`` beside another form (Russian ``one``/``few``/``many``
+    written without ``other``); a base that only looks like one (``step_one`` and ``step_two``) is not."""
+    return [g for k, g in groups.items()
+            if "other" in g.categories or k in source_other or (len(set(g.categories)) > 1 and {"few", "many"} & set(g.categories))]
+
+
 def i18next_plural_groups(segments, header: dict) -> list[PluralGroup]:
     """The keys of one base with i18next v4 plural suffixes (``item_one``, ``item_other``; ordinal
     ``item_ordinal_one``… a group of their own): a group when its ``_other`` form is there, in this file
@@ -443,18 +451,15 @@ def i18next_plural_groups(segments, header: dict) -> list[PluralGroup]:
         g.categories.append(cat)
     source_other = {(p[0], p[1]) for keys in missing_keys(header).values() for key, _t, _b in keys
                     for p in [i18next_plural(key)] if p is not None and p[2] == "other"}
-    return [g for k, g in groups.items()
-            if "other" in g.categories or k in source_other or (len(set(g.categories)) > 1 and {"few", "many"} & set(g.categories))]
-
-
-#: the CLDR plural category names (a Rails plural entry's keys)
-_CATEGORY_NAMES = frozenset(("zero", "one", "two", "few", "many", "other"))
+    return _plurals(groups, source_other)
 
 
 def yaml_in_plural(seg: Segment) -> bool:
     """A key whose last part is a CLDR category name (``….entry.one``): maybe a form of a Rails plural
     entry (:func:`yaml_plural_groups` decides)."""
-    return seg.key.rpartition(".")[2] in _CATEGORY_NAMES
+    from ...formats.plural_keys import dotted_form
+
+    return dotted_form(seg.key) is not None
 
 
 def yaml_plural_groups(segments, header: dict) -> list[PluralGroup]:
@@ -462,6 +467,8 @@ def yaml_plural_groups(segments, header: dict) -> list[PluralGroup]:
     (``entry: {one: …, other: …}``), with ``other`` among them, here or in the source-language file,
     or a ``few`` or ``many`` beside another form.  A parent with any other child (``pagination: {one:
     …, multiple: …}``) is no plural: Rails reads those keys by name."""
+    from ...formats.plural_keys import CATEGORIES, dotted_form
+
     children: dict[str, set[str]] = {}
     for s in segments:
         parts = s.key.split(".")
@@ -469,16 +476,16 @@ def yaml_plural_groups(segments, header: dict) -> list[PluralGroup]:
             children.setdefault(".".join(parts[:k]), set()).add(parts[k])
     groups: dict[str, PluralGroup] = {}
     for s in segments:
-        parent, _, cat = s.key.rpartition(".")
-        if not parent or cat not in _CATEGORY_NAMES or not children.get(parent, set()) <= _CATEGORY_NAMES:
+        form = dotted_form(s.key)
+        if form is None or not children.get(form[0], set()) <= CATEGORIES:
             continue
+        parent, cat = form
         g = groups.setdefault(parent, PluralGroup(parent))
         g.segments.append(s)
         g.categories.append(cat)
     source_other = {key.rpartition(".")[0] for keys in missing_keys(header).values() for key, _t, _b in keys
                     if key.rpartition(".")[2] == "other"}
-    return [g for name, g in groups.items()
-            if "other" in g.categories or name in source_other or (len(set(g.categories)) > 1 and {"few", "many"} & set(g.categories))]
+    return _plurals(groups, source_other)
 
 
 #: the format's grouping -> the categories every language may have besides its own

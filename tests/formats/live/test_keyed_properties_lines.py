@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from bleu_ls.formats.live.keyed import PropertiesIndex
 from bleu_ls.formats.properties import read_properties
 
-from .keyed_same import assert_same_as_fresh, count_whole_reads, edit_at_random
+from .keyed_same import assert_same_as_fresh, count_whole_reads, edit_at_anchors, edit_at_random
 
 SOURCE = read_properties("greeting = Hello\nfarewell = Goodbye\nlong = one two \\\n    three\nnew = New one\n"
                          "name: Name {0}\n")
@@ -81,13 +81,7 @@ def test_random_edits_equal_a_fresh_reading(edits) -> None:
 @given(st.lists(st.tuples(st.integers(0, 10**6), st.integers(0, 3), st.sampled_from(PIECES)), min_size=1, max_size=8),
        st.sampled_from(["\n", "\\", "=", " "]))
 def test_edits_at_line_ends_and_backslashes_equal_a_fresh_reading(edits, anchor) -> None:
-    idx = fresh(TEXT)
-    for pos, length, new in edits:
-        text = idx.text
-        start = text.find(anchor, pos % (len(text) + 1))
-        start = start if start >= 0 else len(text)
-        idx.edit(start, min(len(text), start + length), new)
-        same(idx)
+    edit_at_anchors(fresh(TEXT), edits, anchor, same)
 
 
 def test_real_bundle_edited_line_by_line() -> None:
