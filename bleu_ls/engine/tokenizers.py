@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from functools import lru_cache
 from importlib import import_module
 from itertools import chain
@@ -87,6 +88,12 @@ class FastWordTokenizer:
             # characters the first expression of TokenizerRegexp pads with spaces
             padded = [chr(c) for c in range(128) if self._res[0][0].fullmatch(chr(c))]
             self._pad_table = str.maketrans({c: f" {c} " for c in padded})
+            # In a word without an ASCII digit, the expressions part every
+            # padded character, "." and "," from its neighbours and leave the
+            # rest whole ("-" parts only after a digit): one findall does it.
+            cls = re.escape("".join(padded) + ".,")
+            self._digit = re.compile("[0-9]")
+            self._digit_free_tokens = re.compile(f"[{cls}]|[^{cls}]+").findall
 
     def __reduce__(self):
         # pickled by name (worker processes): the cache stays behind
@@ -116,6 +123,8 @@ class FastWordTokenizer:
             # a word then a full stop or comma ("Haus," "ends."): no digit, so
             # the stop comes off; nothing else can match
             return (word[:-1], word[-1])
+        if self._digit.search(word) is None:
+            return tuple(self._digit_free_tokens(word))
         # the first expression pads single characters: a translate table
         s = f" {word} ".translate(self._pad_table)
         r_before, r_after, r_dash = self._res[1:4]

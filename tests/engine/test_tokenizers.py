@@ -20,3 +20,28 @@ entityish = st.lists(
 @given(st.one_of(text, entityish, sentence))
 def test_fast_13a_matches_sacrebleu(line):
     assert fast_tokenizer("13a")(line) == get_tokenizer("13a")(line).split()
+
+
+# A word without an ASCII digit takes the one-expression path of
+# ``word_tokens``: every ASCII punctuation mark, with the non-ASCII letters and
+# the digits of other scripts that 13a leaves alone.
+WORD_CHARS = [chr(c) for c in range(33, 127) if not chr(c).isdigit()] + ["é", "東", "٣", "\u00ad"]
+
+
+def _word_tokens(word: str) -> list[str]:
+    """``word_tokens`` after the line-level replacements, as a line gets them."""
+    fast = fast_tokenizer("13a")
+    return [t for w in fast.prepare_13a(word).split() for t in fast.word_tokens(w)]
+
+
+def test_digit_free_words_of_two_characters():
+    slow = get_tokenizer("13a")
+    words = [a + b for a in WORD_CHARS for b in WORD_CHARS] + WORD_CHARS
+    wrong = [w for w in words if _word_tokens(w) != slow(w).split()]
+    assert wrong == []
+
+
+@settings(max_examples=1500, deadline=None)
+@given(st.text(alphabet=WORD_CHARS + ["a", "b", "-", ".", ",", "1"], min_size=1, max_size=14))
+def test_words_match_sacrebleu(word):
+    assert _word_tokens(word) == get_tokenizer("13a")(word).split()
