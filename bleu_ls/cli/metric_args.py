@@ -1,6 +1,7 @@
 """The metric flags shared by the commands (`score`, `check`, `compare`,
 `report`): adding them to a parser and reading them into :class:`Settings`,
-and :class:`UsageError` for a bad value.
+and :class:`UsageError` for a bad value; the worker-process flag ``--jobs``
+of every command that scores many lines (those four and `effort`).
 """
 
 from __future__ import annotations
@@ -9,6 +10,7 @@ import argparse
 import dataclasses
 from typing import Optional, Sequence
 
+from ..engine.batch import MAX_DEFAULT_WORKERS, PARALLEL_MIN_LINES
 from ..engine.bleu import SMOOTH_DEFAULTS
 from ..engine.table import TABLE
 from ..config.settings import BLEU_SMOOTHING, METRICS, NLTK_SMOOTHING, PRESETS, TOKENIZERS, Settings
@@ -78,6 +80,27 @@ def add_metric_arguments(parser: argparse.ArgumentParser) -> None:
     g.add_argument("--ter-no-punct", action="store_true", default=None, help="TER: remove punctuation")
     g.add_argument("--ter-asian-support", action="store_true", default=None, help="TER: split CJK characters")
     g.add_argument("--ter-case-sensitive", action="store_true", default=None, help="TER: do not lowercase")
+
+
+# -- worker processes -----------------------------------------------------------
+def add_jobs_argument(parser: argparse.ArgumentParser) -> None:
+    """``--jobs N`` / ``-j N`` (default None: the engine's choice,
+    ``batch.default_workers``: every CPU up to ``MAX_DEFAULT_WORKERS`` from
+    ``PARALLEL_MIN_LINES`` lines on, else 1); read it with :func:`check_jobs`."""
+    parser.add_argument(
+        "--jobs", "-j", type=int, default=None, metavar="N",
+        help=f"worker processes that score chunks of the lines (default: every CPU, at most {MAX_DEFAULT_WORKERS}, "
+        f"for files of {PARALLEL_MIN_LINES:,} lines or more, else 1); the numbers do not depend on it",
+    )
+
+
+def check_jobs(args: argparse.Namespace) -> Optional[int]:
+    """The ``workers=`` of the engine's passes: ``--jobs`` as given (None when
+    not given); a :class:`UsageError` for a number under 1."""
+    jobs: Optional[int] = args.jobs
+    if jobs is not None and jobs < 1:
+        raise UsageError(f"--jobs must be at least 1, not {jobs}")
+    return jobs
 
 
 def _weights(values: Sequence[str]) -> list[float]:

@@ -16,11 +16,10 @@ import sys
 from functools import partial
 from typing import Any, Iterable, Iterator, Optional, Protocol, Sequence
 
-from ..engine.batch import PARALLEL_MIN_LINES
 from ..engine import InputError, Metric, PairModel, Score, TokenizerUnavailable, build_metrics
 from ..engine.significance import Estimate
 from .inputs import LineCounts, read_inputs
-from .metric_args import UsageError, add_metric_arguments, settings_from_args
+from .metric_args import UsageError, add_jobs_argument, add_metric_arguments, check_jobs, settings_from_args
 from .output import Chunked
 from ..formats.rows import SegmentRows
 
@@ -348,11 +347,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--format", "-f", choices=("text", "json", "tsv"), default="text", help="output format")
     p.add_argument("--confidence", "-ci", action="store_true", help="corpus bootstrap mean and 95%% interval, as sacrebleu")
     p.add_argument("--confidence-n", "-cin", type=int, default=1000, help="bootstrap resamples (default 1000)")
-    p.add_argument(
-        "--jobs", "-j", type=int, default=None, metavar="N",
-        help="worker processes that score chunks of the lines (default: every CPU for files of "
-        f"{PARALLEL_MIN_LINES:,} lines or more, else 1); the numbers do not depend on it",
-    )
+    add_jobs_argument(p)
     return p
 
 
@@ -360,8 +355,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
-        if args.jobs is not None and args.jobs < 1:
-            raise UsageError(f"--jobs must be at least 1, not {args.jobs}")
+        workers = check_jobs(args)
         if args.confidence and args.confidence_n < 2:
             raise UsageError(f"--confidence-n must be at least 2, not {args.confidence_n}")
         settings = settings_from_args(args)
@@ -381,7 +375,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     model = PairModel(metrics, hyp, refs, lazy=True)
     # JSON of line files: each worker writes the records of the lines it counted
     render = partial(render_chunk, json_level(len(metrics))) if args.format == "json" and rows is None else None
-    chunks = model.full_pass(workers=args.jobs, render=render)
+    chunks = model.full_pass(workers=workers, render=render)
     confidence = None
     if args.confidence and model.n_paired:
         from .confidence import corpus_confidence

@@ -75,6 +75,9 @@ def _work(args) -> tuple[dict[str, tuple[np.ndarray, np.ndarray]], dict[str, Any
     return out, made
 
 
+#: the most worker processes a large input gets by default (``default_workers``)
+MAX_DEFAULT_WORKERS = 8
+
 #: lines per job of the parallel first pass (at most)
 CHUNK_LINES = 50_000
 
@@ -86,7 +89,7 @@ def default_workers(n_lines: int) -> int:
         cpus = len(os.sched_getaffinity(0))
     except (AttributeError, OSError):
         cpus = os.cpu_count() or 1
-    return max(1, min(cpus, 8))
+    return max(1, min(cpus, MAX_DEFAULT_WORKERS))
 
 
 def first_pass(
