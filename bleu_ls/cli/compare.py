@@ -20,7 +20,7 @@ from .output import Chunked
 from ..engine.significance import Estimate, default_seed, paired_ar, paired_bs
 from .confidence import signed
 from .inputs import LineCounts, read_inputs
-from .metric_args import UsageError, add_metric_arguments, settings_from_args
+from .metric_args import UsageError, add_jobs_argument, add_metric_arguments, check_jobs, settings_from_args
 from ..formats.rows import SegmentRows
 
 
@@ -54,6 +54,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--paired-bs-n", "-pbsn", type=int, default=1000, help="bootstrap resamples (default 1000)")
     p.add_argument("--paired-ar-n", "-parn", type=int, default=10000, help="randomization trials (default 10000)")
     p.add_argument("--format", "-f", choices=("text", "json"), default="text", help="output format")
+    add_jobs_argument(p)
     return p
 
 
@@ -68,10 +69,12 @@ def _fail(parser: Optional[argparse.ArgumentParser], message: str) -> int:
     return 2
 
 
-def run_test(metrics, base: list[str], hyp: list[str], refs: list[list[str]], ar: bool, n: int) -> dict[str, Any]:
-    """Per metric key: (name, signature, baseline Estimate, system Estimate)."""
-    base_rows = first_pass(metrics, base, refs)
-    hyp_rows = first_pass(metrics, hyp, refs)
+def run_test(metrics, base: list[str], hyp: list[str], refs: list[list[str]], ar: bool, n: int,
+             workers: Optional[int] = None) -> dict[str, Any]:
+    """Per metric key: (name, signature, baseline Estimate, system Estimate); both
+    systems' lines scored on ``workers`` processes (None: the engine's choice)."""
+    base_rows = first_pass(metrics, base, refs, workers=workers)
+    hyp_rows = first_pass(metrics, hyp, refs, workers=workers)
     seed = default_seed()
     out: dict[str, Any] = {}
     for key, metric in metrics.items():
@@ -117,6 +120,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     try:
         if n < 1:
             raise UsageError(f"the number of {'trials' if args.paired_ar else 'resamples'} must be at least 1, not {n}")
+        workers = check_jobs(args)
         metrics = build_metrics(settings_from_args(args))
         if not metrics:
             raise UsageError("no metric selected")
@@ -132,7 +136,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         what = "lines" if rows is None else "segments paired with the other files"
         return _fail(None, f"{args.baseline} has no {what} to compare")
     try:
-        results = run_test(metrics, base, hyp, refs, args.paired_ar, n)
+        results = run_test(metrics, base, hyp, refs, args.paired_ar, n, workers)
     except ValueError as exc:
         return _fail(None, str(exc))
     try:

@@ -30,6 +30,7 @@ from ..engine.ter_batch import corpus_of_alignments, ter_alignments
 from ..engine.ter_core import TerResult
 from ..postedit.revision import Revision, RevisionError, read_at
 from .inputs import LineCounts, read_inputs
+from .metric_args import UsageError, add_jobs_argument, check_jobs
 from .output import Chunked
 
 KINDS = ("insertions", "deletions", "substitutions", "shifts")
@@ -137,6 +138,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--ter-normalized", action="store_true", help="tercom's normalization")
     p.add_argument("--ter-no-punct", action="store_true", help="remove punctuation")
     p.add_argument("--ter-asian-support", action="store_true", help="split CJK characters")
+    add_jobs_argument(p)
     return p
 
 
@@ -144,10 +146,14 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     want = 1 if args.draft_rev is not None else 2
-    if len(args.files) != want:
+    try:
+        if len(args.files) != want:
+            what = "the post-edit file alone with --draft-rev" if want == 1 else "a draft and a post-edit file"
+            raise UsageError(f"give {what}")
+        workers = check_jobs(args)
+    except UsageError as exc:
         parser.print_usage(sys.stderr)
-        what = "the post-edit file alone with --draft-rev" if want == 1 else "a draft and a post-edit file"
-        print(f"bleu-ls effort: error: give {what}", file=sys.stderr)
+        print(f"bleu-ls effort: error: {exc}", file=sys.stderr)
         return 2
     revision: Optional[Revision] = None
     with tempfile.TemporaryDirectory(prefix="bleu-ls-draft-") as tmp:
@@ -176,7 +182,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         asian_support=args.ter_asian_support,
         case_sensitive=not args.case_insensitive,
     )
-    report = effort_report(metric, draft, post, segments=rows)
+    report = effort_report(metric, draft, post, workers, segments=rows)
     if revision is not None:
         report["draft"] = {"revision": revision.rev, "commit": revision.commit, "path": revision.path}
     try:

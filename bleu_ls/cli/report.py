@@ -18,7 +18,7 @@ from ..engine import InputError, PairModel, TokenizerUnavailable, build_metrics
 from .inputs import LineCounts, read_line_files, read_segments
 from ..formats.rows import SegmentRows
 from ..config.workspace import CONFIG_NAME, find_workspace_root, load_workspace_config
-from .metric_args import UsageError, add_metric_arguments, settings_from_args
+from .metric_args import UsageError, add_jobs_argument, add_metric_arguments, check_jobs, settings_from_args
 from ..config.settings import Settings
 from ..report.inputs import Options, ReportInput, System
 
@@ -58,6 +58,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--config", metavar="FILE", default=None,
                    help=f"settings file (diagnostic thresholds) instead of the nearest {CONFIG_NAME}")
     p.add_argument("--no-config", action="store_true", help=f"ignore {CONFIG_NAME} files")
+    add_jobs_argument(p)
     return p
 
 
@@ -158,6 +159,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     try:
         if args.bootstrap < 0 or args.top < 1:
             raise UsageError("--bootstrap must be ≥ 0 and --top ≥ 1")
+        workers = check_jobs(args)
         names = _names(args)
         settings = _settings(args)
         metrics = build_metrics(settings)
@@ -178,7 +180,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         print(f"bleu-ls report: error: {exc}", file=sys.stderr)
         return 2
     systems = [
-        System(name, PairModel.from_lines(metrics, h, refs), path)
+        System(name, PairModel.from_lines(metrics, h, refs, workers=workers), path)
         for name, h, path in zip(names, hyps, args.hypotheses)
     ]
     inp = ReportInput(

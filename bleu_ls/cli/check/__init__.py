@@ -29,7 +29,7 @@ from typing import Optional, Sequence
 from ...engine import InputError
 from ..output import Chunked
 from ...config.workspace import CONFIG_NAME
-from ..metric_args import UsageError, add_metric_arguments, settings_from_args  # the shared metric flags
+from ..metric_args import UsageError, add_jobs_argument, add_metric_arguments, check_jobs, settings_from_args  # the shared flags
 from ...config.settings import SEVERITIES, Settings
 from .discover import Discovery
 from .across import Across
@@ -70,6 +70,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="check terminology against this glossary (TBX, CSV/TSV with a header of language codes, "
         "or a .txt list of do-not-translate terms); repeatable, added to [terms] files",
     )
+    add_jobs_argument(p)
     return p
 
 
@@ -90,6 +91,7 @@ def _main(argv: Optional[Sequence[str]], out, err) -> int:
     args = parser.parse_args(argv)
     # validate the flags once, before touching files
     try:
+        workers = check_jobs(args)
         settings_from_args(args, Settings())
     except (UsageError, ValueError) as exc:
         parser.print_usage(err)
@@ -115,7 +117,7 @@ def _main(argv: Optional[Sequence[str]], out, err) -> int:
             except (InputError, UsageError, ValueError) as exc:
                 report.error(str(exc))
                 continue
-            check_pair(hyp, settings, root, report, across)
+            check_pair(hyp, settings, root, report, across, workers=workers)
     for shown, findings in across.findings():
         report.late(shown, findings)
     return report.finish()

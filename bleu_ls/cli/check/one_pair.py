@@ -37,14 +37,15 @@ PROBLEMS_CHECKED = names(problems_checked=True)
 
 
 def check_pair(hyp: Path, settings: Settings, root: Optional[Path], report: Report,
-               across: Optional[Across] = None) -> None:
+               across: Optional[Across] = None, *, workers: Optional[int] = None) -> None:
     """Check ``hyp`` and hand the outcome to ``report`` (an error when the
     pair cannot be checked); its segments with a source to ``across`` (the checks
-    comparing the files of the run)."""
+    comparing the files of the run).  Lines are scored on ``workers`` processes
+    (``--jobs``; None: the engine's choice)."""
     shown = display(hyp)
     spec = find_pair(hyp, settings, root)
     if spec is None:
-        _check_alone(hyp, settings, root, report, across)
+        _check_alone(hyp, settings, root, report, across, workers=workers)
         return
     for m in spec.missing():
         what = "is a folder, not a file" if m.is_dir() else "not found"
@@ -73,12 +74,12 @@ def check_pair(hyp: Path, settings: Settings, root: Optional[Path], report: Repo
             return
         if inputs.segments is None:
             hyp_lines, *ref_lines = inputs.texts
-            model = PairModel.from_lines(metrics, hyp_lines, ref_lines)
+            model = PairModel.from_lines(metrics, hyp_lines, ref_lines, workers=workers)
     except InputError as exc:
         report.error(str(exc))
         return
     if inputs.segments is not None:
-        _check_segments(hyp, spec, settings, metrics, inputs.segments, report, across=across)
+        _check_segments(hyp, spec, settings, metrics, inputs.segments, report, across=across, workers=workers)
         return
     source = _source_lines(spec, report)
     findings = Analyzer(settings).analyse(model, source, pair_names(hyp, spec))
@@ -89,7 +90,7 @@ def check_pair(hyp: Path, settings: Settings, root: Optional[Path], report: Repo
 
 
 def _check_alone(hyp: Path, settings: Settings, root: Optional[Path], report: Report,
-                 across: Optional[Across] = None) -> None:
+                 across: Optional[Across] = None, *, workers: Optional[int] = None) -> None:
     """A file with no reference: every check that does not need one (the rule
     table's rows without ``needs_reference``; a segment file's own format
     checks), against the file's own sources (PO, XLIFF, TMX) or the line
@@ -108,7 +109,7 @@ def _check_alone(hyp: Path, settings: Settings, root: Optional[Path], report: Re
     if paired is not None:
         if not _with_source_file(hyp, paired, settings, root, report):
             return
-        _check_segments(hyp, None, settings, metrics, paired, report, unpaired, across)
+        _check_segments(hyp, None, settings, metrics, paired, report, unpaired, across, workers=workers)
         return
     source = _source_lines(PairSpec(hyp, [], source_path, {}, "convention"), report) if source_path else None
     if hyp_lines is None or source is None or source_path is None:  # nothing to check a line file against
@@ -156,7 +157,8 @@ def _source_candidates(hyp: Path, settings: Settings) -> list[Path]:
 
 
 def _check_segments(hyp: Path, spec: Optional[PairSpec], settings: Settings, metrics, paired: Paired, report: Report,
-                    unpaired: Sequence[Finding] = (), across: Optional[Across] = None) -> None:
+                    unpaired: Sequence[Finding] = (), across: Optional[Across] = None, *,
+                    workers: Optional[int] = None) -> None:
     """Segment files (PO, XLIFF…): the segments paired by key are scored and checked as
     lines, the file's own sources used, findings placed at the targets in the file.  With no
     ``spec`` (no reference), the file alone: its non-empty targets checked, nothing scored."""
@@ -166,7 +168,7 @@ def _check_segments(hyp: Path, spec: Optional[PairSpec], settings: Settings, met
     model: Any
     if spec is not None:
         segs = [doc.segments[i] for i in al.rows]
-        model = PairModel.from_lines(metrics, al.hyp_texts, al.texts)
+        model = PairModel.from_lines(metrics, al.hyp_texts, al.texts, workers=workers)
         source = [s.source or "" for s in segs] if segs and all(s.source is not None for s in segs) else None
     else:  # every segment a line, as the server reads a file alone
         segs = list(doc.segments)
@@ -210,7 +212,7 @@ def _check_segments(hyp: Path, spec: Optional[PairSpec], settings: Settings, met
         info = {"hypothesis": shown, "references": [], "paired": False,
                 "source": doc.header.get(SOURCE_FILE) if paired_with_source(doc) else None,
                 "segments": {"checked": len(al.rows), "empty": len(doc.segments) - len(al.rows)}}
-        effort = _draft_effort(doc.segments)
+        effort = _draft_effort(doc.segments, workers)
         if effort is not None:
             info["effort"] = effort
     info["lines"] = len(al.rows)
@@ -256,14 +258,14 @@ def _hand_lines(across: Optional[Across], hyp: Path, shown: str, hyp_lines: list
     across.add(shown, language, items, place, settings, lambda fs: _unignored(hyp, hyp_lines, fs, report))
 
 
-def _draft_effort(segments) -> Optional[dict]:
+def _draft_effort(segments, workers: Optional[int] = None) -> Optional[dict]:
     """HTER of the file's own MT drafts (an XLIFF ``alt-trans`` of MT origin…) against
     the targets: sacrebleu's case-sensitive TER, the draft as hypothesis; None without drafts."""
     pairs = [(s.draft, s.target) for s in segments if s.draft and s.target]
     if not pairs:
         return None
     metric = TerMetric(case_sensitive=True)
-    results = ter_alignments(metric, [d for d, _ in pairs], [[t for _, t in pairs]])
+    results = ter_alignments(metric, [d for d, _ in pairs], [[t for _, t in pairs]], workers=workers)
     corpus = corpus_of_alignments(metric, results)
     return {"metric": "HTER", "score": corpus.score, "segments": len(pairs),
             "edited": sum(1 for d, t in pairs if d.rstrip() != t.rstrip()), "signature": metric.signature(1)}
