@@ -497,6 +497,8 @@ class Side:
                 if len(kept) != len(ones):
                     ones = kept or None
             got = (s, ones, s in self._pair_firsts)
+        if got is _NOTHING and low.isdigit():
+            return got  # (a number no term starts with: met again, the test above is as quick)
         if len(self._look) >= LOOK_CACHE:
             self._look.clear()
         self._look[low] = got

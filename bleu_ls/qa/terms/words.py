@@ -76,6 +76,10 @@ def stem_function(lang: Optional[str]) -> Callable[[str], str]:
     def stem(word: str) -> str:
         got = cache.get(word)
         if got is None:
+            if word.isdigit() and word.isascii():
+                # a number: no Snowball rule takes anything off it, and a document's
+                # numbers (ids, counts, years) would fill the cache
+                return word
             if len(cache) >= STEM_CACHE:
                 cache.clear()
             got = stem_word(word)

@@ -199,3 +199,20 @@ def test_findings_are_the_same_past_the_number_an_entry_keeps(monkeypatch):
     assert found(few) == kept
     assert [f[0][:3] for f in kept[3:7]] == [("term-forbidden", 8 + 4 * n, 12 + 4 * n) for n in range(4)]
     assert kept[0][0][0] == "term-missing" and kept[0] == kept[1]
+
+
+def test_numbers_are_their_own_stems_and_fill_no_cache():
+    """A number is left as written by every Snowball stemmer, so the memoised stemmer returns it
+    without keeping it (a document's ids and counts would fill the cache)."""
+    import snowballstemmer
+
+    from bleu_ls.qa.terms import words as W
+
+    numbers = ["0", "7", "42", "1999", "2024", "000123", "31415926535", "10", "100000"]
+    for lang, name in W.SNOWBALL.items():
+        real = snowballstemmer.stemmer(name).stemWord
+        assert [real(n) for n in numbers] == numbers, name
+        stem = W.stem_function(lang)
+        held = len(W._STEMS[W.primary(lang)])
+        assert [stem(n) for n in numbers] == numbers
+        assert len(W._STEMS[W.primary(lang)]) == held
