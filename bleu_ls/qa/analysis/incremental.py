@@ -141,14 +141,12 @@ def kept(store: dict, name: str, n: int, passes: int, scope: Optional[tuple[int,
 
 
 def group(findings: Iterable[Finding]) -> dict:
-    """Findings by line, each line's in the order given."""
+    """Findings by line, each line's a tuple in the order given (a tuple: a list costs
+    twice the memory, and a large file keeps one per flagged line and rule)."""
     out: dict = {}
     for f in findings:
         got = out.get(f.line)
-        if got is None:
-            out[f.line] = [f]
-        else:
-            got.append(f)
+        out[f.line] = (f,) if got is None else got + (f,)
     return out
 
 
@@ -196,10 +194,10 @@ class FindingStore:
     lines, drop-shifted applied), kept between passes."""
 
     def __init__(self) -> None:
-        #: code -> {line: [Finding, ...]}
+        #: code -> {line: (Finding, ...)}
         self.by_code: dict[str, dict] = {}
         #: line -> the line's findings in the order they are listed
-        self.final: dict[int, list] = {}
+        self.final: dict[int, tuple] = {}
         #: the lines of ``final``, sorted
         self.lines: list[int] = []
         self.spans: list = []
@@ -246,7 +244,7 @@ class FindingStore:
                     insort(lines, i)
                 elif len(old) == len(lst) and all(map(is_, old, lst)) and not lo <= i < hi:
                     continue  # (an edited line's findings may be the same, their range not: its text changed)
-                final[i] = lst
+                final[i] = tuple(lst)
                 out.add(i)
             elif old is not None:
                 del final[i]
