@@ -144,9 +144,19 @@ def group(findings: Iterable[Finding]) -> dict:
     """Findings by line, each line's a tuple in the order given (a tuple: a list costs
     twice the memory, and a large file keeps one per flagged line and rule)."""
     out: dict = {}
+    many = False
     for f in findings:
         got = out.get(f.line)
-        out[f.line] = (f,) if got is None else got + (f,)
+        if got is None:
+            out[f.line] = (f,)
+        elif type(got) is tuple:
+            out[f.line], many = [*got, f], True
+        else:
+            got.append(f)
+    if many:  # (a line of many findings grows as a list, then is kept as a tuple)
+        for i, got in out.items():
+            if type(got) is list:
+                out[i] = tuple(got)
     return out
 
 
