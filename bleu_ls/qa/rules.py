@@ -81,6 +81,10 @@ class Rule(NamedTuple):
     ranked: bool = False
     #: compares line i with source or reference line i (see :data:`LINE_PAIR_CODES`)
     line_pair: bool = False
+    #: started at the start of a full pass, before any rule runs: work the rule's ``check``
+    #: later takes (the term scan in worker processes while the other rules run); rows may
+    #: share one (it runs once a pass, for the first of them switched on)
+    prefetch: Optional[Callable[[LineContext, Any], None]] = None
 
     @property
     def attribute(self) -> Optional[str]:
@@ -119,9 +123,12 @@ TABLE: tuple[Rule, ...] = (
     Rule("misaligned", source_rules.misaligned, needs_reference=True),
     Rule("adequacy", qe_rules.adequacy, ranked=True, line_pair=True),
     # terminology: the glossaries of [terms] files (term_rules; docs/terminology.md)
-    Rule("term-missing", term_rules.term_missing, kind=LINE, params=term_rules.term_params, line_pair=True),
-    Rule("term-forbidden", term_rules.term_forbidden, kind=LINE, params=term_rules.term_params),
-    Rule("do-not-translate", term_rules.do_not_translate, kind=LINE, params=term_rules.term_params, line_pair=True),
+    Rule("term-missing", term_rules.term_missing, kind=LINE, params=term_rules.term_params, line_pair=True,
+         prefetch=term_rules.prefetch),
+    Rule("term-forbidden", term_rules.term_forbidden, kind=LINE, params=term_rules.term_params,
+         prefetch=term_rules.prefetch),
+    Rule("do-not-translate", term_rules.do_not_translate, kind=LINE, params=term_rules.term_params, line_pair=True,
+         prefetch=term_rules.prefetch),
     # the target's spelling (spell_rules over qa/spelling/; docs/diagnostics.md#spelling)
     Rule("spelling", spell_rules.spelling, kind=LINE, params=spell_rules.spelling_params),
     # the user's own rules ([[rules]]; user_rules): one row for all of them, their findings

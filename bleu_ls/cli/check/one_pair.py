@@ -82,7 +82,7 @@ def check_pair(hyp: Path, settings: Settings, root: Optional[Path], report: Repo
         _check_segments(hyp, spec, settings, metrics, inputs.segments, report, across=across, workers=workers)
         return
     source = _source_lines(spec, report)
-    findings = Analyzer(settings).analyse(model, source, pair_names(hyp, spec))
+    findings = Analyzer(settings, workers=workers).analyse(model, source, pair_names(hyp, spec))
     findings = _unignored(hyp, hyp_lines, findings, report)
     _hand_lines(across, hyp, shown, hyp_lines, source, settings, report)
     info = _pair_info(shown, spec, model)
@@ -116,7 +116,7 @@ def _check_alone(hyp: Path, settings: Settings, root: Optional[Path], report: Re
         report.emit(shown, unpaired, None, info)
         return
     model = Unreferenced(metrics, hyp_lines)
-    findings = unpaired + Analyzer(settings).analyse(model, source, {"hypothesis": hyp.name, "path": str(hyp.absolute()),
+    findings = unpaired + Analyzer(settings, workers=workers).analyse(model, source, {"hypothesis": hyp.name, "path": str(hyp.absolute()),
                                                                     "references": [], "source": source_path.name})
     findings = _unignored(hyp, hyp_lines, findings, report)
     _hand_lines(across, hyp, shown, hyp_lines, source, settings, report)
@@ -180,7 +180,7 @@ def _check_segments(hyp: Path, spec: Optional[PairSpec], settings: Settings, met
     # the languages the file declares (the language rule reads them without a reference; the term rules always)
     names["source_language"], names["target_language"] = doc.source_lang, doc.target_lang
     names["line_languages"] = segment_languages(segs)  # (a multilingual TMX: each segment's own)
-    findings = Analyzer(settings).analyse(model, source, names)
+    findings = Analyzer(settings, workers=workers).analyse(model, source, names)
     own_checks = checks_of(doc.format)
     placeholders_own = own_checks.placeholders_own if own_checks is not None else None
     if placeholders_own is not None:

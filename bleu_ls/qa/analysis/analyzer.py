@@ -39,8 +39,13 @@ class Analyzer:
     when they grow past ``cache_limit`` and three times the document.
     """
 
-    def __init__(self, settings: Optional[Settings] = None, cache_limit: int = 20000, adequacy=None) -> None:
+    def __init__(self, settings: Optional[Settings] = None, cache_limit: int = 20000, adequacy=None,
+                 workers: Optional[int] = 1) -> None:
         self.settings = settings or Settings()
+        #: processes a full pass may use (a row's ``prefetch``: the term scan in worker
+        #: processes); 1: this one alone (the server, which runs passes in a thread); None: one
+        #: per core (``bleu-ls check``'s default, ``--jobs``)
+        self.workers = workers
         #: where the adequacy rule's values come from (``line_values``, ``error``):
         #: None = encoded here, synchronously (``bleu-ls check``); the server
         #: passes its worker process (checks.qe_background.BackgroundAdequacy)
@@ -311,8 +316,20 @@ class Analyzer:
         return ctx.check(rule.attribute)
 
     def _full(self, ctx: LineContext) -> None:
+        try:
+            self._full_pass(ctx)
+        finally:
+            for close in ctx.closing:
+                close()
+
+    def _full_pass(self, ctx: LineContext) -> None:
         results = []
         self._params = {}
+        started = set()
+        for rule in RULES:  # what the rows start before any rule runs
+            if rule.prefetch is not None and rule.prefetch not in started and (c := self._active(ctx, rule)) is not None:
+                started.add(rule.prefetch)
+                rule.prefetch(ctx, c)
         for rule in RULES:
             c = self._active(ctx, rule)
             if c is None:

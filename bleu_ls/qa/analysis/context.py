@@ -25,6 +25,7 @@ class AnalyzerRole(Protocol):
 
     settings: Any
     tokens: Callable[[str], list]
+    workers: Optional[int]
     passes: int
     previous_findings: dict
     rule_state: dict
@@ -89,6 +90,8 @@ class LineContext:
         self.previous_pass = analyzer.passes - 1
         self._special: dict = {}
         self._source_special: dict = {}
+        #: what the pass calls once it is over (a rule's worker processes stopped)
+        self.closing: list[Callable[[], None]] = []
 
     @property
     def span(self) -> tuple[int, int]:

@@ -15,13 +15,19 @@ and every other rule go on.
 
 from __future__ import annotations
 
+import logging
+from itertools import chain, repeat
 from typing import Iterator, Optional
 
 from ..findings import Finding
+from ..terms import batch
 from ..terms.index import DO_NOT_TRANSLATE_CODE, TERM_FORBIDDEN, TERM_MISSING
 from ..terms.load import Terms, document_terms
 from .context import LineContext
+from ...engine.batch import default_workers
 from .text_rules import over_cap
+
+log = logging.getLogger(__name__)
 
 CODES = (TERM_MISSING, TERM_FORBIDDEN, DO_NOT_TRANSLATE_CODE)
 
@@ -57,6 +63,58 @@ def term_params(ctx: LineContext, c) -> tuple:
     return terms_of(ctx).token
 
 
+def prefetch(ctx: LineContext, c) -> None:
+    """At the start of a full pass over a large document, with worker processes to spare
+    (``Analyzer.workers``, ``bleu-ls check --jobs``): every line's scan starts in forked
+    workers while the other rules run here; :func:`_hits` takes their findings.  Once per
+    pass (the three rules share it); not for a file of several target languages."""
+    if "_term_scan" in ctx.__dict__:
+        return
+    ctx.__dict__["_term_scan"] = None
+    processes = batch_processes(ctx.analyzer.workers, ctx.n)
+    if processes < 1 or _line_terms(ctx) is not None:
+        return
+    index = terms_of(ctx).termbase
+    memo = ctx.text_memo("terms", term_params(ctx, c))
+    if index is None or memo:  # (a memo already filled: the lines are looked up there)
+        return
+    cap = ctx.settings.max_line_bytes
+    scan = ctx.__dict__["_term_scan"] = batch.start(index, ctx.hyp, ctx.source, ctx.n, lambda t: over_cap(t, cap),
+                                                    processes)
+    if scan is not None:
+        ctx.closing.append(scan.close)
+
+
+def batch_processes(workers: Optional[int], n: int) -> int:
+    """Worker processes for the term scan of ``n`` lines: the caller's ``workers`` (None: one
+    per core, at most 8) less the caller's own process, which runs the other rules."""
+    if workers is None:
+        workers = default_workers(n)
+    return workers - 1 if n >= batch.MIN_LINES else 0
+
+
+def _prefetched(ctx: LineContext, memo: dict) -> None:
+    """Put the findings of a scan started by :func:`prefetch` into the memo (every line: its
+    findings or none); a scan that failed leaves the lines to be scanned here."""
+    scan = ctx.__dict__.get("_term_scan")
+    if scan is None:
+        return
+    ctx.__dict__["_term_scan"] = None
+    try:
+        found = scan.result()
+    except Exception as e:  # (a worker killed, a finding that would not travel): scanned here
+        log.debug("the term scan in worker processes failed (%s); scanning in this process", e, exc_info=True)
+        return
+    hyp, source = ctx.hyp, ctx.source
+    ns = len(source) if source is not None else 0
+    if source is None:
+        memo.update(zip(zip(hyp, repeat(None)), repeat(())))
+    else:
+        memo.update(zip(zip(hyp, chain(source[:ctx.n], repeat(None, max(0, ctx.n - ns)))), repeat(())))
+    for i, hits in found:
+        memo[(hyp[i], source[i] if source is not None and i < ns else None)] = hits
+
+
 def _hits(ctx: LineContext) -> list:
     """(line, hits) for the lines of ``ctx.span`` with a finding of any of the three codes."""
     lo, hi = ctx.span
@@ -71,10 +129,15 @@ def _hits(ctx: LineContext) -> list:
     out: list = []
     if terms.termbase is not None or by_lang is not None:
         memo = ctx.text_memo("terms", token)
+        _prefetched(ctx, memo)
         hyp, source = ctx.hyp, ctx.source
         ns = len(source) if source is not None else 0
         cap = ctx.settings.max_line_bytes
         index = terms.termbase
+
+        def skip(text: str) -> bool:
+            return over_cap(text, cap)
+
         for i in range(lo, hi):
             line = hyp[i]
             src = source[i] if source is not None and i < ns else None
@@ -86,10 +149,7 @@ def _hits(ctx: LineContext) -> list:
                 key = (line, src)
             found = memo.get(key)
             if found is None:
-                if index is None or over_cap(line, cap) or (src is not None and over_cap(src, cap)):
-                    found = ()
-                else:
-                    found = index.scan(src or None, line)
+                found = () if index is None else batch.scan_line(index, line, src, skip)
                 memo[key] = found
             if found:
                 out.append((i, found))
