@@ -160,6 +160,21 @@ def group(findings: Iterable[Finding]) -> dict:
     return out
 
 
+def share(final: dict, groups: Iterable[dict]) -> dict:
+    """``final`` (line -> its findings) with the tuple of a line that one rule alone flags
+    replaced by that rule's own tuple (the same findings in the same order): one tuple for
+    the line, not two."""
+    only: dict = {}
+    for d in groups:
+        for i, fs in d.items():
+            only[i] = fs if i not in only else None
+    for i, fs in final.items():
+        got = only.get(i)
+        if got is not None and got is not fs and len(got) == len(fs) and all(map(is_, got, fs)):
+            final[i] = got
+    return final
+
+
 def drop_range(d: dict, lo: int, hi: int) -> None:
     """Remove the keys in [lo, hi) from ``d``."""
     if hi - lo <= len(d):
@@ -222,7 +237,7 @@ class FindingStore:
         findings = drop_shifted(findings)
         findings.sort(key=lambda f: (f.line, ORDER[f.code]))
         self.by_code = {code: group(fs) for code, fs in results}
-        self.final = group(findings)
+        self.final = share(group(findings), self.by_code.values())
         self.lines = list(self.final)
         self.spans = spans_of(self.by_code.get("misaligned"))
         return findings
@@ -242,19 +257,22 @@ class FindingStore:
         out = set()
         for i in changed:
             lst: list = []
+            one = None  # the one rule's tuple, when a single rule flags the line
             for d in dicts:
                 fs = d.get(i)
                 if fs:
+                    one = fs if not lst else None
                     lst.extend(fs)
             if lst and spans and any(a <= i <= b for a, b in spans):
                 lst = [f for f in lst if f.code not in LINE_PAIR_CODES]
+                one = None
             old = final.get(i)
             if lst:
                 if old is None:
                     insort(lines, i)
                 elif len(old) == len(lst) and all(map(is_, old, lst)) and not lo <= i < hi:
                     continue  # (an edited line's findings may be the same, their range not: its text changed)
-                final[i] = tuple(lst)
+                final[i] = one if one is not None else tuple(lst)
                 out.add(i)
             elif old is not None:
                 del final[i]
