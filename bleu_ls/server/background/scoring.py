@@ -11,6 +11,10 @@ Heavy lines (the model's ``is_heavy``: TER of a long line, a line over the
 worker thread as a ``LineJob`` (a line over the cap to a worker process,
 where even one long regular-expression call cannot hold this process's
 lock), and their rows are installed when the lines did not change meanwhile.
+
+A large backlog is shown as work-done progress (:class:`Progress`): asked of
+the editor when the work starts, never waited for; begun when the editor's
+answer is read, ended once the work is over, however late the answer.
 """
 
 from __future__ import annotations
@@ -21,7 +25,7 @@ import threading
 import time
 import uuid
 from concurrent.futures import ThreadPoolExecutor
-from typing import TYPE_CHECKING, Callable, Mapping, Optional, TypeVar
+from typing import TYPE_CHECKING, Any, Callable, Mapping, Optional, TypeVar
 
 import numpy as np
 from lsprotocol import types
@@ -190,17 +194,17 @@ class Scorer:
             await self._score(pair, model, total)
 
     async def _score(self, pair: "Pair", model: PairModel, total: int) -> None:
-        token = await self._begin_progress(pair, total)
+        progress = self._progress(pair, total)  # asked of the editor; the work starts at once
         try:
             while pair.model is model and model.stale_count() >= BATCH_LINES:
                 before = model.stale_count()
                 await self._batch_pass(pair, model)
                 if model.stale_count() >= before:
                     break  # nothing installed (batch failed): go line by line
-            await self._sliced_pass(pair, model, token, total)
+            await self._sliced_pass(pair, model, progress, total)
         finally:
-            if token is not None:
-                self.manager.client.work_done_progress.end(token, types.WorkDoneProgressEnd(message="scored"))
+            if progress is not None:
+                progress.finish("scored")
         if pair.model is model and not model.stale_count():
             if pair.baseline is None:
                 pair.take_baseline()
@@ -208,25 +212,17 @@ class Scorer:
                 pair.hints_pending = False
                 self.manager.publisher.schedule_refresh()
 
-    async def _begin_progress(self, pair: "Pair", total: int) -> Optional[str]:
+    def _progress(self, pair: "Pair", total: int) -> Optional["Progress"]:
+        """The work-done progress of scoring ``total`` lines (None: too few
+        lines, or an editor that shows none); never waited for."""
         if total < PROGRESS_LINES or not self.manager.progress_supported:
             return None
-        progress = self.manager.client.work_done_progress
-        token = f"bleu-ls/score/{uuid.uuid4()}"
-        try:
-            await asyncio.wait_for(progress.create_async(token), timeout=2)
-            progress.begin(
-                token,
-                types.WorkDoneProgressBegin(
-                    title="bleu-ls: scoring",
-                    message=f"{pair.path.name}: {total:,} lines",
-                    percentage=0,
-                    cancellable=False,
-                ),
-            )
-        except Exception:
-            return None
-        return token
+        return Progress.ask(
+            self.manager.client.work_done_progress,
+            f"bleu-ls/score/{uuid.uuid4()}",
+            title="bleu-ls: scoring",
+            message=f"{pair.path.name}: {total:,} lines",
+        )
 
     async def _batch_pass(self, pair: "Pair", model: PairModel) -> None:
         """Score a snapshot with the engine's vectorised batch pass, off the
@@ -288,7 +284,7 @@ class Scorer:
         if pair.model is model:
             model.install_lines(job, result)
 
-    async def _sliced_pass(self, pair: "Pair", model: PairModel, token: Optional[str], total: int) -> None:
+    async def _sliced_pass(self, pair: "Pair", model: PairModel, progress: Optional["Progress"], total: int) -> None:
         last_report = time.perf_counter()
         while pair.model is model and pair.uri in self.manager.pairs:
             left = model.stale_count()
@@ -301,15 +297,108 @@ class Scorer:
                 if left == before:
                     break  # only heavy lines are left
                 before = left
+            total = max(total, left)
+            if progress is not None:  # before each wait: a begin sent meanwhile shows where scoring is
+                progress.note(*_where(left, total))
             if left and left == before:
                 await self._heavy_job(pair, model, model.stale_lines(JOB_LINES * 4))
                 left = model.stale_count()
-            now = time.perf_counter()
-            if token is not None and now - last_report > 0.2:
-                last_report = now
+            if progress is not None:
                 total = max(total, left)
-                pct = int(100 * (total - left) / total) if total else 100
-                self.manager.client.work_done_progress.report(
-                    token, types.WorkDoneProgressReport(message=f"{left:,} lines left", percentage=pct)
-                )
+                now = time.perf_counter()
+                if now - last_report > 0.2:
+                    last_report = now
+                    progress.report(*_where(left, total))
+                else:
+                    progress.note(*_where(left, total))
             await asyncio.sleep(PAUSE_SECONDS)
+
+
+def _where(left: int, total: int) -> tuple[str, int]:
+    """A progress message and percentage: ``left`` of ``total`` lines to score."""
+    return f"{left:,} lines left", int(100 * (total - left) / total) if total else 100
+
+
+class Progress:
+    """A work-done progress that never holds up the work it shows.
+
+    :meth:`ask` sends ``window/workDoneProgress/create`` and returns at once;
+    the editor's answer is handled whenever the event loop reads it (a busy
+    loop — a large open, a first hover — can take seconds, longer than any
+    wait the work could afford).  The answer sends ``begin`` with the latest
+    message and percentage (:meth:`note`, :meth:`report`); reports follow
+    only once begun; :meth:`finish` sends ``end`` when begun.  An answer that
+    comes after the work finished sends ``begin`` and ``end`` together, so
+    a created token is always closed: an editor keeps a created progress
+    until its ``end`` (Helix shows its spinner for any created token,
+    vscode-languageclient keeps a handler per token until ``end``), and a
+    flash of a finished progress is what Neovim and VS Code show for a
+    short task anyway.  An editor that answers with an error (or a server
+    that stops before the answer) gets nothing more.
+
+    ``work_done_progress`` is pygls's (``create_async``, ``begin``,
+    ``report``, ``end``).
+    """
+
+    def __init__(self, work_done_progress: Any, token: str, title: str, message: str) -> None:
+        self._progress = work_done_progress
+        self.token = token
+        self.title = title
+        self.message = message
+        self.percentage = 0
+        #: "asked" (no answer yet), "begun", "ended" or "refused" (an error answer)
+        self.state = "asked"
+        self._finished: Optional[str] = None  # the end message, once the work is over
+
+    @classmethod
+    def ask(cls, work_done_progress: Any, token: str, title: str, message: str) -> "Progress":
+        """Ask the editor to create the progress; returns without waiting."""
+        self = cls(work_done_progress, token, title, message)
+        answer = asyncio.ensure_future(work_done_progress.create_async(token))
+        answer.add_done_callback(self._answered)
+        return self
+
+    def _answered(self, answer: "asyncio.Future[Any]") -> None:
+        if answer.cancelled():
+            self.state = "refused"
+            return
+        exc = answer.exception()  # (retrieved: no "exception never retrieved" at exit)
+        if exc is not None:
+            log.debug("the editor refused the work-done progress %s: %r", self.token, exc)
+            self.state = "refused"
+            return
+        self.state = "begun"
+        try:  # (a callback of the loop: nothing above it to catch what the pipe raises)
+            self._progress.begin(
+                self.token,
+                types.WorkDoneProgressBegin(
+                    title=self.title, message=self.message, percentage=self.percentage, cancellable=False
+                ),
+            )
+            if self._finished is not None:
+                self._end()
+        except Exception:
+            log.debug("could not send the work-done progress %s", self.token, exc_info=True)
+
+    def note(self, message: str, percentage: int) -> None:
+        """Where the work is (sent by the next :meth:`report`, or in ``begin``)."""
+        self.message, self.percentage = message, percentage
+
+    def report(self, message: str, percentage: int) -> None:
+        """Note where the work is and show it, if begun."""
+        self.note(message, percentage)
+        if self.state == "begun":
+            self._progress.report(self.token, types.WorkDoneProgressReport(message=message, percentage=percentage))
+
+    def finish(self, message: str) -> None:
+        """The work is over: ``end`` now if begun, else when the answer comes."""
+        if self._finished is not None:
+            return
+        self._finished = message
+        self.message, self.percentage = message, 100
+        if self.state == "begun":
+            self._end()
+
+    def _end(self) -> None:
+        self.state = "ended"
+        self._progress.end(self.token, types.WorkDoneProgressEnd(message=self._finished))
