@@ -329,11 +329,9 @@ class Progress:
     message and percentage (:meth:`note`, :meth:`report`); reports follow
     only once begun; :meth:`finish` sends ``end`` when begun.  An answer that
     comes after the work finished sends ``begin`` and ``end`` together, so
-    a created token is always closed: an editor keeps a created progress
-    until its ``end`` (Helix shows its spinner for any created token,
-    vscode-languageclient keeps a handler per token until ``end``), and a
-    flash of a finished progress is what Neovim and VS Code show for a
-    short task anyway.  An editor that answers with an error (or a server
+    a created token is always closed (the protocol leaves a created token
+    open until its ``end``; a finished progress shown for an instant is
+    what an editor shows of any short task).  An editor that answers with an error (or a server
     that stops before the answer) gets nothing more.
 
     ``work_done_progress`` is pygls's (``create_async``, ``begin``,
