@@ -83,14 +83,18 @@ def add_metric_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 # -- worker processes -----------------------------------------------------------
-def add_jobs_argument(parser: argparse.ArgumentParser) -> None:
+def add_jobs_argument(parser: argparse.ArgumentParser, terms: bool = False) -> None:
     """``--jobs N`` / ``-j N`` (default None: the engine's choice,
     ``batch.default_workers``: every CPU up to ``MAX_DEFAULT_WORKERS`` from
-    ``PARALLEL_MIN_LINES`` lines on, else 1); read it with :func:`check_jobs`."""
+    ``PARALLEL_MIN_LINES`` lines on, else 1); read it with :func:`check_jobs`.
+    ``terms``: the command runs the checks (the glossary's terms are looked
+    for in the processes beside this one)."""
+    work = "score chunks of the lines" + (" and look for a glossary's terms beside the other checks" if terms else "")
     parser.add_argument(
         "--jobs", "-j", type=int, default=None, metavar="N",
-        help=f"worker processes that score chunks of the lines (default: every CPU, at most {MAX_DEFAULT_WORKERS}, "
-        f"for files of {PARALLEL_MIN_LINES:,} lines or more, else 1); the numbers do not depend on it",
+        help=f"worker processes that {work} (default: every CPU, at most {MAX_DEFAULT_WORKERS}, "
+        f"for files of {PARALLEL_MIN_LINES:,} lines or more, else 1); the "
+        + ("numbers and findings" if terms else "numbers") + " do not depend on it",
     )
 
 

@@ -58,7 +58,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--config", metavar="FILE", default=None,
                    help=f"settings file (diagnostic thresholds) instead of the nearest {CONFIG_NAME}")
     p.add_argument("--no-config", action="store_true", help=f"ignore {CONFIG_NAME} files")
-    add_jobs_argument(p)
+    add_jobs_argument(p, terms=True)
     return p
 
 
@@ -189,6 +189,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         options=Options(bootstrap=args.bootstrap, seed=args.seed, top_lines=args.top),
         line_numbers=rows.lines if rows is not None else None,
         keys=rows.keys if rows is not None else None,
+        workers=workers,
     )
     from ..report.render import render_report
 

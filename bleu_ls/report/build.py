@@ -215,7 +215,7 @@ class Builder:
             findings = system.findings
             if findings is None:
                 names = {"hypothesis": system.name, "references": list(inp.references), "source": inp.source_name}
-                findings = Analyzer(inp.settings).analyse(system.model, inp.source, names)
+                findings = Analyzer(inp.settings, workers=inp.workers).analyse(system.model, inp.source, names)
             counts: dict = {}
             lines: dict = {}
             for f in findings:

@@ -47,6 +47,9 @@ class ReportInput:
     #: (None: line files, row i is line i + 1).
     line_numbers: Optional[list] = None
     keys: Optional[list] = None
+    #: processes the analysis of a system may use (the term scan in worker processes; None: one
+    #: per core, ``bleu-ls report``'s default; 1: this one, as in the server)
+    workers: Optional[int] = 1
 
     def check(self) -> None:
         """Raise ValueError (one sentence) when the pairs cannot share a report."""

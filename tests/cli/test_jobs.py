@@ -125,6 +125,32 @@ def test_check(files, pools):
     assert "a.hyp: BLEU " in out and f" · {N:,} lines · " in out
 
 
+def test_check_with_a_glossary(files, pools, monkeypatch):
+    """With a glossary: the same output (every term finding) with one process and with two,
+    and with two the term scan ran in a worker process beside the checks."""
+    from collections import Counter
+
+    from bleu_ls.qa.terms import batch as term_batch
+
+    words = Counter(w for w in (files / "a.hyp").read_text(encoding="utf-8").split() if len(w) > 4 and w.isalpha())
+    forbidden = [w for w, _n in words.most_common(3)]
+    glossary = files / "forbidden.csv"
+    glossary.write_text("en,de,status\n" + "".join(f"x{k},{w},forbidden\n" for k, w in enumerate(forbidden)), encoding="utf-8")
+    scans: list = []
+    real = term_batch.start
+
+    def spy(*args, **kwargs):
+        got = real(*args, **kwargs)
+        scans.append(got is not None)
+        return got
+
+    monkeypatch.setattr(term_batch, "start", spy)
+    rc, alone, err = _check(files, "-j", "1", "--glossary", str(glossary))
+    assert scans == [] and alone.count("term-forbidden") >= 20
+    assert _check(files, "--jobs", "2", "--glossary", str(glossary)) == (rc, alone, err)
+    assert scans == [True]
+
+
 def test_compare(files, pools, capsys):
     out = _same_with_any_jobs(lambda *j: _compare(capsys, files, *j), pools, 2)
     assert '"p_value"' in out
@@ -168,5 +194,7 @@ def test_one_option_for_every_command():
                for m in (score_cmd, check_cmd, compare_cmd, report_cmd, effort_cmd)}
     assert {tuple(a.option_strings) for a in actions.values()} == {("--jobs", "-j")}
     assert all(a.type is int and a.default is None for a in actions.values())
-    (text,) = {a.help for a in actions.values()}
-    assert f"for files of {N:,} lines or more" in text and f"at most {batch.MAX_DEFAULT_WORKERS}," in text
+    for name, a in actions.items():
+        assert f"for files of {N:,} lines or more" in a.help and f"at most {batch.MAX_DEFAULT_WORKERS}," in a.help
+        # (the commands that run the checks say that the glossary's terms are looked for beside them)
+        assert ("glossary" in a.help) == (name in (check_cmd.__name__, report_cmd.__name__)), name

@@ -70,7 +70,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="check terminology against this glossary (TBX, CSV/TSV with a header of language codes, "
         "or a .txt list of do-not-translate terms); repeatable, added to [terms] files",
     )
-    add_jobs_argument(p)
+    add_jobs_argument(p, terms=True)
     return p
 
 
