@@ -292,15 +292,17 @@ class Scorer:
                 break
             deadline = time.perf_counter() + SLICE_SECONDS
             before = left
+            heavy_only = False
             while left and time.perf_counter() < deadline:
                 left = model.refresh(max_lines=64, light_only=True)
                 if left == before:
-                    break  # only heavy lines are left
+                    heavy_only = True  # only heavy lines are left
+                    break
                 before = left
             total = max(total, left)
             if progress is not None:  # before each wait: a begin sent meanwhile shows where scoring is
                 progress.note(*_where(left, total))
-            if left and left == before:
+            if left and heavy_only:  # (a slice ended by its deadline goes on here with the light lines)
                 await self._heavy_job(pair, model, model.stale_lines(JOB_LINES * 4))
                 left = model.stale_count()
             if progress is not None:

@@ -194,3 +194,32 @@ async def test_a_small_backlog_or_an_editor_without_progress_asks_for_none():
     scorer.manager.progress_supported = False
     await scorer.start(pair)
     assert model.left == 0 and progress.kinds() == []
+
+
+class HeavyModel(FakeModel):
+    """``heavy`` lines are left by the light refresh (as TER of a long line is); the lines a
+    worker's job scored are recorded."""
+
+    def __init__(self, lines: int, heavy: set[int]) -> None:
+        super().__init__(lines)
+        self.heavy = heavy
+        self.by_job: list[int] = []
+
+    def refresh(self, max_lines: int, light_only: bool) -> int:
+        return self._scored([i for i in sorted(self.stale) if i not in self.heavy][:8])
+
+    def install_lines(self, job: Any, result: list[int]) -> None:
+        self.by_job.extend(result)
+        super().install_lines(job, result)
+
+
+async def test_a_slice_that_ends_at_its_deadline_sends_no_light_line_to_a_worker():
+    """A slice stopped by its deadline with light lines left goes on with them here: only the
+    lines the light refresh leaves are sent to the worker thread."""
+    heavy = {5, 300, 599}
+    model = HeavyModel(LINES, heavy)
+    scorer, pair, progress = _session(model)
+    progress.answer.set_result(None)
+    await scorer.start(pair)
+    assert model.left == 0
+    assert set(model.by_job) == heavy
