@@ -74,7 +74,8 @@ class LineAnswers:
         if pair is None or (pair.model is None and pair.alone is None and pair.effort is None and not pair.draft_problem):
             return None
         line = params.position.line
-        text = hover_text(pair, line, manager.line_findings(pair, line))
+        found = manager.line_findings(pair, line)  # (None: the file's first check is under way)
+        text = hover_text(pair, line, found, checking=found is None)
         block = _glossary(pair, line)
         if block:
             text = f"{text}\n\n{block}" if text else f"**Line {line + 1:,}**\n\n{block}"
