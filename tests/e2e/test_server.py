@@ -357,6 +357,41 @@ async def test_hover(session):
     assert "since open" not in v  # no change yet, so no change shown
 
 
+async def test_the_first_hover_of_a_large_file_answers_before_its_first_check(session):
+    """A hover sent right after opening a file over publish.THREAD_LINES lines,
+    and a hint request sent right behind it: the hover answers with what is
+    known (the score, the reference) and says the line's findings are being
+    checked (the first analysis runs in a worker thread, not on the event loop
+    while every request waits); the hints are answered; once the diagnostics
+    are in, the hover lists the line's finding."""
+    from bleu_ls.server.views.publish import THREAD_LINES
+    from bleu_ls.server.views.render import CHECKING
+
+    s = session
+    n = 3 * THREAD_LINES
+    hyp = [f"the cat number {i} sat on the mat" for i in range(n)]
+    hyp[3] = ""  # an empty line where the reference has words: a finding
+    ref = [f"the cat number {i} sat on a mat" for i in range(n)]
+    s.write("big.ref", text(ref))
+    uri = s.open("big.hyp", text(hyp))
+
+    def hover_at(line: int):
+        return s.client.text_document_hover_async(types.HoverParams(
+            text_document=types.TextDocumentIdentifier(uri=uri), position=types.Position(line=line, character=0)))
+
+    first, hints = await asyncio.gather(hover_at(3), s.hints(uri, 0, 60))
+    assert first is not None and CHECKING in first.contents.value
+    assert f"**Reference:** {ref[3]}" in first.contents.value
+    assert set(range(60)) <= {h.position.line for h in hints}
+    diags, _, _ = await s.diagnostics(uri)
+    on_3 = [d for d in diags if d.range.start.line == 3]
+    assert on_3
+    after = (await hover_at(3)).contents.value
+    assert CHECKING not in after
+    for d in on_3:  # (a message of plain words: said as it is, one list item)
+        assert f"- {' '.join(d.message.split())}" in after
+
+
 async def test_hover_says_which_precisions_the_smoothing_made(session):
     s = session
     s.write("m.ref", "a b x d e\n")

@@ -74,7 +74,8 @@ class LineAnswers:
         if pair is None or (pair.model is None and pair.alone is None and pair.effort is None and not pair.draft_problem):
             return None
         line = params.position.line
-        text = hover_text(pair, line, manager.line_findings(pair, line))
+        found = manager.line_findings(pair, line)  # (None: the file's first check is under way)
+        text = hover_text(pair, line, found, checking=found is None)
         block = _glossary(pair, line)
         if block:
             text = f"{text}\n\n{block}" if text else f"**Line {line + 1:,}**\n\n{block}"
@@ -92,11 +93,16 @@ class LineAnswers:
         await manager.wait_scored(pair)  # the effort is not waited for: the lens says it is counting
         if pair.model is None and pair.effort is None and not pair.draft_problem:
             return []
+        # the file's first check of a large file is not waited for either (nor
+        # run here, on the event loop): the count of flagged lines comes with
+        # the code lens refresh sent once it is done
+        publisher = manager.publisher
+        flagged = None if publisher.analysis_large(pair) and publisher.analyse_soon(pair) else flagged_count(manager, pair)
         return [
             types.CodeLens(
                 range=types.Range(start=types.Position(line=0, character=0), end=types.Position(line=0, character=0)),
                 command=types.Command(
-                    title=lens_title(pair, flagged_count(manager, pair)),
+                    title=lens_title(pair, flagged),
                     command="bleuLs.showReport" if pair.model is not None else "",
                     arguments=[uri],
                     tooltip=signatures(pair),
@@ -173,6 +179,10 @@ class LineAnswers:
         out = actions_for(uri, diags, texts, enc) if _wants(params.context.only, QUICKFIX) else []
         fixable = [d for d in diags if d.code in FIXABLE]
         if fixable or _wants(params.context.only, FIX_ALL, strict=True):
+            if manager.publisher.analysis_large(pair):  # (every finding of the file: a large pass, off the loop)
+                await manager.wait_analysed(pair)
+                if manager.pair_for(uri) is not pair:
+                    return None
             everything = manager.diagnostics(pair)[0]
             if fixable and _wants(params.context.only, QUICKFIX):
                 for code in dict.fromkeys(str(d.code) for d in fixable):

@@ -475,13 +475,16 @@ class PairManager:
         """The pair's findings (the analysis behind its diagnostics)."""
         return self.publisher.findings(pair)
 
-    def line_findings(self, pair: Pair, i: int) -> list:
+    def line_findings(self, pair: Pair, i: int) -> Optional[list]:
         """The findings the diagnostics of line ``i`` say (the hover lists
-        them); while a first large analysis runs in a worker, the last known."""
-        if pair.settle_task is None or pair.settle_task.done():
-            self.publisher.update(pair)
-        view = pair.diag_cache
-        return view.findings_at(i) if view is not None else []
+        them); None while they are not known and working them out is a large
+        analysis (the first pass over a large file, running or due): that
+        pass then runs in the background, never on the event loop for a
+        request (publish.py: analysis_large, analyse_soon)."""
+        publisher = self.publisher
+        if publisher.analysis_large(pair) and publisher.analyse_soon(pair):
+            return None
+        return publisher.update(pair).findings_at(i)
 
     def diagnostics(self, pair: Pair) -> tuple[list[types.Diagnostic], Optional[str]]:
         """The pair's diagnostics and their result id (cached)."""

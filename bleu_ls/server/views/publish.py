@@ -78,6 +78,8 @@ class Publisher:
         #: uri -> when it was last edited (loop time); uri -> its re-rank task
         self._typed: dict = {}
         self._rerank_tasks: dict = {}
+        #: uri -> the large analysis a request asked for and did not wait for (analyse_soon)
+        self._soon: dict = {}
         #: the ignore store of each workspace root (read again when it changes on disk)
         self._stores: dict = {}
         #: what a pulling editor holds; its refresh after a change (pulled.py)
@@ -177,15 +179,47 @@ class Publisher:
         large stretch of lines left to score, no large analysis to run (or
         running) first.  A large file just opened is neither for a while."""
         model = pair.model
-        if model is None:
-            alone = pair.alone  # a file alone: its first analysis may be large too
-            return alone is None or len(alone.hyp) <= THREAD_LINES or self._analyzer(pair).unanalysed(alone) <= THREAD_LINES
-        if model.stale_count() > THREAD_LINES:
+        if model is not None and model.stale_count() > THREAD_LINES:
             return False
+        return not self.analysis_large(pair)
+
+    def analysis_large(self, pair: "Pair") -> bool:
+        """Whether reading the pair's findings now would wait for a large
+        analysis: one running in a worker thread, or a pass with more than
+        THREAD_LINES lines to work out afresh (the first pass over a large
+        file; a file alone too), which :meth:`settle` runs in a worker thread
+        and which must never run on the event loop for a request."""
         task = pair.settle_task
         if task is not None and not task.done():
+            return True
+        model: Any = pair.model if pair.model is not None else pair.alone
+        if model is None or len(model.hyp) <= THREAD_LINES or not pair.settings.diagnostics.enabled:
+            return False  # (diagnostics off: no pass to run)
+        return self._analyzer(pair).unanalysed(model) > THREAD_LINES
+
+    def analyse_soon(self, pair: "Pair") -> bool:
+        """A request answered without the pair's findings (its analysis is
+        large: :meth:`analysis_large`): run that analysis now in the
+        background (once every line is scored, in a worker thread), read its
+        findings, and ask the editor for code lenses again (the lens counts
+        the flagged lines then; the next hover lists the line's findings).
+        False when there is no event loop to run it on."""
+        try:
+            asyncio.get_running_loop()
+        except RuntimeError:
             return False
-        return len(model.hyp) <= THREAD_LINES or self._analyzer(pair).unanalysed(model) <= THREAD_LINES
+        task = self._soon.get(pair.uri)
+        if task is None or task.done():
+            self._soon[pair.uri] = asyncio.ensure_future(self._analyse_soon(pair))
+        return True
+
+    async def _analyse_soon(self, pair: "Pair") -> None:
+        manager = self.manager
+        await manager.wait_analysed(pair)
+        if manager.pairs.get(pair.uri) is not pair or self.analysis_large(pair):
+            return  # closed, or another large pass is due: the next request that needs it starts it
+        self.update(pair)  # (from the memos the worker's pass left)
+        self.schedule_refresh(("code_lens",))
 
     async def settle(self, pair: "Pair") -> None:
         """Before the pair's findings are read: when the next analysis has

@@ -32,6 +32,8 @@ SEVERITY = {
     "info": types.DiagnosticSeverity.Information,
     "hint": types.DiagnosticSeverity.Hint,
 }
+#: What a hover says where a line's findings go while the file's first check runs.
+CHECKING = "_Checking the file: this line's findings show here once the check is done._"
 #: At most this many missing reference n-grams in a hover.
 MAX_MISSING = 12
 _DEFAULT_HINTS = HintSettings()
@@ -212,15 +214,19 @@ def _smoothed(metric: Metric, c: int, t: int, p: Optional[float]) -> str:
     return f"  smoothed ({how}){': no match' if c == 0 else ''}"
 
 
-def hover_text(pair: "Pair", i: int, findings: Optional[Sequence[Finding]] = None) -> Optional[str]:
+def hover_text(pair: "Pair", i: int, findings: Optional[Sequence[Finding]] = None, checking: bool = False) -> Optional[str]:
     """The hover of line ``i`` in the order a translator reads it: the line's
     score and findings in plain words (``findings``: what the diagnostics of
-    the line say), the reference(s) and the source, the draft and the changes
-    once the line was edited, the reference words the line misses; then,
-    under a rule, the numbers (the n-gram table, the signature)."""
+    the line say; ``checking``: not known yet, the file's first check is
+    under way, and the hover says so where they go), the reference(s) and
+    the source, the draft and the changes once the line was edited, the
+    reference words the line misses; then, under a rule, the numbers (the
+    n-gram table, the signature)."""
     model = pair.model
     effort = effort_hover(pair, i)
     said = [f"- {_one_line(f.message)}" for f in findings or () if getattr(f, "message", "")]
+    if checking:
+        said.append(CHECKING)
     if model is None or not 0 <= i < model.n_paired:
         head = [f"**Line {i + 1:,}**"] + (["\n".join(said)] if said else [])
         return "\n\n".join(head + ([effort] if effort else [])) if effort or said else None
