@@ -128,14 +128,9 @@ def test_check(files, pools):
 def test_check_with_a_glossary(files, pools, monkeypatch):
     """With a glossary: the same output (every term finding) with one process and with two,
     and with two the term scan ran in a worker process beside the checks."""
-    from collections import Counter
-
     from bleu_ls.qa.terms import batch as term_batch
 
-    words = Counter(w for w in (files / "a.hyp").read_text(encoding="utf-8").split() if len(w) > 4 and w.isalpha())
-    forbidden = [w for w, _n in words.most_common(3)]
-    glossary = files / "forbidden.csv"
-    glossary.write_text("en,de,status\n" + "".join(f"x{k},{w},forbidden\n" for k, w in enumerate(forbidden)), encoding="utf-8")
+    glossary = _forbidden_glossary(files)
     scans: list = []
     real = term_batch.start
 
@@ -149,6 +144,37 @@ def test_check_with_a_glossary(files, pools, monkeypatch):
     assert scans == [] and alone.count("term-forbidden") >= 20
     assert _check(files, "--jobs", "2", "--glossary", str(glossary)) == (rc, alone, err)
     assert scans == [True]
+
+
+def test_check_of_two_files_through_a_pipe(files):
+    """``bleu-ls check a.hyp b.hyp --glossary …`` as a process writing to a pipe (its output
+    buffered): the worker processes of the second file's term scan, forked from it, do not
+    write the first file's lines again."""
+    import subprocess
+    import sys
+
+    glossary = _forbidden_glossary(files)
+
+    def run(jobs: str) -> bytes:
+        argv = [sys.executable, "-m", "bleu_ls", "check", str(files / "a.hyp"), str(files / "b.hyp"),
+                "--no-config", "--glossary", str(glossary), "--fail-on", "never", "--jobs", jobs]
+        got = subprocess.run(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, check=True, timeout=300)
+        return got.stdout
+
+    alone = run("1")
+    assert alone.count(b"term-forbidden") >= 40 and b"a.hyp" in alone and b"b.hyp" in alone
+    assert run("2") == alone
+
+
+def _forbidden_glossary(files: Path) -> Path:
+    """Three frequent words of a.hyp as forbidden target terms."""
+    from collections import Counter
+
+    words = Counter(w for w in (files / "a.hyp").read_text(encoding="utf-8").split() if len(w) > 4 and w.isalpha())
+    glossary = files / "forbidden.csv"
+    glossary.write_text("en,de,status\n" + "".join(f"x{k},{w},forbidden\n" for k, (w, _n) in enumerate(words.most_common(3))),
+                        encoding="utf-8")
+    return glossary
 
 
 def test_compare(files, pools, capsys):
