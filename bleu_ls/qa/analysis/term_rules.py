@@ -16,7 +16,6 @@ and every other rule go on.
 from __future__ import annotations
 
 import logging
-from itertools import chain, repeat
 from typing import Iterator, Optional
 
 from ..findings import Finding
@@ -93,26 +92,18 @@ def batch_processes(workers: Optional[int], n: int) -> int:
     return workers - 1 if n >= batch.MIN_LINES else 0
 
 
-def _prefetched(ctx: LineContext, memo: dict) -> None:
-    """Put the findings of a scan started by :func:`prefetch` into the memo (every line: its
-    findings or none); a scan that failed leaves the lines to be scanned here."""
+def _prefetched(ctx: LineContext) -> Optional[dict]:
+    """The findings of a scan started by :func:`prefetch`, by line (a line without any is not
+    in it); None when no scan was started or it failed (the lines are scanned here)."""
     scan = ctx.__dict__.get("_term_scan")
     if scan is None:
-        return
+        return None
     ctx.__dict__["_term_scan"] = None
     try:
-        found = scan.result()
+        return dict(scan.result())
     except Exception as e:  # (a worker killed, a finding that would not travel): scanned here
         log.debug("the term scan in worker processes failed (%s); scanning in this process", e, exc_info=True)
-        return
-    hyp, source = ctx.hyp, ctx.source
-    ns = len(source) if source is not None else 0
-    if source is None:
-        memo.update(zip(zip(hyp, repeat(None)), repeat(())))
-    else:
-        memo.update(zip(zip(hyp, chain(source[:ctx.n], repeat(None, max(0, ctx.n - ns)))), repeat(())))
-    for i, hits in found:
-        memo[(hyp[i], source[i] if source is not None and i < ns else None)] = hits
+        return None
 
 
 def _hits(ctx: LineContext) -> list:
@@ -129,7 +120,7 @@ def _hits(ctx: LineContext) -> list:
     out: list = []
     if terms.termbase is not None or by_lang is not None:
         memo = ctx.text_memo("terms", token)
-        _prefetched(ctx, memo)
+        pre = _prefetched(ctx)
         hyp, source = ctx.hyp, ctx.source
         ns = len(source) if source is not None else 0
         cap = ctx.settings.max_line_bytes
@@ -149,7 +140,10 @@ def _hits(ctx: LineContext) -> list:
                 key = (line, src)
             found = memo.get(key)
             if found is None:
-                found = () if index is None else batch.scan_line(index, line, src, skip)
+                if pre is not None:  # (scanned in the worker processes)
+                    found = pre.get(i, ())
+                else:
+                    found = () if index is None else batch.scan_line(index, line, src, skip)
                 memo[key] = found
             if found:
                 out.append((i, found))
