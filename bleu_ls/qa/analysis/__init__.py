@@ -39,7 +39,7 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from ...config.settings import SEVERITY_RANK
-    from ..findings import REFERENCE_ERROR, Finding, at_or_above
+    from ..findings import REFERENCE_ERROR, Finding, at_or_above, placed
     from ..rules import CODES, RULES, SETTING_OF, Rule
     from .analyzer import Analyzer, analyse
     from .context import LineContext
@@ -51,7 +51,7 @@ if TYPE_CHECKING:
 #: ``bleu_ls/qa/rules.py``, imports this package's rule modules, and the analyser runs the table).
 _WHERE = {
     "SEVERITY_RANK": "...config.settings",
-    "REFERENCE_ERROR": "..findings", "Finding": "..findings", "at_or_above": "..findings",
+    "REFERENCE_ERROR": "..findings", "Finding": "..findings", "at_or_above": "..findings", "placed": "..findings",
     "CODES": "..rules", "RULES": "..rules", "SETTING_OF": "..rules", "Rule": "..rules",
     "Analyzer": ".analyzer", "analyse": ".analyzer",
     "LineContext": ".context",
@@ -88,6 +88,7 @@ __all__ = [
     "outlier_mask",
     "outlier_select",
     "pick_repetition",
+    "placed",
     "problem_findings",
     "tandem_runs",
     "unpaired_findings",

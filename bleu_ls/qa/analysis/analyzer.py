@@ -11,7 +11,7 @@ from __future__ import annotations
 import threading
 from bisect import bisect_left
 from itertools import compress, count
-from typing import Any, Callable, Optional, Sequence
+from typing import Any, Callable, Optional, Sequence, Union
 
 import numpy as np
 
@@ -19,7 +19,7 @@ from ...config.settings import Settings
 from . import length_rules, source_rules, text_rules
 from .context import LineContext
 from ..findings import Finding
-from .incremental import FULL_SHARE, FindingStore, Seen, changes, diff_into, drop_range, group, kept
+from .incremental import FULL_SHARE, ByLine, FindingStore, Seen, changes, diff_into, drop_range, group, kept
 from .memo import LineMemo, Splice, WindowValues
 from ..rules import DELTA, LINE, RANKED, RULES, Rule
 from ..text import alignment
@@ -323,7 +323,7 @@ class Analyzer:
                 close()
 
     def _full_pass(self, ctx: LineContext) -> None:
-        results = []
+        results: list[tuple[str, Union[list, ByLine]]] = []
         self._params = {}
         started = set()
         for rule in RULES:  # what the rows start before any rule runs
@@ -337,11 +337,13 @@ class Analyzer:
             if rule.params is not None:
                 self._params[rule.code] = rule.params(ctx, c)
             check = _check_of(rule)
+            found: Union[list, ByLine]
             if rule.kind == DELTA:
                 by_line, _changed = check(ctx, c)
                 found = [f for i in sorted(by_line) for f in by_line[i]]
             else:
-                found = list(check(ctx, c))
+                got = check(ctx, c)
+                found = got if isinstance(got, ByLine) else list(got)
             results.append((rule.code, found))
         self.store.full(results)
         self.changed = None
@@ -410,7 +412,8 @@ class Analyzer:
                     rscope = None
                 ctx.scope = rscope
                 try:
-                    new = group(check(ctx, c))
+                    got = check(ctx, c)
+                    new = got if isinstance(got, ByLine) else group(got)
                 finally:
                     ctx.scope = None
                 if rscope is None:
@@ -430,7 +433,8 @@ class Analyzer:
                     changed.update(moved)
                 by_code[code] = by_line
             else:
-                new = group(check(ctx, c))
+                got = check(ctx, c)
+                new = got if isinstance(got, ByLine) else group(got)
                 diff_into(old, new, changed)
                 by_code[code] = new
 

@@ -32,7 +32,7 @@ from typing import Iterable, NamedTuple, Optional, Union
 import numpy as np
 
 from ...engine import common_splice
-from ..findings import Finding
+from ..findings import ByLine, Finding, placed
 from ..rules import CODES, LINE_PAIR_CODES, ORDER
 
 #: A pass whose changed lines are more than this share of the document is a full pass.
@@ -160,21 +160,6 @@ def group(findings: Iterable[Finding]) -> dict:
     return out
 
 
-def share(final: dict, groups: Iterable[dict]) -> dict:
-    """``final`` (line -> its findings) with the tuple of a line that one rule alone flags
-    replaced by that rule's own tuple (the same findings in the same order): one tuple for
-    the line, not two."""
-    only: dict = {}
-    for d in groups:
-        for i, fs in d.items():
-            only[i] = fs if i not in only else None
-    for i, fs in final.items():
-        got = only.get(i)
-        if got is not None and got is not fs and len(got) == len(fs) and all(map(is_, got, fs)):
-            final[i] = got
-    return final
-
-
 def drop_range(d: dict, lo: int, hi: int) -> None:
     """Remove the keys in [lo, hi) from ``d``."""
     if hi - lo <= len(d):
@@ -201,19 +186,6 @@ def spans_of(by_line: Optional[dict]) -> list:
     return [(f.data["start"], f.data["end"]) for fs in by_line.values() for f in fs]
 
 
-def drop_shifted(findings: list[Finding]) -> list[Finding]:
-    """The findings without the line-pair ones (:data:`~bleu_ls.qa.rules.LINE_PAIR_CODES`)
-    inside misaligned stretches, where the misaligned finding says it once."""
-    spans = [(f.data["start"], f.data["end"]) for f in findings if f.code == "misaligned"]
-    if not spans:
-        return findings
-    return [
-        f
-        for f in findings
-        if f.code not in LINE_PAIR_CODES or not any(a <= f.line <= b for a, b in spans)
-    ]
-
-
 class FindingStore:
     """Every rule's findings by line, and the pass's findings by line (sorted
     lines, drop-shifted applied), kept between passes."""
@@ -228,19 +200,36 @@ class FindingStore:
         self.spans: list = []
 
     def findings(self) -> list[Finding]:
+        """Every finding, by line, each placed on its line (:func:`placed`)."""
         final = self.final
-        return list(chain.from_iterable(map(final.__getitem__, self.lines)))
+        return list(chain.from_iterable(placed(i, final[i]) for i in self.lines))
 
-    def full(self, results: list[tuple[str, list]]) -> list[Finding]:
-        """A full pass: ``results`` is (code, findings) in rule order."""
-        findings = [f for _code, fs in results for f in fs]
-        findings = drop_shifted(findings)
-        findings.sort(key=lambda f: (f.line, ORDER[f.code]))
-        self.by_code = {code: group(fs) for code, fs in results}
-        self.final = share(group(findings), self.by_code.values())
-        self.lines = list(self.final)
-        self.spans = spans_of(self.by_code.get("misaligned"))
-        return findings
+    def full(self, results: list[tuple[str, Union[list, ByLine]]]) -> None:
+        """A full pass: ``results`` is (code, findings) in rule order, each rule's findings a
+        list or already by line (:class:`ByLine`), each of the rule's own code.  A line's
+        findings are listed in the order of the codes (:data:`~bleu_ls.qa.rules.ORDER`, as
+        :meth:`settle` lists them), each rule's in the order it gave them;
+        the line-pair ones inside misaligned stretches are left out (:func:`drop_shifted`)."""
+        by_code = self.by_code = {code: fs if isinstance(fs, ByLine) else group(fs) for code, fs in results}
+        self.spans = spans = spans_of(by_code.get("misaligned"))
+        final: dict = {}
+        for code in sorted(by_code, key=ORDER.__getitem__):  # (a rule's findings are of its code)
+            for i, fs in by_code[code].items():
+                got = final.get(i)
+                final[i] = fs if got is None else got + fs  # (a line one rule alone flags: that rule's tuple)
+        if spans:
+            for a, b in spans:
+                for i in range(a, b + 1):
+                    fs = final.get(i)
+                    if fs is not None and any(f.code in LINE_PAIR_CODES for f in fs):
+                        kept = tuple(f for f in fs if f.code not in LINE_PAIR_CODES)
+                        owners = [d[i] for code, d in by_code.items() if code not in LINE_PAIR_CODES and i in d]
+                        if kept:
+                            final[i] = owners[0] if len(owners) == 1 else kept
+                        else:
+                            del final[i]
+        self.final = final
+        self.lines = sorted(final)
 
     def settle(self, changed: set, scope: tuple[int, int]) -> set:
         """After an incremental pass: rebuild the lines in ``changed`` and in

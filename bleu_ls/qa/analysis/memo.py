@@ -104,12 +104,14 @@ class WindowValues:
     and only the windows between the common head and the common tail are
     computed: lines inserted in every column alike keep the values after
     them, and a change undone (a line put in, then taken out again) finds
-    the pass before it.  Two generations of (columns, values) are kept.
+    the pass before it.  Two generations of (columns, values) are kept (``generations``).
     """
 
-    def __init__(self, fn: Callable, pad: int) -> None:
+    def __init__(self, fn: Callable, pad: int, generations: int = 2) -> None:
         self.fn = fn
         self.pad = pad
+        #: the passes whose (columns, values) are kept (1: a change undone is computed again)
+        self.generations = generations
         #: [(columns snapshot, values)], the last pass's first
         self._gens: list[tuple[list[list], list]] = []
         #: the caller's pass number of the last call
@@ -119,6 +121,11 @@ class WindowValues:
         #: the lines [lo, hi) whose values the last call may have changed in
         #: place (None: it gave a new list)
         self.changed: Optional[tuple[int, int]] = None
+
+    @property
+    def filled(self) -> bool:
+        """Has a pass's values been kept?"""
+        return bool(self._gens)
 
     @staticmethod
     def _snapshot(columns: Sequence[Sequence], n: int) -> list[list]:
@@ -186,6 +193,6 @@ class WindowValues:
             _, lo, hi, old_values, n_old = best
             values = old_values[:lo] + [fn(key_of(i)) for i in range(lo, hi)] + old_values[hi - (n - n_old):]
             self.computed = hi - lo
-        self._gens = [(snap, values), *gens[:1]]
+        self._gens = [(snap, values), *gens[:self.generations - 1]]
         self.changed = None
         return values

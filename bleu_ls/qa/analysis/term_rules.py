@@ -6,9 +6,12 @@ pair is the one the file declares (PO ``Language``, XLIFF ``srcLang``/``trgLang`
 settings' ``terms.sourceLanguage`` / ``terms.targetLanguage``; a glossary of two languages
 needs neither.
 
-What a line is found to have is memoised by (target, source) text while the term index is the
-same: an edit costs the edited lines, and a glossary saved on disk (a new index: the rules'
-``params`` change) has every line looked at again.  A glossary that cannot be used is said on
+What a line is found to have is kept by position while the term index is the same
+(:func:`_window`): an edit costs the edited lines, and a glossary saved on disk (a new index:
+the rules' ``params`` change) has every line looked at again.  The findings are made once per
+glossary entry and shared by the lines that meet it alike (:meth:`TermIndex.scan`): the rules
+give them by line (:class:`~bleu_ls.qa.findings.ByLine`), and the store keeps the one tuple of
+a line in the window and in its findings.  A glossary that cannot be used is said on
 the first line by the first of the three rules switched on, as a warning; the other glossaries
 and every other rule go on.
 """
@@ -18,11 +21,12 @@ from __future__ import annotations
 import logging
 from typing import Iterator, Optional
 
-from ..findings import Finding
+from ..findings import ByLine, Finding
 from ..terms import batch
-from ..terms.index import DO_NOT_TRANSLATE_CODE, TERM_FORBIDDEN, TERM_MISSING
+from ..terms.index import DO_NOT_TRANSLATE_CODE, TERM_FORBIDDEN, TERM_MISSING, Severities
 from ..terms.load import Terms, document_terms
 from .context import LineContext
+from .memo import WindowValues
 from ...engine.batch import default_workers
 from .text_rules import over_cap
 
@@ -74,14 +78,42 @@ def prefetch(ctx: LineContext, c) -> None:
     if processes < 1 or _line_terms(ctx) is not None:
         return
     index = terms_of(ctx).termbase
-    memo = ctx.text_memo("terms", term_params(ctx, c))
-    if index is None or memo:  # (a memo already filled: the lines are looked up there)
+    if index is None or _window(ctx).filled:  # (lines already scanned: the others are scanned here)
         return
     cap = ctx.settings.max_line_bytes
     scan = ctx.__dict__["_term_scan"] = batch.start(index, ctx.hyp, ctx.source, ctx.n, lambda t: over_cap(t, cap),
-                                                    processes)
+                                                    processes, severities(ctx))
     if scan is not None:
         ctx.closing.append(scan.close)
+
+
+def severities(ctx: LineContext) -> Severities:
+    """The severities the three rules give their findings ("" for a rule switched off)."""
+    got = ctx.__dict__.get("_term_severities")
+    if got is None:
+        checks = [ctx.check(code.replace("-", "_")) for code in CODES]
+        got = ctx.__dict__["_term_severities"] = tuple(c.severity if c is not None else "" for c in checks)
+    return got
+
+
+def _window(ctx: LineContext) -> WindowValues:
+    """Each line's findings, kept by position from pass to pass (:class:`~.memo.WindowValues`:
+    after an edit the edited lines are scanned again; after lines put in or taken out alike in
+    every column, the lines around them), while the term index and the rules' severities stay
+    the same (the findings are made with them).  By position, not by text: a key per line held
+    ~100 bytes a line (10 MB at 100k lines) beside the lists of references kept here."""
+    state = ctx.state("terms")
+    token = (term_params(ctx, None), severities(ctx))
+    window = state.get("window")
+    if window is None or state.get("token") != token:
+        state.clear()
+        state["token"] = token
+        window = state["window"] = WindowValues(_no_scan, 0, generations=1)
+    return window
+
+
+def _no_scan(i: int) -> tuple:
+    raise AssertionError("the term scan of a pass is set before its lines are read")
 
 
 def batch_processes(workers: Optional[int], n: int) -> int:
@@ -116,39 +148,44 @@ def _hits(ctx: LineContext) -> list:
     terms = terms_of(ctx)
     by_lang = _line_terms(ctx)
     langs = ctx.names.get("line_languages") if by_lang is not None else None
-    token = term_params(ctx, None)
     out: list = []
     if terms.termbase is not None or by_lang is not None:
-        memo = ctx.text_memo("terms", token)
+        window = _window(ctx)
         pre = _prefetched(ctx)
+        severity = severities(ctx)
         hyp, source = ctx.hyp, ctx.source
         ns = len(source) if source is not None else 0
         cap = ctx.settings.max_line_bytes
-        index = terms.termbase
 
         def skip(text: str) -> bool:
             return over_cap(text, cap)
 
-        for i in range(lo, hi):
-            line = hyp[i]
-            src = source[i] if source is not None and i < ns else None
+        def scan(i: int) -> tuple:
+            if pre is not None:  # (scanned in the worker processes)
+                return pre.get(i, ())
+            index = terms.termbase
             if langs is not None:
                 lang = langs[i] if i < len(langs) else ""
-                key: tuple = (line, src, lang)
                 index = by_lang[lang].termbase if by_lang is not None else None
-            else:
-                key = (line, src)
-            found = memo.get(key)
-            if found is None:
-                if pre is not None:  # (scanned in the worker processes)
-                    found = pre.get(i, ())
-                else:
-                    found = () if index is None else batch.scan_line(index, line, src, skip)
-                memo[key] = found
-            if found:
-                out.append((i, found))
+            if index is None:
+                return ()
+            return batch.scan_line(index, hyp[i], source[i] if source is not None and i < ns else None, skip, severity)
+
+        columns: list = [hyp] if source is None else [hyp, source]
+        if langs is not None:
+            columns.append(langs)
+        window.fn = scan
+        try:
+            values = window.values(columns, ctx.n, _same, ctx.pass_scope, ctx.passes, ctx.previous_pass)
+        finally:
+            window.fn = _no_scan  # (the pass's lines and workers are not kept)
+        out = [(i, values[i]) for i in range(lo, hi) if values[i]]
     cache[(lo, hi)] = out
     return out
+
+
+def _same(i: int) -> int:
+    return i
 
 
 def _problems(ctx: LineContext, code: str) -> Iterator[Finding]:
@@ -168,12 +205,19 @@ def _problems(ctx: LineContext, code: str) -> Iterator[Finding]:
 
 
 def _rule(code: str):
-    def rule(ctx: LineContext, c) -> Iterator[Finding]:
-        yield from _problems(ctx, code)
+    def rule(ctx: LineContext, c) -> ByLine:
+        out = ByLine()
         for i, hits in _hits(ctx):
-            for h in hits:
-                if h.code == code:
-                    yield Finding(code, c.severity, h.message, line=i, start_col=h.start_col, end_col=h.end_col, data=h.data)
+            if all(h.code == code for h in hits):
+                out[i] = hits  # (the memo's tuple: one for the line, in the memo and the store)
+            else:
+                mine = tuple(h for h in hits if h.code == code)
+                if mine:
+                    out[i] = mine
+        problems = tuple(_problems(ctx, code))
+        if problems:
+            out[0] = problems + out.get(0, ())
+        return out
 
     rule.__name__ = code.replace("-", "_")
     rule.__doc__ = f"``{code}``: see :meth:`bleu_ls.qa.terms.index.TermIndex.scan`."

@@ -27,27 +27,29 @@ log = logging.getLogger(__name__)
 #: way back cost more than the scan saves)
 MIN_LINES = 4000
 
-#: the job the forked workers read: (index, hypothesis lines, source lines or None, skip)
+#: the job the forked workers read: (index, hypothesis lines, source lines or None, skip,
+#: the codes' severities)
 _JOB: Optional[tuple] = None
 
 
-def scan_line(index: Any, line: str, src: Optional[str], skip: Callable[[str], bool]) -> tuple:
-    """The findings of one line pair: none for a line (or source line) that ``skip`` says is
-    not read (over the length cap)."""
+def scan_line(index: Any, line: str, src: Optional[str], skip: Callable[[str], bool],
+              severity: Optional[tuple] = None) -> tuple:
+    """The findings of one line pair (with the codes' ``severity``, :meth:`.index.TermIndex.scan`):
+    none for a line (or source line) that ``skip`` says is not read (over the length cap)."""
     if skip(line) or (src is not None and skip(src)):
         return ()
-    return index.scan(src or None, line)
+    return index.scan(src or None, line, severity)
 
 
 def _scan(bounds: tuple[int, int]) -> list[tuple[int, tuple]]:
     """(line, findings) of the lines [lo, hi) that have any (run in a forked worker)."""
     assert _JOB is not None, "a worker forked without its job"
-    index, hyp, source, skip = _JOB
+    index, hyp, source, skip, severity = _JOB
     lo, hi = bounds
     ns = len(source) if source is not None else 0
     out = []
     for i in range(lo, hi):
-        found = scan_line(index, hyp[i], source[i] if source is not None and i < ns else None, skip)
+        found = scan_line(index, hyp[i], source[i] if source is not None and i < ns else None, skip, severity)
         if found:
             out.append((i, found))
     return out
@@ -74,7 +76,7 @@ class Scan:
 
 
 def start(index: Any, hyp: Sequence[str], source: Optional[Sequence[str]], n: int,
-          skip: Callable[[str], bool], processes: int) -> Optional[Scan]:
+          skip: Callable[[str], bool], processes: int, severity: Optional[tuple] = None) -> Optional[Scan]:
     """Scan lines [0, n) in ``processes`` forked workers; None when it is not worth it (few
     lines, one process) or processes are not forked here."""
     global _JOB
@@ -82,7 +84,7 @@ def start(index: Any, hyp: Sequence[str], source: Optional[Sequence[str]], n: in
         return None
     if _JOB is not None:  # (another scan is under way in this process)
         return None
-    _JOB = (index, hyp, source, skip)
+    _JOB = (index, hyp, source, skip, severity)
     try:
         pool = ProcessPoolExecutor(processes, mp_context=mp.get_context("fork"))
         chunks = 4 * processes

@@ -41,6 +41,14 @@ from . import words as W
 
 _SERIALS = itertools.count(1)
 TERM_MISSING, TERM_FORBIDDEN, DO_NOT_TRANSLATE_CODE = "term-missing", "term-forbidden", "do-not-translate"
+#: the severities of the three codes' findings, in that order (the rules' settings)
+Severities = tuple[str, str, str]
+
+
+def _severe(f: Finding, severity: str) -> Finding:
+    """``f`` with ``severity`` (made once per entry and severity: see :meth:`TermIndex.scan`)."""
+    f.severity = severity
+    return f
 ALLOWED = (PREFERRED, ADMITTED)
 #: words kept per side with what they start (:meth:`Side._looked`) before the cache starts over
 LOOK_CACHE = 200_000
@@ -115,18 +123,18 @@ class _SourceFacts:
         #: the concepts of the entry
         self.concepts = concepts
         self.paths, self.where = paths, where
-        self._made: dict[str, Finding] = {}
+        self._made: dict[tuple[str, str], Finding] = {}
 
-    def finding(self, written: str) -> Finding:
-        got = self._made.get(written)
+    def finding(self, written: str, severity: str = "") -> Finding:
+        got = self._made.get((written, severity))
         if got is None:
             if len(self._made) >= _KEEP:
                 self._made.clear()
             listed = " or ".join(f"“{x}”" for x in self.expected[:3])
-            got = self._made[written] = finding(
+            got = self._made[(written, severity)] = _severe(finding(
                 TERM_MISSING, f"The source has “{written}”: the glossary ({self.where}) translates it {listed}, "
                 "and the target has none of them.", 0, None,
-                {"source": written, "expected": self.expected, "glossary": self.paths})
+                {"source": written, "expected": self.expected, "glossary": self.paths}), severity)
         return got
 
 
@@ -140,10 +148,10 @@ class _TargetFacts:
         self.forbidden, self.lower, self.shortest = forbidden, lower, shortest
         self.instead, self.paths, self.where = instead, paths, where
         self._said: dict[str, tuple[str, dict]] = {}
-        self._made: dict[tuple[str, int, int], Finding] = {}
+        self._made: dict[tuple[str, int, int, str], Finding] = {}
 
-    def finding(self, written: str, start: int, end: int) -> Finding:
-        got = self._made.get((written, start, end))
+    def finding(self, written: str, start: int, end: int, severity: str = "") -> Finding:
+        got = self._made.get((written, start, end, severity))
         if got is None:
             said = self._said.get(written)
             if said is None:
@@ -154,7 +162,8 @@ class _TargetFacts:
                 said = self._said[written] = (say, {"term": written, "replacements": self.instead, "glossary": self.paths})
             if len(self._made) >= _KEEP:
                 self._made.clear()
-            got = self._made[(written, start, end)] = finding(TERM_FORBIDDEN, said[0], start, end, said[1])
+            got = self._made[(written, start, end, severity)] = _severe(
+                finding(TERM_FORBIDDEN, said[0], start, end, said[1]), severity)
         return got
 
 
@@ -167,8 +176,8 @@ class _KeptFacts:
         self.paths, self.where = paths, where
         self._made: dict[tuple, Finding] = {}
 
-    def finding(self, term: str, variant: Optional[str], start: int, end: Optional[int]) -> Finding:
-        key = (term, variant, start, end)
+    def finding(self, term: str, variant: Optional[str], start: int, end: Optional[int], severity: str = "") -> Finding:
+        key = (term, variant, start, end, severity)
         got = self._made.get(key)
         if got is None:
             if len(self._made) >= _KEEP:
@@ -181,7 +190,7 @@ class _KeptFacts:
                 got = finding(DO_NOT_TRANSLATE_CODE,
                               f"“{term}” is not to be translated ({self.where}), and the target does not have it as written.",
                               0, None, {"term": term, "glossary": self.paths})
-            self._made[key] = got
+            self._made[key] = got = _severe(got, severity)
         return got
 
 
@@ -580,13 +589,17 @@ class TermIndex:
         return not (len(self.src) or len(self.tgt) or len(self.dnt))
 
     # -- one line -------------------------------------------------------------------------
-    def scan(self, source: Optional[str], target: str) -> tuple[Finding, ...]:
-        """The terminology findings of one target line (and its source line, when there is one).
+    def scan(self, source: Optional[str], target: str, severity: Optional[Severities] = None) -> tuple[Finding, ...]:
+        """The terminology findings of one target line (and its source line, when there is one),
+        with the severity ``severity`` gives their code ("" without it).
 
         What a finding says of a glossary entry (its allowed target terms, the glossaries'
         names, its sentence and ``data``) is worked out once per entry and shared by every
         line meeting it (:meth:`_source_facts`, :meth:`_target_facts`, :meth:`_kept_facts`):
-        the findings of two lines that write the term alike are one object."""
+        the findings of two lines that write the term alike are one object, with no line of
+        its own (``line`` 0: the analysis store keeps such findings by line, see
+        :func:`bleu_ls.qa.analysis.incremental.placed`)."""
+        sev_missing, sev_forbidden, sev_kept = severity if severity is not None else ("", "", "")
         hits: list[Finding] = []
         tline = W.Line(target) if target else None
         # what the target's words start (for the forbidden terms and the terms asked for)
@@ -613,7 +626,7 @@ class TermIndex:
                 continue
             if m.end - m.start < tf.shortest:
                 continue  # a shorter word of the same stem ("typique" for "typiquement"): not the term
-            hits.append(tf.finding(target[m.start:m.end], m.start, m.end))
+            hits.append(tf.finding(target[m.start:m.end], m.start, m.end, sev_forbidden))
         # source terms whose target terms are all absent
         if src_found and source:
             forbidden_at = [(h.start_col, h.end_col) for h in hits]
@@ -639,7 +652,7 @@ class TermIndex:
                         continue
                 if forbidden_at and _forbidden_of(sf.concepts, bad, forbidden_at):
                     continue  # term-forbidden says it on the term itself
-                hits.append(sf.finding(source[m.start:m.end]))
+                hits.append(sf.finding(source[m.start:m.end], sev_missing))
         # do-not-translate terms of the source, kept as written in the target
         if sline is not None and source and len(self.dnt):
             seen: set[str] = set()
@@ -655,9 +668,9 @@ class TermIndex:
                 variant = _variant(target, term)
                 if variant is not None:
                     a, b = variant
-                    hits.append(kf.finding(term, target[a:b], a, b))
+                    hits.append(kf.finding(term, target[a:b], a, b, sev_kept))
                 else:
-                    hits.append(kf.finding(term, None, 0, None))
+                    hits.append(kf.finding(term, None, 0, None, sev_kept))
         return tuple(hits)
 
     # -- what an entry's findings say, worked out once ------------------------------------

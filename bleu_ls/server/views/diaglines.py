@@ -47,9 +47,10 @@ from itertools import chain, compress
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, Optional
 
+import numpy as np
 from lsprotocol import types
 
-from ...qa.analysis import Finding
+from ...qa.analysis import Finding, placed
 from .render import SEVERITY, SOURCE, to_diagnostic
 
 if TYPE_CHECKING:
@@ -74,11 +75,13 @@ def severity_of(f: Finding) -> int:
     return int(SEVERITY.get(str(f.severity).lower(), types.DiagnosticSeverity.Warning))
 
 
-def encode_diagnostic(doc: Optional["LineDocument"], f: Finding) -> str:
+def encode_diagnostic(doc: Optional["LineDocument"], f: Finding, at: Optional[int] = None) -> str:
     """The JSON text of ``to_diagnostic(doc, f)`` as the protocol encodes it
-    (same keys in the same order), without building lsprotocol objects."""
+    (same keys in the same order), without building lsprotocol objects;
+    ``at``: the line it is on, where the analysis store keeps ``f`` under a
+    line not its own (:func:`~bleu_ls.qa.analysis.incremental.placed`)."""
     n = doc.line_count if doc is not None else 1
-    line = max(0, min(f.line, n - 1))
+    line = max(0, min(f.line if at is None else at, n - 1))
     if doc is not None:
         text = doc.line(line)
         start = doc.column(line, f.start_col or 0)
@@ -141,6 +144,36 @@ class FlaggedLines(Sequence):
         return f"FlaggedLines({self._lines()!r})"
 
 
+class LineSigs:
+    """Body line -> the fingerprint of its diagnostics' JSON, for the lines a
+    :class:`DiagnosticLines` keeps (its ``kept``): in an array, 8 bytes a line
+    (a dict of int objects held about 80 bytes a flagged line, 8 MB at 100k)."""
+
+    __slots__ = ("_a",)
+
+    def __init__(self) -> None:
+        self._a = np.zeros(0, dtype=np.int64)
+
+    def __getitem__(self, i: int) -> int:
+        return int(self._a[i])
+
+    def __setitem__(self, i: int, sig: int) -> None:
+        a = self._a
+        if i >= len(a):
+            grown = np.zeros(max(i + 1, 2 * len(a), 1024), dtype=np.int64)
+            grown[: len(a)] = a
+            self._a = a = grown
+        a[i] = sig
+
+    def same(self, other: "LineSigs", other_lines: dict, lines: dict) -> bool:
+        """Do ``lines`` (the keys of this one's ``kept``) and ``other_lines`` name the same
+        lines, with the same fingerprints?"""
+        if other_lines.keys() != lines.keys():
+            return False
+        at = np.fromiter(lines, dtype=np.int64, count=len(lines))
+        return bool(np.array_equal(self._a[at], other._a[at]))
+
+
 class DiagnosticLines:
     """The encoded diagnostics of one pair by line (see the module doc)."""
 
@@ -150,9 +183,10 @@ class DiagnosticLines:
         #: the full cache key of the last refresh
         self.key: Any = None
         self.rid: Optional[str] = None
-        #: body line -> its kept findings / the fingerprint of their JSON
+        #: body line -> its kept findings (as the analysis store keeps them: a finding may
+        #: be kept under a line not its own, placed when handed on) / the fingerprint of their JSON
         self.kept: dict[int, list[Finding]] = {}
-        self.sig: dict[int, int] = {}
+        self.sig = LineSigs()
         #: body line -> the JSON of its kept diagnostics, for the lines a reply read
         self.enc: dict[int, list[str]] = {}
         self.objs: dict[int, list[types.Diagnostic]] = {}
@@ -207,10 +241,9 @@ class DiagnosticLines:
             or filter_key != self.filter_key
         )
         self._doc = doc
-        old_sig = None
+        old_sig, old_kept = self.sig, self.kept
         if full:
-            old_sig = self.sig
-            self.sig, self.enc, self.kept, self.objs, self.hidden = {}, {}, {}, {}, {}
+            self.sig, self.enc, self.kept, self.objs, self.hidden = LineSigs(), {}, {}, {}, {}
             self._blocks, self._sev, self.n_body = {}, {}, 0
             self.ignored, self.reviewed = 0, set()
             todo: Any = final
@@ -232,7 +265,7 @@ class DiagnosticLines:
             if self._line(doc, i, final.get(i), hide):
                 moved = True
         if full:
-            moved = self.rid is None or old_sig != self.sig
+            moved = self.rid is None or not self.sig.same(old_sig, old_kept, self.kept)
         self.extra_ignored, self.extra_reviewed = 0, set()
         head_kept, head_enc = self._extra(doc, head, hide)
         tail_kept, tail_enc = self._extra(doc, tail, hide)
@@ -252,7 +285,7 @@ class DiagnosticLines:
 
     def _line(self, doc, i: int, fs: Optional[list], hide) -> bool:
         """Bring body line ``i`` up to date; True when its diagnostics changed."""
-        old = self.sig.get(i)
+        old = self.sig[i] if i in self.kept else None
         ign, rev = self.hidden.pop(i, (0, False))
         self.ignored -= ign
         self.reviewed.discard(i)
@@ -260,12 +293,12 @@ class DiagnosticLines:
         if not fs:
             if old is not None:
                 self.n_body -= len(self.kept[i])
-                del self.sig[i], self.kept[i]
+                del self.kept[i]
                 self.enc.pop(i, None)
                 self._drop(i // BLOCK)
             return old is not None and old != _NONE
         if hide is not None:
-            kept, ign, rev = hide(fs)
+            kept, ign, rev = hide(placed(i, fs))
             if ign or rev:
                 self.hidden[i] = (ign, rev)
                 self.ignored += ign
@@ -273,10 +306,11 @@ class DiagnosticLines:
                     self.reviewed.add(i)
         else:
             kept = fs
-        new = [encode_diagnostic(doc, f) for f in kept]
+        new = [encode_diagnostic(doc, f, i) for f in kept]
         sig = hash(tuple(new)) if new else _NONE
         self.n_body += len(kept) - len(self.kept.get(i, ()))
-        self.sig[i], self.kept[i] = sig, kept
+        self.sig[i] = sig
+        self.kept[i] = kept
         if i in self.enc:
             self.enc[i] = new
         if sig != (_NONE if old is None else old):
@@ -293,7 +327,7 @@ class DiagnosticLines:
         got = self.enc.get(i)
         if got is None:
             doc = self._doc
-            got = self.enc[i] = [encode_diagnostic(doc, f) for f in self.kept[i]]
+            got = self.enc[i] = [encode_diagnostic(doc, f, i) for f in self.kept[i]]
         return got
 
     def _extra(self, doc, findings: list, hide) -> tuple[list, list]:
@@ -425,7 +459,7 @@ class DiagnosticLines:
         order they are sent."""
         n = self.line_count if self.line_count > 0 else 1
         at = lambda f: max(0, min(f.line, n - 1)) == i  # noqa: E731
-        return [*filter(at, self.head_kept), *self.kept.get(i, ()), *filter(at, self.tail_kept)]
+        return [*filter(at, self.head_kept), *placed(i, self.kept.get(i, ())), *filter(at, self.tail_kept)]
 
     def diagnostics(self, doc) -> list[types.Diagnostic]:
         """The diagnostics as lsprotocol objects (made per line when first asked for)."""
@@ -434,7 +468,7 @@ class DiagnosticLines:
         for i in self.lines:
             got = objs.get(i)
             if got is None:
-                got = objs[i] = [to_diagnostic(doc, f) for f in kept[i]]
+                got = objs[i] = [to_diagnostic(doc, f) for f in placed(i, kept[i])]
             body.append(got)
         head = [to_diagnostic(doc, f) for f in self.head_kept]
         tail = [to_diagnostic(doc, f) for f in self.tail_kept]

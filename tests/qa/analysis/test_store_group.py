@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from hypothesis import given, settings, strategies as st
 
-from bleu_ls.qa.analysis.incremental import FindingStore, group, share
+from bleu_ls.qa.analysis.incremental import ByLine, FindingStore, group
 from bleu_ls.qa.findings import Finding
 
 
@@ -32,8 +32,8 @@ def test_a_line_one_rule_flags_keeps_one_tuple():
     a = [Finding("term-missing", "warning", f"m{i}", line=i) for i in (1, 2, 2)]
     b = [Finding("term-forbidden", "warning", "f", line=2), Finding("term-forbidden", "warning", "g", line=3)]
     store = FindingStore()
-    got = store.full([("term-missing", a), ("term-forbidden", b)])
-    assert [f.line for f in got] == [1, 2, 2, 2, 3]
+    store.full([("term-missing", a), ("term-forbidden", b)])
+    assert [f.line for f in store.findings()] == [1, 2, 2, 2, 3]
     missing, forbidden = store.by_code["term-missing"], store.by_code["term-forbidden"]
     assert store.final[1] is missing[1]
     assert store.final[3] is forbidden[3]
@@ -47,11 +47,44 @@ def test_a_line_one_rule_flags_keeps_one_tuple():
     assert store.findings() == [a[0], c, *a[1:], b[1]]
 
 
-def test_share_keeps_a_tuple_that_differs():
-    """A line one rule flags whose final findings differ from the rule's (dropped inside a
-    misaligned stretch) keeps its own tuple."""
-    f, g = Finding("low-score", "warning", "x", line=0), Finding("low-score", "warning", "y", line=0)
-    assert share({0: (f,)}, [{0: (f, g)}])[0] == (f,)
-    own = (f, g)
-    assert share({0: (f, g)}, [{0: own}, {}])[0] is own
-    assert share({0: (f, g)}, [{0: own}, {0: (g,)}])[0] is not own  # (two rules: the line's own tuple)
+def test_a_stretch_drops_the_line_pair_findings_in_it():
+    """Inside a misaligned stretch the line-pair findings go (the stretch says it once); a
+    line left with none leaves the store, a line one other rule flags keeps that rule's tuple."""
+    low = [Finding("low-score", "warning", f"low {i}", line=i) for i in (0, 1, 2, 4)]
+    dup = [Finding("doubled-word", "warning", "dup", line=2)]
+    run = [Finding("misaligned", "warning", "run", line=1, data={"start": 1, "end": 2})]
+    store = FindingStore()
+    store.full([("low-score", low), ("doubled-word", dup), ("misaligned", run)])
+    assert store.lines == [0, 1, 2, 4]
+    assert [f.message for f in store.findings()] == ["low 0", "run", "dup", "low 4"]
+    assert store.final[2] is store.by_code["doubled-word"][2]
+
+
+def test_findings_kept_under_several_lines_are_placed_on_each():
+    """A rule may give one finding for many lines (:class:`ByLine`, the term rules): the store
+    keeps that one object under each line, and its readers get it placed on each line."""
+    f = Finding("term-missing", "warning", "shared", start_col=2, end_col=5)
+    g = Finding("term-forbidden", "warning", "own", line=3)
+    store = FindingStore()
+    store.full([("term-missing", ByLine({1: (f,), 3: (f,)})), ("term-forbidden", ByLine({3: (g,)}))])
+    assert store.final[1][0] is f and store.final[3][0] is f
+    got = store.findings()
+    assert [(x.line, x.message, x.start_col, x.end_col) for x in got] == [
+        (1, "shared", 2, 5), (3, "shared", 2, 5), (3, "own", 0, None)]
+    assert got[2] is g  # (a finding on its own line is not copied)
+    assert f.line == 0  # (the shared one is not changed)
+
+
+def test_placed_copies_every_field_but_the_line_and_the_holders_cache():
+    from dataclasses import fields, replace
+
+    from bleu_ls.qa.findings import placed
+
+    f = Finding("term-forbidden", "error", "m", span=(3, 9), line=0, start_col=3, end_col=9, key="k",
+                data={"term": "x"}, cache=("held",))
+    [g] = placed(5, (f,))
+    assert g is not f and g.cache is None
+    assert [getattr(g, x.name) for x in fields(Finding)] == [getattr(replace(f, line=5, cache=None), x.name)
+                                                             for x in fields(Finding)]
+    same = (replace(f, line=5),)
+    assert placed(5, same) is same

@@ -54,9 +54,9 @@ class _Counted:
         self.calls = 0
         real = TermIndex.scan
 
-        def scan(index, source, target):
+        def scan(index, source, target, severity=None):
             self.calls += 1
-            return real(index, source, target)
+            return real(index, source, target, severity)
 
         monkeypatch.setattr(TermIndex, "scan", scan)
 
@@ -107,11 +107,11 @@ def test_a_failed_pool_scans_here(glossary, monkeypatch):
     real = TermIndex.scan
     calls = []
 
-    def scan(index, source, target):
+    def scan(index, source, target, severity=None):
         if os.getpid() != here:
             raise RuntimeError("a worker failed")
         calls.append(target)
-        return real(index, source, target)
+        return real(index, source, target, severity)
 
     monkeypatch.setattr(TermIndex, "scan", scan)
     _a, _m, got = _analyse(s, hyp, src, 2)

@@ -203,3 +203,63 @@ def test_a_rewritten_glossary_is_never_taken_for_the_index_of_a_previous_pass(gl
         _write(glossary, GLOSSARY_2 if i % 2 == 0 else GLOSSARY, stamp)
         got = _terms(live.analyse(model, source))
         assert got == _terms(Analyzer(s).analyse(model, list(source))), i
+
+
+class _Scans:
+    """Counts the lines the term index looks at."""
+
+    def __init__(self, monkeypatch):
+        from bleu_ls.qa.terms.index import TermIndex
+
+        self.targets: list = []
+        real = TermIndex.scan
+
+        def scan(index, source, target, severity=None):
+            self.targets.append(target)
+            return real(index, source, target, severity)
+
+        monkeypatch.setattr(TermIndex, "scan", scan)
+
+
+def test_lines_put_in_every_column_alike_cost_those_lines(glossary, monkeypatch):
+    """Segments put in near the top of a segment document (its targets and sources alike) make
+    a full pass (every later line is paired anew), which looks at the new lines' terms only: the
+    other lines keep what they were found to have, by position; taken out again, none."""
+    s = _settings(glossary, languages=True)
+    n = 400
+    source = [f"{SOURCES[i % len(SOURCES)]} {i}" for i in range(n)]
+    model = Unreferenced(build_metrics(s), [f"{TARGETS[(3 * i) % len(TARGETS)]} {i}" for i in range(n)])
+    live = Analyzer(s)
+    live.analyse(model, source)
+    scans = _Scans(monkeypatch)
+    new_targets, new_sources = ["Öffnen Sie den Ordner.", "Das Dokument"], ["Open the folder.", "The file"]
+    model.splice_hyp(3, 3, new_targets)
+    source = source[:3] + new_sources + source[3:]
+    got = _terms(live.analyse(model, source))
+    assert live.changed is None  # (a full pass)
+    assert scans.targets == new_targets
+    assert got == _terms(Analyzer(s).analyse(model, list(source)))
+    assert {(f.line, f.code) for f in got} >= {(3, "term-forbidden"), (4, "term-missing")}
+    scans.targets.clear()
+    model.splice_hyp(3, 5, [])
+    source = source[:3] + source[5:]
+    got = _terms(live.analyse(model, source))
+    assert scans.targets == []
+    assert got == _terms(Analyzer(s).analyse(model, list(source)))
+
+
+def test_a_term_met_alike_on_many_lines_is_one_finding_placed_on_each(glossary):
+    """The store keeps one finding for the lines that meet a term alike (memory: a dense
+    glossary flags most lines of a large file); what the analysis hands on is placed on each
+    line, with the rule's severity."""
+    s = Settings.from_dict({"terms": {"files": [str(glossary)], "sourceLanguage": "en", "targetLanguage": "de"},
+                            "diagnostics": {"adequacy": {"enabled": False}, "wrongLanguage": {"enabled": False},
+                                            "termMissing": {"severity": "error"}}})
+    n = 50
+    model = Unreferenced(build_metrics(s), [f"Öffnen Sie das Dokument {i}." for i in range(n)])
+    live = Analyzer(s)
+    got = _terms(live.analyse(model, [f"Open the file {i}." for i in range(n)]))
+    assert [(f.line, f.code, f.severity) for f in got] == [(i, "term-missing", "error") for i in range(n)]
+    kept = [live.store.final[i] for i in range(n)]
+    assert all(fs[0] is kept[0][0] for fs in kept)
+    assert kept[0][0].line == 0 and got[7].line == 7 and got[7].message == kept[7][0].message
