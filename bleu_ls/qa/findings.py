@@ -10,12 +10,16 @@ them (nothing here imports it).
 
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Iterator, MutableMapping
+from itertools import compress, count, repeat
+from operator import is_not
+from typing import Any, Sequence, Union
 
 from ..config.settings import SEVERITY_RANK
 from ..formats.finding import NO_DATA, Finding
 
-__all__ = ["INTERNAL", "NO_DATA", "REFERENCE_ERROR", "SETTINGS_PROBLEM", "ByLine", "Finding", "at_or_above", "placed"]
+__all__ = ["INTERNAL", "NO_DATA", "REFERENCE_ERROR", "SETTINGS_PROBLEM", "DENSE_FROM", "ByLine", "DenseLines", "Finding", "Lines",
+           "at_or_above", "dense_if_most", "placed"]
 
 #: Codes outside the settings (rows of the table said always): a reference or source
 #: that cannot be used, settings that could not be read.
@@ -47,3 +51,106 @@ def placed(i: int, fs: Sequence[Finding]) -> Sequence[Finding]:
             return tuple(f if f.line == i else Finding(f.code, f.severity, f.message, f.span, i, f.start_col, f.end_col,
                                                        f.key, f.data) for f in fs)
     return fs
+
+
+class DenseLines(MutableMapping):
+    """Line -> that line's findings, for a holder where most of a document's lines have some
+    (a dense glossary's term findings): a list indexed by line, ``None`` where a line has none.
+    8 bytes a line of the document, where a dict held about 50 bytes a line it keeps, and the
+    line's number as an object (at 100,000 lines: 0.8 MB against 8 MB)."""
+
+    __slots__ = ("_v", "_len")
+
+    def __init__(self, items: Any = ()) -> None:
+        self._v: list = []
+        self._len = 0
+        for i, x in (items.items() if isinstance(items, (dict, DenseLines)) else items):
+            self[i] = x
+
+    @classmethod
+    def of(cls, by_line: list) -> "DenseLines":
+        """The lines of ``by_line`` (line i's findings at i, None where it has none; kept, not copied)."""
+        got = cls()
+        got._v, got._len = by_line, len(by_line) - by_line.count(None)
+        return got
+
+    def __getitem__(self, i: int) -> Any:
+        v = self._v
+        if 0 <= i < len(v):
+            x = v[i]
+            if x is not None:
+                return x
+        raise KeyError(i)
+
+    def get(self, i: int, default: Any = None) -> Any:
+        v = self._v
+        if 0 <= i < len(v):
+            x = v[i]
+            if x is not None:
+                return x
+        return default
+
+    def __contains__(self, i: object) -> bool:
+        return isinstance(i, int) and 0 <= i < len(self._v) and self._v[i] is not None
+
+    def __setitem__(self, i: int, x: Any) -> None:
+        if i < 0 or x is None:
+            raise KeyError(i)
+        v = self._v
+        if i >= len(v):
+            v.extend([None] * (i + 1 - len(v)))
+        if v[i] is None:
+            self._len += 1
+        v[i] = x
+
+    def __delitem__(self, i: int) -> None:
+        v = self._v
+        if not 0 <= i < len(v) or v[i] is None:
+            raise KeyError(i)
+        v[i] = None
+        self._len -= 1
+
+    def pop(self, i: int, *default: Any) -> Any:
+        x = self.get(i)
+        if x is None:
+            if default:
+                return default[0]
+            raise KeyError(i)
+        self._v[i] = None
+        self._len -= 1
+        return x
+
+    def __iter__(self) -> Iterator[int]:
+        return compress(count(), map(is_not, self._v, repeat(None)))
+
+    def __len__(self) -> int:
+        return self._len
+
+    def items(self) -> Iterator[tuple[int, Any]]:  # type: ignore[override]
+        return ((i, x) for i, x in enumerate(self._v) if x is not None)
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, (dict, DenseLines)):
+            return len(self) == len(other) and all(other.get(i) == x for i, x in self.items())
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"DenseLines({dict(self.items())!r})"
+
+
+#: what a holder of findings by line is (a rule's, the store's): a dict, or a list by line
+Lines = Union[dict, DenseLines]
+
+
+#: documents from this many lines keep findings on most of their lines as :class:`DenseLines`
+DENSE_FROM = 1024
+
+
+def dense_if_most(lines: Lines, n: int) -> Lines:
+    """``lines`` as :class:`DenseLines` when it holds more than a quarter of ``n`` lines
+    (the memory of a list by line is then the smaller), else as it is."""
+    if isinstance(lines, dict) and n >= DENSE_FROM and len(lines) * 4 > n:
+        return DenseLines(lines)
+    return lines

@@ -18,7 +18,7 @@ import numpy as np
 from ...config.settings import Settings
 from . import length_rules, source_rules, text_rules
 from .context import LineContext
-from ..findings import Finding
+from ..findings import DenseLines, Finding, Lines, dense_if_most
 from .incremental import FULL_SHARE, ByLine, FindingStore, Seen, changes, diff_into, drop_range, group, kept
 from .memo import LineMemo, Splice, WindowValues
 from ..rules import DELTA, LINE, RANKED, RULES, Rule
@@ -323,7 +323,7 @@ class Analyzer:
                 close()
 
     def _full_pass(self, ctx: LineContext) -> None:
-        results: list[tuple[str, Union[list, ByLine]]] = []
+        results: list[tuple[str, Union[list, ByLine, DenseLines]]] = []
         self._params = {}
         started = set()
         for rule in RULES:  # what the rows start before any rule runs
@@ -337,15 +337,15 @@ class Analyzer:
             if rule.params is not None:
                 self._params[rule.code] = rule.params(ctx, c)
             check = _check_of(rule)
-            found: Union[list, ByLine]
+            found: Union[list, ByLine, DenseLines]
             if rule.kind == DELTA:
                 by_line, _changed = check(ctx, c)
                 found = [f for i in sorted(by_line) for f in by_line[i]]
             else:
                 got = check(ctx, c)
-                found = got if isinstance(got, ByLine) else list(got)
+                found = got if isinstance(got, (ByLine, DenseLines)) else list(got)
             results.append((rule.code, found))
-        self.store.full(results)
+        self.store.full(results, ctx.n)
         self.changed = None
         self.held = {}
 
@@ -397,7 +397,7 @@ class Analyzer:
                 ctx.pass_scope, ctx.previous_pass = scope, self.passes - 1
         self.changed = store.settle(changed, scope)
 
-    def _run_incremental(self, ctx: LineContext, rule: Rule, c: Any, code: str, old: Optional[dict],
+    def _run_incremental(self, ctx: LineContext, rule: Rule, c: Any, code: str, old: Optional[Lines],
                          scope: tuple[int, int], by_code: dict, changed: set) -> None:
         lo, hi = scope
         check = _check_of(rule)
@@ -413,13 +413,13 @@ class Analyzer:
                 ctx.scope = rscope
                 try:
                     got = check(ctx, c)
-                    new = got if isinstance(got, ByLine) else group(got)
+                    new = got if isinstance(got, (ByLine, DenseLines)) else group(got)
                 finally:
                     ctx.scope = None
                 if rscope is None:
                     changed.update(old or ())
                     changed.update(new)
-                    by_code[code] = new
+                    by_code[code] = dense_if_most(new, ctx.n)
                 else:
                     assert old is not None  # (rscope is None without old findings)
                     drop_range(old, lo, hi)
@@ -434,7 +434,7 @@ class Analyzer:
                 by_code[code] = by_line
             else:
                 got = check(ctx, c)
-                new = got if isinstance(got, ByLine) else group(got)
+                new = got if isinstance(got, (ByLine, DenseLines)) else group(got)
                 diff_into(old, new, changed)
                 by_code[code] = new
 

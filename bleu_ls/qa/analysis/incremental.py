@@ -24,6 +24,7 @@ definition the incremental one is checked against (tests/qa/analysis/test_analys
 
 from __future__ import annotations
 
+from array import array
 from bisect import bisect_left, insort
 from itertools import chain
 from operator import is_
@@ -32,7 +33,7 @@ from typing import Iterable, NamedTuple, Optional, Union
 import numpy as np
 
 from ...engine import common_splice
-from ..findings import ByLine, Finding, placed
+from ..findings import ByLine, DenseLines, Finding, Lines, dense_if_most, placed
 from ..rules import CODES, LINE_PAIR_CODES, ORDER
 
 #: A pass whose changed lines are more than this share of the document is a full pass.
@@ -160,7 +161,7 @@ def group(findings: Iterable[Finding]) -> dict:
     return out
 
 
-def drop_range(d: dict, lo: int, hi: int) -> None:
+def drop_range(d: Lines, lo: int, hi: int) -> None:
     """Remove the keys in [lo, hi) from ``d``."""
     if hi - lo <= len(d):
         for i in range(lo, hi):
@@ -170,7 +171,7 @@ def drop_range(d: dict, lo: int, hi: int) -> None:
             del d[i]
 
 
-def diff_into(old: Optional[dict], new: dict, changed: set) -> None:
+def diff_into(old: Optional[Lines], new: Lines, changed: set) -> None:
     """Add to ``changed`` the lines whose findings differ between two groupings."""
     old = old or {}
     for i, fs in new.items():
@@ -179,7 +180,7 @@ def diff_into(old: Optional[dict], new: dict, changed: set) -> None:
     changed.update(i for i in old if i not in new)
 
 
-def spans_of(by_line: Optional[dict]) -> list:
+def spans_of(by_line: Optional[Lines]) -> list:
     """The (start, end) of every misaligned stretch."""
     if not by_line:
         return []
@@ -191,12 +192,13 @@ class FindingStore:
     lines, drop-shifted applied), kept between passes."""
 
     def __init__(self) -> None:
-        #: code -> {line: (Finding, ...)}
-        self.by_code: dict[str, dict] = {}
-        #: line -> the line's findings in the order they are listed
-        self.final: dict[int, tuple] = {}
-        #: the lines of ``final``, sorted
-        self.lines: list[int] = []
+        #: code -> {line: (Finding, ...)} (a dict, or a list by line where most lines have some)
+        self.by_code: dict[str, Lines] = {}
+        #: line -> the line's findings in the order they are listed (idem)
+        self.final: Lines = {}
+        #: the lines of ``final``, sorted (an array: a list held an int object per flagged
+        #: line besides its pointer, 3.6 MB at 100k lines)
+        self.lines: array = array("i")
         self.spans: list = []
 
     def findings(self) -> list[Finding]:
@@ -204,15 +206,18 @@ class FindingStore:
         final = self.final
         return list(chain.from_iterable(placed(i, final[i]) for i in self.lines))
 
-    def full(self, results: list[tuple[str, Union[list, ByLine]]]) -> None:
+    def full(self, results: list[tuple[str, Union[list, ByLine, DenseLines]]], n: int = 0) -> None:
         """A full pass: ``results`` is (code, findings) in rule order, each rule's findings a
         list or already by line (:class:`ByLine`), each of the rule's own code.  A line's
         findings are listed in the order of the codes (:data:`~bleu_ls.qa.rules.ORDER`, as
         :meth:`settle` lists them), each rule's in the order it gave them;
-        the line-pair ones inside misaligned stretches are left out (:func:`drop_shifted`)."""
-        by_code = self.by_code = {code: fs if isinstance(fs, ByLine) else group(fs) for code, fs in results}
+        the line-pair ones inside misaligned stretches are left out (the stretch says it once).
+        ``n``: the document's lines (a holder of most of them is kept as a list by line,
+        :func:`~bleu_ls.qa.findings.dense_if_most`)."""
+        by_code = self.by_code = {code: dense_if_most(fs if isinstance(fs, (ByLine, DenseLines)) else group(fs), n)
+                                  for code, fs in results}
         self.spans = spans = spans_of(by_code.get("misaligned"))
-        final: dict = {}
+        final: Lines = {}
         for code in sorted(by_code, key=ORDER.__getitem__):  # (a rule's findings are of its code)
             for i, fs in by_code[code].items():
                 got = final.get(i)
@@ -228,8 +233,8 @@ class FindingStore:
                             final[i] = owners[0] if len(owners) == 1 else kept
                         else:
                             del final[i]
-        self.final = final
-        self.lines = sorted(final)
+        self.final = final = dense_if_most(final, n)
+        self.lines = array("i", final if isinstance(final, DenseLines) else sorted(final))  # (a list by line: in order)
 
     def settle(self, changed: set, scope: tuple[int, int]) -> set:
         """After an incremental pass: rebuild the lines in ``changed`` and in

@@ -19,9 +19,9 @@ and every other rule go on.
 from __future__ import annotations
 
 import logging
-from typing import Iterator, Optional
+from typing import Iterator, Optional, Union
 
-from ..findings import ByLine, Finding
+from ..findings import DENSE_FROM, ByLine, DenseLines, Finding
 from ..terms import batch
 from ..terms.index import DO_NOT_TRANSLATE_CODE, TERM_FORBIDDEN, TERM_MISSING, Severities
 from ..terms.load import Terms, document_terms
@@ -69,7 +69,7 @@ def term_params(ctx: LineContext, c) -> tuple:
 def prefetch(ctx: LineContext, c) -> None:
     """At the start of a full pass over a large document, with worker processes to spare
     (``Analyzer.workers``, ``bleu-ls check --jobs``): every line's scan starts in forked
-    workers while the other rules run here; :func:`_hits` takes their findings.  Once per
+    workers while the other rules run here; :func:`_values` takes their findings.  Once per
     pass (the three rules share it); not for a file of several target languages."""
     if "_term_scan" in ctx.__dict__:
         return
@@ -138,17 +138,16 @@ def _prefetched(ctx: LineContext) -> Optional[dict]:
         return None
 
 
-def _hits(ctx: LineContext) -> list:
-    """(line, hits) for the lines of ``ctx.span`` with a finding of any of the three codes."""
-    lo, hi = ctx.span
-    cache = ctx.__dict__.setdefault("_term_hits", {})
-    got = cache.get((lo, hi))
+def _values(ctx: LineContext) -> list:
+    """Each paired line's findings of the three codes (an empty tuple: none) for this pass,
+    worked out for the lines that changed (:func:`_window`); empty without a glossary."""
+    got = ctx.__dict__.get("_term_values")
     if got is not None:
         return got
     terms = terms_of(ctx)
     by_lang = _line_terms(ctx)
     langs = ctx.names.get("line_languages") if by_lang is not None else None
-    out: list = []
+    values: list = []
     if terms.termbase is not None or by_lang is not None:
         window = _window(ctx)
         pre = _prefetched(ctx)
@@ -179,9 +178,8 @@ def _hits(ctx: LineContext) -> list:
             values = window.values(columns, ctx.n, _same, ctx.pass_scope, ctx.passes, ctx.previous_pass)
         finally:
             window.fn = _no_scan  # (the pass's lines and workers are not kept)
-        out = [(i, values[i]) for i in range(lo, hi) if values[i]]
-    cache[(lo, hi)] = out
-    return out
+    ctx.__dict__["_term_values"] = values
+    return values
 
 
 def _same(i: int) -> int:
@@ -204,15 +202,34 @@ def _problems(ctx: LineContext, code: str) -> Iterator[Finding]:
         yield Finding(code, "warning", f"Glossary not used: {p}", line=0)
 
 
+def _mine(hits: tuple, code: str) -> Optional[tuple]:
+    """The findings of ``code`` among a line's (``hits`` itself when they all are: one tuple
+    for the line, in the window and the store); None for none."""
+    if not hits:
+        return None
+    for h in hits:
+        if h.code != code:
+            break
+    else:
+        return hits
+    return tuple(h for h in hits if h.code == code) or None
+
+
 def _rule(code: str):
-    def rule(ctx: LineContext, c) -> ByLine:
-        out = ByLine()
-        for i, hits in _hits(ctx):
-            if all(h.code == code for h in hits):
-                out[i] = hits  # (the memo's tuple: one for the line, in the memo and the store)
-            else:
-                mine = tuple(h for h in hits if h.code == code)
-                if mine:
+    def rule(ctx: LineContext, c) -> Union[ByLine, DenseLines]:
+        values = _values(ctx)
+        lo, hi = ctx.span
+        hi = min(hi, len(values))
+        out: Union[ByLine, DenseLines]
+        if lo == 0 and hi >= DENSE_FROM:  # every line of a large document: a list by line
+            out = DenseLines.of([_mine(x, code) for x in values[:hi]])
+            if len(out) * 4 <= hi:  # (few lines have some: a dict is the smaller)
+                out = ByLine(out.items())
+        else:
+            out = ByLine()
+            for i in range(lo, hi):
+                mine = _mine(values[i], code)
+                if mine is not None:
                     out[i] = mine
         problems = tuple(_problems(ctx, code))
         if problems:

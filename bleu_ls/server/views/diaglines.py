@@ -41,6 +41,7 @@ from __future__ import annotations
 
 import itertools
 import json
+from array import array
 import uuid
 from bisect import bisect_left
 from itertools import chain, compress
@@ -51,6 +52,7 @@ import numpy as np
 from lsprotocol import types
 
 from ...qa.analysis import Finding, placed
+from ...qa.findings import DenseLines, Lines
 from .render import SEVERITY, SOURCE, to_diagnostic
 
 if TYPE_CHECKING:
@@ -107,7 +109,7 @@ class FlaggedLines(Sequence):
     diagnostic).  Made anew whenever the diagnostics move; until then the
     per-line findings it reads (``kept``) do not change."""
 
-    def __init__(self, lines: list[int], kept: dict, extra: list, line_count: Optional[int]) -> None:
+    def __init__(self, lines: Sequence[int], kept: "Lines", extra: list, line_count: Optional[int]) -> None:
         self._from: Optional[tuple] = (lines, kept, extra, line_count)
         self._list: list[int] = []
 
@@ -165,7 +167,7 @@ class LineSigs:
             self._a = a = grown
         a[i] = sig
 
-    def same(self, other: "LineSigs", other_lines: dict, lines: dict) -> bool:
+    def same(self, other: "LineSigs", other_lines: "Lines", lines: "Lines") -> bool:
         """Do ``lines`` (the keys of this one's ``kept``) and ``other_lines`` name the same
         lines, with the same fingerprints?"""
         if other_lines.keys() != lines.keys():
@@ -185,7 +187,7 @@ class DiagnosticLines:
         self.rid: Optional[str] = None
         #: body line -> its kept findings (as the analysis store keeps them: a finding may
         #: be kept under a line not its own, placed when handed on) / the fingerprint of their JSON
-        self.kept: dict[int, list[Finding]] = {}
+        self.kept: Lines = {}
         self.sig = LineSigs()
         #: body line -> the JSON of its kept diagnostics, for the lines a reply read
         self.enc: dict[int, list[str]] = {}
@@ -194,7 +196,8 @@ class DiagnosticLines:
         self.hidden: dict[int, tuple[int, bool]] = {}
         self.ignored = 0
         self.reviewed: set[int] = set()
-        self.lines: list[int] = []
+        #: the body lines with findings, in order (an array, as the store's)
+        self.lines: Sequence[int] = array("i")
         self.head_kept: list[Finding] = []
         self.tail_kept: list[Finding] = []
         self.extra_ignored = 0
@@ -243,7 +246,9 @@ class DiagnosticLines:
         self._doc = doc
         old_sig, old_kept = self.sig, self.kept
         if full:
-            self.sig, self.enc, self.kept, self.objs, self.hidden = LineSigs(), {}, {}, {}, {}
+            self.sig, self.enc, self.objs, self.hidden = LineSigs(), {}, {}, {}
+            # (as the store holds them: a list by line where most lines have findings)
+            self.kept = DenseLines() if isinstance(final, DenseLines) else {}
             self._blocks, self._sev, self.n_body = {}, {}, 0
             self.ignored, self.reviewed = 0, set()
             todo: Any = final
@@ -272,7 +277,7 @@ class DiagnosticLines:
         if head_enc != self.head_enc or tail_enc != self.tail_enc:
             moved = True
         self.head_kept, self.tail_kept, self.head_enc, self.tail_enc = head_kept, tail_kept, head_enc, tail_enc
-        self.lines = list(lines)
+        self.lines = array("i", lines)
         if moved:
             self._items = self._body = None
             before, self._sent = self._sent, None
@@ -380,7 +385,7 @@ class DiagnosticLines:
             self._body = ",".join(parts)
         return self._body
 
-    def _spans(self) -> Iterator[tuple[int, list[int]]]:
+    def _spans(self) -> Iterator[tuple[int, Sequence[int]]]:
         """(block number, its body lines) of the blocks that hold items, in order."""
         lines = self.lines
         k, n = 0, len(lines)
@@ -390,7 +395,7 @@ class DiagnosticLines:
             yield b, lines[k:end]
             k = end
 
-    def _block(self, b: int, span: list[int]) -> list:
+    def _block(self, b: int, span: Sequence[int]) -> list:
         """Block ``b``'s [count per severity, joined texts, texts] (counted from
         the findings; the texts made when first read)."""
         got = self._sev.get(b)
@@ -403,7 +408,7 @@ class DiagnosticLines:
             got = self._sev[b] = [counts, [None] * 4, [None] * 4]
         return got
 
-    def _texts(self, block: list, span: list[int], s: int) -> list[str]:
+    def _texts(self, block: list, span: Sequence[int], s: int) -> list[str]:
         """The JSON texts of the items of severity ``s + 1`` on ``span``, in order."""
         got = block[2][s]
         if got is None:

@@ -3,6 +3,7 @@ given, kept as a tuple, whatever the number on one line."""
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given, settings, strategies as st
 
 from bleu_ls.qa.analysis.incremental import ByLine, FindingStore, group
@@ -55,7 +56,7 @@ def test_a_stretch_drops_the_line_pair_findings_in_it():
     run = [Finding("misaligned", "warning", "run", line=1, data={"start": 1, "end": 2})]
     store = FindingStore()
     store.full([("low-score", low), ("doubled-word", dup), ("misaligned", run)])
-    assert store.lines == [0, 1, 2, 4]
+    assert list(store.lines) == [0, 1, 2, 4]
     assert [f.message for f in store.findings()] == ["low 0", "run", "dup", "low 4"]
     assert store.final[2] is store.by_code["doubled-word"][2]
 
@@ -88,3 +89,59 @@ def test_placed_copies_every_field_but_the_line_and_the_holders_cache():
                                                              for x in fields(Finding)]
     same = (replace(f, line=5),)
     assert placed(5, same) is same
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(["set", "del", "pop", "get", "update"]), st.integers(min_value=0, max_value=40),
+                          st.integers(min_value=0, max_value=3)), max_size=80))
+def test_dense_lines_behave_as_a_dict(ops):
+    """:class:`DenseLines` (a list by line) against a dict under random operations: the same
+    answers, the same lines (in line order), the same items, equal to each other."""
+    from bleu_ls.qa.findings import DenseLines
+
+    d: dict = {}
+    m = DenseLines()
+    for op, i, v in ops:
+        value = (f"v{v}",)
+        if op == "set":
+            d[i] = value
+            m[i] = value
+        elif op == "del":
+            if i in d:
+                del d[i]
+                del m[i]
+            else:
+                with pytest.raises(KeyError):
+                    del m[i]
+        elif op == "pop":
+            assert m.pop(i, None) == d.pop(i, None)
+        elif op == "get":
+            assert m.get(i) == d.get(i) and (i in m) == (i in d)
+        else:
+            other = {i: value, i + 1: value}
+            d.update(other)
+            m.update(other)
+        assert len(m) == len(d) and bool(m) == bool(d)
+        assert list(m) == sorted(d) and list(m.items()) == sorted(d.items())
+        assert m == d and m.keys() == d.keys()
+    assert -1 not in m and "x" not in m and m.get(10**6) is None
+
+
+def test_a_store_of_findings_on_most_lines_keeps_them_in_lists_by_line():
+    """Findings on most of a document's lines are kept as lists by line (the rule's and the
+    merged ones), a few as dicts; an incremental pass edits either alike."""
+    from bleu_ls.qa.findings import DenseLines
+
+    n = 2000
+    many = [Finding("term-missing", "warning", f"m{i}", line=i) for i in range(0, n, 2)]
+    few = [Finding("doubled-word", "warning", "d", line=i) for i in (3, 4, 1999)]
+    store = FindingStore()
+    store.full([("doubled-word", few), ("term-missing", many)], n)
+    assert isinstance(store.by_code["term-missing"], DenseLines) and isinstance(store.final, DenseLines)
+    assert type(store.by_code["doubled-word"]) is dict
+    assert store.final[4] == (few[1], many[2]) and store.final[3] == (few[0],) and 5 not in store.final
+    store.by_code["doubled-word"] = {3: (few[0],), 1999: (few[2],)}
+    store.by_code["term-missing"].pop(4)
+    assert store.settle(set(), (4, 5)) == {4}
+    assert 4 not in store.final and list(store.lines[:3]) == [0, 2, 3]
+    assert [f.line for f in store.findings()] == [0, 2, 3, *range(6, n, 2), 1999]

@@ -263,3 +263,29 @@ def test_a_term_met_alike_on_many_lines_is_one_finding_placed_on_each(glossary):
     kept = [live.store.final[i] for i in range(n)]
     assert all(fs[0] is kept[0][0] for fs in kept)
     assert kept[0][0].line == 0 and got[7].line == 7 and got[7].message == kept[7][0].message
+
+
+@pytest.mark.parametrize("seed", [8, 9])
+def test_edits_of_a_document_flagged_on_most_lines_equal_a_fresh_analysis(glossary, seed):
+    """1,500 lines, most with a term finding (the store keeps them as lists by line,
+    ``DenseLines``): 40 random splices and line edits, each pass equal to a fresh analyser's."""
+    from bleu_ls.qa.findings import DenseLines
+
+    rng = random.Random(seed)
+    s = _settings(glossary, languages=True)
+    n = 1500
+    source = [f"{rng.choice(SOURCES[:4])} {i}" for i in range(n)]
+    model = Unreferenced(build_metrics(s), [f"{rng.choice(TARGETS)} {i}" for i in range(n)])
+    live = Analyzer(s)
+    live.analyse(model, source)
+    assert isinstance(live.store.final, DenseLines) and isinstance(live.store.by_code["term-missing"], DenseLines)
+    for step in range(40):
+        if step % 2:
+            j = rng.randrange(model.n_hyp)
+            model.splice_hyp(j, j + 1, [f"{rng.choice(TARGETS)} {step}"])
+        else:
+            start, end, k = _edit(rng, model.n_hyp)
+            model.splice_hyp(start, end, [f"{rng.choice(TARGETS)} {step}" for _ in range(k)])
+            source = source[:start] + [f"{rng.choice(SOURCES)} {step}" for _ in range(k)] + source[end:]
+        got = _terms(live.analyse(model, source))
+        assert got == _terms(Analyzer(s).analyse(model, list(source))), step
