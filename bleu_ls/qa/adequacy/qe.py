@@ -15,13 +15,17 @@ When the package is absent or fails to load, :class:`Adequacy` says so once
 
 from __future__ import annotations
 
+import contextlib
+import logging
 import math
-from typing import NamedTuple, Optional, Sequence
+import threading
+from typing import Any, Iterator, NamedTuple, Optional, Sequence
 
 import numpy as np
 
 from ..text import has_letter, load_optional
 
+log = logging.getLogger(__name__)
 
 #: the encoder, loaded once per process (32 MB of weights), by thread count
 _MODELS: dict = {}
@@ -57,22 +61,78 @@ def embed(model, texts: Sequence[str]) -> np.ndarray:
     the products round a row the same way wherever it stands and whatever
     stands beside it, which :func:`_fixed_shape_holds` checks on the machine
     at hand (else each text is encoded alone, about 2.7 times the time).
-    ``bleu-ls check`` and the server's worker process, which batch the lines
-    differently and in another order, then find the same similarities, and so
-    flag the same lines."""
+    The rounding depends on the BLAS's thread count too, which differs from
+    one process to the next: every encoding here runs at one thread
+    (:func:`one_blas_thread`), the probe's as well.  ``bleu-ls check`` and the
+    server's worker process, which batch the lines differently, in another
+    order, and start their BLAS with other thread counts, then find the same
+    similarities, and so flag the same lines."""
     out = np.empty((len(texts), EMBEDDING_DIM), dtype=np.float32)
     if not len(texts):
         return out
     prepare = getattr(getattr(model, "_sp", None), "prepare", None)
     if prepare is not None:
         prepare(list(texts))  # the compact tokenizer matches them together (the same ids)
-    backend = getattr(model, "_model", None)
-    if backend is None or not _fixed_shape_holds(backend):
-        for i, text in enumerate(texts):
-            out[i] = model.encode([text])[0]
-        return out
-    _embed_fixed(backend, list(texts), out)
+    with one_blas_thread():
+        backend = getattr(model, "_model", None)
+        if backend is None or not _fixed_shape_holds(backend):
+            for i, text in enumerate(texts):
+                out[i] = model.encode([text])[0]
+            return out
+        _embed_fixed(backend, list(texts), out)
     return out
+
+
+#: the process's BLAS libraries (a ``threadpoolctl.ThreadpoolController``
+#: found once; False: it cannot be had), whether that was said, and the lock
+#: of their thread count
+_BLAS: dict[str, Any] = {}
+_BLAS_LOCK = threading.RLock()
+
+
+@contextlib.contextmanager
+def one_blas_thread() -> Iterator[bool]:
+    """Every BLAS library of the process at one thread for the ``with`` block;
+    yields whether each was found there (read back), else says once that it
+    is not (``threadpoolctl`` missing, or a library that keeps its count).
+
+    A matrix product's rounding depends on how many threads share it (OpenBLAS
+    0.3.31 on a 2-core AMD EPYC gave a row other bits at 2 threads than at 1,
+    for a batch of one text as for a full one), and the processes that encode
+    start with different counts: ``bleu-ls check`` the BLAS's default (a
+    thread per core, or what ``OPENBLAS_NUM_THREADS`` says in the user's
+    shell), the server's worker one (:data:`.qe_background.WORKER_ENV`).  So
+    every text is encoded at one thread, whatever the process or its
+    environment set, and the count is put back after.  The lock keeps two
+    threads of a process from putting it back under each other."""
+    with _BLAS_LOCK:
+        ctl: Any = _BLAS.get("ctl")
+        if ctl is None:
+            try:
+                from threadpoolctl import ThreadpoolController
+
+                ctl = ThreadpoolController().select(user_api="blas")
+            except Exception as exc:  # (a dependency: missing only from a broken install)
+                log.debug("no threadpoolctl: %s", exc)
+                ctl = False
+            _BLAS["ctl"] = ctl
+        if ctl is False:
+            _say_blas_not_held("threadpoolctl is missing")
+            yield False
+            return
+        with ctl.limit(limits=1):
+            counts = [c.num_threads for c in ctl.lib_controllers]
+            held = all(n == 1 for n in counts)
+            if not held:
+                _say_blas_not_held(f"thread counts {counts}")
+            yield held
+
+
+def _say_blas_not_held(why: str) -> None:
+    if not _BLAS.get("said"):
+        _BLAS["said"] = True
+        log.warning("adequacy: the BLAS could not be held at one thread (%s): similarities may differ in "
+                    "their last bits between `bleu-ls check` and the editor", why)
 
 
 #: every batch of :func:`embed`: this many sentences, this many tokens
@@ -118,21 +178,29 @@ _PROBES = ["The cat sleeps on the sofa.", "Die Katze schlÃ¤ft auf dem Sofa.", "ä
 def _fixed_shape_holds(backend) -> bool:
     """Whether this machine's matrix products round a row the same way
     wherever it stands in a batch of one shape (checked once per backend: the
-    probes in two orders and beside other texts must give the same bits)."""
+    probes in two orders and beside other texts must give the same bits), at
+    one BLAS thread as :func:`embed` encodes (held here too, for a caller
+    that does not hold it; so every process finds the same)."""
     key = id(backend)
     got = _FIXED_OK.get(key)
     if got is None:
         try:
-            a = np.empty((len(_PROBES), EMBEDDING_DIM), dtype=np.float32)
-            _embed_fixed(backend, list(_PROBES), a)
-            others = ["Something else entirely.", *reversed(_PROBES), "one", "two words"]
-            b = np.empty((len(others), EMBEDDING_DIM), dtype=np.float32)
-            _embed_fixed(backend, others, b)
-            got = bool(np.array_equal(a, b[len(_PROBES):0:-1]))
+            with one_blas_thread():
+                got = _probe_fixed(backend)
         except Exception:  # a backend built otherwise: each text alone
             got = False
         _FIXED_OK[key] = got
     return got
+
+
+def _probe_fixed(backend) -> bool:
+    """The probes in two orders and beside other texts: the same bits?"""
+    a = np.empty((len(_PROBES), EMBEDDING_DIM), dtype=np.float32)
+    _embed_fixed(backend, list(_PROBES), a)
+    others = ["Something else entirely.", *reversed(_PROBES), "one", "two words"]
+    b = np.empty((len(others), EMBEDDING_DIM), dtype=np.float32)
+    _embed_fixed(backend, others, b)
+    return bool(np.array_equal(a, b[len(_PROBES):0:-1]))
 
 
 def cosine(a: np.ndarray, b: np.ndarray) -> float:

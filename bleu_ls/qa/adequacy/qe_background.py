@@ -61,8 +61,10 @@ CHRF_BATCH = 256
 #: line to encode starts it again (the values stay cached here; loading the
 #: encoder again takes ~0.7 s of CPU at lower priority, qe_encoder)
 IDLE_SECONDS = 3.0
-#: the worker's environment: one BLAS thread, one C heap (its one Python
-#: thread and the BLAS thread would otherwise keep a heap each), and blocks
+#: the worker's environment: one BLAS thread (no idle pool of them; the
+#: encoding holds the count at one in every process, :func:`.qe.one_blas_thread`,
+#: so this is not what makes its values those of ``check``), one C heap (its
+#: one Python thread and the BLAS thread would otherwise keep a heap each), and blocks
 #: from 64 KB up mapped on their own, so that the encoder's work arrays go
 #: back to the system when freed (a heap keeps what it held at its highest)
 WORKER_ENV = {"OMP_NUM_THREADS": "1", "OPENBLAS_NUM_THREADS": "1", "MALLOC_ARENA_MAX": "1", "MALLOC_MMAP_THRESHOLD_": "65536"}

