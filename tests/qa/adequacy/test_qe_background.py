@@ -330,7 +330,8 @@ def test_where_one_batch_shape_is_not_enough_each_text_is_encoded_alone(monkeypa
     a = Adequacy()
     assert a.load()
     model = a._model
-    assert qe._fixed_shape_holds(model._model)  # on this machine, the fast way holds
+    # (whether the fast way holds is the machine's: on a 2-core AMD EPYC with OpenBLAS 0.3.31 it
+    # does not; here it is taken away wherever it holds)
     monkeypatch.setattr(qe, "_fixed_shape_holds", lambda backend: False)
     texts = [t for t in SOURCES + LINES if t]
     got = qe.embed(model, texts)
