@@ -10,7 +10,7 @@ them (nothing here imports it).
 
 from __future__ import annotations
 
-from collections.abc import Iterator, MutableMapping
+from collections.abc import Callable, Iterator, MutableMapping
 from itertools import compress, count, repeat
 from operator import is_not
 from typing import Any, Sequence, Union
@@ -81,6 +81,11 @@ class DenseLines(MutableMapping):
             if x is not None:
                 return x
         raise KeyError(i)
+
+    def reader(self) -> Callable[[int], Any]:
+        """Line i -> its findings, or None, for a line below the last held (a C-level
+        reader: ``map`` over many lines without a Python call each)."""
+        return self._v.__getitem__
 
     def get(self, i: int, default: Any = None) -> Any:
         v = self._v

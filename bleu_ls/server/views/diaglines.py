@@ -119,7 +119,8 @@ class FlaggedLines(Sequence):
             self._from = None
             clamp = (lambda i: max(0, min(i, lc - 1))) if lc is not None else (lambda i: 0)
             flagged = {clamp(f.line) for f in extra}
-            shown = list(compress(lines, map(kept.__getitem__, lines)))
+            held = kept.reader() if isinstance(kept, DenseLines) else kept.__getitem__  # (C-level either way)
+            shown = list(compress(lines, map(held, lines)))
             last = bisect_left(shown, lc - 1) if lc is not None else 0
             flagged.update(shown[:last])
             flagged.update(map(clamp, shown[last:]))

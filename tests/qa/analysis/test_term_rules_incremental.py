@@ -205,6 +205,15 @@ def test_a_rewritten_glossary_is_never_taken_for_the_index_of_a_previous_pass(gl
         assert got == _terms(Analyzer(s).analyse(model, list(source))), i
 
 
+def _analysed(glossary: Path, source: list, targets: list) -> tuple:
+    """(settings, sources, model, its analyser after a first pass) of a segment document."""
+    s = _settings(glossary, languages=True)
+    model = Unreferenced(build_metrics(s), targets)
+    live = Analyzer(s)
+    live.analyse(model, source)
+    return s, source, model, live
+
+
 class _Scans:
     """Counts the lines the term index looks at."""
 
@@ -225,12 +234,8 @@ def test_lines_put_in_every_column_alike_cost_those_lines(glossary, monkeypatch)
     """Segments put in near the top of a segment document (its targets and sources alike) make
     a full pass (every later line is paired anew), which looks at the new lines' terms only: the
     other lines keep what they were found to have, by position; taken out again, none."""
-    s = _settings(glossary, languages=True)
-    n = 400
-    source = [f"{SOURCES[i % len(SOURCES)]} {i}" for i in range(n)]
-    model = Unreferenced(build_metrics(s), [f"{TARGETS[(3 * i) % len(TARGETS)]} {i}" for i in range(n)])
-    live = Analyzer(s)
-    live.analyse(model, source)
+    s, source, model, live = _analysed(glossary, [f"{SOURCES[i % len(SOURCES)]} {i}" for i in range(400)],
+                                       [f"{TARGETS[(3 * i) % len(TARGETS)]} {i}" for i in range(400)])
     scans = _Scans(monkeypatch)
     new_targets, new_sources = ["Öffnen Sie den Ordner.", "Das Dokument"], ["Open the folder.", "The file"]
     model.splice_hyp(3, 3, new_targets)
@@ -272,12 +277,8 @@ def test_edits_of_a_document_flagged_on_most_lines_equal_a_fresh_analysis(glossa
     from bleu_ls.qa.findings import DenseLines
 
     rng = random.Random(seed)
-    s = _settings(glossary, languages=True)
-    n = 1500
-    source = [f"{rng.choice(SOURCES[:4])} {i}" for i in range(n)]
-    model = Unreferenced(build_metrics(s), [f"{rng.choice(TARGETS)} {i}" for i in range(n)])
-    live = Analyzer(s)
-    live.analyse(model, source)
+    s, source, model, live = _analysed(glossary, [f"{rng.choice(SOURCES[:4])} {i}" for i in range(1500)],
+                                       [f"{rng.choice(TARGETS)} {i}" for i in range(1500)])
     assert isinstance(live.store.final, DenseLines) and isinstance(live.store.by_code["term-missing"], DenseLines)
     for step in range(40):
         if step % 2:
