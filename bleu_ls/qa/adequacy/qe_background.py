@@ -62,7 +62,7 @@ CHRF_BATCH = 256
 #: encoder again takes ~0.7 s of CPU at lower priority, qe_encoder)
 IDLE_SECONDS = 3.0
 #: the worker's environment: one BLAS thread (no idle pool of them; the
-#: encoding holds the count at one in every process, :func:`.qe.one_blas_thread`,
+#: encoding holds the count at one in every process, :func:`.blas.one_blas_thread`,
 #: so this is not what makes its values those of ``check``), one C heap (its
 #: one Python thread and the BLAS thread would otherwise keep a heap each), and blocks
 #: from 64 KB up mapped on their own, so that the encoder's work arrays go

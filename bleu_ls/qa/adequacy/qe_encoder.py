@@ -16,7 +16,7 @@ The cached file is used this way only when its SHA-256 and the embeddings
 of a few probe texts, both recorded beside it by a full load, are found
 again (so a damaged file, or a package version whose backend is built
 differently, falls back to the full load).  The probes are encoded at one
-BLAS thread (:func:`.qe.one_blas_thread`), as every text is: a note written
+BLAS thread (:func:`.blas.one_blas_thread`), as every text is: a note written
 by ``bleu-ls check`` (a thread per core by default) must hold for the
 server's worker (one), and the other way round.
 """
@@ -32,7 +32,7 @@ from typing import Any, Optional
 
 import numpy as np
 
-from .qe import one_blas_thread
+from .blas import one_blas_thread
 from .qe_table import RowFile, cache_dir, map_table
 from .qe_tokens import compact
 

@@ -404,7 +404,9 @@ def test_a_blas_that_cannot_be_held_is_said_once(monkeypatch, caplog):
     may then differ in the last bits."""
     import bleu_ls.qa.adequacy.qe as qe
 
-    monkeypatch.setattr(qe, "_BLAS", {"ctl": False})
+    from bleu_ls.qa.adequacy import blas
+
+    monkeypatch.setattr(blas, "_BLAS", {"ctl": False})
     with caplog.at_level("WARNING", logger=qe.__name__):
         for _ in range(3):
             with qe.one_blas_thread() as held:
