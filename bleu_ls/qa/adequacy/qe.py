@@ -15,7 +15,6 @@ When the package is absent or fails to load, :class:`Adequacy` says so once
 
 from __future__ import annotations
 
-import logging
 import math
 from typing import NamedTuple, Optional, Sequence
 
@@ -23,8 +22,6 @@ import numpy as np
 
 from ..text import has_letter, load_optional
 from .blas import one_blas_thread
-
-log = logging.getLogger(__name__)
 
 #: the encoder, loaded once per process (32 MB of weights), by thread count
 _MODELS: dict = {}
