@@ -33,7 +33,7 @@ STATUSES = (PREFERRED, ADMITTED, FORBIDDEN, DO_NOT_TRANSLATE)
 ANY_LANGUAGE = "*"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Term:
     """One term: its text (whitespace normalised), its language as the file wrote it, its status."""
 
@@ -45,7 +45,7 @@ class Term:
     line: int = 0
 
 
-@dataclass
+@dataclass(slots=True)
 class Concept:
     """One glossary entry: the terms that name one concept in one or more languages."""
 

@@ -31,7 +31,7 @@ Matching (docs/terminology.md):
 from __future__ import annotations
 
 import itertools
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Callable, NamedTuple, Optional, Sequence
 
 from ...formats.glossary.model import ADMITTED, DO_NOT_TRANSLATE, FORBIDDEN, PREFERRED, Concept, Glossary, same_language
@@ -79,11 +79,12 @@ class Entry:
     #: the words as written, for a term matched only as written (None: any case)
     exact: Optional[tuple[str, ...]]
     substring: bool
-    #: (concept, status, glossary path) for each glossary entry of this text
-    uses: list = field(default_factory=list)
+    #: (concept, status, glossary path) for each glossary entry of this text (a tuple: most
+    #: entries have one, and a list would weigh more)
+    uses: tuple = ()
     #: the words of the term, lower case (an English word matched by its stem must be one of
     #: them with a regular ending; a line's words equal to them are the term at once)
-    lowers: list[str] = field(default_factory=list)
+    lowers: tuple[str, ...] = ()
     #: what the index works out for this entry once, the first time a line meets it: the same
     #: for every line (:class:`_SourceFacts`, :class:`_TargetFacts`, :class:`_KeptFacts`)
     facts: Any = None
@@ -106,7 +107,8 @@ _KEEP = 1000
 class _SourceFacts:
     """A source entry's side of ``term-missing``: its allowed target terms and what a finding says."""
 
-    __slots__ = ("expected", "firsts", "pairs", "others", "loose", "allowed", "concepts", "paths", "where", "_made")
+    __slots__ = ("expected", "firsts", "pairs", "others", "loose", "allowed", "concepts", "paths", "where",
+                 "_written", "_severity", "_first", "_made")
 
     def __init__(self, *, expected: list[str], firsts: tuple, pairs: tuple, others: tuple, loose: tuple,
                  allowed: tuple, concepts: tuple, paths: list[str], where: str) -> None:
@@ -123,18 +125,32 @@ class _SourceFacts:
         #: the concepts of the entry
         self.concepts = concepts
         self.paths, self.where = paths, where
-        self._made: dict[tuple[str, str], Finding] = {}
+        #: the first finding made, for the source written so and that severity (most entries
+        #: are met written one way: no dict for them); the others by both (made when needed)
+        self._written: Optional[str] = None
+        self._severity = ""
+        self._first: Optional[Finding] = None
+        self._made: Optional[dict[tuple[str, str], Finding]] = None
 
     def finding(self, written: str, severity: str = "") -> Finding:
-        got = self._made.get((written, severity))
+        if written == self._written and severity == self._severity:
+            return self._first  # type: ignore[return-value]
+        made = self._made
+        got = made.get((written, severity)) if made is not None else None
         if got is None:
-            if len(self._made) >= _KEEP:
-                self._made.clear()
             listed = " or ".join(f"“{x}”" for x in self.expected[:3])
-            got = self._made[(written, severity)] = _severe(finding(
+            got = _severe(finding(
                 TERM_MISSING, f"The source has “{written}”: the glossary ({self.where}) translates it {listed}, "
                 "and the target has none of them.", 0, None,
                 {"source": written, "expected": self.expected, "glossary": self.paths}), severity)
+            if self._first is None:
+                self._written, self._severity, self._first = written, severity, got
+            else:
+                if made is None:
+                    made = self._made = {}
+                elif len(made) >= _KEEP:
+                    made.clear()
+                made[(written, severity)] = got
         return got
 
 
@@ -213,13 +229,14 @@ class Side:
         self._pair_firsts: set[str] = set()
         self._three_firsts: set[tuple[str, str]] = set()
         self.substrings: list[Entry] = []
-        self._entries: dict[tuple, Entry] = {}
+        #: the entries by what tells two terms apart (:func:`_key`)
+        self._entries: dict["str | tuple", Entry] = {}
         #: the first two letters of every first stem (a word starting otherwise is not stemmed)
         self._heads: set[str] = heads if heads is not None else set()
         #: the first stems of the terms (a line holds a term of words only if one of its words
         #: stems to one of them)
         self.starts: set[str] = set()
-        self._keys: dict[str, tuple] = {}
+        self._keys: dict[str, "str | tuple"] = {}
         #: a word (lower case) -> what it starts (:meth:`_looked`)
         self._look: dict[str, tuple] = {}
 
@@ -229,22 +246,22 @@ class Side:
             return None
         sub = W.no_spaces(text)
         if sub:
-            key: tuple = ("sub", text.lower())
+            key: "str | tuple" = text.lower()
         else:
             ws = W.words(W.masked(text))
             if not ws:
                 return None
             exact = tuple(w.text for w in ws) if W.case_sensitive(text) else None
             stems = tuple(self.stem(w.lower) for w in ws)
-            key = ("words", stems, exact)
+            key = _key(stems, exact)
         entry = self._entries.get(key)
         if entry is None:
-            entry = Entry(text, (), None, True) if sub else Entry(text, stems, exact, False, lowers=[w.lower for w in ws])
+            entry = Entry(text, (), None, True) if sub else Entry(text, stems, exact, False, lowers=tuple(w.lower for w in ws))
             self._put(key, entry)
-        entry.uses.append(use)
+        entry.uses = (*entry.uses, use)
         return entry
 
-    def _put(self, key: tuple, entry: Entry) -> None:
+    def _put(self, key: "str | tuple", entry: Entry) -> None:
         self._look.clear()
         if entry.substring:
             self.substrings.append(entry)
@@ -513,7 +530,7 @@ class Side:
         self._look[low] = got
         return got
 
-    def _key_of(self, text: str) -> tuple:
+    def _key_of(self, text: str) -> "str | tuple":
         got = self._keys.get(text)
         if got is None:
             if len(self._keys) > 100_000:
@@ -521,13 +538,22 @@ class Side:
             got = self._keys[text] = self._make_key(text)
         return got
 
-    def _make_key(self, text: str) -> tuple:
+    def _make_key(self, text: str) -> "str | tuple":
         text = " ".join(text.split())
         if W.no_spaces(text):
-            return ("sub", text.lower())
+            return text.lower()
         ws = W.words(W.masked(text))
         exact = tuple(w.text for w in ws) if W.case_sensitive(text) else None
-        return ("words", tuple(self.stem(w.lower) for w in ws), exact)
+        return _key(tuple(self.stem(w.lower) for w in ws), exact)
+
+
+def _key(stems: tuple[str, ...], exact: Optional[tuple[str, ...]]) -> tuple:
+    """What tells a term of words from the others of its side: its stems (a term matched in any
+    case), or its stems and its words as written (a term matched as written).  A term without
+    spaces is told by its text in lower case: a string, never equal to a tuple; a tuple of
+    stems (strings) never equals a pair whose first item is a tuple.  The stems' own tuple is
+    the key of most terms (no tuple made for it)."""
+    return stems if exact is None else (stems, exact)
 
 
 def _outermost(matches: list[Match]) -> list[Match]:
@@ -555,9 +581,10 @@ class TermIndex:
         self.tgt = Side(target)
         #: source-side do-not-translate terms
         self.dnt = Side(source)
-        #: a source term (lower case) -> the concepts holding it: one glossary may give a term's
-        #: preferred and forbidden translations in separate entries (a CSV's rows)
-        self._by_source: dict[str, list[Concept]] = {}
+        #: a source term (lower case) -> the concept holding it, or the concepts when several
+        #: do: one glossary may give a term's preferred and forbidden translations in separate
+        #: entries (a CSV's rows).  A list only for those (most terms have one concept)
+        self._by_source: dict[str, "Concept | list[Concept]"] = {}
         self._names: dict[tuple, tuple[list[str], str]] = {}
         for g in glossaries:
             for c in g.concepts:
@@ -575,7 +602,14 @@ class TermIndex:
             tgt_terms = []
         for t in src_terms:
             if t.lang != "*":
-                self._by_source.setdefault(" ".join(t.text.lower().split()), []).append(c)
+                key = _lower_key(t.text)
+                had = self._by_source.get(key)
+                if had is None:
+                    self._by_source[key] = c
+                elif isinstance(had, list):
+                    had.append(c)
+                else:
+                    self._by_source[key] = [had, c]
             if t.status == DO_NOT_TRANSLATE:
                 self.dnt.add(t.text, (c, t.status, g.path))
             elif t.status != FORBIDDEN and t.lang != "*" and tgt_terms:
@@ -674,7 +708,7 @@ class TermIndex:
         return tuple(hits)
 
     # -- what an entry's findings say, worked out once ------------------------------------
-    def _allowed_targets(self, uses: list) -> list[str]:
+    def _allowed_targets(self, uses: Sequence[tuple]) -> list[str]:
         """The allowed target terms of the concepts of ``uses``, in order, each text once."""
         expected: list[str] = []
         for c, _st, _p in uses:
@@ -744,7 +778,7 @@ class TermIndex:
         seen: set[int] = set()
         for c in concepts:
             for x in [c, *(k for t in c.terms_in(self.source_lang or "*") if t.lang != "*"
-                           for k in self._by_source.get(" ".join(t.text.lower().split()), ()))]:
+                           for k in _listed(self._by_source.get(_lower_key(t.text))))]:
                 if id(x) not in seen:
                     seen.add(id(x))
                     out.append(x)
@@ -799,6 +833,17 @@ class TermIndex:
                 seen.add(text)
                 out.append((text, text, m.entry.uses[0][0]))
         return out
+
+
+def _lower_key(text: str) -> str:
+    """A term as :attr:`TermIndex._by_source` keeps it: lower case, white space normalised (the
+    term's own string when it is written so already)."""
+    low = " ".join(text.lower().split())
+    return text if low == text else low
+
+
+def _listed(got: "Concept | list[Concept] | None") -> "Sequence[Concept]":
+    return () if got is None else got if isinstance(got, list) else (got,)
 
 
 def _forbidden_of(concepts: tuple, tgt_found: list[Match], at: list) -> bool:

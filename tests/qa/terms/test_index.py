@@ -216,3 +216,42 @@ def test_numbers_are_their_own_stems_and_fill_no_cache():
         held = len(W._STEMS[W.primary(lang)])
         assert [stem(n) for n in numbers] == numbers
         assert len(W._STEMS[W.primary(lang)]) == held
+
+
+@pytest.mark.parametrize("keep", [1000, 2])
+def test_each_written_form_and_severity_gets_its_own_finding(monkeypatch, keep):
+    """A source term met written in several ways and under several severities: each (written
+    form, severity) has its finding, the same object each time it comes back while the entry
+    keeps it, and the first met stays right after the others."""
+    from bleu_ls.qa.terms import index as module
+
+    monkeypatch.setattr(module, "_KEEP", keep)
+    ix = TermIndex([GLOSSARY], "en", "de")
+    sevs = {"warning": ("warning", "error", "info"), "error": ("error", "error", "info")}
+    seen: dict = {}
+    for _round in range(3):
+        for written in ("file", "files", "File", "FILES"):
+            for sev in sevs:
+                [f] = ix.scan(f"Open the {written}.", "Öffnen Sie das Dokument.", sevs[sev])
+                assert (f.code, f.severity, f.data["source"]) == ("term-missing", sev, written)
+                assert f.message.startswith(f"The source has “{written}”:")
+                if keep > 2:
+                    assert seen.setdefault((written, sev), f) is f
+
+
+def test_a_forbidden_term_offers_the_preferred_term_of_another_row_with_its_source():
+    """A glossary giving a source term's preferred translation in one row and a forbidden one
+    in another (a CSV's rows): the forbidden term's fix offers the other row's preferred term,
+    and only for the concepts sharing that source term."""
+    g = Glossary("rows.csv", ("en", "de"), [
+        _c(Term("file", "en"), Term("Datei", "de")),
+        _c(Term("file", "en"), Term("File", "de", FORBIDDEN)),
+        _c(Term("File", "en"), Term("Akte", "de", ADMITTED)),
+        _c(Term("folder", "en"), Term("Ordner", "de")),
+    ], [], "en")
+    ix = TermIndex([g], "en", "de")
+    [f] = ix.scan("Open the file.", "Öffnen Sie das File.")
+    assert f.code == "term-forbidden"
+    assert f.data["replacements"] == ["Datei", "Akte"]
+    assert [c.terms[1].text for c in ix.related([g.concepts[3]])] == ["Ordner"]
+    assert [c.terms[1].text for c in ix.related([g.concepts[1]])] == ["File", "Datei", "Akte"]
