@@ -450,13 +450,13 @@ class Side:
                         last = i + len(e.stems) - 1          # within reach, all do
                         if last <= reach:
                             break
-                        if last < n and ((plain and e.exact is None and lows[i:last + 1] == e.lowers)
+                        if last < n and ((plain and e.exact is None and tuple(lows[i:last + 1]) == e.lowers)
                                          or fits(e, line, i, last, strict, 3)):
                             hit = e
                             break
                 if hit is None and i + 1 > reach:
                     for e in by_pair.get((s, s1), ()):
-                        if ((plain and e.exact is None and lows[i:i + 2] == e.lowers)
+                        if ((plain and e.exact is None and lows[i] == e.lowers[0] and lows[i + 1] == e.lowers[1])
                                 or fits(e, line, i, i + 1, strict, 2)):
                             hit, last = e, i + 1
                             break

@@ -122,3 +122,20 @@ def test_a_forbidden_term_of_three_words_is_found_in_the_target():
     [f] = ix.scan("Set up the server.", target)
     at = target.index("auf die Beine stellen")
     assert (f.code, f.start_col, f.end_col) == ("term-forbidden", at, at + len("auf die Beine stellen"))
+
+
+@pytest.mark.parametrize("source", ["Your email address here", "Enter the email address book now"])
+def test_a_term_written_as_the_glossary_writes_it_is_found_without_its_stems_compared(monkeypatch, source):
+    """A term of two or three words that the line writes as the glossary does (lower case) is
+    there at once: ``find_outer`` compares no stem for it (``Side._fits`` is not asked)."""
+    g = Glossary("g.csv", ("en", "de"), [
+        Concept((Term("email address", "en"), Term("E-Mail-Adresse", "de"))),
+        Concept((Term("email address book", "en"), Term("Adressbuch", "de"))),
+    ], [], "en")
+    ix = TermIndex([g], "en", "de")
+    asked: list = []
+    fits = type(ix.src)._fits
+    monkeypatch.setattr(type(ix.src), "_fits", lambda self, *a: asked.append(a) or fits(self, *a))
+    [m] = ix.src.find_outer(W.Line(source), strict=False)
+    assert m.entry.text == ("email address" if "book" not in source else "email address book")
+    assert asked == []
