@@ -45,8 +45,8 @@ COMPOUNDING = frozenset({"de", "nl", "sv", "da", "no", "nb", "nn", "fi", "is", "
 
 _STEMMERS: dict[str, Optional[Callable[[str], str]]] = {}
 _STEMS: dict[str, dict[str, str]] = {}
-#: words kept per language before the cache starts over
-STEM_CACHE = 500_000
+#: words kept per language before the cache starts over (see :data:`.index.LOOK_CACHE`)
+STEM_CACHE = 40_000
 
 
 def primary(lang: Optional[str]) -> str:

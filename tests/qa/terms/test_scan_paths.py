@@ -139,3 +139,26 @@ def test_a_term_written_as_the_glossary_writes_it_is_found_without_its_stems_com
     [m] = ix.src.find_outer(W.Line(source), strict=False)
     assert m.entry.text == ("email address" if "book" not in source else "email address book")
     assert asked == []
+
+
+@pytest.mark.parametrize("seed", range(0, 60, 6))
+def test_the_word_caches_starting_over_change_no_finding(monkeypatch, seed):
+    """The words a side keeps (``LOOK_CACHE``) and the stems a language keeps (``STEM_CACHE``)
+    start over when full: with room for a handful of words each, every line's findings are
+    those of an index whose caches never fill, and the caches stay within their bounds."""
+    from bleu_ls.qa.terms import index as module
+
+    def findings(ix: TermIndex, lines: list) -> list:
+        return [[(f.code, f.start_col, f.end_col, f.message, f.data) for f in ix.scan(s, t)] for s, t in lines]
+
+    wide, rng = _index(seed)
+    lines = [(_line(rng), _line(rng)) for _ in range(60)]
+    want = findings(wide, lines)
+    W._STEMS.clear()
+    monkeypatch.setattr(module, "LOOK_CACHE", 5)
+    monkeypatch.setattr(W, "STEM_CACHE", 7)
+    narrow, _ = _index(seed)
+    assert findings(narrow, lines) == want
+    assert all(len(side._look) <= 5 for side in (narrow.src, narrow.tgt, narrow.dnt, narrow.forbidden))
+    assert all(len(cache) <= 7 for cache in W._STEMS.values())
+    W._STEMS.clear()
