@@ -374,11 +374,11 @@ class DiagnosticLines:
         blocks whose lines changed are joined again)."""
         if self._body is None:
             parts = [",".join(self.head_enc)] if self.head_enc else []
-            blocks = self._blocks
-            for b, span in self._spans():
+            blocks, lines = self._blocks, self.lines
+            for b, k, end in self._bounds():
                 got = blocks.get(b)
                 if got is None:
-                    got = blocks[b] = ",".join(chain.from_iterable(map(self._enc, span)))
+                    got = blocks[b] = ",".join(chain.from_iterable(map(self._enc, lines[k:end])))
                 if got:
                     parts.append(got)
             if self.tail_enc:
@@ -386,20 +386,11 @@ class DiagnosticLines:
             self._body = ",".join(parts)
         return self._body
 
-    def _spans(self) -> Iterator[tuple[int, Sequence[int]]]:
-        """(block number, its body lines) of the blocks that hold items, in order."""
-        lines = self.lines
-        k, n = 0, len(lines)
-        while k < n:
-            b = lines[k] // BLOCK
-            end = bisect_left(lines, (b + 1) * BLOCK, k)
-            yield b, lines[k:end]
-            k = end
-
     def _bounds(self) -> list[tuple[int, int, int]]:
-        """(block number, first, end) in :attr:`lines` of the blocks that hold items, in order:
-        what :meth:`_spans` walks, found in C over the array (a capped reply reads every block's
-        counts after each edit: at 100,000 flagged lines a walk in Python took ~2 ms of it)."""
+        """(block number, first, end) in :attr:`lines` of the blocks that hold items, in order
+        (a block's lines are ``lines[first:end]``, sliced only where they are read), found in C
+        over the array: a reply reads every block after each edit, and at 100,000 flagged lines
+        a walk in Python took ~2 ms of it."""
         lines = self.lines
         if not len(lines):
             return []
@@ -409,26 +400,26 @@ class DiagnosticLines:
         starts = [0, *cuts]
         return list(zip(of[starts].tolist(), starts, [*cuts, len(arr)]))
 
-    def _block(self, b: int, span: Sequence[int]) -> list:
+    def _block(self, b: int, k: int, end: int) -> list:
         """Block ``b``'s [count per severity, joined texts, texts] (counted from
-        the findings; the texts made when first read)."""
+        the findings of ``lines[k:end]``; the texts made when first read)."""
         got = self._sev.get(b)
         if got is None:
             counts = [0, 0, 0, 0]
             kept = self.kept
-            for i in span:
+            for i in self.lines[k:end]:
                 for f in kept[i]:
                     counts[severity_of(f) - 1] += 1
             got = self._sev[b] = [counts, [None] * 4, [None] * 4]
         return got
 
-    def _texts(self, block: list, span: Sequence[int], s: int) -> list[str]:
-        """The JSON texts of the items of severity ``s + 1`` on ``span``, in order."""
+    def _texts(self, block: list, k: int, end: int, s: int) -> list[str]:
+        """The JSON texts of the items of severity ``s + 1`` on ``lines[k:end]``, in order."""
         got = block[2][s]
         if got is None:
             kept, sev = self.kept, s + 1
             got = block[2][s] = [
-                text for i in span if any(severity_of(f) == sev for f in kept[i])
+                text for i in self.lines[k:end] if any(severity_of(f) == sev for f in kept[i])
                 for f, text in zip(kept[i], self._enc(i)) if severity_of(f) == sev
             ]
         return got
@@ -437,11 +428,7 @@ class DiagnosticLines:
         """VS Code's rule (at most ``cap`` per file: the errors in the order
         received, then the warnings, the information, the hints) less one
         item, then the note; from the blocks' per-severity counts and texts."""
-        lines, sev = self.lines, self._sev
-        blocks = []
-        for b, k, end in self._bounds():  # (a block's lines sliced only where needed)
-            got = sev.get(b)
-            blocks.append((got if got is not None else self._block(b, lines[k:end]), k, end))
+        blocks = [(self._block(b, k, end), k, end) for b, k, end in self._bounds()]
         head = _by_severity(zip(self.head_kept, self.head_enc))
         tail = _by_severity(zip(self.tail_kept, self.tail_enc))
         parts: list[str] = []
@@ -461,11 +448,11 @@ class DiagnosticLines:
                 if count <= room:
                     text = block[1][s]
                     if text is None:
-                        text = block[1][s] = ",".join(self._texts(block, lines[k:end], s))
+                        text = block[1][s] = ",".join(self._texts(block, k, end, s))
                     parts.append(text)
                     room -= count
                 else:  # the last, partial block
-                    parts.append(",".join(self._texts(block, lines[k:end], s)[:room]))
+                    parts.append(",".join(self._texts(block, k, end, s)[:room]))
                     room = 0
             if room and tail[s]:
                 parts.append(",".join(tail[s][:room]))
